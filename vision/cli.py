@@ -1,0 +1,56 @@
+"""The ``tilescope`` command: one verb per task, each in ``vision/commands/<verb>.py``.
+
+Each command module defines ``HELP`` (one line), ``add_arguments(parser)`` and
+``run(args) -> int`` (the exit code). Modules are imported only when their verb runs, so
+``tilescope hand`` never loads OpenCV or onnxruntime.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# verb -> (module, one-line help). Kept here so `tilescope --help` needs no imports.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "hand": ("vision.commands.hand", "score typed hands (JSON Lines or --text), riichi or MCR"),
+    "check": ("vision.commands.check", "verdict on a disputed win (false hu, chombo, furiten)"),
+    "read": ("vision.commands.read", "detect the tiles in a photo"),
+    "score": ("vision.commands.score", "photo of a winning hand -> its value (the main job)"),
+    "serve": ("vision.commands.serve", "HTTP API and web page"),
+    "stream": ("vision.commands.stream", "live hand value on video / OBS overlay"),
+    "table": ("vision.commands.table", "MCR/EMA table points of one table"),
+    "gouji": ("vision.commands.gouji", "Gouji team match scoring"),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = argparse.ArgumentParser(prog="tilescope", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="verb", metavar="VERB")
+    for verb, (_, help_) in COMMANDS.items():
+        sub.add_parser(verb, help=help_, add_help=False)
+    if not argv or argv[0] in ("-h", "--help") or argv[0] not in COMMANDS:
+        if argv and argv[0] not in ("-h", "--help"):
+            parser.print_usage(sys.stderr)
+            print(f"tilescope: error: unknown command {argv[0]!r}", file=sys.stderr)
+            return 2
+        parser.print_help()
+        return 0
+    verb = argv[0]
+    module_name, help_ = COMMANDS[verb]
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        print(f"tilescope {verb}: not available ({exc})", file=sys.stderr)
+        return 2
+    verb_parser = argparse.ArgumentParser(prog=f"tilescope {verb}", description=module.HELP)
+    module.add_arguments(verb_parser)
+    args = verb_parser.parse_args(argv[1:])
+    try:
+        return int(module.run(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,59 @@
+"""The plain value passed from the detector to the layout parser."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Detection:
+    """One tile seen in a photo.
+
+    ``tile``: class name from ``vision.classes.TILE_CLASSES`` (mpsz code, ``0x`` red five, or
+    ``back``). ``box``: (x1, y1, x2, y2) in original-image pixels, axis-aligned.
+    ``confidence``: 0..1, the product of detector and classifier confidence where both exist.
+    ``sideways``: the tile lies turned 90° relative to its row (a called tile in a meld).
+    ``alternatives``: next-best (tile, confidence) guesses, best first, for the uncertainty report.
+    """
+
+    tile: str
+    box: tuple[float, float, float, float]
+    confidence: float
+    sideways: bool = False
+    alternatives: tuple[tuple[str, float], ...] = ()
+
+    @property
+    def center(self) -> tuple[float, float]:
+        x1, y1, x2, y2 = self.box
+        return ((x1 + x2) / 2.0, (y1 + y2) / 2.0)
+
+    @property
+    def width(self) -> float:
+        return self.box[2] - self.box[0]
+
+    @property
+    def height(self) -> float:
+        return self.box[3] - self.box[1]
+
+    def to_json(self) -> dict:
+        return {
+            "tile": self.tile,
+            "box": [round(v, 1) for v in self.box],
+            "confidence": round(self.confidence, 4),
+            "sideways": self.sideways,
+        }
+
+
+@dataclass(slots=True)
+class Detections:
+    """All tiles found in one image; ``width``/``height`` of the (EXIF-rotated) image in pixels."""
+
+    width: int
+    height: int
+    tiles: list[Detection] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        """The ``tilescope read --json`` shape: tiles ordered left to right, top to bottom."""
+        return {
+            "image": {"width": self.width, "height": self.height},
+            "tiles": [d.to_json() for d in self.tiles],
+        }
