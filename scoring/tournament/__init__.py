@@ -1,0 +1,5 @@
+"""Competition bookkeeping from the seed tournament rules (issue 7).
+
+``ema``: MCR table points, penalty escalation, lateness, substitutes (seed 000, EMA rules).
+``gouji``: Gouji team match scoring (seed 002). Pure functions over plain dataclasses.
+"""
