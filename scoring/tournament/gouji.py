@@ -123,7 +123,7 @@ def game_places(game: Game, players: Sequence[str]) -> dict[str, int]:
     places = dict(zip(game.order, free))
     if game.revolution is not None:
         places[game.revolution] = REVOLUTION_PLACE
-    return places
+    return dict(sorted(places.items(), key=lambda item: item[1]))
 
 
 def score_game(teams: Sequence[Team], game: Game) -> GameScore:

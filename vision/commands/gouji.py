@@ -1,0 +1,100 @@
+"""``tilescope gouji``: Gouji (够级) team scores of a match from finishing orders.
+
+Input (JSON, a file argument or stdin)::
+
+    {
+      "teams": {"East": ["Li", "Wang", "Zhao"], "West": ["Chen", "Liu", "Sun"]},
+      "games": [                                  # in playing order: 3, plus 1 after a tie
+        {"order": ["Li", "Wang", "Zhao", "Chen", "Liu", "Sun"]},       # first out first
+        {"order": ["Chen", "Li", "Liu", "Sun", "Wang"], "revolution": "Zhao",
+         "cheating": ["Sun"]},                    # folded player (counts as third); offences
+        {"order": ["Liu", "Li", "Chen", "Zhao", "Sun", "Wang"]}
+      ],
+      "lots_winner": "East"                       # optional: only once the extra game tied too
+    }
+
+``order`` names the six players (five when one folded under the revolution rule and is
+given as ``revolution``); ``cheating`` lists one offender per offence (2 points off that
+player's team in that game). Fewer than 3 games is a match in progress.
+
+Output (JSON on stdout)::
+
+    {"games": [{"game": 1, "places": {"Li": 1, ...}, "team_scores": {"East": 32, "West": 0},
+                "sweep": "East", "reasons": ["..."]}, ...],
+     "totals": {"East": 51, "West": 23}, "status": "won", "winner": "East",
+     "decided_by": "score", "reasons": ["..."]}
+
+``status``: "in_progress", "won", "play_one_more_game" (tied after 3 games) or "draw_lots"
+(tied after the extra game too); ``winner`` and ``decided_by`` ("score", "extra game",
+"lots") are null unless won. Rules: :mod:`scoring.tournament.gouji`. Bad input: message on
+stderr, exit code 2.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from scoring.tournament import gouji
+from vision.commands.table import fail, format_validation_error, read_json
+
+HELP = "Gouji team match scoring from finishing orders (JSON in, JSON out)"
+
+Name = Annotated[str, Field(min_length=1)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class GameIn(_Strict):
+    order: list[Name]
+    revolution: Name | None = None
+    cheating: list[Name] = []
+
+
+class MatchIn(_Strict):
+    teams: dict[str, tuple[Name, Name, Name]]
+    games: list[GameIn]
+    lots_winner: Name | None = None
+
+
+def gouji_json(data: object) -> dict:
+    """Validate a decoded input document and return the output document (see module doc).
+
+    Raises pydantic.ValidationError for malformed input, gouji.GoujiError for records the
+    rules cannot score.
+    """
+    doc = MatchIn.model_validate(data)
+    teams = [gouji.Team(name, players) for name, players in doc.teams.items()]
+    games = [gouji.Game(tuple(g.order), g.revolution, tuple(g.cheating)) for g in doc.games]
+    result = gouji.score_match(teams, games, doc.lots_winner)
+    return {
+        "games": [{"game": i, "places": g.places, "team_scores": g.team_scores,
+                   "sweep": g.sweep, "reasons": list(g.reasons)}
+                  for i, g in enumerate(result.games, 1)],
+        "totals": result.totals, "status": result.status, "winner": result.winner,
+        "decided_by": result.decided_by, "reasons": list(result.reasons)}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = "JSON formats and rules:\n" + __doc__.split("\n", 2)[2]
+    parser.add_argument("input", nargs="?", default="-",
+                        help="match JSON file ('-' or absent: stdin)")
+
+
+def run(args: argparse.Namespace) -> int:
+    data = read_json(args.input, "gouji")
+    try:
+        out = gouji_json(data)
+    except ValidationError as exc:
+        return fail("gouji", "invalid input:\n" + format_validation_error(exc))
+    except gouji.GoujiError as exc:
+        return fail("gouji", str(exc))
+    json.dump(out, sys.stdout, indent=2, ensure_ascii=False)
+    print()
+    return 0

@@ -1,0 +1,169 @@
+"""``tilescope table``: MCR/EMA table points of one table for one session.
+
+Input (JSON, a file argument or stdin)::
+
+    {
+      "players": [                          # exactly 4, session scores before penalties, sum 0
+        {"name": "Ann", "score": 62}, {"name": "Bob", "score": -8},
+        {"name": "Cai", "score": -8}, {"name": "Dan", "score": -46}
+      ],
+      "events": [                           # optional, in the order they happened
+        {"type": "substitute", "player": "Cai", "replaces": "Eve"},    # before the session (§4)
+        {"type": "replaced", "player": "Dan", "reason": "illness"},    # during the session (§4)
+        {"type": "disqualified", "player": "Dan", "scope": "session", "reason": "..."},
+                                                                # scope: session | tournament
+        {"type": "penalty", "player": "Ann", "kind": "infraction", "reason": "..."},
+                                                                # kind: infraction | delay_of_game
+        {"type": "late", "player": "Bob", "minutes": 7}         # §2.2
+      ],
+      "prior_delay_of_game": {"Ann": 1}     # optional: delay-of-game penalties in earlier sessions
+    }
+
+Output (JSON on stdout)::
+
+    {"players": [{"name": "Ann", "score": 62, "penalty_points": -5, "final_score": 57,
+                  "place": 1, "tied": false, "table_points": 4.0, "table_points_exact": "4",
+                  "disqualified_from_tournament": false, "reasons": ["..."]}, ...]}
+
+``place`` is null for a player out of the ranking (replaced, disqualified, over 15 minutes
+late); ``table_points`` is rounded to 2 decimals, ``table_points_exact`` a fraction ("7/3").
+Rules: :mod:`scoring.tournament.ema`. Bad input: message on stderr, exit code 2.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
+
+from scoring.tournament import ema
+
+HELP = "MCR/EMA table points of one table (JSON in, JSON out)"
+
+Name = Annotated[str, Field(min_length=1)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PlayerIn(_Strict):
+    name: Name
+    score: StrictInt
+
+
+class SubstituteIn(_Strict):
+    type: Literal["substitute"]
+    player: Name
+    replaces: Name
+
+
+class ReplacedIn(_Strict):
+    type: Literal["replaced"]
+    player: Name
+    reason: str = "illness"
+
+
+class DisqualifiedIn(_Strict):
+    type: Literal["disqualified"]
+    player: Name
+    scope: Literal["session", "tournament"] = "session"
+    reason: str = ""
+
+
+class PenaltyIn(_Strict):
+    type: Literal["penalty"]
+    player: Name
+    kind: Literal["infraction", "delay_of_game"] = "infraction"
+    reason: str = ""
+
+
+class LateIn(_Strict):
+    type: Literal["late"]
+    player: Name
+    minutes: Annotated[float, Field(ge=0, allow_inf_nan=False)]
+
+
+EventIn = Annotated[Union[SubstituteIn, ReplacedIn, DisqualifiedIn, PenaltyIn, LateIn],
+                    Field(discriminator="type")]
+
+
+class TableIn(_Strict):
+    players: list[PlayerIn]
+    events: list[EventIn] = []
+    prior_delay_of_game: dict[str, Annotated[StrictInt, Field(ge=0)]] = {}
+
+
+def _event(ev: EventIn) -> ema.Event:
+    fields = ev.model_dump(exclude={"type"})
+    return {"substitute": ema.Substitute, "replaced": ema.Replaced,
+            "disqualified": ema.Disqualified, "penalty": ema.Penalty,
+            "late": ema.Late}[ev.type](**fields)
+
+
+def table_json(data: object) -> dict:
+    """Validate a decoded input document and return the output document (see module doc).
+
+    Raises pydantic.ValidationError for malformed input, ema.TableError for records the rules
+    cannot score.
+    """
+    doc = TableIn.model_validate(data)
+    result = ema.score_table([ema.Seat(p.name, p.score) for p in doc.players],
+                             [_event(e) for e in doc.events], doc.prior_delay_of_game)
+    return {"players": [{
+        "name": r.name, "score": r.score, "penalty_points": r.penalty_points,
+        "final_score": r.final_score, "place": r.place, "tied": r.tied,
+        "table_points": round(float(r.table_points), 2),
+        "table_points_exact": str(r.table_points),
+        "disqualified_from_tournament": r.disqualified_from_tournament,
+        "reasons": list(r.reasons)} for r in result.seats]}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = "JSON formats and rules:\n" + __doc__.split("\n", 2)[2]
+    parser.add_argument("input", nargs="?", default="-",
+                        help="table JSON file ('-' or absent: stdin)")
+
+
+def format_validation_error(exc: ValidationError) -> str:
+    """One line per problem: 'where: what'."""
+    lines = []
+    for err in exc.errors():
+        where = ".".join(str(p) for p in err["loc"]) or "(document)"
+        lines.append(f"  {where}: {err['msg']}")
+    return "\n".join(lines)
+
+
+def read_json(path: str, verb: str) -> object:
+    """Decoded JSON from ``path`` ('-': stdin); on failure exit 2 with a message."""
+    try:
+        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
+    except OSError as exc:
+        raise SystemExit(fail(verb, f"cannot read {path}: {exc.strerror or exc}"))
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        where = "stdin" if path == "-" else path
+        raise SystemExit(fail(verb, f"{where}: not valid JSON ({exc})"))
+
+
+def fail(verb: str, message: str) -> int:
+    """Print ``tilescope VERB: message`` on stderr and return exit code 2."""
+    print(f"tilescope {verb}: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    data = read_json(args.input, "table")
+    try:
+        out = table_json(data)
+    except ValidationError as exc:
+        return fail("table", "invalid input:\n" + format_validation_error(exc))
+    except ema.TableError as exc:
+        return fail("table", str(exc))
+    json.dump(out, sys.stdout, indent=2, ensure_ascii=False)
+    print()
+    return 0
