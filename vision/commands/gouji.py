@@ -39,7 +39,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from scoring.tournament import gouji
-from vision.commands.table import fail, format_validation_error, read_json
+from vision.commands.table import InputError, fail, format_validation_error, read_json
 
 HELP = "Gouji team match scoring from finishing orders (JSON in, JSON out)"
 
@@ -88,9 +88,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    data = read_json(args.input, "gouji")
     try:
-        out = gouji_json(data)
+        out = gouji_json(read_json(args.input))
+    except InputError as exc:
+        return fail("gouji", str(exc))
     except ValidationError as exc:
         return fail("gouji", "invalid input:\n" + format_validation_error(exc))
     except gouji.GoujiError as exc:

@@ -137,17 +137,23 @@ def format_validation_error(exc: ValidationError) -> str:
     return "\n".join(lines)
 
 
-def read_json(path: str, verb: str) -> object:
-    """Decoded JSON from ``path`` ('-': stdin); on failure exit 2 with a message."""
+class InputError(ValueError):
+    """The input document could not be read or decoded."""
+
+
+def read_json(path: str) -> object:
+    """Decoded JSON from ``path`` ('-': stdin). Raises InputError naming the problem."""
     try:
         text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
     except OSError as exc:
-        raise SystemExit(fail(verb, f"cannot read {path}: {exc.strerror or exc}"))
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text ({exc.reason})") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         where = "stdin" if path == "-" else path
-        raise SystemExit(fail(verb, f"{where}: not valid JSON ({exc})"))
+        raise InputError(f"{where}: not valid JSON ({exc})") from None
 
 
 def fail(verb: str, message: str) -> int:
@@ -157,9 +163,10 @@ def fail(verb: str, message: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    data = read_json(args.input, "table")
     try:
-        out = table_json(data)
+        out = table_json(read_json(args.input))
+    except InputError as exc:
+        return fail("table", str(exc))
     except ValidationError as exc:
         return fail("table", "invalid input:\n" + format_validation_error(exc))
     except ema.TableError as exc:

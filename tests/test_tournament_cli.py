@@ -1,0 +1,110 @@
+"""`tilescope table` and `tilescope gouji`: JSON in, JSON out, clear errors with exit code 2."""
+import io
+import json
+
+import pytest
+
+from vision.cli import main
+
+
+def run_cli(argv, capsys, monkeypatch, stdin=None):
+    if stdin is not None:
+        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+TABLE = {
+    "players": [{"name": "Ann", "score": 62}, {"name": "Bob", "score": -8},
+                {"name": "Cai", "score": -8}, {"name": "Dan", "score": -46}],
+    "events": [{"type": "substitute", "player": "Cai", "replaces": "Eve"},
+               {"type": "penalty", "player": "Ann", "reason": "touched the wall"},
+               {"type": "penalty", "player": "Ann"},
+               {"type": "late", "player": "Dan", "minutes": 7}],
+}
+
+
+def test_table_from_file(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(TABLE))
+    code, out, err = run_cli(["table", str(path)], capsys, monkeypatch)
+    assert code == 0, err
+    players = {p["name"]: p for p in json.loads(out)["players"]}
+    # seed 000: Ann 62 - (warning + 5) = 57 first; Bob and Cai tied for 2nd share (2+1)/2
+    assert players["Ann"]["final_score"] == 57 and players["Ann"]["table_points"] == 4
+    assert players["Bob"]["table_points"] == 1.5 and players["Cai"]["table_points_exact"] == "3/2"
+    assert players["Dan"]["penalty_points"] == -10 and players["Dan"]["place"] == 4
+
+
+def test_table_from_stdin_with_replacement(capsys, monkeypatch):
+    doc = dict(TABLE, events=[{"type": "replaced", "player": "Ann", "reason": "illness"}])
+    code, out, _ = run_cli(["table"], capsys, monkeypatch, stdin=json.dumps(doc))
+    assert code == 0
+    pts = {p["name"]: p["table_points"] for p in json.loads(out)["players"]}
+    assert pts == {"Ann": 0, "Bob": 3, "Cai": 3, "Dan": 1}  # Bob, Cai share (4+2)/2
+
+
+@pytest.mark.parametrize("doc, message", [
+    (dict(TABLE, referee="Zoe"), "referee: Extra inputs are not permitted"),
+    (dict(TABLE, events=[{"type": "late", "player": "Bob", "minutes": -3}]), "minutes"),
+    (dict(TABLE, events=[{"type": "yellow_card", "player": "Bob"}]), "yellow_card"),
+    (dict(TABLE, players=TABLE["players"][:3]), "a table has 4 players"),
+    (dict(TABLE, players=[{"name": "Ann", "score": "62"}] + TABLE["players"][1:]),
+     "players.0.score"),
+    ([1, 2], "(document)"),
+])
+def test_table_bad_input_exits_2(doc, message, capsys, monkeypatch):
+    code, out, err = run_cli(["table", "-"], capsys, monkeypatch, stdin=json.dumps(doc))
+    assert code == 2 and out == ""
+    assert message in err and "Traceback" not in err
+
+
+def test_table_not_json_and_missing_file_exit_2(tmp_path, capsys, monkeypatch):
+    code, _, err = run_cli(["table"], capsys, monkeypatch, stdin="{")
+    assert code == 2 and "not valid JSON" in err
+    code, _, err = run_cli(["gouji", str(tmp_path / "nope.json")], capsys, monkeypatch)
+    assert code == 2 and "cannot read" in err
+
+
+GOUJI = {
+    "teams": {"East": ["Li", "Wang", "Zhao"], "West": ["Chen", "Liu", "Sun"]},
+    "games": [
+        {"order": ["Li", "Wang", "Zhao", "Chen", "Liu", "Sun"]},
+        {"order": ["Chen", "Li", "Liu", "Sun", "Wang"], "revolution": "Zhao",
+         "cheating": ["Sun"]},
+        {"order": ["Liu", "Li", "Chen", "Zhao", "Sun", "Wang"]},
+    ],
+}
+
+
+def test_gouji_match(capsys, monkeypatch):
+    code, out, err = run_cli(["gouji"], capsys, monkeypatch, stdin=json.dumps(GOUJI))
+    assert code == 0, err
+    doc = json.loads(out)
+    # seed 002: game 1 sweep 32:0; game 2 East 5+4+1 = 10, West 7+3+2-2 = 10;
+    # game 3 East 5+3+1 = 9, West 7+4+2 = 13
+    assert [g["team_scores"] for g in doc["games"]] == [
+        {"East": 32, "West": 0}, {"East": 10, "West": 10}, {"East": 9, "West": 13}]
+    assert doc["games"][1]["places"]["Zhao"] == 3
+    assert doc["totals"] == {"East": 51, "West": 23}
+    assert (doc["status"], doc["winner"], doc["decided_by"]) == ("won", "East", "score")
+
+
+@pytest.mark.parametrize("doc, message", [
+    (dict(GOUJI, note="x"), "note: Extra inputs are not permitted"),
+    (dict(GOUJI, teams={"East": ["Li", "Wang"], "West": ["Chen", "Liu", "Sun"]}), "teams.East"),
+    (dict(GOUJI, games=[{"order": ["Li"]}]), "missing"),
+])
+def test_gouji_bad_input_exits_2(doc, message, capsys, monkeypatch):
+    code, out, err = run_cli(["gouji"], capsys, monkeypatch, stdin=json.dumps(doc))
+    assert code == 2 and out == ""
+    assert message in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("verb, key", [("table", "prior_delay_of_game"), ("gouji", "revolution")])
+def test_help_documents_the_json_format(verb, key, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main([verb, "--help"])
+    assert exc.value.code == 0
+    assert key in capsys.readouterr().out
