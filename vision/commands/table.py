@@ -7,7 +7,7 @@ Input (JSON, a file argument or stdin)::
         {"name": "Ann", "score": 62}, {"name": "Bob", "score": -8},
         {"name": "Cai", "score": -8}, {"name": "Dan", "score": -46}
       ],
-      "events": [                           # optional, in the order they happened
+      "events": [                           # optional, in order; one of each kind shown
         {"type": "substitute", "player": "Cai", "replaces": "Eve"},    # before the session (§4)
         {"type": "replaced", "player": "Dan", "reason": "illness"},    # during the session (§4)
         {"type": "disqualified", "player": "Dan", "scope": "session", "reason": "..."},
