@@ -1,0 +1,57 @@
+"""``tilescope serve``: the HTTP API and the phone web page (``vision.server``)."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+HELP = ("HTTP API (/api/read, /api/score, /api/hand, /api/check, docs at /docs) and a phone web "
+        "page at /; binds 127.0.0.1:8000 unless --host/--port say otherwise")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to bind (default 127.0.0.1: this machine only; "
+                             "0.0.0.0 lets phones on your network connect)")
+    parser.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
+    parser.add_argument("--weights", default=None,
+                        help="ONNX detector weights (default: the bundled model)")
+    parser.add_argument("--max-upload-mb", type=float, default=20.0,
+                        help="largest accepted upload in MiB (default 20)")
+    parser.add_argument("--max-megapixels", type=float, default=40.0,
+                        help="largest accepted image in megapixels (default 40)")
+    parser.add_argument("--timeout", type=float, default=30.0,
+                        help="seconds one request may take before it gets 504 (default 30)")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="threads running detection and scoring (default 2)")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+        from vision.server import Limits, create_app
+    except ImportError as exc:
+        print(f"tilescope serve: needs the 'serve' extra (pip install 'tilescope[serve]'): {exc}",
+              file=sys.stderr)
+        return 2
+    if not 0 < args.port < 65536:
+        print(f"tilescope serve: --port {args.port} is not a TCP port (1..65535)", file=sys.stderr)
+        return 2
+    if args.max_upload_mb <= 0 or args.max_megapixels <= 0 or args.timeout <= 0 or args.workers < 1:
+        print("tilescope serve: --max-upload-mb, --max-megapixels, --timeout must be > 0 and "
+              "--workers >= 1", file=sys.stderr)
+        return 2
+    reader = None
+    if args.weights:
+        from vision.detector import TileReader
+        try:
+            reader = TileReader(args.weights)
+        except (OSError, ValueError, RuntimeError) as exc:
+            print(f"tilescope serve: cannot load weights {args.weights!r}: {exc}", file=sys.stderr)
+            return 2
+    limits = Limits(max_upload_bytes=int(args.max_upload_mb * 1024 * 1024),
+                    max_pixels=int(args.max_megapixels * 1_000_000),
+                    timeout_s=args.timeout, workers=args.workers)
+    app = create_app(reader=reader, limits=limits)
+    print(f"tilescope: serving on http://{args.host}:{args.port}/ (API docs at /docs)", file=sys.stderr)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0

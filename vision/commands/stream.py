@@ -1,0 +1,138 @@
+"""``tilescope stream SOURCE``: live hand value on video, an annotated copy, an OBS overlay."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+HELP = ("read a webcam (index), video file or stream URL; report each hand once it has held "
+        "still; write an annotated video (--out) and/or serve an OBS overlay (--overlay PORT)")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("source", help="webcam index (0), video file, or stream URL (rtsp://, http://)")
+    parser.add_argument("--out", metavar="VIDEO.mp4", help="write the video with boxes and score banner")
+    parser.add_argument("--overlay", metavar="PORT", type=int,
+                        help="serve an overlay page for an OBS browser source at http://HOST:PORT/ "
+                             "(updated over the WebSocket /ws)")
+    parser.add_argument("--host", default="127.0.0.1", help="overlay bind address (default 127.0.0.1)")
+    parser.add_argument("--weights", help="ONNX detector weights (default: the bundled model)")
+    parser.add_argument("--context", metavar="JSON-or-FILE",
+                        help="hand-request keys other than the tiles (ruleset, win, seat_wind, ...) "
+                             "as a JSON object or a file holding one")
+    parser.add_argument("--ruleset", choices=("riichi", "mcr"), help="shortcut for the context's ruleset")
+    parser.add_argument("--stable", type=int, default=5,
+                        help="detected frames a hand must hold still before it is shown (default 5)")
+    parser.add_argument("--every", type=int, default=1,
+                        help="video files: detect every k-th frame (default 1); live sources "
+                             "always take the newest frame and drop the rest")
+    parser.add_argument("--json", action="store_true",
+                        help="print each new stable hand as one JSON line on stdout")
+
+
+def _load_context(args) -> dict:
+    ctx: dict = {}
+    if args.context:
+        text = args.context
+        if not text.lstrip().startswith("{") and Path(text).is_file():
+            text = Path(text).read_text(encoding="utf-8")
+        try:
+            ctx = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"--context is neither a JSON object nor a readable file: {exc}") from None
+        if not isinstance(ctx, dict):
+            raise ValueError("--context must be a JSON object")
+    if args.ruleset:
+        ctx["ruleset"] = args.ruleset
+    return ctx
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.stream import FrameSource, HandStabiliser, SourceError, StreamRunner, parse_source
+
+    def fail(msg: str) -> int:
+        print(f"tilescope stream: {msg}", file=sys.stderr)
+        return 2
+
+    if args.stable < 1 or args.every < 1:
+        return fail("--stable and --every must be at least 1")
+    if not args.out and args.overlay is None and not args.json:
+        args.json = True  # nothing else asked for: at least print the hands
+    try:
+        context = _load_context(args)
+    except ValueError as exc:
+        return fail(str(exc))
+    source_id = parse_source(args.source)
+    if isinstance(source_id, str) and "://" not in source_id and not Path(source_id).exists():
+        return fail(f"no such video file: {source_id}")
+    try:
+        source = FrameSource(source_id, every=args.every)
+    except SourceError as exc:
+        return fail(str(exc))
+
+    try:
+        from vision.detector import TileReader
+        from vision.pipeline import get_reader
+
+        reader = TileReader(args.weights) if args.weights else get_reader()
+    except (ImportError, OSError, ValueError, RuntimeError) as exc:
+        source.close()
+        return fail(f"cannot load the tile detector: {exc}")
+    from vision.stream import pipeline_scorer
+
+    scorer = pipeline_scorer(context)
+
+    writer = None
+    if args.out:
+        import cv2
+
+        ok, first = source.cap.read()
+        if not ok:
+            source.close()
+            return fail(f"cannot read a frame from {args.source!r}")
+        h, w = first.shape[:2]
+        writer = cv2.VideoWriter(args.out, cv2.VideoWriter_fourcc(*"mp4v"), source.fps, (w, h))
+        if not writer.isOpened():
+            source.close()
+            return fail(f"cannot write video {args.out!r}")
+        source.close()  # reopen so that the first frame is processed too
+        source = FrameSource(source_id, every=args.every)
+
+    hub = server = None
+    if args.overlay is not None:
+        from vision.overlay import OverlayHub, OverlayServer
+
+        hub = OverlayHub()
+        server = OverlayServer(hub, args.overlay, args.host)
+        try:
+            server.start()
+        except RuntimeError as exc:
+            source.close()
+            return fail(f"--overlay {args.overlay}: {exc}")
+        print(f"tilescope: overlay at http://{args.host}:{args.overlay}/ (OBS browser source)",
+              file=sys.stderr)
+
+    def on_hand(message: dict) -> None:
+        if hub is not None:
+            hub.publish(message)
+        if args.json:
+            print(json.dumps(message, ensure_ascii=False), flush=True)
+
+    runner = StreamRunner(reader, HandStabiliser(args.stable), scorer, on_hand, writer)
+    try:
+        stats = runner.run(source, progress=bool(args.out) and not source.live)
+    except KeyboardInterrupt:
+        stats = runner.stats
+    finally:
+        source.close()
+        if writer is not None:
+            writer.release()
+    if hub is not None:
+        hub.publish({"type": "end"})
+    print(f"tilescope stream: {stats.frames} frames, {stats.detected} detected "
+          f"({stats.detect_fps:.1f}/s), {stats.dropped} dropped, {stats.events} hand changes",
+          file=sys.stderr)
+    if server is not None:
+        server.stop()
+    return 0

@@ -1,0 +1,116 @@
+"""The OBS overlay of ``tilescope stream --overlay PORT``: a transparent page + a WebSocket.
+
+``OverlayHub.publish(message)`` may be called from any thread (the stream loop); every
+connected WebSocket client at ``/ws`` receives each message as JSON, in order, and a client
+that connects late first receives the current hand. ``GET /`` serves
+``vision/web/overlay.html`` (transparent background, for an OBS browser source).
+
+Messages: ``{"type": "hand", "frame", "time_s", "hand": null | {"tiles", "request", "result",
+"summary", "warnings"}}`` when the stable hand changes (see ``vision.stream.hand_message``) and
+``{"type": "end"}`` when a file source has ended.
+"""
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+
+from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse
+
+WEB_DIR = Path(__file__).with_name("web")
+
+
+class OverlayHub:
+    """Fan-out of overlay messages from the stream thread to WebSocket clients."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._clients: set[tuple[asyncio.AbstractEventLoop, asyncio.Queue]] = set()
+        self.current: dict = {"type": "hand", "frame": None, "time_s": 0.0, "hand": None}
+
+    def publish(self, message: dict) -> None:
+        """Send ``message`` to every client (thread-safe, never blocks on a slow client)."""
+        with self._lock:
+            if message.get("type") == "hand":
+                self.current = message
+            clients = list(self._clients)
+        for loop, queue in clients:
+            try:
+                loop.call_soon_threadsafe(queue.put_nowait, message)
+            except RuntimeError:  # that client's loop has closed
+                pass
+
+    def subscribe(self) -> asyncio.Queue:
+        """A queue for the calling event loop, primed with the current hand."""
+        queue: asyncio.Queue = asyncio.Queue()
+        with self._lock:
+            queue.put_nowait(self.current)
+            self._clients.add((asyncio.get_running_loop(), queue))
+        return queue
+
+    def unsubscribe(self, queue: asyncio.Queue) -> None:
+        with self._lock:
+            self._clients = {c for c in self._clients if c[1] is not queue}
+
+    @property
+    def client_count(self) -> int:
+        with self._lock:
+            return len(self._clients)
+
+
+def create_overlay_app(hub: OverlayHub) -> FastAPI:
+    """The overlay's web app: ``GET /`` page, ``GET /api/current`` and WebSocket ``/ws``."""
+    app = FastAPI(title="tilescope overlay", docs_url=None, redoc_url=None)
+
+    @app.get("/")
+    async def page():
+        return FileResponse(WEB_DIR / "overlay.html", media_type="text/html")
+
+    @app.get("/overlay.js")
+    async def script():
+        return FileResponse(WEB_DIR / "overlay.js", media_type="text/javascript")
+
+    @app.get("/api/current")
+    async def current():
+        return hub.current
+
+    @app.websocket("/ws")
+    async def ws(websocket: WebSocket):
+        await websocket.accept()
+        queue = hub.subscribe()
+        try:
+            while True:
+                await websocket.send_json(await queue.get())
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            hub.unsubscribe(queue)
+
+    return app
+
+
+class OverlayServer:
+    """uvicorn serving ``create_overlay_app(hub)`` on a background thread."""
+
+    def __init__(self, hub: OverlayHub, port: int, host: str = "127.0.0.1"):
+        import uvicorn
+
+        config = uvicorn.Config(create_overlay_app(hub), host=host, port=port, log_level="warning")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, name="overlay", daemon=True)
+
+    def start(self, wait_s: float = 10.0) -> None:
+        """Start serving; raises RuntimeError if the port could not be bound in ``wait_s``."""
+        import time
+
+        self.thread.start()
+        deadline = time.monotonic() + wait_s
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the overlay server did not start (is the port in use?)")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=5)

@@ -1,0 +1,447 @@
+"""HTTP API and web page of ``tilescope serve`` (FastAPI).
+
+Endpoints (all JSON; the result shapes are those of the CLI's ``--json``):
+
+- ``POST /api/read``  multipart ``image`` → ``{"image": {...}, "tiles": [...]}`` (``tilescope read``)
+- ``POST /api/score`` multipart ``image`` + optional ``context`` (JSON object of the hand-JSON
+  request keys other than the tiles), ``fixes`` (JSON object ``{"3": "5p"}``: 1-based tile
+  number → corrected tile, as ``--fix 3=5p``) and ``win_tile`` → the ``tilescope score --json``
+  result ``{"image", "tiles", "layout", "request", "result", "warnings"}``
+- ``POST /api/hand``  hand JSON (``../shared/spec/hand-json.md``) → its result, never an HTTP error
+  for a bad hand: the result's ``error`` says what is wrong, as in ``tilescope hand``
+- ``POST /api/check`` disputed-hand JSON → verdict (``tilescope check --json``)
+- ``GET /`` the phone web page (``vision/web``), ``GET /docs`` the OpenAPI page
+
+Bounds: uploads over ``Limits.max_upload_bytes`` get 413 before they are decoded, images over
+``Limits.max_pixels`` get 413 from their header alone (no decompression bomb is decoded), work
+that runs past ``Limits.timeout_s`` gets 504. Errors are always ``{"error": message, "code":
+short_name}`` with status 400 (not an image, bad JSON), 413 (too big), 422 (well-formed JSON of
+the wrong shape), 503 (model missing) or 504 (time limit).
+
+The detector is loaded once (lazily, on the first photo) and shared by all requests:
+onnxruntime's ``InferenceSession.run`` is thread-safe, and every request works on its own
+image and result values, so concurrent requests never see each other's data.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import struct
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from fastapi import Body, FastAPI, File, Form, Request, UploadFile
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+WEB_DIR = Path(__file__).with_name("web")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-request bounds of the server.
+
+    ``max_upload_bytes``: largest accepted image file (bytes). ``max_pixels``: largest image
+    (width × height). ``timeout_s``: wall-clock seconds one request may spend decoding, detecting
+    and scoring before it gets 504. ``workers``: threads that run detection and scoring (the
+    event loop itself never blocks on them).
+    """
+
+    max_upload_bytes: int = 20 * 1024 * 1024
+    max_pixels: int = 40_000_000
+    timeout_s: float = 30.0
+    workers: int = 2
+
+
+class ApiError(Exception):
+    """An error the API reports as ``{"error": message, "code": code}`` with HTTP ``status``."""
+
+    def __init__(self, status: int, code: str, message: str):
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+# ---- pydantic models: the documented shapes (responses are built by the pipeline/scorer) ----
+
+class ErrorOut(BaseModel):
+    error: str = Field(description="what was wrong, in words")
+    code: str = Field(description="short machine name: not_an_image, too_large, bad_json, ...")
+
+
+class ImageSize(BaseModel):
+    width: int
+    height: int
+
+
+class TileOut(BaseModel):
+    tile: str = Field(description="mpsz code (0m/0p/0s red fives, 1f..8f flowers) or 'back'")
+    box: list[float] = Field(description="x1, y1, x2, y2 in original-image pixels")
+    confidence: float
+    sideways: bool
+
+
+class ReadOut(BaseModel):
+    image: ImageSize
+    tiles: list[TileOut]
+
+
+class HandResultOut(BaseModel):
+    """A hand result of ``../shared/spec/hand-json.md`` (riichi or MCR keys follow)."""
+
+    model_config = ConfigDict(extra="allow")
+    valid: bool | None = None
+    error: str | None = None
+
+
+class ScoreOut(BaseModel):
+    """``tilescope score --json``."""
+
+    model_config = ConfigDict(extra="allow")
+    image: ImageSize
+    tiles: list[TileOut]
+    layout: dict[str, Any] | None = None
+    request: dict[str, Any] | None = None
+    result: dict[str, Any] | None = None
+    warnings: list[Any] = []
+
+
+HAND_EXAMPLE = {
+    "ruleset": "riichi",
+    "concealed": "234m456p678s8s",
+    "melds": [{"type": "pon", "tiles": "777z", "from": "across"}],
+    "win_tile": "8s",
+    "win": "tsumo",
+    "seat_wind": "E",
+    "round_wind": "E",
+}
+
+_ERRORS = {s: {"model": ErrorOut} for s in (400, 413, 422, 503, 504)}
+
+
+# ---- image bounds ----
+
+def image_header_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) read from a PNG, JPEG, GIF, BMP or WebP header, or None if unknown.
+
+    Only the header is parsed, so an oversized image is refused before it is decompressed.
+    """
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        return struct.unpack(">II", data[16:24])
+    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
+        return struct.unpack("<HH", data[6:10])
+    if data[:2] == b"BM" and len(data) >= 26:
+        w, h = struct.unpack("<ii", data[18:26])
+        return abs(w), abs(h)
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP" and len(data) >= 30:
+        chunk = data[12:16]
+        if chunk == b"VP8X":
+            w = int.from_bytes(data[24:27], "little") + 1
+            h = int.from_bytes(data[27:30], "little") + 1
+            return w, h
+        if chunk == b"VP8 ":
+            w, h = struct.unpack("<HH", data[26:30])
+            return w & 0x3FFF, h & 0x3FFF
+        if chunk == b"VP8L" and len(data) >= 25:
+            b = data[21:25]
+            w = 1 + (((b[1] & 0x3F) << 8) | b[0])
+            h = 1 + (((b[3] & 0xF) << 10) | (b[2] << 2) | ((b[1] & 0xC0) >> 6))
+            return w, h
+        return None
+    if data[:2] == b"\xff\xd8":
+        i = 2
+        while i + 9 < len(data):
+            if data[i] != 0xFF:
+                return None
+            marker = data[i + 1]
+            if marker == 0xFF:  # fill byte
+                i += 1
+                continue
+            if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+                i += 2
+                continue
+            seg_len = struct.unpack(">H", data[i + 2:i + 4])[0]
+            # SOF0..SOF15 except DHT (C4), JPG (C8), DAC (CC) carry the frame size.
+            if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+                h, w = struct.unpack(">HH", data[i + 5:i + 9])
+                return w, h
+            i += 2 + seg_len
+        return None
+    return None
+
+
+def decode_upload(data: bytes, limits: Limits):
+    """Bytes of an uploaded image → BGR ndarray (H, W, 3), EXIF orientation applied.
+
+    Raises ApiError 400 (empty, not an image, truncated) or 413 (over ``limits.max_pixels``).
+    """
+    if not data:
+        raise ApiError(400, "empty_file", "the uploaded file is empty")
+    size = image_header_size(data)
+    if size is not None and size[0] * size[1] > limits.max_pixels:
+        raise ApiError(413, "too_many_pixels",
+                       f"image is {size[0]}x{size[1]} = {size[0] * size[1]:,} pixels; "
+                       f"the limit is {limits.max_pixels:,}")
+    from vision.imageio import ImageError, load_image
+
+    try:
+        img = load_image(data)
+    except ImageError as exc:
+        raise ApiError(400, "not_an_image", f"cannot read the upload as an image: {exc}") from None
+    h, w = img.shape[:2]
+    if w * h > limits.max_pixels:  # formats whose header we do not parse
+        raise ApiError(413, "too_many_pixels",
+                       f"image is {w}x{h} = {w * h:,} pixels; the limit is {limits.max_pixels:,}")
+    return img
+
+
+def _parse_json_field(name: str, text: str | None, default):
+    """A JSON form field → its value; ApiError 400 when it is not JSON."""
+    if text is None or text.strip() == "":
+        return default
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ApiError(400, "bad_json", f"form field {name!r} is not valid JSON: {exc}") from None
+
+
+def parse_fixes(value) -> dict[int, str]:
+    """Fixes as sent by the page or a script → ``{tile number (1-based): tile code}``.
+
+    Accepts ``{"3": "5p"}``, ``[[3, "5p"]]`` or ``["3=5p"]`` (the CLI's ``--fix`` form).
+    Raises ApiError 422 naming the bad entry.
+    """
+    items: list[tuple[Any, Any]]
+    if value is None:
+        return {}
+    if isinstance(value, dict):
+        items = list(value.items())
+    elif isinstance(value, list):
+        items = []
+        for entry in value:
+            if isinstance(entry, str) and "=" in entry:
+                items.append(tuple(entry.split("=", 1)))
+            elif isinstance(entry, (list, tuple)) and len(entry) == 2:
+                items.append((entry[0], entry[1]))
+            else:
+                raise ApiError(422, "bad_fixes", f"fix {entry!r} is not 'N=TILE' or [N, TILE]")
+    else:
+        raise ApiError(422, "bad_fixes", "fixes must be an object {tile number: tile code}")
+    out: dict[int, str] = {}
+    for key, tile in items:
+        try:
+            n = int(key)
+        except (TypeError, ValueError):
+            raise ApiError(422, "bad_fixes", f"fix key {key!r} is not a tile number") from None
+        if n < 1 or not isinstance(tile, str):
+            raise ApiError(422, "bad_fixes", f"fix {key!r}: {tile!r} needs a tile number >= 1 "
+                                             "and a tile code such as '5p'")
+        out[n] = tile.strip()
+    return out
+
+
+# ---- the app ----
+
+def create_app(
+    reader=None,
+    limits: Limits = Limits(),
+    *,
+    score_photo: Callable | None = None,
+    score_json: Callable | None = None,
+    check_json: Callable | None = None,
+) -> FastAPI:
+    """Build the FastAPI app.
+
+    ``reader``: an object with ``read(image) -> vision.detections.Detections`` (a
+    ``vision.detector.TileReader``); None loads the bundled model on the first photo, once.
+    ``limits``: request bounds (see ``Limits``). ``score_photo``/``score_json``/``check_json``
+    replace ``vision.pipeline.score_photo``, ``scoring.api.score_json`` and
+    ``scoring.verdict.check_json`` (for tests); by default they are imported on first use.
+    """
+    app = FastAPI(
+        title="tilescope",
+        description="Photograph a mahjong hand, get its value (riichi and MCR).",
+        version="0.1.0",
+    )
+    executor = ThreadPoolExecutor(max_workers=limits.workers, thread_name_prefix="tilescope")
+    reader_lock = threading.Lock()
+    state: dict[str, Any] = {"reader": reader}
+
+    def get_reader():
+        # Double-checked so that concurrent first requests load the model once.
+        if state["reader"] is None:
+            with reader_lock:
+                if state["reader"] is None:
+                    try:
+                        from vision.pipeline import get_reader as shared_reader
+                        state["reader"] = shared_reader()
+                    except (ImportError, FileNotFoundError, OSError) as exc:
+                        raise ApiError(503, "no_model", f"the tile detector is not available: {exc}")
+        return state["reader"]
+
+    def fn_score_photo():
+        if score_photo is not None:
+            return score_photo
+        from vision.pipeline import score_photo as f
+        return f
+
+    def fn_score_json():
+        if score_json is not None:
+            return score_json
+        from scoring.api import score_json as f
+        return f
+
+    def fn_check_json():
+        if check_json is not None:
+            return check_json
+        from scoring.verdict import check_json as f
+        return f
+
+    async def run_bounded(fn: Callable, *args, **kwargs):
+        """Run blocking ``fn`` in the worker pool; ApiError 504 after ``limits.timeout_s``.
+
+        A job still queued when its time is up never starts, so a burst of requests cannot
+        leave the pool busy with answers nobody waits for.
+        """
+        deadline = time.monotonic() + limits.timeout_s
+
+        def job():
+            if time.monotonic() > deadline:
+                raise ApiError(504, "timeout", "the server was too busy to start this request in time")
+            return fn(*args, **kwargs)
+
+        loop = asyncio.get_running_loop()
+        fut = loop.run_in_executor(executor, job)
+        try:
+            return await asyncio.wait_for(fut, timeout=limits.timeout_s)
+        except asyncio.TimeoutError:
+            raise ApiError(504, "timeout",
+                           f"the request took longer than {limits.timeout_s:g} s and was stopped") from None
+
+    async def read_upload(image: UploadFile) -> bytes:
+        chunks, total = [], 0
+        while True:
+            chunk = await image.read(1 << 20)
+            if not chunk:
+                break
+            total += len(chunk)
+            if total > limits.max_upload_bytes:
+                raise ApiError(413, "file_too_large",
+                               f"upload is over the limit of {limits.max_upload_bytes:,} bytes")
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    # ---- error shapes ----
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_: Request, exc: ApiError):
+        return JSONResponse({"error": exc.message, "code": exc.code}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(_: Request, exc: RequestValidationError):
+        errors = exc.errors()
+        if any(e.get("type") == "json_invalid" for e in errors):
+            return JSONResponse({"error": "the request body is not valid JSON", "code": "bad_json"},
+                                status_code=400)
+        parts = []
+        for e in errors:
+            where = ".".join(str(p) for p in e.get("loc", ()) if p != "body") or "body"
+            parts.append(f"{where}: {e.get('msg', 'invalid')}")
+        return JSONResponse({"error": "; ".join(parts), "code": "invalid_request"}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_: Request, exc: StarletteHTTPException):
+        return JSONResponse({"error": str(exc.detail), "code": f"http_{exc.status_code}"},
+                            status_code=exc.status_code)
+
+    @app.middleware("http")
+    async def _limit_body(request: Request, call_next):
+        # Refuse a declared-oversized body before the multipart parser spools it to disk.
+        length = request.headers.get("content-length")
+        if request.method == "POST" and length and length.isdigit():
+            if int(length) > limits.max_upload_bytes + 1024 * 1024:
+                return JSONResponse(
+                    {"error": f"request body is over the limit of {limits.max_upload_bytes:,} bytes",
+                     "code": "file_too_large"}, status_code=413)
+        return await call_next(request)
+
+    # ---- endpoints ----
+
+    @app.post("/api/read", response_model=None, responses={200: {"model": ReadOut}, **_ERRORS},
+              summary="Detect the tiles in a photo")
+    async def api_read(image: UploadFile = File(..., description="JPEG/PNG/WebP photo")):
+        """The tiles in the photo: class, box in original pixels, confidence, sideways."""
+        data = await read_upload(image)
+
+        def work():
+            img = decode_upload(data, limits)
+            return get_reader().read(img).to_json()
+
+        return JSONResponse(await run_bounded(work))
+
+    @app.post("/api/score", response_model=None, responses={200: {"model": ScoreOut}, **_ERRORS},
+              summary="Photo of a winning hand → its value")
+    async def api_score(
+        image: UploadFile = File(..., description="JPEG/PNG/WebP photo of the hand"),
+        context: str | None = Form(None, description='JSON object, e.g. {"ruleset": "riichi", '
+                                                      '"win": "ron", "seat_wind": "S"}'),
+        fixes: str | None = Form(None, description='JSON object {"3": "5p"}: tile 3 is really 5p'),
+        win_tile: str | None = Form(None, description="the winning tile, when the photo does not show it apart"),
+    ):
+        """Recognised tiles, layout, the hand request and its score (``tilescope score --json``)."""
+        data = await read_upload(image)
+        ctx = _parse_json_field("context", context, {})
+        if not isinstance(ctx, dict):
+            raise ApiError(422, "bad_context", "context must be a JSON object of hand-request keys")
+        fix_map = parse_fixes(_parse_json_field("fixes", fixes, None))
+        win = (win_tile or "").strip() or None
+
+        def work():
+            img = decode_upload(data, limits)
+            try:
+                result = fn_score_photo()(img, ctx, reader=get_reader(), fixes=fix_map or None,
+                                          win_tile=win)
+            except (ValueError, KeyError, TypeError) as exc:
+                # The pipeline validates context and fixes as `tilescope hand` does.
+                raise ApiError(422, "invalid_request", str(exc)) from None
+            return result.to_json() if hasattr(result, "to_json") else result
+
+        return JSONResponse(await run_bounded(work))
+
+    @app.post("/api/hand", response_model=None,
+              responses={200: {"model": HandResultOut}, **_ERRORS},
+              summary="Score a typed hand (hand JSON)")
+    async def api_hand(hand: dict[str, Any] = Body(..., examples=[HAND_EXAMPLE])):
+        """Score one hand request of ``hand-json.md`` (riichi or MCR). A hand that is malformed
+        or incomplete still answers 200 with ``error`` set in the result, as ``tilescope hand``."""
+        return JSONResponse(await run_bounded(fn_score_json(), hand))
+
+    @app.post("/api/check", response_model=None,
+              responses={200: {"model": HandResultOut}, **_ERRORS},
+              summary="Verdict on a disputed win")
+    async def api_check(claim: dict[str, Any] = Body(..., examples=[HAND_EXAMPLE])):
+        """The referee's verdict on a declared win (false hu, chombo, furiten), as
+        ``tilescope check --json``."""
+        return JSONResponse(await run_bounded(fn_check_json(), claim))
+
+    @app.get("/api/health", summary="Liveness and limits")
+    async def api_health():
+        return {"ok": True, "model_loaded": state["reader"] is not None,
+                "limits": {"max_upload_bytes": limits.max_upload_bytes,
+                           "max_pixels": limits.max_pixels, "timeout_s": limits.timeout_s}}
+
+    @app.get("/", include_in_schema=False)
+    async def index():
+        return FileResponse(WEB_DIR / "index.html", media_type="text/html")
+
+    app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+    app.add_event_handler("shutdown", lambda: executor.shutdown(wait=False, cancel_futures=True))
+    return app

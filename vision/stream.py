@@ -1,0 +1,491 @@
+"""Live video → stable hand → value: the engine of ``tilescope stream``.
+
+Stages, each a plain value in and out:
+
+1. ``FrameSource`` turns a webcam index, video file or stream URL into ``Frame`` values. A live
+   source is read by a thread that keeps only the newest frame, so detection skips frames
+   rather than falls behind; a file is read in order and every ``every``-th frame is detected.
+2. ``TileTracker`` matches each frame's detections to the previous frame's by box overlap (IoU)
+   and gives each tracked tile the majority label of its last few sightings, so a single misread
+   frame does not change the hand.
+3. ``HandStabiliser`` (pure: detections in, events out) reports a hand only after it has stayed
+   the same for ``stable_frames`` detected frames, and again only when it changes: no flicker.
+4. ``StreamRunner`` scores each new stable hand (layout + scoring via ``vision.pipeline``) and
+   hands the result to its sinks: the annotated-video writer and the overlay hub
+   (``vision.overlay``).
+"""
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter, deque
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Protocol
+
+import numpy as np
+
+from vision.detections import Detection, Detections
+
+
+# ---------------------------------------------------------------- tracking and stability
+
+def iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """Intersection over union of two (x1, y1, x2, y2) boxes, 0..1 (0 for empty boxes)."""
+    ix = min(a[2], b[2]) - max(a[0], b[0])
+    iy = min(a[3], b[3]) - max(a[1], b[1])
+    if ix <= 0 or iy <= 0:
+        return 0.0
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+@dataclass
+class Track:
+    """One physical tile followed across frames.
+
+    ``labels``: its last ``window`` (tile, sideways) readings, newest last. ``hits``: frames it
+    was seen in; ``missed``: consecutive detected frames it was not seen in.
+    """
+
+    id: int
+    detection: Detection
+    labels: deque = field(default_factory=deque)
+    hits: int = 1
+    missed: int = 0
+
+    @property
+    def label(self) -> tuple[str, bool]:
+        """Majority (tile, sideways) over the window; ties go to the newest reading."""
+        counts = Counter(self.labels)
+        best = max(counts.values())
+        for lab in reversed(self.labels):
+            if counts[lab] == best:
+                return lab
+        raise AssertionError("track without labels")
+
+
+class TileTracker:
+    """Greedy IoU matching of detections to tracks, one detected frame at a time.
+
+    ``iou_threshold``: least overlap to count as the same tile. ``max_missed``: frames a tile may
+    vanish (a hand passing over it, a dropped detection) before its track ends. ``min_hits``:
+    sightings before a new track counts (a one-frame false detection never does). ``window``:
+    readings a track's label is voted over.
+    """
+
+    def __init__(self, iou_threshold: float = 0.3, max_missed: int = 2, min_hits: int = 2,
+                 window: int = 5):
+        self.iou_threshold = iou_threshold
+        self.max_missed = max_missed
+        self.min_hits = min_hits
+        self.window = window
+        self.tracks: list[Track] = []
+        self._next_id = 0
+
+    def update(self, detections: Detections) -> list[Track]:
+        """Add one frame's detections; returns the confirmed live tracks in reading order."""
+        dets = detections.tiles
+        pairs = []
+        for ti, tr in enumerate(self.tracks):
+            for di, d in enumerate(dets):
+                o = iou(tr.detection.box, d.box)
+                if o >= self.iou_threshold:
+                    pairs.append((o, ti, di))
+        pairs.sort(reverse=True)
+        used_t, used_d = set(), set()
+        for _, ti, di in pairs:
+            if ti in used_t or di in used_d:
+                continue
+            used_t.add(ti)
+            used_d.add(di)
+            tr = self.tracks[ti]
+            tr.detection = dets[di]
+            tr.labels.append((dets[di].tile, dets[di].sideways))
+            tr.hits += 1
+            tr.missed = 0
+        for ti, tr in enumerate(self.tracks):
+            if ti not in used_t:
+                tr.missed += 1
+        self.tracks = [t for t in self.tracks if t.missed <= self.max_missed]
+        for di, d in enumerate(dets):
+            if di not in used_d:
+                tr = Track(self._next_id, d, deque([(d.tile, d.sideways)], maxlen=self.window))
+                self._next_id += 1
+                self.tracks.append(tr)
+        live = [t for t in self.tracks if t.hits >= self.min_hits]
+        return [live[i] for i in reading_order([t.detection for t in live])]
+
+
+def reading_order(dets: list[Detection]) -> list[int]:
+    """Indices of ``dets`` in reading order: rows top to bottom, left to right within a row.
+
+    A box joins a row when it overlaps the row's vertical span by at least half its own height,
+    so jitter of a few pixels never reorders a hand (unlike rounding y to a grid).
+    """
+    rows: list[list] = []  # [top, bottom, [indices]]
+    for i in sorted(range(len(dets)), key=lambda i: dets[i].center[1]):
+        _, y1, _, y2 = dets[i].box
+        for row in rows:
+            if min(row[1], y2) - max(row[0], y1) >= 0.5 * (y2 - y1):
+                row[0], row[1] = min(row[0], y1), max(row[1], y2)
+                row[2].append(i)
+                break
+        else:
+            rows.append([y1, y2, [i]])
+    rows.sort(key=lambda r: r[0])
+    return [i for r in rows for i in sorted(r[2], key=lambda i: dets[i].center[0])]
+
+
+@dataclass(frozen=True)
+class HandEvent:
+    """The stable hand changed. ``detections``: the smoothed tiles (majority labels, latest
+    boxes), empty when the hand left the picture. ``frame``: index of the frame where it became
+    stable. ``key``: the tiles and sideways flags it is compared by."""
+
+    frame: int
+    detections: Detections
+    key: tuple[tuple[str, bool], ...]
+
+    @property
+    def tiles(self) -> list[str]:
+        return [d.tile for d in self.detections.tiles]
+
+
+class HandStabiliser:
+    """Detections per frame in, ``HandEvent`` out only when a new hand has held still.
+
+    A hand is the sequence of tracked tiles' (tile, sideways) labels in reading order. It is
+    reported once it has been the same for ``stable_frames`` consecutive detected frames and
+    differs from the last reported hand; an empty table is reported only after a hand was.
+    """
+
+    def __init__(self, stable_frames: int = 5, tracker: TileTracker | None = None):
+        if stable_frames < 1:
+            raise ValueError("stable_frames must be >= 1")
+        self.stable_frames = stable_frames
+        self.tracker = tracker or TileTracker()
+        self.reported: tuple = ()
+        self._candidate: tuple | None = None
+        self._count = 0
+
+    def update(self, detections: Detections, frame: int) -> HandEvent | None:
+        """Feed one detected frame; returns an event when the stable hand changes, else None."""
+        tracks = self.tracker.update(detections)
+        key = tuple(t.label for t in tracks)
+        if key == self._candidate:
+            self._count += 1
+        else:
+            self._candidate, self._count = key, 1
+        if self._count < self.stable_frames or key == self.reported:
+            return None
+        self.reported = key
+        smoothed = [
+            Detection(tile=t.label[0], box=t.detection.box, confidence=t.detection.confidence,
+                      sideways=t.label[1], alternatives=t.detection.alternatives)
+            for t in tracks
+        ]
+        return HandEvent(frame, Detections(detections.width, detections.height, smoothed), key)
+
+
+# ---------------------------------------------------------------- frames
+
+@dataclass(frozen=True)
+class Frame:
+    """One video frame: ``image`` BGR (H, W, 3) uint8, ``index`` in the source, ``time_s``."""
+
+    index: int
+    image: np.ndarray
+    time_s: float
+
+
+class SourceError(RuntimeError):
+    """The video source cannot be opened or read."""
+
+
+def parse_source(text: str) -> int | str:
+    """'0' → webcam 0; anything else is a file path or URL, passed to OpenCV as is."""
+    return int(text) if text.strip().isdigit() else text
+
+
+def is_live(source: int | str) -> bool:
+    """Webcams and network streams are live (drop frames); files are read in full."""
+    return isinstance(source, int) or "://" in str(source)
+
+
+class _Capture(Protocol):  # the part of cv2.VideoCapture used here
+    def read(self) -> tuple[bool, Any]: ...
+    def grab(self) -> bool: ...
+    def get(self, prop: int) -> float: ...
+    def release(self) -> None: ...
+
+
+class LatestFrameReader:
+    """Reads a live capture on its own thread and keeps only the newest frame.
+
+    ``latest(after)`` blocks until a frame newer than index ``after`` exists (or the source
+    ended: returns None). Frames that arrive while detection is busy are dropped, which is how
+    a slow CPU stays live instead of falling behind.
+    """
+
+    def __init__(self, capture: _Capture):
+        self._cap = capture
+        self._taken = -1  # index of the newest frame handed out
+        self._cond = threading.Condition()
+        self._frame: Frame | None = None
+        self._done = False
+        self.dropped = 0
+        self._thread = threading.Thread(target=self._run, name="frame-reader", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        index = 0
+        t0 = time.monotonic()
+        while True:
+            ok, img = self._cap.read()
+            with self._cond:
+                if not ok or self._done:
+                    self._done = True
+                    self._cond.notify_all()
+                    return
+                if self._frame is not None and self._frame.index > self._taken:
+                    self.dropped += 1
+                self._frame = Frame(index, img, time.monotonic() - t0)
+                index += 1
+                self._cond.notify_all()
+
+    def latest(self, after: int = -1) -> Frame | None:
+        with self._cond:
+            while not self._done and (self._frame is None or self._frame.index <= after):
+                self._cond.wait(0.5)
+            if self._frame is None or self._frame.index <= after:
+                return None
+            self._taken = self._frame.index
+            return self._frame
+
+    def close(self) -> None:
+        with self._cond:
+            self._done = True
+            self._cond.notify_all()
+        self._thread.join(timeout=2)
+
+
+class FrameSource:
+    """Frames to detect from a webcam index, file or URL (OpenCV ``VideoCapture``).
+
+    ``every``: for files, detect every k-th frame (the others are still yielded with
+    ``detect=False`` so an annotated copy keeps every frame). Live sources always give the
+    newest frame. Raises SourceError when the source cannot be opened.
+    """
+
+    def __init__(self, source: int | str, every: int = 1, capture: _Capture | None = None):
+        import cv2
+
+        if every < 1:
+            raise ValueError("every must be >= 1")
+        self.source = source
+        self.every = every
+        self.live = is_live(source)
+        self.cap = capture if capture is not None else cv2.VideoCapture(source)
+        if capture is None and not self.cap.isOpened():
+            raise SourceError(f"cannot open video source {source!r}")
+        self.fps = float(self.cap.get(cv2.CAP_PROP_FPS) or 0) or 30.0
+        n = int(self.cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+        self.frame_count = n if n > 0 and not self.live else None
+        self._latest: LatestFrameReader | None = None
+
+    def frames(self) -> Iterator[tuple[Frame, bool]]:
+        """Yields (frame, detect) pairs until the source ends."""
+        if self.live:
+            self._latest = LatestFrameReader(self.cap)
+            last = -1
+            while True:
+                f = self._latest.latest(last)
+                if f is None:
+                    return
+                last = f.index
+                yield f, True
+        index = 0
+        while True:
+            ok, img = self.cap.read()
+            if not ok:
+                return
+            yield Frame(index, img, index / self.fps), index % self.every == 0
+            index += 1
+
+    @property
+    def dropped(self) -> int:
+        """Live frames never detected because detection was busy."""
+        return self._latest.dropped if self._latest else 0
+
+    def close(self) -> None:
+        if self._latest is not None:
+            self._latest.close()
+        self.cap.release()
+
+
+# ---------------------------------------------------------------- scoring and sinks
+
+class _FixedReader:
+    """A reader that returns detections already made (to reuse the photo pipeline on them)."""
+
+    def __init__(self, detections: Detections):
+        self._d = detections
+
+    def read(self, image) -> Detections:
+        return self._d
+
+
+def pipeline_scorer(context: dict | None = None) -> Callable[[np.ndarray, Detections], dict]:
+    """A scorer for ``StreamRunner``: (frame, smoothed detections) → ``tilescope score --json``
+    dict, via ``vision.pipeline.score_photo`` (layout parser + scoring) with ``context``."""
+    from vision.pipeline import score_photo
+
+    def score(image: np.ndarray, detections: Detections) -> dict:
+        return score_photo(image, context or {}, reader=_FixedReader(detections)).to_json()
+
+    return score
+
+
+def hand_message(event: HandEvent | None, scored: dict | None, time_s: float) -> dict:
+    """The overlay's WebSocket message for a stable hand (``hand`` is None when none is shown)."""
+    if event is None or not event.tiles:
+        return {"type": "hand", "frame": event.frame if event else None,
+                "time_s": round(time_s, 2), "hand": None}
+    scored = scored or {}
+    return {
+        "type": "hand",
+        "frame": event.frame,
+        "time_s": round(time_s, 2),
+        "hand": {
+            "tiles": event.tiles,
+            "request": scored.get("request"),
+            "result": scored.get("result"),
+            "summary": summarize(scored.get("result")),
+            "warnings": scored.get("warnings", []),
+        },
+    }
+
+
+def summarize(result: dict | None) -> str:
+    """One line for a banner: '3 han 40 fu · 5200' / '17 points · 41' / the error or reason."""
+    if not result:
+        return "not scored"
+    if result.get("error"):
+        return f"not scored: {result['error']}"
+    if result.get("valid") is False:
+        return f"no valid win: {result.get('reason', '')}".rstrip(": ")
+    pay = (result.get("payment") or {}).get("total")
+    if "fans" in result:
+        value = f"{result.get('total')} points"
+    elif result.get("limit"):
+        value = f"{result['limit']} ({result.get('han')} han)"
+    else:
+        value = f"{result.get('han')} han {result.get('fu')} fu"
+    return f"{value} · {pay}" if pay is not None else value
+
+
+def draw_frame(image: np.ndarray, detections: Detections | None, banner: str | None) -> np.ndarray:
+    """A copy of ``image`` with tile boxes + labels and a score banner along the bottom."""
+    import cv2
+
+    out = image.copy()
+    h, w = out.shape[:2]
+    scale = max(0.4, min(w, h) / 900)
+    if detections is not None:
+        for d in detections.tiles:
+            x1, y1, x2, y2 = (int(round(v)) for v in d.box)
+            color = (60, 180, 60) if d.confidence >= 0.6 else (0, 140, 255)
+            cv2.rectangle(out, (x1, y1), (x2, y2), color, max(1, int(2 * scale)))
+            cv2.putText(out, d.tile, (x1, max(12, y1 - 3)), cv2.FONT_HERSHEY_SIMPLEX, 0.5 * scale,
+                        color, max(1, int(scale)), cv2.LINE_AA)
+    if banner:
+        bh = int(34 * scale) + 8
+        overlay = out[h - bh:h].astype(np.float32) * 0.35
+        out[h - bh:h] = overlay.astype(np.uint8)
+        cv2.putText(out, banner, (8, h - 10), cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale,
+                    (255, 255, 255), max(1, int(2 * scale)), cv2.LINE_AA)
+    return out
+
+
+@dataclass
+class StreamStats:
+    """What a run did: frames read, frames detected, live frames dropped, hands reported,
+    and seconds spent (wall clock)."""
+
+    frames: int = 0
+    detected: int = 0
+    dropped: int = 0
+    events: int = 0
+    seconds: float = 0.0
+
+    @property
+    def detect_fps(self) -> float:
+        """Detected frames per second of wall-clock time."""
+        return self.detected / self.seconds if self.seconds > 0 else 0.0
+
+
+class StreamRunner:
+    """Frames → detections → stable hands → scores → sinks.
+
+    ``reader``: ``read(image) -> Detections``. ``scorer``: (frame, detections) → score dict
+    (``pipeline_scorer``); None reports tiles only. ``on_hand``: called with each overlay
+    message (``hand_message``). ``writer``: a ``cv2.VideoWriter``-like object given every
+    frame annotated with the latest boxes and the current hand's banner.
+    """
+
+    def __init__(self, reader, stabiliser: HandStabiliser | None = None,
+                 scorer: Callable[[np.ndarray, Detections], dict] | None = None,
+                 on_hand: Callable[[dict], None] | None = None, writer=None):
+        self.reader = reader
+        self.stabiliser = stabiliser or HandStabiliser()
+        self.scorer = scorer
+        self.on_hand = on_hand
+        self.writer = writer
+        self.banner: str | None = None
+        self._boxes: Detections | None = None
+        self.stats = StreamStats()
+
+    def step(self, frame: Frame, detect: bool = True) -> dict | None:
+        """Process one frame; returns the overlay message when the stable hand changed."""
+        message = None
+        self.stats.frames += 1
+        if detect:
+            dets = self.reader.read(frame.image)
+            self.stats.detected += 1
+            self._boxes = dets
+            event = self.stabiliser.update(dets, frame.index)
+            if event is not None:
+                scored = self.scorer(frame.image, event.detections) if (self.scorer and event.tiles) else None
+                message = hand_message(event, scored, frame.time_s)
+                self.stats.events += 1
+                hand = message["hand"]
+                self.banner = None if hand is None else (
+                    " ".join(hand["tiles"]) if self.scorer is None else hand["summary"])
+                if self.on_hand is not None:
+                    self.on_hand(message)
+        if self.writer is not None:
+            self.writer.write(draw_frame(frame.image, self._boxes, self.banner))
+        return message
+
+    def run(self, source: FrameSource, progress: bool = False,
+            stop: threading.Event | None = None) -> StreamStats:
+        """Process ``source`` until it ends (or ``stop`` is set); returns the stats."""
+        bar = None
+        if progress and not source.live:
+            from tqdm import tqdm
+            bar = tqdm(total=source.frame_count, unit="frame", desc="stream")
+        t0 = time.monotonic()
+        try:
+            for frame, detect in source.frames():
+                if stop is not None and stop.is_set():
+                    break
+                self.step(frame, detect)
+                if bar is not None:
+                    bar.update(1)
+        finally:
+            if bar is not None:
+                bar.close()
+            self.stats.seconds = time.monotonic() - t0
+            self.stats.dropped = source.dropped
+        return self.stats

@@ -1,0 +1,300 @@
+// tilescope web page: photo -> /api/score -> boxes on a canvas + the hand's value.
+// Plain browser JavaScript, no libraries, nothing fetched from outside this server.
+"use strict";
+
+const MAX_SIDE = 2048;          // photos are scaled down in the browser before upload (pixels)
+const TILE_CODES = [];
+for (const s of "mps") for (let n = 1; n <= 9; n++) TILE_CODES.push(`${n}${s}`);
+for (let n = 1; n <= 7; n++) TILE_CODES.push(`${n}z`);
+TILE_CODES.push("0m", "0p", "0s");
+for (let n = 1; n <= 8; n++) TILE_CODES.push(`${n}f`);
+TILE_CODES.push("back");
+
+const state = {
+  blob: null,        // the (scaled) photo sent to the server
+  bitmap: null,      // the same photo, for drawing
+  fixes: {},         // tile number (1-based, in the order of data.tiles) -> corrected code
+  data: null,        // last /api/score answer
+  pending: null,     // AbortController of the request in flight
+  seq: 0,            // answers to older requests are dropped
+};
+
+const $ = (id) => document.getElementById(id);
+
+// ---- tiles as Unicode glyphs (U+1F000 block), as scoring/tiles.py ----
+function glyph(code) {
+  if (code === "back") return "\u{1F02B}";
+  const n = code === "" ? 0 : Number(code[0]), s = code[1];
+  const num = n === 0 ? 5 : n;
+  if (s === "m") return String.fromCodePoint(0x1F007 + num - 1);
+  if (s === "s") return String.fromCodePoint(0x1F010 + num - 1);
+  if (s === "p") return String.fromCodePoint(0x1F019 + num - 1);
+  if (s === "z") return ["\u{1F000}", "\u{1F001}", "\u{1F002}", "\u{1F003}", "\u{1F006}", "\u{1F005}", "\u{1F004}"][n - 1] || "?";
+  if (s === "f") return String.fromCodePoint(0x1F022 + n - 1);
+  return "?";
+}
+
+function splitMpsz(text) {
+  const out = []; let digits = [];
+  for (const ch of (text || "").replace(/\s+/g, "")) {
+    if (/[0-9]/.test(ch)) digits.push(ch);
+    else { for (const d of digits) out.push(d + ch); digits = []; }
+  }
+  return out;
+}
+const glyphs = (text) => splitMpsz(text).map(glyph).join("");
+
+// ---- photo ----
+async function loadPhoto(file) {
+  setStatus("Reading the photo…");
+  let bitmap;
+  try {
+    bitmap = await createImageBitmap(file, { imageOrientation: "from-image" });
+  } catch (e) {
+    setStatus("That file is not an image this browser can read.", true);
+    return;
+  }
+  const scale = Math.min(1, MAX_SIDE / Math.max(bitmap.width, bitmap.height));
+  const w = Math.round(bitmap.width * scale), h = Math.round(bitmap.height * scale);
+  const c = document.createElement("canvas");
+  c.width = w; c.height = h;
+  c.getContext("2d").drawImage(bitmap, 0, 0, w, h);
+  state.bitmap = await createImageBitmap(c);
+  state.blob = await new Promise((res) => c.toBlob(res, "image/jpeg", 0.92));
+  state.fixes = {};
+  state.data = null;
+  $("canvas-wrap").hidden = false;
+  draw();
+  await score();
+}
+
+function draw() {
+  const cv = $("view"), bm = state.bitmap;
+  if (!bm) return;
+  cv.width = bm.width; cv.height = bm.height;
+  const g = cv.getContext("2d");
+  g.drawImage(bm, 0, 0);
+  const tiles = (state.data && state.data.tiles) || [];
+  const lw = Math.max(2, Math.round(Math.max(bm.width, bm.height) / 400));
+  g.font = `bold ${Math.max(12, lw * 7)}px system-ui, sans-serif`;
+  g.textBaseline = "bottom";
+  tiles.forEach((t, i) => {
+    const [x1, y1, x2, y2] = t.box;
+    const fixed = state.fixes[i + 1] !== undefined;
+    const low = t.confidence < 0.6;
+    const color = fixed ? "#1d4ed8" : low ? "#d97706" : "#059669";
+    g.lineWidth = lw; g.strokeStyle = color;
+    g.strokeRect(x1, y1, x2 - x1, y2 - y1);
+    const label = `${i + 1}:${t.tile}`;
+    const tw = g.measureText(label).width + 6, th = lw * 7 + 4;
+    g.fillStyle = color;
+    g.fillRect(x1, Math.max(0, y1 - th), tw, th);
+    g.fillStyle = "#fff";
+    g.fillText(label, x1 + 3, Math.max(th, y1) - 2);
+  });
+}
+
+// canvas pixel under a tap -> index of the tile box there (smallest box wins), or -1
+function tileAt(ev) {
+  const cv = $("view"), r = cv.getBoundingClientRect();
+  const x = (ev.clientX - r.left) * cv.width / r.width;
+  const y = (ev.clientY - r.top) * cv.height / r.height;
+  const tiles = (state.data && state.data.tiles) || [];
+  let best = -1, bestArea = Infinity;
+  tiles.forEach((t, i) => {
+    const [x1, y1, x2, y2] = t.box;
+    const a = (x2 - x1) * (y2 - y1);
+    if (x >= x1 && x <= x2 && y >= y1 && y <= y2 && a < bestArea) { best = i; bestArea = a; }
+  });
+  return best;
+}
+
+// ---- tile picker ----
+function buildPicker() {
+  const grid = $("picker-grid");
+  for (const code of TILE_CODES) {
+    const b = document.createElement("button");
+    b.value = code;
+    b.dataset.tile = code;
+    b.innerHTML = `${glyph(code)}<small>${code}</small>`;
+    b.setAttribute("aria-label", code);
+    grid.appendChild(b);
+  }
+}
+
+function openPicker(index) {
+  const t = state.data.tiles[index];
+  $("picker-index").textContent = String(index + 1);
+  $("picker-current").textContent = t.tile;
+  const dlg = $("picker");
+  dlg.dataset.index = String(index);
+  dlg.returnValue = "";
+  dlg.showModal();
+}
+
+$("picker").addEventListener("close", () => {
+  const dlg = $("picker"), v = dlg.returnValue, n = Number(dlg.dataset.index) + 1;
+  if (!v || v === "cancel") return;
+  if (v === "reset") delete state.fixes[n];
+  else if (v === state.data.tiles[n - 1].tile && state.fixes[n] === undefined) return;
+  else state.fixes[n] = v;
+  showFixes();
+  score();
+});
+
+function showFixes() {
+  const entries = Object.entries(state.fixes);
+  $("fixes-line").hidden = entries.length === 0;
+  $("fixes").textContent = entries.map(([n, t]) => `${n}=${t}`).join(", ");
+}
+
+// ---- context form -> hand-request keys ----
+function context() {
+  const f = $("context"), ruleset = f.ruleset.value;
+  const ctx = { ruleset, win: f.win.value, seat_wind: f.seat_wind.value, round_wind: f.round_wind.value };
+  for (const k of ["last_wall_tile", "replacement_tile", "robbing_kong"]) if (f[k].checked) ctx[k] = true;
+  if (ruleset === "riichi") {
+    ctx.riichi = f.riichi.value;
+    if (f.ippatsu.checked) ctx.ippatsu = true;
+    const dora = f.dora_indicators.value.trim(), ura = f.ura_dora_indicators.value.trim();
+    if (dora) ctx.dora_indicators = dora;
+    if (ura) ctx.ura_dora_indicators = ura;
+    const honba = Number(f.honba.value || 0), sticks = Number(f.riichi_sticks.value || 0);
+    if (honba) ctx.honba = honba;
+    if (sticks) ctx.riichi_sticks = sticks;
+  } else {
+    const flowers = Number(f.flowers.value || 0);
+    if (flowers) ctx.flowers = flowers;
+    if (f.last_copy.checked) ctx.last_copy = true;
+  }
+  return ctx;
+}
+
+function showRulesetFields() {
+  const mcr = $("context").ruleset.value === "mcr";
+  document.querySelectorAll(".riichi-only").forEach((e) => { e.hidden = mcr; });
+  document.querySelectorAll(".mcr-only").forEach((e) => { e.hidden = !mcr; });
+}
+
+// ---- server ----
+async function score() {
+  if (!state.blob) return;
+  if (state.pending) state.pending.abort();
+  const ctl = new AbortController(), seq = ++state.seq;
+  state.pending = ctl;
+  const body = new FormData();
+  body.append("image", state.blob, "photo.jpg");
+  body.append("context", JSON.stringify(context()));
+  if (Object.keys(state.fixes).length) body.append("fixes", JSON.stringify(state.fixes));
+  const win = $("context").win_tile.value.trim();
+  if (win) body.append("win_tile", win);
+  setStatus("Reading the tiles…");
+  let answer;
+  try {
+    const resp = await fetch("/api/score", { method: "POST", body, signal: ctl.signal });
+    answer = await resp.json();
+    if (!resp.ok) throw new Error(answer.error || `server answered ${resp.status}`);
+  } catch (e) {
+    if (e.name === "AbortError") return;
+    if (seq === state.seq) setStatus(`Could not score: ${e.message}`, true);
+    return;
+  }
+  if (seq !== state.seq) return;
+  state.data = answer;
+  const n = (answer.tiles || []).length;
+  setStatus(`${n} tile${n === 1 ? "" : "s"} found.`);
+  draw();
+  showResult(answer);
+}
+
+function setStatus(text, isError = false) {
+  const s = $("status");
+  s.textContent = text;
+  s.classList.toggle("error", isError);
+}
+
+function li(text, value) {
+  const e = document.createElement("li");
+  e.textContent = text;
+  if (value !== undefined) {
+    const v = document.createElement("span");
+    v.className = "v"; v.textContent = value;
+    e.appendChild(v);
+  }
+  return e;
+}
+
+function showResult(data) {
+  $("result-section").hidden = false;
+  const req = data.request, res = data.result || {};
+  const hand = $("hand");
+  hand.textContent = "";
+  if (req) {
+    const parts = [glyphs(req.concealed)];
+    for (const m of req.melds || []) parts.push(glyphs(m.tiles));
+    if (req.win_tile) parts.push(glyph(req.win_tile));
+    hand.append(parts.join(" "));
+    const mp = document.createElement("span");
+    mp.className = "mpsz";
+    mp.textContent = [req.concealed, ...(req.melds || []).map((m) => `${m.type} ${m.tiles}`),
+      req.win_tile ? `win ${req.win_tile}` : ""].filter(Boolean).join(" · ");
+    hand.appendChild(mp);
+  }
+  const head = $("headline"), lines = $("lines");
+  lines.textContent = "";
+  head.classList.remove("invalid");
+  if (!data.result || res.error) {
+    head.textContent = res.error ? `Not scored: ${res.error}` : "Not scored";
+    head.classList.add("invalid");
+  } else if (res.valid === false) {
+    head.textContent = `No valid win: ${res.reason || ""}`;
+    head.classList.add("invalid");
+  } else if (res.fans) {
+    head.textContent = `${res.total} points` +
+      (res.total_without_flowers !== undefined && res.total_without_flowers !== res.total
+        ? ` (${res.total_without_flowers} without flowers)` : "");
+  } else {
+    head.textContent = res.limit ? `${res.limit} — ${res.han} han` : `${res.han} han ${res.fu} fu`;
+  }
+  for (const y of res.yaku || []) lines.appendChild(li(y.name, `${y.han} han`));
+  if (res.dora) {
+    const d = res.dora;
+    const n = (d.dora || 0) + (d.aka || 0) + (d.ura || 0);
+    if (n) lines.appendChild(li(`dora ${d.dora || 0}, red ${d.aka || 0}, ura ${d.ura || 0}`, `${n} han`));
+  }
+  for (const f of res.fans || []) lines.appendChild(li(f.count > 1 ? `${f.name} ×${f.count}` : f.name, `${f.points * (f.count || 1)}`));
+  const pay = res.payment;
+  const payEl = $("payment");
+  if (pay) {
+    const bits = [];
+    if (pay.from_discarder !== undefined) bits.push(`discarder pays ${pay.from_discarder}`);
+    if (pay.from_dealer !== undefined) bits.push(`dealer pays ${pay.from_dealer}`);
+    if (pay.from_non_dealer !== undefined) bits.push(`others pay ${pay.from_non_dealer} each`);
+    if (pay.from_each !== undefined) bits.push(`${pay.from_each} from each`);
+    if (pay.from_each_other !== undefined) bits.push(`others pay ${pay.from_each_other} each`);
+    payEl.textContent = `Winner receives ${pay.total}` + (bits.length ? ` (${bits.join(", ")})` : "");
+  } else payEl.textContent = "";
+  const verdict = $("verdict");
+  verdict.textContent = data.verdict ? `Verdict: ${data.verdict.verdict || data.verdict.summary || JSON.stringify(data.verdict)}` : "";
+  const warn = $("warnings");
+  warn.textContent = "";
+  for (const w of data.warnings || []) warn.appendChild(li(typeof w === "string" ? w : (w.message || JSON.stringify(w))));
+}
+
+// ---- wiring ----
+for (const id of ["camera", "file"]) {
+  $(id).addEventListener("change", (e) => {
+    const f = e.target.files && e.target.files[0];
+    if (f) loadPhoto(f);
+    e.target.value = "";
+  });
+}
+$("view").addEventListener("click", (ev) => {
+  const i = tileAt(ev);
+  if (i >= 0) openPicker(i);
+});
+$("clear-fixes").addEventListener("click", () => { state.fixes = {}; showFixes(); score(); });
+$("context").addEventListener("change", () => { showRulesetFields(); score(); });
+$("context").addEventListener("submit", (e) => { e.preventDefault(); score(); });
+buildPicker();
+showRulesetFields();
