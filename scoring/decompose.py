@@ -1,0 +1,292 @@
+"""Every reading of a complete hand, and the waits of a waiting hand. Ruleset-neutral.
+
+Works on kind-count lists (34 kinds, see :mod:`scoring.tiles`; red fives count as fives).
+Three shapes are complete:
+
+- four sets + a pair (``standard``), the declared melds being fixed sets;
+- seven pairs of seven *different* kinds (``seven_pairs``; four of a kind is not two pairs);
+- thirteen orphans (``thirteen_orphans``): one of each terminal and honour plus one more.
+
+A reading also says which group the winning tile completed and the wait that gives, because a
+hand such as 11123455678999m + 5m reads several ways and fu / wait yaku depend on the choice.
+The suit-by-suit decomposition is cached, so a hand costs a few dictionary look-ups.
+MCR-only shapes (knitted, honours-and-knitted) are not here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import product
+from typing import Iterable, Sequence
+
+from .tiles import NUM_KINDS, Tile, counts34
+
+RUN, TRIPLET, KAN, PAIR = "run", "triplet", "kan", "pair"
+STANDARD, SEVEN_PAIRS, THIRTEEN_ORPHANS = "standard", "seven_pairs", "thirteen_orphans"
+# wait names, the riichi terms
+RYANMEN, KANCHAN, PENCHAN, SHANPON, TANKI, THIRTEEN_SIDED = (
+    "ryanmen", "kanchan", "penchan", "shanpon", "tanki", "thirteen-sided")
+
+ORPHAN_KINDS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_ORPHAN_SET = frozenset(ORPHAN_KINDS)
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """One set or pair of a reading.
+
+    ``shape``: ``run``, ``triplet``, ``kan`` or ``pair``; ``kind``: its lowest kind (0..33).
+    ``concealed``: formed in the hand (or a closed kan) rather than called; a triplet that the
+    winning tile completed on a discard is still ``concealed`` here — rulesets decide what that
+    means (both riichi and MCR count it as open/melded). ``meld``: index into the request's
+    melds, or -1 for a group formed from the concealed tiles.
+    """
+
+    shape: str
+    kind: int
+    concealed: bool = True
+    meld: int = -1
+
+    @property
+    def kinds(self) -> tuple[int, ...]:
+        if self.shape == RUN:
+            return (self.kind, self.kind + 1, self.kind + 2)
+        return (self.kind,)
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One way to read a complete hand.
+
+    ``form``: ``standard``, ``seven_pairs`` or ``thirteen_orphans``. ``sets``: standard — the
+    four sets (hand-formed first, then the melds in request order); seven pairs — the seven
+    pairs; thirteen orphans — empty. ``pair``: the pair kind (-1 for seven pairs).
+    ``win_kind``: kind of the winning tile. ``win_group``: index into ``sets`` of the group the
+    winning tile completed, -1 when it completed the pair of a standard / orphans hand.
+    ``wait``: ``ryanmen``, ``kanchan``, ``penchan``, ``shanpon``, ``tanki`` or
+    ``thirteen-sided`` (orphans waiting on all 13 kinds).
+    """
+
+    form: str
+    sets: tuple[Group, ...]
+    pair: int
+    win_kind: int
+    win_group: int
+    wait: str
+
+
+# ---------------------------------------------------------------- suit-level decomposition
+
+@lru_cache(maxsize=None)
+def _suit_decompositions(counts: tuple[int, ...], honours: bool) -> tuple[tuple[int, tuple[tuple[str, int], ...]], ...]:
+    """All ways to split one suit's counts into sets and at most one pair.
+
+    Returns a tuple of ``(pair_position or -1, ((shape, position), ...))`` with positions
+    0..8 inside the suit (0..6 for honours, which form no runs). Empty if impossible.
+    """
+    total = sum(counts)
+    if total % 3 == 1:
+        return ()
+    need_pair = total % 3 == 2
+    found: set[tuple[int, tuple[tuple[str, int], ...]]] = set()
+    c = list(counts)
+    n = len(c)
+
+    def rec(i: int, pair: int, sets: list[tuple[str, int]]) -> None:
+        while i < n and c[i] == 0:
+            i += 1
+        if i == n:
+            if (pair >= 0) == need_pair:
+                found.add((pair, tuple(sorted(sets))))
+            return
+        if pair < 0 and need_pair and c[i] >= 2:
+            c[i] -= 2
+            rec(i, i, sets)
+            c[i] += 2
+        if c[i] >= 3:
+            c[i] -= 3
+            sets.append((TRIPLET, i))
+            rec(i, pair, sets)
+            sets.pop()
+            c[i] += 3
+        if not honours and i + 2 < n and c[i + 1] and c[i + 2]:
+            c[i] -= 1
+            c[i + 1] -= 1
+            c[i + 2] -= 1
+            sets.append((RUN, i))
+            rec(i, pair, sets)
+            sets.pop()
+            c[i] += 1
+            c[i + 1] += 1
+            c[i + 2] += 1
+
+    rec(0, -1, [])
+    return tuple(sorted(found))
+
+
+_SUIT_SLICES = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
+
+
+def decompose_sets(counts: Sequence[int]) -> list[tuple[int, tuple[tuple[str, int], ...]]]:
+    """Every split of concealed ``counts`` (34 kinds, 3n+2 tiles) into n sets and one pair.
+
+    Returns ``[(pair_kind, ((shape, kind), ...)), ...]`` with shape ``run`` or ``triplet``
+    and kinds 0..33, each split once; empty if the tiles form no such split.
+    """
+    per_suit = []
+    pairs_needed = 0
+    for lo, hi, honours in _SUIT_SLICES:
+        part = tuple(counts[lo:hi])
+        if not any(part):
+            continue
+        opts = _suit_decompositions(part, honours)
+        if not opts:
+            return []
+        per_suit.append((lo, opts))
+        if sum(part) % 3 == 2:
+            pairs_needed += 1
+    if pairs_needed != 1:
+        return []
+    out = []
+    for combo in product(*(opts for _, opts in per_suit)):
+        pair = -1
+        sets: list[tuple[str, int]] = []
+        for (lo, _), (p, ss) in zip(per_suit, combo):
+            if p >= 0:
+                pair = lo + p
+            sets.extend((shape, lo + pos) for shape, pos in ss)
+        out.append((pair, tuple(sets)))
+    return out
+
+
+def is_standard_complete(counts: Sequence[int]) -> bool:
+    """True if concealed ``counts`` (3n+2 tiles) split into n sets and one pair."""
+    pairs = 0
+    for lo, hi, honours in _SUIT_SLICES:
+        part = tuple(counts[lo:hi])
+        s = sum(part)
+        if not s:
+            continue
+        if s % 3 == 1 or not _suit_decompositions(part, honours):
+            return False
+        pairs += s % 3 == 2
+    return pairs == 1
+
+
+def is_seven_pairs(counts: Sequence[int]) -> bool:
+    """Seven pairs of seven different kinds (14 concealed tiles, no melds)."""
+    pairs = 0
+    for n in counts:
+        if n == 2:
+            pairs += 1
+        elif n:
+            return False
+    return pairs == 7
+
+
+def is_thirteen_orphans(counts: Sequence[int]) -> bool:
+    """One of each terminal and honour plus a second of one of them (14 tiles)."""
+    if sum(counts) != 14:
+        return False
+    return all(counts[k] >= 1 for k in ORPHAN_KINDS) and all(
+        counts[k] == 0 for k in range(NUM_KINDS) if k not in _ORPHAN_SET)
+
+
+# ---------------------------------------------------------------- readings with the win
+
+_MELD_SHAPE = {"chi": RUN, "pon": TRIPLET, "daiminkan": KAN, "kakan": KAN, "ankan": KAN}
+
+
+def meld_groups(melds: Iterable) -> tuple[Group, ...]:
+    """Groups for declared melds (objects with ``type``, ``tiles``, ``is_open``, e.g.
+    :class:`scoring.hand.Meld`), in order."""
+    return tuple(
+        Group(_MELD_SHAPE[m.type], min(t.kind for t in m.tiles), not m.is_open, i)
+        for i, m in enumerate(melds)
+    )
+
+
+def _run_wait(start: int, win: int) -> str:
+    pos = win - start
+    if pos == 1:
+        return KANCHAN
+    if pos == 0:
+        return PENCHAN if start % 9 == 6 else RYANMEN
+    return PENCHAN if start % 9 == 0 else RYANMEN
+
+
+def readings(counts: Sequence[int], melds: Sequence[Group] = (), win_kind: int = -1) -> list[Reading]:
+    """Every reading of a complete hand.
+
+    ``counts``: kind counts (34) of the concealed tiles *including* the winning tile
+    (14 - 3 x len(melds) tiles). ``melds``: the declared melds as groups (:func:`meld_groups`).
+    ``win_kind``: the winning tile's kind, which must be among ``counts``.
+
+    One reading per (split, group holding the winning tile) — identical choices once. Empty
+    list if the hand is not complete. Seven pairs and thirteen orphans only without melds.
+    """
+    out: list[Reading] = []
+    melds = tuple(melds)
+    for pair, sets in decompose_sets(counts):
+        hand = [Group(shape, kind) for shape, kind in sets]
+        groups = tuple(hand) + melds
+        seen = set()
+        if pair == win_kind:
+            out.append(Reading(STANDARD, groups, pair, win_kind, -1, TANKI))
+        for j, g in enumerate(hand):
+            if g.shape == TRIPLET:
+                if g.kind != win_kind:
+                    continue
+                wait = SHANPON
+            elif g.kind <= win_kind <= g.kind + 2:
+                wait = _run_wait(g.kind, win_kind)
+            else:
+                continue
+            key = (g.shape, g.kind)
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(Reading(STANDARD, groups, pair, win_kind, j, wait))
+    if not melds:
+        if is_seven_pairs(counts):
+            pairs = tuple(Group(PAIR, k) for k in range(NUM_KINDS) if counts[k] == 2)
+            j = next(i for i, g in enumerate(pairs) if g.kind == win_kind)
+            out.append(Reading(SEVEN_PAIRS, pairs, -1, win_kind, j, TANKI))
+        elif is_thirteen_orphans(counts):
+            pair = next(k for k in ORPHAN_KINDS if counts[k] == 2)
+            wait = THIRTEEN_SIDED if pair == win_kind else TANKI
+            out.append(Reading(THIRTEEN_ORPHANS, (), pair, win_kind, -1, wait))
+    return out
+
+
+def is_complete(counts: Sequence[int], n_melds: int = 0) -> bool:
+    """True if concealed ``counts`` (including the winning tile) with ``n_melds`` declared
+    melds form a complete hand of any of the three shapes."""
+    if is_standard_complete(counts):
+        return True
+    return n_melds == 0 and (is_seven_pairs(counts) or is_thirteen_orphans(counts))
+
+
+def waits(concealed: Sequence[Tile], melds: Sequence = ()) -> list[int]:
+    """Kinds (0..33, ascending) that would complete a waiting hand.
+
+    ``concealed``: the 13 - 3 x len(melds) concealed tiles; ``melds``: declared melds (with
+    ``tiles``). A kind of which the hand (melds included) already holds all four is not a
+    wait: that tile cannot be drawn.
+    """
+    c = counts34(concealed)
+    held = list(c)
+    for m in melds:
+        for t in m.tiles:
+            if t.kind < NUM_KINDS:
+                held[t.kind] += 1
+    out = []
+    n_melds = len(melds)
+    for k in range(NUM_KINDS):
+        if held[k] >= 4:
+            continue
+        c[k] += 1
+        if is_complete(c, n_melds):
+            out.append(k)
+        c[k] -= 1
+    return out

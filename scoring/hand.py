@@ -1,0 +1,311 @@
+"""The hand model: melds, rule options and the scoring request, plus their validation.
+
+A :class:`HandRequest` is everything a scorer needs about one win, exactly the request fields
+of ``shared/spec/hand-json.md``: the concealed tiles *without* the winning tile, the exposed
+(and closed-kan) melds, the winning tile, how it was won, the winds, the win events and, per
+ruleset, riichi context (riichi, dora indicators, honba, sticks, rule options) or MCR context
+(flowers, last copy).
+
+:func:`validate` checks that a request describes a hand that could exist at a table and raises
+:class:`HandError` naming the first problem. Scorers may assume a validated request.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .tiles import FLOWER_BASE, NUM_KINDS, Tile, TileError, check_physical, to_mpsz
+
+RULESETS = ("riichi", "mcr")
+WIN_KINDS = ("tsumo", "ron")
+WINDS = ("E", "S", "W", "N")
+RIICHI_KINDS = ("none", "riichi", "double")
+MELD_TYPES = ("chi", "pon", "daiminkan", "kakan", "ankan")
+MELD_SOURCES = ("left", "across", "right")
+KAZOE_MODES = ("yakuman", "sanbaiman", "none")
+
+
+class HandError(ValueError):
+    """A request that does not describe a possible hand; the message names the problem."""
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """One declared set.
+
+    ``type``: ``chi`` (run called from the left), ``pon`` (called triplet), ``daiminkan``
+    (open kan called from a discard), ``kakan`` (a pon upgraded with the fourth tile drawn),
+    ``ankan`` (closed kan: concealed for every yaku and for fu, but shown).
+    ``tiles``: 3 tiles (chi, pon) or 4 (kans). ``called``: the tile taken from a discard (not
+    for ankan). ``from_``: ``left``, ``across`` or ``right`` (who discarded ``called``).
+    """
+
+    type: str
+    tiles: tuple[Tile, ...]
+    called: Tile | None = None
+    from_: str | None = None
+
+    @property
+    def is_open(self) -> bool:
+        """Every meld but a closed kan opens the hand."""
+        return self.type != "ankan"
+
+    @property
+    def is_kan(self) -> bool:
+        return self.type in ("daiminkan", "kakan", "ankan")
+
+    @property
+    def is_run(self) -> bool:
+        return self.type == "chi"
+
+    @property
+    def kind(self) -> int:
+        """The lowest tile kind of the meld (0..33)."""
+        return min(t.kind for t in self.tiles)
+
+    def __str__(self) -> str:
+        return f"{self.type} {to_mpsz(self.tiles)}"
+
+
+@dataclass(frozen=True, slots=True)
+class RiichiRules:
+    """Riichi rule options; defaults are the tournament-common ones (spec ``rules``).
+
+    ``aka``: red fives are dora. ``open_tanyao``: kuitan allowed. ``kiriage``: 4 han 30 fu and
+    3 han 60 fu are mangan. ``double_yakuman``: 13-sided kokushi, suuankou tanki, pure nine
+    gates and daisuushi count double. ``kazoe``: 13+ han without yakuman is ``yakuman``, capped
+    at ``sanbaiman``, or ``none`` (no cap: 26 han is a double yakuman, as the ``mahjong``
+    package's KAZOE_NO_LIMIT). ``double_wind_pair_fu``: fu for a pair of a wind that is both seat
+    and round wind (4, or 2 in some rule sets).
+    """
+
+    aka: bool = True
+    open_tanyao: bool = True
+    kiriage: bool = False
+    double_yakuman: bool = False
+    kazoe: str = "yakuman"
+    double_wind_pair_fu: int = 4
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandRequest:
+    """One win to value (see ``shared/spec/hand-json.md`` for every field).
+
+    ``concealed``: the concealed tiles without the winning tile (13 - 3 x melds of them).
+    ``melds``: declared sets, closed kans included. ``win_tile``; ``win``: ``tsumo``/``ron``.
+    ``seat_wind``/``round_wind``: ``E S W N`` (East seat = dealer). Win events:
+    ``last_wall_tile`` (haitei/houtei), ``replacement_tile`` (rinshan), ``robbing_kong``
+    (chankan). Riichi only: ``riichi`` (``none``/``riichi``/``double``), ``ippatsu``,
+    ``tenhou``, ``chiihou``, ``dora_indicators``, ``ura_dora_indicators``, ``honba``,
+    ``riichi_sticks``, ``rules``. MCR only: ``flowers`` (0..8), ``last_copy``,
+    ``win_tile_shown``.
+    """
+
+    ruleset: str = "riichi"
+    concealed: tuple[Tile, ...]
+    melds: tuple[Meld, ...] = ()
+    win_tile: Tile
+    win: str
+    seat_wind: str = "E"
+    round_wind: str = "E"
+    last_wall_tile: bool = False
+    replacement_tile: bool = False
+    robbing_kong: bool = False
+    riichi: str = "none"
+    ippatsu: bool = False
+    tenhou: bool = False
+    chiihou: bool = False
+    dora_indicators: tuple[Tile, ...] = ()
+    ura_dora_indicators: tuple[Tile, ...] = ()
+    honba: int = 0
+    riichi_sticks: int = 0
+    rules: RiichiRules = field(default_factory=RiichiRules)
+    flowers: int = 0
+    last_copy: bool = False
+    win_tile_shown: bool = True
+
+    @property
+    def hand_tiles(self) -> tuple[Tile, ...]:
+        """Concealed tiles plus the winning tile (14 - 3 x melds tiles)."""
+        return self.concealed + (self.win_tile,)
+
+    @property
+    def all_tiles(self) -> tuple[Tile, ...]:
+        """Every tile of the hand: concealed, winning tile and all meld tiles."""
+        out = list(self.concealed)
+        out.append(self.win_tile)
+        for m in self.melds:
+            out.extend(m.tiles)
+        return tuple(out)
+
+    @property
+    def is_dealer(self) -> bool:
+        """Riichi: the East seat is the dealer."""
+        return self.seat_wind == "E"
+
+    @property
+    def is_closed(self) -> bool:
+        """No called meld (closed kans keep the hand closed)."""
+        return all(not m.is_open for m in self.melds)
+
+    @property
+    def is_tsumo(self) -> bool:
+        return self.win == "tsumo"
+
+    @property
+    def kan_count(self) -> int:
+        return sum(1 for m in self.melds if m.is_kan)
+
+
+def _fail(msg: str) -> None:
+    raise HandError(msg)
+
+
+def validate_meld(m: Meld, index: int = 0) -> None:
+    """Raise HandError if ``m`` is not a legal chi/pon/kan (shape, called tile, source)."""
+    where = f"meld {index + 1} ({m.type} {to_mpsz(m.tiles, sort=False)})"
+    if m.type not in MELD_TYPES:
+        _fail(f"meld {index + 1}: unknown meld type {m.type!r} (use {', '.join(MELD_TYPES)})")
+    kinds = sorted(t.kind for t in m.tiles)
+    if any(k >= NUM_KINDS for k in kinds):
+        _fail(f"{where}: flowers cannot be in a meld")
+    want = 4 if m.is_kan else 3
+    if len(kinds) != want:
+        _fail(f"{where}: a {m.type} has {want} tiles, got {len(kinds)}")
+    if m.type == "chi":
+        k0 = kinds[0]
+        if k0 >= 27 or kinds != [k0, k0 + 1, k0 + 2] or k0 // 9 != (k0 + 2) // 9:
+            _fail(f"{where}: a chi is three consecutive tiles of one suit")
+    elif len(set(kinds)) != 1:
+        _fail(f"{where}: a {m.type} is {want} identical tiles")
+    if m.type == "ankan":
+        if m.called is not None:
+            _fail(f"{where}: a closed kan has no called tile")
+        if m.from_ is not None:
+            _fail(f"{where}: a closed kan is not called from anyone")
+    else:
+        if m.called is not None and m.called.kind not in kinds:
+            _fail(f"{where}: called tile {m.called} is not in the meld")
+        if m.called is not None and m.called.red and not any(t.red for t in m.tiles):
+            _fail(f"{where}: called tile {m.called} is red but the meld has no red five")
+        if m.from_ is not None and m.from_ not in MELD_SOURCES:
+            _fail(f"{where}: 'from' must be left, across or right, got {m.from_!r}")
+        if m.type == "chi" and m.from_ not in (None, "left"):
+            _fail(f"{where}: a chi can only be called from the player on the left")
+
+
+def validate(req: HandRequest) -> None:
+    """Raise HandError naming the first thing that makes ``req`` impossible.
+
+    Checks: ruleset and enum fields; tile count (13 - 3 x melds concealed tiles); flowers only
+    as the MCR ``flowers`` count; legal melds; physical tile set (at most 4 of a kind, a red
+    five counting as its five, one red five per suit); the winning tile not contradicting the
+    hand (chankan: the robbed tile is the only one of its kind the winner can hold); win-event
+    and riichi flags that cannot go together (ippatsu without riichi, riichi on an open hand,
+    rinshan without a kan or by ron, chankan on a tsumo, haitei/houtei with rinshan or chankan,
+    tenhou for a non-dealer, chiihou for the dealer, tenhou/chiihou after a call or by ron);
+    fields of the other ruleset left at their defaults.
+    """
+    if req.ruleset not in RULESETS:
+        _fail(f"unknown ruleset {req.ruleset!r} (use riichi or mcr)")
+    if req.win not in WIN_KINDS:
+        _fail(f"'win' must be tsumo or ron, got {req.win!r}")
+    for name in ("seat_wind", "round_wind"):
+        if getattr(req, name) not in WINDS:
+            _fail(f"{name} must be E, S, W or N, got {getattr(req, name)!r}")
+    if len(req.melds) > 4:
+        _fail(f"{len(req.melds)} melds; a hand has at most 4 sets")
+    for i, m in enumerate(req.melds):
+        validate_meld(m, i)
+    want = 13 - 3 * len(req.melds)
+    if len(req.concealed) != want:
+        _fail(
+            f"wrong tile count: {len(req.concealed)} concealed tiles (without the winning tile) "
+            f"with {len(req.melds)} meld(s); expected {want}"
+        )
+    if any(t.is_flower for t in req.concealed) or req.win_tile.is_flower:
+        _fail("flowers are not part of the hand; give their number in 'flowers' (MCR)")
+    try:
+        check_physical(req.all_tiles)
+    except TileError as exc:
+        raise HandError(str(exc)) from None
+    for name in ("dora_indicators", "ura_dora_indicators"):
+        tiles = getattr(req, name)
+        if any(t.is_flower for t in tiles):
+            _fail(f"{name}: a flower cannot be a dora indicator")
+        if len(tiles) > 5:
+            _fail(f"{name}: {len(tiles)} indicators; at most 5 (one plus one per kan)")
+    if req.robbing_kong:
+        same = sum(1 for t in req.all_tiles if t.kind == req.win_tile.kind)
+        if same != 1:
+            _fail(
+                f"robbing_kong: the robbed tile {req.win_tile} completes another player's kan, "
+                f"so the winner cannot hold another {req.win_tile}"
+            )
+        if req.win != "ron":
+            _fail("robbing_kong (chankan) is a win on another player's tile, not a tsumo")
+    if req.replacement_tile:
+        if req.kan_count == 0:
+            _fail("replacement_tile (rinshan) needs a kan among the melds")
+        if req.win != "tsumo":
+            _fail("replacement_tile (rinshan) is a self-drawn win, not a ron")
+        if req.last_wall_tile:
+            _fail("replacement_tile and last_wall_tile cannot go together (no haitei on a replacement tile)")
+    if req.robbing_kong and req.last_wall_tile:
+        _fail("robbing_kong and last_wall_tile cannot go together (no kan on the last tile)")
+    if req.ruleset == "riichi":
+        _validate_riichi(req)
+    else:
+        _validate_mcr(req)
+
+
+def _validate_riichi(req: HandRequest) -> None:
+    if req.riichi not in RIICHI_KINDS:
+        _fail(f"riichi must be none, riichi or double, got {req.riichi!r}")
+    r = req.rules
+    if r.kazoe not in KAZOE_MODES:
+        _fail(f"rules.kazoe must be yakuman, sanbaiman or none, got {r.kazoe!r}")
+    if r.double_wind_pair_fu not in (2, 4):
+        _fail(f"rules.double_wind_pair_fu must be 2 or 4, got {r.double_wind_pair_fu!r}")
+    if req.honba < 0 or req.riichi_sticks < 0:
+        _fail("honba and riichi_sticks cannot be negative")
+    if req.riichi != "none" and not req.is_closed:
+        _fail("riichi on an open hand: riichi needs a closed hand (closed kans allowed)")
+    if req.ippatsu and req.riichi == "none":
+        _fail("ippatsu without riichi")
+    if req.ippatsu and req.replacement_tile:
+        _fail("ippatsu with replacement_tile: declaring a kan ends the ippatsu turn")
+    if req.tenhou and req.chiihou:
+        _fail("tenhou and chiihou cannot go together")
+    for flag in ("tenhou", "chiihou"):
+        if not getattr(req, flag):
+            continue
+        if flag == "tenhou" and not req.is_dealer:
+            _fail("tenhou is the dealer's win on the first draw; the seat wind is not East")
+        if flag == "chiihou" and req.is_dealer:
+            _fail("chiihou is a non-dealer's win on the first draw; the seat wind is East")
+        if req.win != "tsumo":
+            _fail(f"{flag} is a win on the first draw, not a ron")
+        if req.melds:
+            _fail(f"{flag} is impossible after a call or a kan")
+        if req.riichi != "none" or req.ippatsu:
+            _fail(f"{flag} is a win on the first draw, before any riichi")
+        if req.last_wall_tile or req.replacement_tile:
+            _fail(f"{flag} cannot be on the last wall tile or a replacement tile")
+    if req.flowers:
+        _fail("flowers count only in MCR; riichi sets have no flowers")
+    if req.last_copy:
+        _fail("last_copy is an MCR field (Last Tile); it has no riichi meaning")
+
+
+def _validate_mcr(req: HandRequest) -> None:
+    if not 0 <= req.flowers <= 8:
+        _fail(f"flowers must be 0..8, got {req.flowers}")
+    riichi_only = {
+        "riichi": "none", "ippatsu": False, "tenhou": False, "chiihou": False,
+        "dora_indicators": (), "ura_dora_indicators": (), "honba": 0, "riichi_sticks": 0,
+    }
+    for name, default in riichi_only.items():
+        if getattr(req, name) != default:
+            _fail(f"{name} is a riichi field; it has no MCR meaning")
+    if req.rules != RiichiRules():
+        _fail("rules are riichi rule options; they have no MCR meaning")

@@ -1,0 +1,176 @@
+"""The JSON side of a hand request (``shared/spec/hand-json.md``): dict <-> :class:`HandRequest`.
+
+Pydantic checks the shape (every spec field, types strict, extra keys an error); tiles are
+parsed with :mod:`scoring.tiles`. Errors come out as one :class:`HandError` with a readable
+message, never a pydantic dump. Only the JSON boundary uses pydantic; the scoring path works on
+the plain dataclasses.
+"""
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .hand import HandError, HandRequest, Meld, RiichiRules
+from .tiles import Tile, TileError, parse_tile, parse_tiles, to_mpsz
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
+
+
+class _MeldModel(_Strict):
+    type: Literal["chi", "pon", "daiminkan", "kakan", "ankan"]
+    tiles: str
+    called: str | None = None
+    from_: Literal["left", "across", "right"] | None = Field(default=None, alias="from")
+
+
+class _RulesModel(_Strict):
+    aka: bool = True
+    open_tanyao: bool = True
+    kiriage: bool = False
+    double_yakuman: bool = False
+    kazoe: Literal["yakuman", "sanbaiman", "none"] = "yakuman"
+    double_wind_pair_fu: Literal[2, 4] = 4
+
+
+class _RequestModel(_Strict):
+    ruleset: Literal["riichi", "mcr"]
+    concealed: str
+    melds: list[_MeldModel] = []
+    win_tile: str
+    win: Literal["tsumo", "ron"]
+    seat_wind: Literal["E", "S", "W", "N"] = "E"
+    round_wind: Literal["E", "S", "W", "N"] = "E"
+    last_wall_tile: bool = False
+    replacement_tile: bool = False
+    robbing_kong: bool = False
+    riichi: Literal["none", "riichi", "double"] = "none"
+    ippatsu: bool = False
+    tenhou: bool = False
+    chiihou: bool = False
+    dora_indicators: str = ""
+    ura_dora_indicators: str = ""
+    honba: int = Field(default=0, ge=0)
+    riichi_sticks: int = Field(default=0, ge=0)
+    rules: _RulesModel = _RulesModel()
+    flowers: int = Field(default=0, ge=0, le=8)
+    last_copy: bool = False
+    win_tile_shown: bool = True
+
+
+def _explain(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors():
+        loc = ".".join(str(p) for p in err["loc"]) or "request"
+        if err["type"] == "extra_forbidden":
+            parts.append(f"unknown key {loc!r}")
+        elif err["type"] == "missing":
+            parts.append(f"missing key {loc!r}")
+        else:
+            value = err.get("input")
+            shown = f" (got {value!r})" if not isinstance(value, (dict, list)) else ""
+            parts.append(f"{loc}: {err['msg']}{shown}")
+    return "bad request: " + "; ".join(parts)
+
+
+def _tiles(text: str, where: str) -> tuple[Tile, ...]:
+    try:
+        return tuple(parse_tiles(text))
+    except TileError as exc:
+        raise HandError(f"{where}: {exc}") from None
+
+
+def parse_request(obj: Any) -> HandRequest:
+    """Build a :class:`HandRequest` from one decoded JSON request (a dict).
+
+    Raises HandError with a readable message for a non-object, a missing or unknown key, a
+    wrong type or value, or a bad tile code. Does not check that the hand is possible; call
+    :func:`scoring.hand.validate` (``score_hand`` does).
+    """
+    if not isinstance(obj, dict):
+        raise HandError(f"a request is a JSON object, got {type(obj).__name__}")
+    try:
+        m = _RequestModel.model_validate(obj)
+    except ValidationError as exc:
+        raise HandError(_explain(exc)) from None
+    melds = []
+    for i, mm in enumerate(m.melds):
+        called = None
+        if mm.called is not None:
+            try:
+                called = parse_tile(mm.called)
+            except TileError as exc:
+                raise HandError(f"melds.{i}.called: {exc}") from None
+        melds.append(Meld(mm.type, _tiles(mm.tiles, f"melds.{i}.tiles"), called, mm.from_))
+    try:
+        win_tile = parse_tile(m.win_tile)
+    except TileError as exc:
+        raise HandError(f"win_tile: {exc}") from None
+    return HandRequest(
+        ruleset=m.ruleset,
+        concealed=_tiles(m.concealed, "concealed"),
+        melds=tuple(melds),
+        win_tile=win_tile,
+        win=m.win,
+        seat_wind=m.seat_wind,
+        round_wind=m.round_wind,
+        last_wall_tile=m.last_wall_tile,
+        replacement_tile=m.replacement_tile,
+        robbing_kong=m.robbing_kong,
+        riichi=m.riichi,
+        ippatsu=m.ippatsu,
+        tenhou=m.tenhou,
+        chiihou=m.chiihou,
+        dora_indicators=_tiles(m.dora_indicators, "dora_indicators"),
+        ura_dora_indicators=_tiles(m.ura_dora_indicators, "ura_dora_indicators"),
+        honba=m.honba,
+        riichi_sticks=m.riichi_sticks,
+        rules=RiichiRules(**m.rules.model_dump()),
+        flowers=m.flowers,
+        last_copy=m.last_copy,
+        win_tile_shown=m.win_tile_shown,
+    )
+
+
+_DEFAULTS = HandRequest(concealed=(), win_tile=Tile(0), win="tsumo")
+
+
+def request_to_json(req: HandRequest) -> dict:
+    """The spec's JSON object for ``req`` (tiles in written order; optional fields only when
+    they differ from their defaults). ``parse_request(request_to_json(r)) == r``."""
+    out: dict[str, Any] = {
+        "ruleset": req.ruleset,
+        "concealed": to_mpsz(req.concealed, sort=False),
+        "melds": [],
+        "win_tile": str(req.win_tile),
+        "win": req.win,
+        "seat_wind": req.seat_wind,
+        "round_wind": req.round_wind,
+    }
+    for m in req.melds:
+        d: dict[str, Any] = {"type": m.type, "tiles": to_mpsz(m.tiles, sort=False)}
+        if m.called is not None:
+            d["called"] = str(m.called)
+        if m.from_ is not None:
+            d["from"] = m.from_
+        out["melds"].append(d)
+    for name in ("last_wall_tile", "replacement_tile", "robbing_kong", "riichi", "ippatsu",
+                 "tenhou", "chiihou", "honba", "riichi_sticks", "flowers", "last_copy",
+                 "win_tile_shown"):
+        value = getattr(req, name)
+        if value != getattr(_DEFAULTS, name):
+            out[name] = value
+    for name in ("dora_indicators", "ura_dora_indicators"):
+        value = getattr(req, name)
+        if value:
+            out[name] = to_mpsz(value, sort=False)
+    if req.rules != RiichiRules():
+        r = req.rules
+        out["rules"] = {
+            "aka": r.aka, "open_tanyao": r.open_tanyao, "kiriage": r.kiriage,
+            "double_yakuman": r.double_yakuman, "kazoe": r.kazoe,
+            "double_wind_pair_fu": r.double_wind_pair_fu,
+        }
+    return out

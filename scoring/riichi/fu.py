@@ -1,0 +1,79 @@
+"""Fu (minipoints) of one reading, with a reason per line.
+
+Standard rules (JPML / WRC / Tenhou, the seed rules text; the ``mahjong`` package agrees):
+20 base; +10 closed ron; +2 tsumo except pinfu; seven pairs 25 flat; +2 for a closed
+(kanchan), edge (penchan) or single (tanki) wait; pair of dragons / seat wind / round wind
++2 each (a double wind pair 4, or 2 under that rule option); triplets 2, doubled for
+terminals/honours, doubled again when concealed, kans 4x a triplet; a triplet completed by
+ron counts as open; an open hand with no fu counts 30; the total rounds up to 10.
+"""
+from __future__ import annotations
+
+from ..decompose import KANCHAN, PENCHAN, SEVEN_PAIRS, STANDARD, TANKI, TRIPLET
+from .result import FuLine
+from .yaku import DRAGONS, Facts
+
+_TERMINAL_OR_HONOUR = tuple(k >= 27 or k % 9 in (0, 8) for k in range(34))
+_WAIT_REASON = {KANCHAN: "closed wait", PENCHAN: "edge wait", TANKI: "single wait"}
+
+
+def round_fu(raw: int) -> int:
+    """Fu round up to the next 10 (25 for seven pairs is not rounded)."""
+    return raw if raw == 25 else -(-raw // 10) * 10
+
+
+def fu_of(f: Facts, pinfu: bool) -> tuple[int, int, list[FuLine]]:
+    """``(rounded fu, raw fu, lines)`` of reading ``f``. ``pinfu``: the reading scores pinfu
+    (then a tsumo gets no tsumo fu: pinfu tsumo is 20 fu)."""
+    r, h = f.r, f.h
+    if r.form == SEVEN_PAIRS:
+        return 25, 25, [FuLine("seven pairs", 25)]
+    if r.form != STANDARD:       # thirteen orphans: a yakuman, fu are not counted
+        return 0, 0, []
+    lines = [FuLine("base", 20)]
+    raw = 20
+    if h.closed and not h.tsumo:
+        lines.append(FuLine("closed ron", 10))
+        raw += 10
+    if h.tsumo and not pinfu:
+        lines.append(FuLine("tsumo", 2))
+        raw += 2
+    ron = not h.tsumo
+    for i, g in enumerate(r.sets):
+        if g.shape == "run":
+            continue
+        concealed = g.concealed and not (ron and i == r.win_group)
+        fu = 2
+        big = _TERMINAL_OR_HONOUR[g.kind]
+        if big:
+            fu *= 2
+        if g.shape != TRIPLET:
+            fu *= 4
+        if concealed:
+            fu *= 2
+        what = ("closed " if concealed else "open ") + ("pon" if g.shape == TRIPLET else "kan")
+        tiles = "honours" if g.kind >= 27 else ("terminals" if big else "simples")
+        note = " (completed by ron)" if g.concealed and not concealed else ""
+        lines.append(FuLine(f"{what} of {tiles}{note}", fu))
+        raw += fu
+    pair = r.pair
+    if pair in DRAGONS:
+        lines.append(FuLine("pair of dragons", 2))
+        raw += 2
+    elif pair == h.seat and pair == h.round:
+        fu = h.rules.double_wind_pair_fu
+        lines.append(FuLine("pair of seat and round wind", fu))
+        raw += fu
+    elif pair == h.seat:
+        lines.append(FuLine("pair of seat wind", 2))
+        raw += 2
+    elif pair == h.round:
+        lines.append(FuLine("pair of round wind", 2))
+        raw += 2
+    if r.wait in _WAIT_REASON:
+        lines.append(FuLine(_WAIT_REASON[r.wait], 2))
+        raw += 2
+    if not h.closed and raw == 20:
+        lines.append(FuLine("open hand without fu counts 30", 10))
+        raw = 30
+    return round_fu(raw), raw, lines

@@ -1,0 +1,68 @@
+"""Limits and payments: from han and fu to points.
+
+Rules (seed rules text; JPML / WRC / Tenhou; the ``mahjong`` package agrees):
+base points = fu x 2^(2 + han), capped at 2000 (mangan: 5 han, or a base over 2000 such as
+4 han 40 fu or 3 han 70 fu); 6-7 han haneman 3000; 8-10 baiman 4000; 11-12 sanbaiman 6000;
+yakuman 8000 per multiple (at most 6). 13+ han without yakuman: kazoe yakuman, or capped at
+sanbaiman, or uncapped (26 han = double yakuman) per ``rules.kazoe``. Kiriage mangan (option):
+4 han 30 fu and 3 han 60 fu are mangan.
+Ron: 4 x base from the discarder (dealer 6 x); tsumo: 1 x base from each non-dealer and
+2 x from the dealer (dealer's tsumo: 2 x from each); every payment rounded up to 100.
+Honba: 300 per ron, 100 per payer on a tsumo. Riichi sticks: 1000 each to the winner.
+"""
+from __future__ import annotations
+
+from ..hand import RiichiRules
+from .result import Payment
+
+_MULTIPLE_NAMES = {1: "yakuman", 2: "double yakuman", 3: "triple yakuman",
+                   4: "quadruple yakuman", 5: "quintuple yakuman", 6: "sextuple yakuman"}
+
+
+def _ceil100(x: int) -> int:
+    return -(-x // 100) * 100
+
+
+def base_points(han: int, fu: int, rules: RiichiRules, yakuman: int = 0) -> tuple[int, str | None]:
+    """``(base points, limit name or None)``.
+
+    ``yakuman``: number of yakuman multiples (0 for an ordinary hand, whose ``han`` then
+    decides, kazoe included).
+    """
+    if yakuman:
+        m = min(yakuman, 6)
+        return 8000 * m, _MULTIPLE_NAMES[m]
+    if han >= 13:
+        if rules.kazoe == "yakuman":
+            return 8000, "kazoe yakuman"
+        if rules.kazoe == "sanbaiman":
+            return 6000, "sanbaiman"
+        m = min(han // 13, 6)
+        return 8000 * m, "kazoe " + _MULTIPLE_NAMES[m]
+    if han >= 11:
+        return 6000, "sanbaiman"
+    if han >= 8:
+        return 4000, "baiman"
+    if han >= 6:
+        return 3000, "haneman"
+    if han >= 5:
+        return 2000, "mangan"
+    base = fu * (1 << (2 + han))
+    if base > 2000:
+        return 2000, "mangan"
+    if rules.kiriage and ((han == 4 and fu == 30) or (han == 3 and fu == 60)):
+        return 2000, "mangan"
+    return base, None
+
+
+def payment(base: int, dealer: bool, tsumo: bool, honba: int = 0, sticks: int = 0) -> Payment:
+    """Who pays what for a win worth ``base`` points (see the module rules)."""
+    if not tsumo:
+        p = _ceil100(base * (6 if dealer else 4)) + 300 * honba
+        return Payment(total=p + 1000 * sticks, from_discarder=p)
+    if dealer:
+        each = _ceil100(base * 2) + 100 * honba
+        return Payment(total=3 * each + 1000 * sticks, from_each=each)
+    d = _ceil100(base * 2) + 100 * honba
+    n = _ceil100(base) + 100 * honba
+    return Payment(total=d + 2 * n + 1000 * sticks, from_dealer=d, from_non_dealer=n)

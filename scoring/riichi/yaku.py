@@ -1,0 +1,288 @@
+"""The riichi yaku table: each row a name, its han closed / open, and a test of one reading.
+
+Values are the standard ones (Japanese Professional Mahjong League / WRC / Tenhou rules; the
+``mahjong`` package agrees): open value 0 means the yaku needs a closed hand; an open value one
+below the closed value is kuisagari. Yakuman are a separate table worth 13 han per multiple.
+
+A test receives :class:`Facts`, everything about one reading of one hand that a yaku looks at,
+built once per reading by :func:`facts_for`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ..decompose import (KAN, RUN, RYANMEN, SEVEN_PAIRS, STANDARD, TANKI, THIRTEEN_ORPHANS,
+                         THIRTEEN_SIDED, TRIPLET, Reading)
+from ..hand import HandRequest, RiichiRules
+
+WHITE, GREEN, RED = 31, 32, 33
+DRAGONS = (WHITE, GREEN, RED)
+WINDS = (27, 28, 29, 30)
+GREEN_KINDS = frozenset((19, 20, 21, 23, 25, GREEN))   # 2 3 4 6 8 sou and the green dragon
+_TERMINAL_OR_HONOUR = tuple(k >= 27 or k % 9 in (0, 8) for k in range(34))
+
+
+@dataclass(slots=True)
+class HandFacts:
+    """What does not depend on the reading: the request, winds, tile counts, flags."""
+
+    req: HandRequest
+    rules: RiichiRules
+    closed: bool
+    tsumo: bool
+    counts: list[int]          # every tile of the hand, melds included, by kind
+    seat: int                  # seat wind kind 27..30
+    round: int                 # round wind kind 27..30
+    all_simples: bool
+    all_terminal_honour: bool
+    suits: int                 # bit mask of suits present: m=1 p=2 s=4
+    has_honours: bool
+    kans: int
+
+
+@dataclass(slots=True)
+class Facts:
+    """One reading of one hand."""
+
+    h: HandFacts
+    r: Reading
+    runs: list[int]            # start kind of every run, called chi included
+    triplets: list[int]        # kind of every triplet and kan
+    concealed_triplets: int    # triplets/kans formed in hand or closed kans, a ron-completed one excluded
+    peikou: int                # pairs of identical concealed runs (closed hands only)
+
+
+def hand_facts(req: HandRequest, counts: list[int]) -> HandFacts:
+    """Reading-independent facts of ``req``; ``counts`` covers every tile (melds included)."""
+    present = [k for k in range(34) if counts[k]]
+    suits = 0
+    for k in present:
+        if k < 27:
+            suits |= 1 << (k // 9)
+    return HandFacts(
+        req=req,
+        rules=req.rules,
+        closed=req.is_closed,
+        tsumo=req.win == "tsumo",
+        counts=counts,
+        seat=27 + "ESWN".index(req.seat_wind),
+        round=27 + "ESWN".index(req.round_wind),
+        all_simples=not any(_TERMINAL_OR_HONOUR[k] for k in present),
+        all_terminal_honour=all(_TERMINAL_OR_HONOUR[k] for k in present),
+        suits=suits,
+        has_honours=present[-1] >= 27,
+        kans=req.kan_count,
+    )
+
+
+def facts_for(h: HandFacts, r: Reading) -> Facts:
+    """Facts of reading ``r``. A triplet completed by the winning tile on a discard counts as
+    open (standard rule; it decides sanankou/suuankou and its fu)."""
+    runs: list[int] = []
+    triplets: list[int] = []
+    concealed = 0
+    concealed_runs: list[int] = []
+    if r.form == STANDARD:
+        ron = not h.tsumo
+        for i, g in enumerate(r.sets):
+            if g.shape == RUN:
+                runs.append(g.kind)
+                if g.concealed:
+                    concealed_runs.append(g.kind)
+            else:
+                triplets.append(g.kind)
+                if g.concealed and not (ron and i == r.win_group):
+                    concealed += 1
+    peikou = 0
+    if h.closed and len(concealed_runs) >= 2:
+        seen: dict[int, int] = {}
+        for k in concealed_runs:
+            seen[k] = seen.get(k, 0) + 1
+        peikou = sum(n // 2 for n in seen.values())
+    return Facts(h, r, runs, triplets, concealed, peikou)
+
+
+# ------------------------------------------------------------------ tests, one per yaku
+
+def _pinfu(f: Facts) -> bool:
+    """Closed, four runs, a pair that gives no fu, won on a two-sided wait."""
+    h, r = f.h, f.r
+    return (h.closed and r.form == STANDARD and len(f.runs) == 4 and r.wait == RYANMEN
+            and r.pair not in DRAGONS and r.pair != h.seat and r.pair != h.round)
+
+
+def _tanyao(f: Facts) -> bool:
+    return f.h.all_simples and (f.h.closed or f.h.rules.open_tanyao)
+
+
+def _sanshoku(f: Facts) -> bool:
+    runs = f.runs
+    return len(runs) >= 3 and any(k < 7 and k + 9 in runs and k + 18 in runs for k in runs)
+
+
+def _ittsu(f: Facts) -> bool:
+    runs = f.runs
+    return len(runs) >= 3 and any(k % 9 == 0 and k + 3 in runs and k + 6 in runs for k in runs)
+
+
+def _outside(f: Facts) -> bool:
+    """Every set and the pair hold a terminal or honour, with at least one run."""
+    r = f.r
+    if r.form != STANDARD or not f.runs:
+        return False
+    if not _TERMINAL_OR_HONOUR[r.pair]:
+        return False
+    if any(not _TERMINAL_OR_HONOUR[k] for k in f.triplets):
+        return False
+    return all(k % 9 in (0, 6) for k in f.runs)
+
+
+def _sanshoku_doukou(f: Facts) -> bool:
+    t = f.triplets
+    return len(t) >= 3 and any(k < 9 and k + 9 in t and k + 18 in t for k in t)
+
+
+def _count_at_least(f: Facts, kinds: tuple[int, ...], n: int) -> int:
+    c = f.h.counts
+    return sum(1 for k in kinds if c[k] >= n)
+
+
+def _shousangen(f: Facts) -> bool:
+    c = f.h.counts
+    return f.r.form == STANDARD and _count_at_least(f, DRAGONS, 3) == 2 and any(c[k] == 2 for k in DRAGONS)
+
+
+def _flush(f: Facts, honours: bool) -> bool:
+    s = f.h.suits
+    return s in (1, 2, 4) and f.h.has_honours == honours
+
+
+@dataclass(frozen=True, slots=True)
+class Yaku:
+    """A row of the rulebook: ``name``, han closed, han open (0: closed only), test."""
+
+    name: str
+    closed: int
+    open: int
+    test: Callable[[Facts], bool]
+
+
+YAKU: tuple[Yaku, ...] = (
+    Yaku("riichi", 1, 0, lambda f: f.h.req.riichi == "riichi"),
+    Yaku("double riichi", 2, 0, lambda f: f.h.req.riichi == "double"),
+    Yaku("ippatsu", 1, 0, lambda f: f.h.req.ippatsu),
+    Yaku("menzen tsumo", 1, 0, lambda f: f.h.tsumo and f.h.closed),
+    Yaku("pinfu", 1, 0, _pinfu),
+    Yaku("iipeikou", 1, 0, lambda f: f.peikou == 1),
+    Yaku("tanyao", 1, 1, _tanyao),
+    Yaku("yakuhai (haku)", 1, 1, lambda f: f.h.counts[WHITE] >= 3),
+    Yaku("yakuhai (hatsu)", 1, 1, lambda f: f.h.counts[GREEN] >= 3),
+    Yaku("yakuhai (chun)", 1, 1, lambda f: f.h.counts[RED] >= 3),
+    Yaku("yakuhai (seat wind)", 1, 1, lambda f: f.h.counts[f.h.seat] >= 3),
+    Yaku("yakuhai (round wind)", 1, 1, lambda f: f.h.counts[f.h.round] >= 3),
+    Yaku("chankan", 1, 1, lambda f: f.h.req.robbing_kong),
+    Yaku("rinshan kaihou", 1, 1, lambda f: f.h.req.replacement_tile),
+    Yaku("haitei", 1, 1, lambda f: f.h.req.last_wall_tile and f.h.tsumo),
+    Yaku("houtei", 1, 1, lambda f: f.h.req.last_wall_tile and not f.h.tsumo),
+    Yaku("sanshoku", 2, 1, _sanshoku),
+    Yaku("ittsu", 2, 1, _ittsu),
+    Yaku("chanta", 2, 1, lambda f: f.h.has_honours and _outside(f)),
+    Yaku("chiitoitsu", 2, 0, lambda f: f.r.form == SEVEN_PAIRS),
+    Yaku("toitoi", 2, 2, lambda f: len(f.triplets) == 4),
+    Yaku("sanankou", 2, 2, lambda f: f.concealed_triplets == 3),
+    Yaku("sankantsu", 2, 2, lambda f: f.h.kans == 3),
+    Yaku("sanshoku doukou", 2, 2, _sanshoku_doukou),
+    Yaku("honroutou", 2, 2, lambda f: f.h.all_terminal_honour),
+    Yaku("shousangen", 2, 2, _shousangen),
+    Yaku("honitsu", 3, 2, lambda f: _flush(f, True)),
+    Yaku("junchan", 3, 2, lambda f: not f.h.has_honours and _outside(f)),
+    Yaku("ryanpeikou", 3, 0, lambda f: f.peikou >= 2),
+    Yaku("chinitsu", 6, 5, lambda f: _flush(f, False)),
+)
+
+
+# ------------------------------------------------------------------ yakuman
+
+def _pure_nine_gates_shape(f: Facts) -> int:
+    """0: not nine gates; 1: nine gates; 2: pure nine gates (the 13 tiles before the win
+    were 1112345678999 of one suit: a nine-sided wait)."""
+    h = f.h
+    if not h.closed or h.req.melds or h.suits not in (1, 2, 4) or h.has_honours:
+        return 0
+    base = {1: 0, 2: 9, 4: 18}[h.suits]
+    c = h.counts[base:base + 9]
+    need = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+    extra = [c[i] - need[i] for i in range(9)]
+    if any(e < 0 for e in extra) or sum(extra) != 1:
+        return 0
+    return 2 if extra[f.r.win_kind - base] == 1 else 1
+
+
+def _suuankou(f: Facts) -> int:
+    if f.r.form != STANDARD or not f.h.closed or f.concealed_triplets != 4:
+        return 0
+    return 2 if f.r.wait == TANKI else 1
+
+
+def _kokushi(f: Facts) -> int:
+    if f.r.form != THIRTEEN_ORPHANS:
+        return 0
+    return 2 if f.r.wait == THIRTEEN_SIDED else 1
+
+
+@dataclass(frozen=True, slots=True)
+class Yakuman:
+    """A yakuman row: ``names[v-1]`` for test value v (1 plain, 2 the stronger form), and
+    whether the stronger form is a double yakuman when the ``double_yakuman`` rule is on;
+    ``always_double``: daisuushi is double whenever double yakuman are played."""
+
+    names: tuple[str, ...]
+    test: Callable[[Facts], int]
+    doubles: bool = False
+
+
+YAKUMAN: tuple[Yakuman, ...] = (
+    Yakuman(("kokushi musou", "kokushi musou (13-sided)"), _kokushi, True),
+    Yakuman(("suuankou", "suuankou (tanki)"), _suuankou, True),
+    Yakuman(("daisangen",), lambda f: _count_at_least(f, DRAGONS, 3) == 3),
+    Yakuman(("shousuushi",), lambda f: f.r.form == STANDARD and _count_at_least(f, WINDS, 3) == 3
+            and any(f.h.counts[k] == 2 for k in WINDS)),
+    Yakuman(("daisuushi",), lambda f: _count_at_least(f, WINDS, 3) == 4, True),
+    Yakuman(("tsuuiisou",), lambda f: f.h.suits == 0),
+    Yakuman(("chinroutou",), lambda f: f.h.all_terminal_honour and not f.h.has_honours),
+    Yakuman(("ryuuiisou",), lambda f: all(f.h.counts[k] == 0 or k in GREEN_KINDS for k in range(34))),
+    Yakuman(("chuuren poutou", "chuuren poutou (pure)"), _pure_nine_gates_shape, True),
+    Yakuman(("suukantsu",), lambda f: f.h.kans == 4),
+    Yakuman(("tenhou",), lambda f: f.h.req.tenhou),
+    Yakuman(("chiihou",), lambda f: f.h.req.chiihou),
+)
+
+
+def yakuman_of(f: Facts) -> list[tuple[str, int]]:
+    """``[(name, multiple), ...]`` for every yakuman of reading ``f`` (multiple 1 or 2)."""
+    out = []
+    double_rule = f.h.rules.double_yakuman
+    for row in YAKUMAN:
+        v = int(row.test(f))
+        if not v:
+            continue
+        name = row.names[min(v, len(row.names)) - 1]
+        if row.names == ("daisuushi",):
+            mult = 2 if double_rule else 1
+        else:
+            mult = 2 if (v == 2 and row.doubles and double_rule) else 1
+        out.append((name, mult))
+    return out
+
+
+def yaku_of(f: Facts) -> list[tuple[str, int]]:
+    """``[(name, han), ...]`` for every ordinary yaku of reading ``f`` (open values applied,
+    the weaker of each exclusive pair dropped)."""
+    closed = f.h.closed
+    out = []
+    for y in YAKU:
+        han = y.closed if closed else y.open
+        if han and y.test(f):
+            out.append((y.name, han))
+    return out
