@@ -30,6 +30,7 @@ import struct
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -266,12 +267,19 @@ def create_app(
     replace ``vision.pipeline.score_photo``, ``scoring.api.score_json`` and
     ``scoring.verdict.check_json`` (for tests); by default they are imported on first use.
     """
+    executor = ThreadPoolExecutor(max_workers=limits.workers, thread_name_prefix="tilescope")
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI):
+        yield
+        executor.shutdown(wait=False, cancel_futures=True)
+
     app = FastAPI(
         title="tilescope",
         description="Photograph a mahjong hand, get its value (riichi and MCR).",
         version="0.1.0",
+        lifespan=lifespan,
     )
-    executor = ThreadPoolExecutor(max_workers=limits.workers, thread_name_prefix="tilescope")
     reader_lock = threading.Lock()
     state: dict[str, Any] = {"reader": reader}
 
@@ -443,5 +451,4 @@ def create_app(
         return FileResponse(WEB_DIR / "index.html", media_type="text/html")
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
-    app.add_event_handler("shutdown", lambda: executor.shutdown(wait=False, cancel_futures=True))
     return app

@@ -1,0 +1,287 @@
+"""tilescope serve: the HTTP API (vision.server) through FastAPI's test client.
+
+The detector is replaced by a fake reader whose answer is computed from the uploaded pixels,
+so every test knows exactly which tiles a request must get back, and concurrent requests can be
+told apart by their answers.
+"""
+from __future__ import annotations
+
+import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import cv2
+import numpy as np
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from vision.classes import TILE_CLASSES  # noqa: E402
+from vision.detections import Detection, Detections  # noqa: E402
+from vision.server import Limits, create_app, image_header_size, parse_fixes  # noqa: E402
+
+
+def png(img: np.ndarray) -> bytes:
+    ok, buf = cv2.imencode(".png", img)
+    assert ok
+    return buf.tobytes()
+
+
+def jpeg(img: np.ndarray) -> bytes:
+    ok, buf = cv2.imencode(".jpg", img)
+    assert ok
+    return buf.tobytes()
+
+
+def coded_image(code: int, width: int = 160, height: int = 120) -> np.ndarray:
+    """A grey image whose level encodes ``code`` (0..45): the fake reader reads it back."""
+    return np.full((height, width, 3), 20 + 5 * code, np.uint8)
+
+
+class PixelReader:
+    """Fake detector: one tile per image, the class encoded in the grey level (see coded_image),
+    box = the whole image. ``delay`` (an Event) lets a test hold a read in flight."""
+
+    def __init__(self, hold: threading.Event | None = None):
+        self.hold = hold
+        self.calls = 0
+        self._lock = threading.Lock()
+
+    def read(self, img: np.ndarray) -> Detections:
+        with self._lock:
+            self.calls += 1
+        if self.hold is not None:
+            self.hold.wait(5)
+        h, w = img.shape[:2]
+        code = int(round((float(img.mean()) - 20) / 5))
+        return Detections(w, h, [Detection(TILE_CLASSES[code], (0.0, 0.0, float(w), float(h)), 0.9)])
+
+
+@pytest.fixture
+def client():
+    return TestClient(create_app(reader=PixelReader()))
+
+
+def test_read_returns_the_readers_tiles(client):
+    r = client.post("/api/read", files={"image": ("a.png", png(coded_image(4)), "image/png")})
+    assert r.status_code == 200
+    assert r.json() == {"image": {"width": 160, "height": 120},
+                        "tiles": [{"tile": "5m", "box": [0.0, 0.0, 160.0, 120.0],
+                                   "confidence": 0.9, "sideways": False}]}
+
+
+def test_read_accepts_jpeg(client):
+    r = client.post("/api/read", files={"image": ("a.jpg", jpeg(coded_image(27)), "image/jpeg")})
+    assert r.status_code == 200
+    assert [t["tile"] for t in r.json()["tiles"]] == ["1z"]
+
+
+@pytest.mark.parametrize("data, why", [
+    (b"", "empty"),
+    (b"this is a text file, not a photo\n" * 10, "not an image"),
+])
+def test_read_rejects_non_images_with_400(client, data, why):
+    r = client.post("/api/read", files={"image": ("x.png", data, "image/png")})
+    assert r.status_code == 400, why
+    body = r.json()
+    assert set(body) == {"error", "code"} and body["error"]
+
+
+@pytest.mark.parametrize("encode", [png, jpeg])
+def test_read_rejects_truncated_images_with_400(client, encode):
+    rng = np.random.default_rng(0)
+    data = encode(rng.integers(0, 255, (200, 300, 3), dtype=np.uint8))
+    r = client.post("/api/read", files={"image": ("t", data[: len(data) // 3], "image/png")})
+    assert r.status_code == 400
+    assert r.json()["code"] == "not_an_image"
+
+
+def test_oversized_upload_gets_413_before_decoding():
+    reader = PixelReader()
+    c = TestClient(create_app(reader=reader, limits=Limits(max_upload_bytes=1000)))
+    rng = np.random.default_rng(1)
+    data = png(rng.integers(0, 255, (100, 100, 3), dtype=np.uint8))  # ~30 kB of noise
+    assert len(data) > 1000
+    r = c.post("/api/read", files={"image": ("big.png", data, "image/png")})
+    assert r.status_code == 413
+    assert r.json()["code"] == "file_too_large"
+    assert reader.calls == 0
+
+
+@pytest.mark.parametrize("encode", [png, jpeg])
+def test_too_many_pixels_gets_413(encode):
+    reader = PixelReader()
+    c = TestClient(create_app(reader=reader, limits=Limits(max_pixels=100 * 100)))
+    r = c.post("/api/read", files={"image": ("p", encode(coded_image(1, 101, 100)), "image/png")})
+    assert r.status_code == 413
+    assert r.json()["code"] == "too_many_pixels"
+    assert "101x100" in r.json()["error"]
+    assert reader.calls == 0
+    ok = c.post("/api/read", files={"image": ("p", encode(coded_image(1, 100, 100)), "image/png")})
+    assert ok.status_code == 200
+
+
+def test_missing_image_field_is_422(client):
+    r = client.post("/api/read", data={"context": "{}"})
+    assert r.status_code == 422
+    assert "image" in r.json()["error"]
+
+
+def test_slow_request_gets_504():
+    hold = threading.Event()
+    c = TestClient(create_app(reader=PixelReader(hold), limits=Limits(timeout_s=0.2)))
+    try:
+        r = c.post("/api/read", files={"image": ("a.png", png(coded_image(3)), "image/png")})
+    finally:
+        hold.set()
+    assert r.status_code == 504
+    assert r.json()["code"] == "timeout"
+
+
+def test_concurrent_requests_get_their_own_results():
+    reader = PixelReader()
+    c = TestClient(create_app(reader=reader, limits=Limits(workers=4)))
+    codes = list(range(0, 46, 3)) * 2
+
+    def one(code):
+        r = c.post("/api/read", files={"image": ("a.png", png(coded_image(code, 120 + code)), "image/png")})
+        return code, r.status_code, r.json()
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(pool.map(one, codes))
+    for code, status, body in results:
+        assert status == 200
+        assert body["image"]["width"] == 120 + code
+        assert [t["tile"] for t in body["tiles"]] == [TILE_CLASSES[code]]
+    assert reader.calls == len(codes)
+
+
+# ---- /api/score: form fields are parsed and handed to the pipeline ----
+
+class RecordingPipeline:
+    """Stands in for vision.pipeline.score_photo and records what it was given."""
+
+    def __init__(self):
+        self.calls = []
+
+    def __call__(self, image, context=None, *, reader=None, fixes=None, win_tile=None):
+        self.calls.append({"shape": image.shape, "context": context, "fixes": fixes, "win_tile": win_tile})
+        dets = reader.read(image)
+        return {**dets.to_json(), "layout": None, "request": None,
+                "result": {"valid": True, "echo_context": context}, "warnings": []}
+
+
+def test_score_passes_context_fixes_and_win_tile():
+    pipe = RecordingPipeline()
+    c = TestClient(create_app(reader=PixelReader(), score_photo=pipe))
+    r = c.post("/api/score", files={"image": ("a.png", png(coded_image(9)), "image/png")},
+               data={"context": json.dumps({"ruleset": "mcr", "win": "ron"}),
+                     "fixes": json.dumps({"1": "0p"}), "win_tile": "3s"})
+    assert r.status_code == 200, r.text
+    assert pipe.calls == [{"shape": (120, 160, 3), "context": {"ruleset": "mcr", "win": "ron"},
+                           "fixes": {1: "0p"}, "win_tile": "3s"}]
+    assert [t["tile"] for t in r.json()["tiles"]] == ["1p"]
+
+
+@pytest.mark.parametrize("field, value, status", [
+    ("context", "{not json", 400),
+    ("context", "[1, 2]", 422),
+    ("fixes", "{\"x\": \"5p\"}", 422),
+    ("fixes", "{\"0\": \"5p\"}", 422),
+    ("fixes", "\"3=5p\"", 422),
+])
+def test_score_rejects_bad_form_fields(field, value, status):
+    pipe = RecordingPipeline()
+    c = TestClient(create_app(reader=PixelReader(), score_photo=pipe))
+    r = c.post("/api/score", files={"image": ("a.png", png(coded_image(1)), "image/png")},
+               data={field: value})
+    assert r.status_code == status
+    assert r.json()["error"]
+    assert pipe.calls == []
+
+
+def test_parse_fixes_forms():
+    assert parse_fixes({"3": "5p", "10": " 0s"}) == {3: "5p", 10: "0s"}
+    assert parse_fixes(["3=5p", [4, "7z"]]) == {3: "5p", 4: "7z"}
+    assert parse_fixes(None) == {}
+
+
+# ---- /api/hand and /api/check pass JSON through to the scorer ----
+
+def test_hand_and_check_pass_the_object_through():
+    seen = []
+    c = TestClient(create_app(reader=PixelReader(),
+                              score_json=lambda o: seen.append(("hand", o)) or {"valid": True, "n": 1},
+                              check_json=lambda o: seen.append(("check", o)) or {"verdict": "ok"}))
+    hand = {"ruleset": "riichi", "concealed": "123m"}
+    assert c.post("/api/hand", json=hand).json() == {"valid": True, "n": 1}
+    assert c.post("/api/check", json={"a": 1}).json() == {"verdict": "ok"}
+    assert seen == [("hand", hand), ("check", {"a": 1})]
+
+
+@pytest.mark.parametrize("body, status", [
+    (b"{\"ruleset\": ", 400),
+    (b"[1, 2, 3]", 422),
+    (b"\"riichi\"", 422),
+])
+def test_hand_rejects_wrong_json(client, body, status):
+    r = client.post("/api/hand", content=body, headers={"content-type": "application/json"})
+    assert r.status_code == status
+    assert r.json()["error"]
+
+
+def test_hand_scores_the_spec_example():
+    """hand-json.md worked example: yakuhai (chun) 1 han 30 fu, dealer tsumo = 500 all."""
+    api = pytest.importorskip("scoring.api", reason="scoring.api (issue 2/3) not present yet")
+    c = TestClient(create_app(reader=PixelReader(), score_json=api.score_json))
+    r = c.post("/api/hand", json={
+        "ruleset": "riichi", "concealed": "234m456p678s8s",
+        "melds": [{"type": "pon", "tiles": "777z", "from": "across"}],
+        "win_tile": "8s", "win": "tsumo", "seat_wind": "E", "round_wind": "E"})
+    assert r.status_code == 200
+    res = r.json()
+    assert (res["valid"], res["han"], res["fu"]) == (True, 1, 30)
+    assert res["payment"] == {"total": 1500, "from_each": 500}
+
+
+def test_hand_with_unknown_key_answers_with_error_field():
+    """hand-json.md: extra keys in a request are an error (reported in the result, not HTTP)."""
+    api = pytest.importorskip("scoring.api", reason="scoring.api (issue 2/3) not present yet")
+    c = TestClient(create_app(reader=PixelReader(), score_json=api.score_json))
+    r = c.post("/api/hand", json={"ruleset": "riichi", "concealed": "234m456p678s8s", "colour": 1})
+    assert r.status_code == 200
+    assert r.json()["error"]
+
+
+# ---- page, static files, docs ----
+
+def test_page_and_static_files_work_offline(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+    assert 'capture="environment"' in page.text and 'accept="image/*"' in page.text
+    for path in ("/static/app.js", "/static/style.css"):
+        r = client.get(path)
+        assert r.status_code == 200
+        # Offline: the page must not pull scripts, styles or fonts from elsewhere.
+        assert "http://" not in r.text and "https://" not in r.text
+    assert "http://" not in page.text and "https://" not in page.text
+
+
+def test_openapi_documents_the_four_endpoints(client):
+    paths = client.get("/openapi.json").json()["paths"]
+    assert {"/api/read", "/api/score", "/api/hand", "/api/check"} <= set(paths)
+    assert client.get("/docs").status_code == 200
+
+
+# ---- header sniffing used for the pixel limit ----
+
+@pytest.mark.parametrize("ext", [".png", ".jpg", ".bmp", ".webp"])
+def test_image_header_size(ext):
+    ok, buf = cv2.imencode(ext, coded_image(2, 321, 123))
+    assert ok
+    assert image_header_size(buf.tobytes()) == (321, 123)
+
+
+def test_image_header_size_unknown():
+    assert image_header_size(b"hello") is None
