@@ -1,0 +1,970 @@
+"""Layout parser: detected tiles → the groups of a mahjong hand → the tile part of a request.
+
+Pure geometry and counting on :class:`vision.detections.Detections`; no image, no model.
+
+How a hand lies on the table (what this parser assumes, the common convention at riichi and
+MCR tables): the concealed tiles stand or lie in a row; the winning tile is set a little apart
+at the row's right end (seen from the player); exposed melds lie further right (or in a row of
+their own), the called tile turned sideways (its position tells who discarded it: leftmost =
+player on the left, middle = across, rightmost = right); an added kan (kakan) is a sideways
+tile with the fourth tile stacked on/beside it; a closed kan (ankan) shows two backs and two
+faces. Riichi dora indicators lie in a separate, shorter row; flowers are set aside.
+
+Steps (each a small function below):
+
+1. flowers are set aside (any ``1f``..``8f`` detection);
+2. the dominant row direction is the doubled-angle mean of nearest-neighbour vectors (tiles
+   touch their row neighbours, rows are further apart), so it works at any photo rotation;
+3. each tile's extent along / across the row is recovered from its axis-aligned box;
+4. rows are the connected components of "row neighbour" links (small offset across the row,
+   a gap along it of at most ``max_row_gap`` tile widths) and "stack" links (two sideways tiles
+   of a kakan); each row's direction is then refined by a least-squares line through its upright
+   tiles, which copes with perspective (rows stay straight lines, but need not be parallel);
+5. tiles are ordered along the row and split into segments at gaps wider than ``gap_ratio``
+   tile widths;
+6. the photo's orientation (upright or seen from across the table, i.e. the rows read
+   right-to-left in image coordinates) is decided by votes: melds lie right of the concealed
+   part, the lone winning tile at the right end, the dora row above the hand;
+7. segments become groups by counting: a hand is 13 - 3 x melds concealed tiles plus the
+   winning tile (kans add one tile each).
+
+Everything uncertain becomes a :class:`LayoutWarning` with the best guess and the fix to pass.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field, replace
+
+from scoring.tiles import Tile, TileError, parse_tile, to_mpsz
+
+from .detections import Detection, Detections
+
+BACK = "back"
+LOW_CONFIDENCE = 0.6        # below this a tile is reported with its alternatives
+
+GROUP_KINDS = ("concealed", "win", "meld", "dora", "flower", "loose")
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutWarning:
+    """One uncertain step of the parse.
+
+    ``code``: a stable identifier (``low_confidence``, ``win_tile_not_shown``,
+    ``tile_count``, ``ambiguous_grouping``, ``meld_without_sideways``, ``illegal_meld``,
+    ``loose_tiles``, ``flowers_in_riichi``, ``back_tile``, ``hand_invalid``).
+    ``message``: one sentence a player can read, with the best guess that was used.
+    ``fix``: the command-line option(s) that correct it (``--fix 3=5p``, ``--win-tile 7m``),
+    or ``""`` when there is nothing to pass. ``tiles``: the 1-based reading-order numbers of
+    the tiles concerned.
+    """
+
+    code: str
+    message: str
+    fix: str = ""
+    tiles: tuple[int, ...] = ()
+
+    def to_json(self) -> dict:
+        return {"code": self.code, "message": self.message, "fix": self.fix,
+                "tiles": list(self.tiles)}
+
+
+@dataclass(slots=True)
+class Group:
+    """Tiles that belong together.
+
+    ``kind``: ``concealed``, ``win``, ``meld``, ``dora``, ``flower`` or ``loose`` (seen but not
+    part of the hand). ``detections``: in reading order (for a kakan the stacked pair is
+    adjacent, the lower one first). ``meld_type``: ``chi pon daiminkan kakan ankan`` for melds.
+    ``called``: the sideways tile's code; ``from_``: ``left``/``across``/``right`` or None
+    when the photo does not show it.
+    """
+
+    kind: str
+    detections: list[Detection]
+    meld_type: str | None = None
+    called: str | None = None
+    from_: str | None = None
+
+    @property
+    def tiles(self) -> list[str]:
+        return [d.tile for d in self.detections]
+
+    def mpsz(self) -> str:
+        faces = [d.tile for d in self.detections if d.tile != BACK]
+        try:
+            text = to_mpsz([parse_tile(t) for t in faces], sort=False)
+        except TileError:
+            text = " ".join(faces)
+        backs = len(self.detections) - len(faces)
+        return text + ("+" + "?" * backs if backs else "")
+
+
+@dataclass(slots=True)
+class Layout:
+    """The parsed hand.
+
+    ``groups``: concealed, win, melds, dora, flower and loose groups (in that order).
+    ``order``: every detection in reading order; ``--fix N=TILE`` refers to ``order[N-1]``.
+    ``tile_request``: the tile keys of a hand request (``concealed``, ``melds``,
+    ``win_tile`` when known, ``win_tile_shown`` false when it was not set apart,
+    ``dora_indicators`` when a dora row was seen (riichi), ``flowers`` count (MCR)).
+    ``win_candidates``: tiles that could be the winning tile when it was not set apart.
+    ``upside_down``: the rows were read right-to-left in image coordinates.
+    ``direction``: the row direction in degrees (image coordinates, x right, y down).
+    """
+
+    groups: list[Group]
+    order: list[Detection]
+    tile_request: dict
+    warnings: list[LayoutWarning] = field(default_factory=list)
+    win_candidates: list[str] = field(default_factory=list)
+    upside_down: bool = False
+    direction: float = 0.0
+    rows: int = 0
+    ruleset: str = "riichi"
+
+    def request_for_win(self, win: str, shown: bool = True) -> dict:
+        """The tile request with ``win`` as the winning tile (``--win-tile``): that tile is
+        taken out of the concealed part (plus the tile set apart, if any). ``shown`` False adds
+        MCR's ``win_tile_shown: false``. Raises ValueError if the hand holds no such tile."""
+        req = _tile_request(self.groups, self.ruleset, win)
+        if not shown and self.ruleset == "mcr":
+            req["win_tile_shown"] = False
+        return req
+
+    def number(self, det: Detection) -> int:
+        """1-based reading-order number of ``det``."""
+        for i, d in enumerate(self.order):
+            if d is det:
+                return i + 1
+        raise KeyError("detection not in this layout")
+
+    def group_of(self, kind: str) -> list[Group]:
+        return [g for g in self.groups if g.kind == kind]
+
+    def to_json(self) -> dict:
+        groups = []
+        for g in self.groups:
+            entry = {"kind": g.kind, "tiles": [self.number(d) for d in g.detections],
+                     "mpsz": g.mpsz()}
+            if g.kind == "meld":
+                entry.update({"type": g.meld_type, "called": g.called, "from": g.from_})
+            groups.append(entry)
+        return {
+            "groups": groups,
+            "order": [d.tile for d in self.order],
+            "win_tile_shown": self.tile_request.get("win_tile_shown", True)
+            and "win_tile" in self.tile_request,
+            "win_candidates": list(self.win_candidates),
+            "upside_down": self.upside_down,
+            "direction_deg": round(self.direction, 1),
+            "rows": self.rows,
+        }
+
+
+# ------------------------------------------------------------------------------ geometry
+
+@dataclass(slots=True)
+class _Tile:
+    """A detection with its row coordinates (u along the row, v across it, towards the player)."""
+
+    det: Detection
+    u: float = 0.0
+    v: float = 0.0
+    along: float = 0.0      # extent along the row, pixels
+    across: float = 0.0     # extent across the row, pixels
+    partner: "_Tile | None" = None      # the other sideways tile of a kakan's stacked pair
+
+    @property
+    def sideways(self) -> bool:
+        return self.det.sideways
+
+    @property
+    def width(self) -> float:
+        """The tile's short side as seen in the row (what a gap is measured in)."""
+        return self.across if self.sideways else self.along
+
+
+def _nearest_vectors(centers: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    out = []
+    for i, (x, y) in enumerate(centers):
+        best, vec = math.inf, None
+        for j, (x2, y2) in enumerate(centers):
+            if i != j:
+                d = (x2 - x) ** 2 + (y2 - y) ** 2
+                if d < best:
+                    best, vec = d, (x2 - x, y2 - y)
+        if vec is not None:
+            out.append(vec)
+    return out
+
+
+def row_direction(dets: list[Detection]) -> float:
+    """Dominant row direction in radians, in (-pi/2, pi/2], image coordinates (y down).
+
+    The doubled-angle mean of nearest-neighbour vectors: tiles in a row touch, so most
+    nearest neighbours lie along the row whatever the photo's rotation. 0 for fewer than 2 tiles.
+    """
+    vecs = _nearest_vectors([d.center for d in dets])
+    if not vecs:
+        return 0.0
+    doubled = [2.0 * math.atan2(vy, vx) for vx, vy in vecs]
+    keep = doubled
+    theta = 0.0
+    for _ in range(3):
+        # re-estimate from the vectors near the current estimate: the few links between
+        # rows (a dora tile's nearest neighbour in the hand, a kakan's stacked tile) are outliers
+        sx = sum(math.cos(a) for a in keep)
+        sy = sum(math.sin(a) for a in keep)
+        theta = 0.5 * math.atan2(sy, sx)
+        keep = [a for a in doubled if math.cos(a - 2.0 * theta) > 0.5] or doubled
+    if theta <= -math.pi / 2:
+        theta += math.pi
+    return theta
+
+
+def _extents(det: Detection, theta: float, ratio: float) -> tuple[float, float]:
+    """Extent (along, across) the row of a tile rectangle whose axis-aligned box is ``det.box``.
+
+    A rectangle a x b turned by theta has box W = a|cos| + b|sin|, H = a|sin| + b|cos|.
+    Solved directly when well conditioned; near 45 degrees only a + b is known and it is split
+    by ``ratio`` (across / along of an upright tile, measured on the same photo).
+    """
+    w, h = det.width, det.height
+    c, s = abs(math.cos(theta)), abs(math.sin(theta))
+    det_ = c * c - s * s
+    floor = 0.15 * max(w, h)
+    if abs(det_) > 0.35:
+        a = (w * c - h * s) / det_
+        b = (h * c - w * s) / det_
+        return max(a, floor), max(b, floor)
+    total = (w + h) / (c + s)
+    r = 1.0 / ratio if det.sideways else ratio
+    return total / (1.0 + r), total * r / (1.0 + r)
+
+
+def _project(tiles: list[_Tile], theta: float) -> None:
+    ex, ey = math.cos(theta), math.sin(theta)
+    nx, ny = -ey, ex          # normal, pointing "down" when theta = 0 (towards the player)
+    for t in tiles:
+        x, y = t.det.center
+        t.u = x * ex + y * ey
+        t.v = x * nx + y * ny
+
+
+def _shape_ratio(dets: list[Detection], theta: float) -> float:
+    """Across / along extent of an upright tile, from the well-conditioned cases or the pitch."""
+    c, s = abs(math.cos(theta)), abs(math.sin(theta))
+    upright = [d for d in dets if not d.sideways and d.tile != BACK] or dets
+    if abs(c * c - s * s) > 0.35:
+        vals = []
+        for d in upright:
+            a, b = _extents(d, theta, 1.0)
+            vals.append(b / a)
+        return min(max(_median(vals), 0.3), 3.0)
+    # near 45 degrees: the pitch between touching row neighbours is the along extent
+    vecs = _nearest_vectors([d.center for d in dets])
+    pitch = _median([math.hypot(*v) for v in vecs]) if vecs else 1.0
+    total = _median([(d.width + d.height) / (c + s) for d in upright])
+    return min(max(total / max(pitch, 1e-6) - 1.0, 0.3), 3.0)
+
+
+def _median(vals: list[float]) -> float:
+    if not vals:
+        return 0.0
+    s = sorted(vals)
+    n = len(s)
+    return s[n // 2] if n % 2 else 0.5 * (s[n // 2 - 1] + s[n // 2])
+
+
+def _rows(tiles: list[_Tile], max_row_gap: float) -> list[list[_Tile]]:
+    """Connected components of row-neighbour and kakan-stack links."""
+    n = len(tiles)
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(n):
+        for j in range(i + 1, n):
+            a, b = tiles[i], tiles[j]
+            du, dv = abs(a.u - b.u), abs(a.v - b.v)
+            gap = du - 0.5 * (a.along + b.along)
+            width = max(a.width, b.width)
+            # the across extent of an upright tile: the row's "height"; a sideways tile is
+            # about 3/4 of it across, so two sideways tiles stand for 4/3 of theirs
+            upright = [x.across for x in (a, b) if not x.sideways]
+            row_height = max(upright) if upright else 1.33 * max(a.across, b.across)
+            linked = dv < 0.42 * row_height and gap < max_row_gap * width
+            if linked or a.partner is b:
+                parent[find(i)] = find(j)
+    comps: dict[int, list[_Tile]] = {}
+    for i in range(n):
+        comps.setdefault(find(i), []).append(tiles[i])
+    return list(comps.values())
+
+
+def _refine_row(row: list[_Tile], theta: float) -> float:
+    """Least-squares direction through the row's upright tile centres (perspective makes rows
+    non-parallel), kept within 25 degrees of the photo's direction and pointing the same way."""
+    pts = [t.det.center for t in row if not t.sideways] or [t.det.center for t in row]
+    if len(pts) < 3:
+        return theta
+    mx = sum(p[0] for p in pts) / len(pts)
+    my = sum(p[1] for p in pts) / len(pts)
+    sxx = sum((p[0] - mx) ** 2 for p in pts)
+    syy = sum((p[1] - my) ** 2 for p in pts)
+    sxy = sum((p[0] - mx) * (p[1] - my) for p in pts)
+    phi = 0.5 * math.atan2(2 * sxy, sxx - syy)
+    if math.cos(phi - theta) < 0:
+        phi += math.pi
+    diff = math.atan2(math.sin(phi - theta), math.cos(phi - theta))
+    return phi if abs(diff) < math.radians(25) else theta
+
+
+@dataclass(slots=True)
+class _Slot:
+    """One position along a row: one tile, or a kakan's stacked pair (lower one first)."""
+
+    tiles: list[_Tile]
+
+    @property
+    def u(self) -> float:
+        return sum(t.u for t in self.tiles) / len(self.tiles)
+
+    @property
+    def along(self) -> float:
+        return max(t.along for t in self.tiles)
+
+    @property
+    def sideways(self) -> bool:
+        return any(t.sideways for t in self.tiles)
+
+    @property
+    def stacked(self) -> bool:
+        return len(self.tiles) > 1
+
+    @property
+    def dets(self) -> list[Detection]:
+        return [t.det for t in self.tiles]
+
+
+@dataclass(slots=True)
+class _Row:
+    slots: list[_Slot]
+    segments: list[list[_Slot]] = field(default_factory=list)
+    v: float = 0.0
+
+    @property
+    def count(self) -> int:
+        return sum(len(s.tiles) for s in self.slots)
+
+
+def _pair_stacks(tiles: list[_Tile]) -> None:
+    """Mark kakan stacks: two sideways tiles closer, centre to centre, than 1.1 upright pitches.
+
+    Side by side, two sideways tiles are at least 4/3 of a pitch apart (their long sides lie
+    along the row); stacked, only a tile's short side (foreshortened) apart. The pitch is the
+    median nearest-neighbour distance of upright tiles (touching row neighbours).
+    """
+    upright = [t for t in tiles if not t.sideways]
+    vecs = _nearest_vectors([t.det.center for t in upright])
+    if not vecs:
+        vecs = _nearest_vectors([t.det.center for t in tiles])
+    if not vecs:
+        return
+    pitch = _median([math.hypot(*v) for v in vecs])
+    side = [t for t in tiles if t.sideways]
+    cands = []
+    for i, a in enumerate(side):
+        for b in side[i + 1:]:
+            d = math.dist(a.det.center, b.det.center)
+            if d < 1.1 * pitch:
+                cands.append((d, id(a), id(b), a, b))
+    cands.sort(key=lambda c: c[0])
+    for _, _, _, a, b in cands:
+        if a.partner is None and b.partner is None:
+            a.partner, b.partner = b, a
+
+
+def _slots(row: list[_Tile]) -> list[_Slot]:
+    """Tiles of one row in order along it; a kakan's two sideways tiles share a slot."""
+    slots: list[_Slot] = []
+    seen: set[int] = set()
+    for t in row:
+        if id(t) in seen:
+            continue
+        members = [t] + ([t.partner] if t.partner is not None and t.partner in row else [])
+        seen.update(id(m) for m in members)
+        members.sort(key=lambda m: -m.v)       # the tile nearest the player first
+        slots.append(_Slot(members))
+    slots.sort(key=lambda s: s.u)
+    return slots
+
+
+SIDEWAYS_ALONG = 1.33       # a sideways tile's length along the row, in upright tile widths
+
+
+def _segments(slots: list[_Slot], gap_ratio: float) -> list[list[_Slot]]:
+    """Split a row where the gap between neighbours exceeds ``gap_ratio`` tile widths.
+
+    The tile width is the local pitch of touching upright neighbours (centre to centre), which,
+    unlike box extents, stays right under perspective, where a tile's box is a parallelogram's.
+    """
+    if not slots:
+        return []
+    steps = []          # (index, pitch) of upright-upright neighbours
+    for i, (a, b) in enumerate(zip(slots, slots[1:])):
+        if not a.sideways and not b.sideways:
+            steps.append((i, b.u - a.u))
+    if not steps:
+        pitch_all = [t.across for s in slots for t in s.tiles]
+        steps = [(0, _median(pitch_all))]
+    segs = [[slots[0]]]
+    for i, (prev, cur) in enumerate(zip(slots, slots[1:])):
+        # local pitch: the smallest steps near here (most neighbours touch) — perspective
+        # changes the pitch along the row
+        near = sorted(steps, key=lambda st: abs(st[0] - i))[:6]
+        pitch = sorted(p for _, p in near)[len(near) // 3]
+        expected = pitch * (0.5 * (SIDEWAYS_ALONG if prev.sideways else 1.0)
+                            + 0.5 * (SIDEWAYS_ALONG if cur.sideways else 1.0))
+        if (cur.u - prev.u) - expected > gap_ratio * pitch:
+            segs.append([cur])
+        else:
+            segs[-1].append(cur)
+    return segs
+
+
+# ------------------------------------------------------------------------------ melds
+
+def _kind(code: str) -> int | None:
+    try:
+        return parse_tile(code).kind
+    except TileError:
+        return None
+
+
+def _is_set(codes: list[str]) -> str | None:
+    """'pon', 'chi', 'kan' if the tile codes form that set, else None."""
+    kinds = [_kind(c) for c in codes]
+    if any(k is None or k >= 34 for k in kinds):
+        return None
+    ks = sorted(kinds)
+    if len(ks) == 4 and len(set(ks)) == 1:
+        return "kan"
+    if len(ks) == 3 and len(set(ks)) == 1:
+        return "pon"
+    if len(ks) == 3 and ks[0] < 27 and ks == [ks[0], ks[0] + 1, ks[0] + 2] and ks[0] // 9 == ks[2] // 9:
+        return "chi"
+    return None
+
+
+_FROM_3 = ("left", "across", "right")
+_FROM_4 = ("left", "across", "across", "right")
+
+
+def _meld_from_slots(slots: list[_Slot]) -> tuple[Group, int]:
+    """A meld group from 3 or 4 slots, and a penalty (0 = a legal, clearly marked meld)."""
+    dets = [d for s in slots for d in s.dets]
+    faces = [d.tile for d in dets if d.tile != BACK]
+    backs = len(dets) - len(faces)
+    side_pos = [i for i, s in enumerate(slots) if s.sideways]
+    penalty = 0
+    if backs:
+        shape = _is_set(faces + faces[:1] * (4 - len(faces))) if faces else None
+        penalty += 0 if (backs == 2 and len(slots) == 4 and shape == "kan") else 3
+        return Group("meld", dets, "ankan"), penalty
+    shape = _is_set(faces)
+    called = from_ = None
+    if len(side_pos) == 1:
+        pos = side_pos[0]
+        called = slots[pos].dets[0].tile
+        from_ = (_FROM_4 if len(slots) == 4 else _FROM_3)[min(pos, len(slots) - 1)]
+    else:
+        penalty += 2
+    if len(slots) == 3 and any(s.stacked for s in slots):
+        mtype = "kakan"
+        penalty += 0 if shape == "kan" else 3
+    elif len(slots) == 4:
+        mtype = "daiminkan"
+        penalty += 0 if shape == "kan" else 3
+    elif shape == "chi":
+        mtype = "chi"
+        if from_ not in (None, "left"):
+            penalty += 1          # a chi is always called from the left
+            from_ = "left"
+    else:
+        mtype = "pon"
+        penalty += 0 if shape == "pon" else 3
+    return Group("meld", dets, mtype, called, from_), penalty
+
+
+def _split_melds(slots: list[_Slot]) -> tuple[list[Group], int]:
+    """Split a run of meld slots into melds of 3 or 4 slots, least total penalty (DP)."""
+    n = len(slots)
+    best: list[tuple[int, list[Group]] | None] = [None] * (n + 1)
+    best[0] = (0, [])
+    for i in range(n):
+        if best[i] is None:
+            continue
+        for size in (3, 4):
+            if i + size > n:
+                continue
+            group, pen = _meld_from_slots(slots[i:i + size])
+            # a marked meld has exactly one sideways slot or two backs
+            cost = best[i][0] + pen
+            if best[i + size] is None or cost < best[i + size][0]:
+                best[i + size] = (cost, best[i][1] + [group])
+    if best[n] is not None:
+        return best[n][1], best[n][0]
+    # cannot be cut into 3s and 4s: one illegal group, reported by validation
+    dets = [d for s in slots for d in s.dets]
+    return [Group("meld", dets, "pon" if len(dets) == 3 else "daiminkan")], 10
+
+
+# ------------------------------------------------------------------------------ the parse
+
+def parse_layout(detections: Detections, ruleset: str = "riichi", *,
+                 gap_ratio: float = 0.3, max_row_gap: float = 2.5,
+                 low_confidence: float = LOW_CONFIDENCE) -> Layout:
+    """Group the tiles of one photo into a hand.
+
+    ``detections``: the detector's output (boxes in image pixels). ``ruleset``: ``riichi``
+    (a separate short row is the dora indicators) or ``mcr`` (flowers are counted; exposed sets
+    need not have a sideways tile). ``gap_ratio``: a gap wider than this many tile widths
+    splits a row (the winning tile and melds are set apart). ``max_row_gap``: tiles further
+    apart along a row than this many tile widths belong to different rows.
+    ``low_confidence``: tiles below it get a warning with the detector's alternatives.
+
+    Returns a :class:`Layout`; never raises for odd input — an empty photo gives an empty
+    layout with a ``tile_count`` warning. Raises ValueError for an unknown ruleset.
+    """
+    if ruleset not in ("riichi", "mcr"):
+        raise ValueError(f"unknown ruleset {ruleset!r} (use riichi or mcr)")
+    dets = list(detections.tiles)
+    flowers = [d for d in dets if d.tile.endswith("f")]
+    rest = [d for d in dets if not d.tile.endswith("f")]
+    warnings: list[LayoutWarning] = []
+
+    theta = row_direction(rest)
+    ratio = _shape_ratio(rest, theta) if rest else 1.33
+    tiles = [_Tile(d) for d in rest]
+    for t in tiles:
+        t.along, t.across = _extents(t.det, theta, ratio)
+    _project(tiles, theta)
+    _pair_stacks(tiles)
+    comps = _rows(tiles, max_row_gap)
+
+    rows: list[_Row] = []
+    for comp in comps:
+        phi = _refine_row(comp, theta)
+        for t in comp:
+            t.along, t.across = _extents(t.det, phi, ratio)
+        _project(comp, phi)
+        slots = _slots(comp)
+        row = _Row(slots, _segments(slots, gap_ratio))
+        _project(comp, theta)           # a common frame to compare rows
+        row.v = _median([t.v for t in comp])
+        rows.append(row)
+
+    flipped = _decide_orientation(rows, ruleset)
+    if flipped:
+        for row in rows:
+            row.slots.reverse()
+            row.segments = [list(reversed(seg)) for seg in reversed(row.segments)]
+            row.v = -row.v
+            for s in row.slots:
+                s.tiles.reverse()       # nearest the player first, seen from the other side
+    # rows from the one nearest the player (the hand) outwards
+    rows.sort(key=lambda r: -r.v)
+
+    groups = _assign(rows, ruleset, warnings)
+    if flowers:
+        centre = [d.center for d in flowers]
+        # flowers in reading order: along the photo's row direction
+        ex, ey = math.cos(theta), math.sin(theta)
+        sign = -1 if flipped else 1
+        flowers = [d for _, d in sorted(zip(centre, flowers), key=lambda p: sign * (p[0][0] * ex + p[0][1] * ey))]
+        groups.append(Group("flower", flowers))
+
+    layout = _finish(groups, ruleset, warnings, low_confidence)
+    layout.upside_down = flipped
+    layout.direction = math.degrees(theta + (math.pi if flipped else 0.0))
+    layout.rows = len(rows)
+    return layout
+
+
+def _segment_is_marked(seg: list[_Slot]) -> bool:
+    """A segment that is (or contains) a meld: a sideways tile or a face-down tile."""
+    return any(s.sideways or any(d.tile == BACK for d in s.dets) for s in seg)
+
+
+def _decide_orientation(rows: list[_Row], ruleset: str) -> bool:
+    """True if the photo was taken from across the table (rows read right-to-left)."""
+    if not rows:
+        return False
+    main = max(rows, key=lambda r: r.count)
+    votes = 0.0
+    segs = main.segments
+    plain = [i for i, s in enumerate(segs) if not _segment_is_marked(s)]
+    marked = [i for i, s in enumerate(segs) if _segment_is_marked(s)]
+    if plain:
+        big = max(plain, key=lambda i: sum(len(s.tiles) for s in segs[i]))
+        # melds lie right of the concealed part
+        for i in marked:
+            votes += 2 if i > big else -2
+        # the lone winning tile at the concealed part's right end
+        if len(segs) > 1:
+            if len(segs[-1]) == 1 and not _segment_is_marked(segs[-1]) and len(segs[0]) > 1:
+                votes += 1
+            if len(segs[0]) == 1 and not _segment_is_marked(segs[0]) and len(segs[-1]) > 1:
+                votes -= 1
+            for i in plain:
+                if i != big and sum(len(s.tiles) for s in segs[i]) == 1:
+                    votes += 0.5 if i > big else -0.5
+    # other rows (dora indicators, a melds row) lie beyond the hand, away from the player
+    for r in rows:
+        if r is not main:
+            votes += 0.5 if r.v < main.v else -0.5
+    return votes < 0
+
+
+def _assign(rows: list[_Row], ruleset: str, warnings: list[LayoutWarning]) -> list[Group]:
+    """Turn rows of segments into concealed / win / meld / dora / loose groups by counting."""
+    if not rows:
+        return []
+    main = max(rows, key=lambda r: r.count)
+    others = [r for r in rows if r is not main]
+    melds: list[Group] = []
+    plain: list[list[_Slot]] = []            # candidate concealed / win / unmarked-meld segments
+    dora: list[Detection] = []
+    loose: list[Detection] = []
+    meld_penalty = 0
+
+    def take(row: _Row) -> None:
+        nonlocal meld_penalty
+        for seg in row.segments:
+            if _segment_is_marked(seg):
+                ms, pen = _split_melds(seg)
+                melds.extend(ms)
+                meld_penalty += pen
+            else:
+                plain.append(seg)
+
+    take(main)
+    hand_count = main.count
+    for r in others:
+        marked = any(_segment_is_marked(s) for s in r.segments)
+        is_ankan_row = marked and all(_segment_is_marked(s) for s in r.segments)
+        if marked and (is_ankan_row or any(s.sideways for s in r.slots)):
+            take(r)
+            hand_count += r.count
+    kans = sum(1 for m in melds if m.meld_type in ("daiminkan", "kakan", "ankan"))
+    for r in others:
+        if any(_segment_is_marked(s) for s in r.segments) and any(s.sideways for s in r.slots):
+            continue
+        if any(_segment_is_marked(s) for s in r.segments) and all(_segment_is_marked(s) for s in r.segments):
+            continue
+        need = 14 + kans - hand_count
+        if ruleset == "riichi" and (need <= 0 or r.count > need) and len(r.slots) <= 10:
+            dora.extend(d for s in r.slots for d in s.dets)
+        elif 0 < r.count <= need:
+            # the hand continues in another row (laid out in two rows)
+            plain.extend(r.segments)
+            hand_count += r.count
+        else:
+            loose.extend(d for s in r.slots for d in s.dets)
+
+    concealed, win, extra_melds = _split_plain(plain, melds, ruleset, warnings)
+    groups: list[Group] = []
+    if concealed:
+        groups.append(Group("concealed", concealed))
+    if win is not None:
+        groups.append(Group("win", [win]))
+    for m in extra_melds + melds:
+        groups.append(m)
+    if dora:
+        groups.append(Group("dora", dora))
+    if loose:
+        groups.append(Group("loose", loose))
+    return groups
+
+
+def _split_plain(plain: list[list[_Slot]], melds: list[Group], ruleset: str,
+                 warnings: list[LayoutWarning]) -> tuple[list[Detection], Detection | None, list[Group]]:
+    """Choose which plain segments are the concealed part, the winning tile and unmarked melds.
+
+    Enumerates the labelings (segment 0 is always concealed) and keeps the one whose tile count
+    works out with the fewest assumptions: the winning tile shown apart, few unmarked melds
+    (riichi melds are always marked), the concealed part in one piece.
+    """
+    if not plain:
+        return [], None, []
+    sizes = [sum(len(s.tiles) for s in seg) for seg in plain]
+    n_melds = len(melds)
+    kinds_of = [[d.tile for s in seg for d in s.dets] for seg in plain]
+    options = []
+    labels_per = []
+    for i, seg in enumerate(plain):
+        labs = ["c"]
+        if i > 0 and sizes[i] == 1:
+            labs.append("w")
+        if i > 0 and sizes[i] in (3, 4) and _is_set(kinds_of[i]):
+            labs.append("m")
+        labels_per.append(labs)
+    if len(plain) > 8:       # keep the enumeration small: only the ends can be special
+        labels_per = [labs if (i < 2 or i >= len(plain) - 3) else ["c"] for i, labs in enumerate(labels_per)]
+    for labels in itertools.product(*labels_per):
+        if labels.count("w") > 1:
+            continue
+        m_extra = labels.count("m")
+        conc = sum(sz for sz, lab in zip(sizes, labels) if lab == "c")
+        total_melds = n_melds + m_extra
+        has_win = "w" in labels
+        ok = conc == (13 if has_win else 14) - 3 * total_melds and total_melds <= 4
+        pen = 0.0 if ok else 100.0
+        pen += 0 if has_win else 2.0
+        pen += m_extra * (3.0 if ruleset == "riichi" else 1.0)
+        c_idx = [i for i, lab in enumerate(labels) if lab == "c"]
+        pen += 0.5 * (len(c_idx) - 1)
+        if has_win:
+            w = labels.index("w")
+            if any(i > w for i in c_idx):
+                pen += 1.0
+        options.append((pen, labels))
+    options.sort(key=lambda o: o[0])
+    pen, labels = options[0]
+    ties = [o for o in options if o[0] == pen and o[1] != labels]
+    if ties:
+        warnings.append(LayoutWarning(
+            "ambiguous_grouping",
+            "the gaps in the hand row can be read in more than one way; used the reading with "
+            "the winning tile at the right end",
+        ))
+    concealed: list[Detection] = []
+    win = None
+    extra: list[Group] = []
+    for seg, lab in zip(plain, labels):
+        dets = [d for s in seg for d in s.dets]
+        if lab == "c":
+            concealed.extend(dets)
+        elif lab == "w":
+            win = dets[0]
+        else:
+            shape = _is_set([d.tile for d in dets])
+            g = Group("meld", dets, {"kan": "daiminkan", "pon": "pon", "chi": "chi"}[shape])
+            extra.append(g)
+    if pen >= 100:
+        got = sum(sizes) + sum(len(m.detections) for m in melds)
+        kans = sum(1 for m in melds if m.meld_type in ("daiminkan", "kakan", "ankan"))
+        warnings.append(LayoutWarning(
+            "tile_count",
+            f"the hand shows {got} tiles; a winning hand with {len(melds)} exposed meld(s) "
+            f"and {kans} kan(s) has {14 + kans} — a tile may be missing, hidden or doubled",
+        ))
+    return concealed, win, extra
+
+
+def _finish(groups: list[Group], ruleset: str, warnings: list[LayoutWarning],
+            low_confidence: float) -> Layout:
+    order = [d for g in groups for d in g.detections]
+    layout = Layout(groups, order, {}, warnings)
+    num = layout.number
+
+    for g in groups:
+        if g.kind == "meld" and g.meld_type != "ankan" and g.from_ is None:
+            nums = tuple(num(d) for d in g.detections)
+            warnings.append(LayoutWarning(
+                "meld_without_sideways",
+                f"tiles {nums[0]}-{nums[-1]} ({g.mpsz()}) are set apart like an exposed "
+                f"{g.meld_type} but no tile is turned sideways; scored as an exposed {g.meld_type}",
+                tiles=nums,
+            ))
+        if g.kind in ("concealed", "win"):
+            for d in g.detections:
+                if d.tile == BACK:
+                    warnings.append(LayoutWarning(
+                        "back_tile", f"tile {num(d)} is face down; pass its face",
+                        f"--fix {num(d)}=TILE", (num(d),)))
+        if g.kind == "loose":
+            nums = tuple(num(d) for d in g.detections)
+            warnings.append(LayoutWarning(
+                "loose_tiles", f"{len(nums)} tile(s) away from the hand were not counted",
+                tiles=nums))
+        if g.kind == "flower" and ruleset == "riichi":
+            warnings.append(LayoutWarning(
+                "flowers_in_riichi", "flower tiles are not used in riichi; ignored",
+                tiles=tuple(num(d) for d in g.detections)))
+
+    for d in order:
+        if d.tile != BACK and d.confidence < low_confidence:
+            alt = ", ".join(f"{t} ({c:.2f})" for t, c in d.alternatives[:2])
+            best_alt = d.alternatives[0][0] if d.alternatives else "TILE"
+            warnings.append(LayoutWarning(
+                "low_confidence",
+                f"tile {num(d)} read as {d.tile} (confidence {d.confidence:.2f})"
+                + (f"; next guesses {alt}" if alt else ""),
+                f"--fix {num(d)}={best_alt}", (num(d),)))
+
+    layout.ruleset = ruleset
+    layout.tile_request = _tile_request(groups, ruleset)
+    req = layout.tile_request
+    n_concealed = len(parse_tiles_safe(req["concealed"]))
+    if "win_tile" not in req and req["concealed"] and n_concealed == 14 - 3 * len(req["melds"]):
+        layout.win_candidates = win_candidates(req)
+        guess = layout.win_candidates[0]
+        layout.tile_request = layout.request_for_win(guess, shown=False)
+        others = ", ".join(layout.win_candidates[1:])
+        if ruleset == "mcr":
+            text = ("the winning tile is not set apart: scored with it not shown (no wait fans, "
+                    f"Last Tile or Nine Gates, seed rules 1.9), taking {guess}"
+                    + (f" (could also be {others})" if others else ""))
+        else:
+            text = (f"the winning tile is not set apart: scored with {guess} as the winning tile"
+                    + (f" (could also be {others})" if others else ""))
+        warnings.append(LayoutWarning("win_tile_not_shown", text, f"--win-tile {guess}"))
+    return layout
+
+
+def parse_tiles_safe(text: str) -> list[Tile]:
+    """Parse mpsz, [] on a bad code (the layout's own strings are always well formed)."""
+    from scoring.tiles import parse_tiles
+
+    try:
+        return parse_tiles(text)
+    except TileError:
+        return []
+
+
+def _codes(dets: list[Detection], ruleset: str) -> list[str]:
+    out = []
+    for d in dets:
+        code = d.tile
+        if ruleset == "mcr" and code.startswith("0"):
+            code = "5" + code[1]          # MCR sets have no red fives
+        out.append(code)
+    return out
+
+
+def _mpsz(codes: list[str]) -> str:
+    try:
+        return to_mpsz([parse_tile(c) for c in codes], sort=False)
+    except TileError:
+        return "".join(codes)
+
+
+def _tile_request(groups: list[Group], ruleset: str, win: str | None = None) -> dict:
+    """The tile keys of a hand request (``shared/spec/hand-json.md``) from the groups.
+
+    ``win``: the winning tile to use instead of the one set apart (taken out of the concealed
+    tiles plus the shown winning tile); raises ValueError if the hand holds no such tile.
+    Without a shown winning tile and without ``win`` there is no ``win_tile`` key.
+    """
+    req: dict = {"concealed": "", "melds": []}
+    hand: list[str] = []
+    shown: str | None = None
+    for g in groups:
+        if g.kind == "concealed":
+            hand.extend(_codes([d for d in g.detections if d.tile != BACK], ruleset))
+        elif g.kind == "win":
+            shown = _codes(g.detections, ruleset)[0]
+        elif g.kind == "meld":
+            req["melds"].append(_meld_json(g, ruleset))
+        elif g.kind == "dora" and ruleset == "riichi":
+            faces = [d.tile for d in g.detections if d.tile != BACK]
+            if faces:
+                req["dora_indicators"] = _mpsz(faces)
+        elif g.kind == "flower" and ruleset == "mcr":
+            req["flowers"] = min(len(g.detections), 8)
+    if win is not None:
+        if ruleset == "mcr" and win.startswith("0"):
+            win = "5" + win[1]
+        pool = hand + ([shown] if shown else [])
+        match = win if win in pool else next(
+            (c for c in pool if _kind(c) == _kind(win)), None)
+        if match is None:
+            raise ValueError(f"--win-tile {win}: the hand in the photo has no {win}")
+        pool.remove(match)
+        hand, shown = pool, match
+    req["concealed"] = _mpsz(hand)
+    if shown is not None:
+        req["win_tile"] = shown
+    return req
+
+
+def win_candidates(tile_request: dict) -> list[str]:
+    """Tiles of the concealed part that could be the winning tile (the hand minus that tile
+    waits on it), in the order they appear; used when the photo does not set the winning tile
+    apart. Falls back to every distinct tile when none completes a standard, seven-pairs or
+    thirteen-orphans hand (MCR knitted shapes, or a misread tile)."""
+    from types import SimpleNamespace
+
+    from scoring.decompose import waits
+    from scoring.tiles import parse_tiles
+
+    try:
+        tiles = parse_tiles(tile_request.get("concealed", ""))
+        melds = [SimpleNamespace(tiles=parse_tiles(m["tiles"])) for m in tile_request.get("melds", [])]
+    except TileError:
+        return []
+    distinct = list(dict.fromkeys(str(t) for t in tiles))
+    out = []
+    for code in distinct:
+        rest = list(tiles)
+        rest.remove(next(t for t in rest if str(t) == code))
+        if len(rest) == 13 - 3 * len(melds) and parse_tile(code).kind in waits(rest, melds):
+            out.append(code)
+    return out or distinct
+
+
+def _meld_json(g: Group, ruleset: str) -> dict:
+    codes = _codes([d for d in g.detections if d.tile != BACK], ruleset)
+    if g.meld_type == "ankan":
+        # the face-down tiles are the same kind as the faces; with red fives in play (riichi),
+        # a closed kan of fives holds the suit's red five, face down if it is not shown
+        if codes:
+            base = codes[0][0].replace("0", "5") + codes[0][1]
+            while len(codes) < 4:
+                red = "0" + base[1]
+                missing_red = ruleset == "riichi" and base[0] == "5" and red not in codes
+                codes.append(red if missing_red else base)
+        return {"type": "ankan", "tiles": _mpsz(codes)}
+    out = {"type": g.meld_type, "tiles": _mpsz(codes)}
+    if g.called is not None:
+        called = g.called
+        if ruleset == "mcr" and called.startswith("0"):
+            called = "5" + called[1]
+        out["called"] = called
+    if g.from_ is not None:
+        out["from"] = g.from_
+    return out
+
+
+def apply_fixes(layout: Layout, detections: Detections, fixes: dict[int, str]) -> Detections:
+    """A copy of ``detections`` with the tiles numbered in ``layout``'s reading order replaced.
+
+    ``fixes``: ``{number: tile code}`` (1-based, as ``--fix 3=5p``). A fixed tile gets
+    confidence 1 (the user said so). Raises ValueError naming a number out of range or an
+    unknown tile code.
+    """
+    from .classes import CLASS_INDEX
+
+    index = {id(d): i for i, d in enumerate(layout.order)}
+    new = {}
+    for n, code in fixes.items():
+        if not 1 <= n <= len(layout.order):
+            raise ValueError(f"--fix {n}={code}: the photo has tiles 1..{len(layout.order)}")
+        if code not in CLASS_INDEX:
+            raise ValueError(f"--fix {n}={code}: unknown tile code {code!r} (mpsz such as 5p, 0m, 7z, 3f, or back)")
+        new[n - 1] = code
+    tiles = []
+    for d in detections.tiles:
+        i = index.get(id(d))
+        if i is not None and i in new:
+            d = replace(d, tile=new[i], confidence=1.0, alternatives=())
+        tiles.append(d)
+    return Detections(detections.width, detections.height, tiles)
