@@ -1,0 +1,248 @@
+"""tilescope stream: tracking, the hand stabiliser, frame sources, and the OBS overlay.
+
+The video test renders its own short clip (empty table → hand A held still, with one misread
+frame and one dropped tile → hand B) and plays it through the stream pipeline with a fake
+reader that reads the tiles back from their grey levels. The overlay's WebSocket must send
+hand A once it is stable, then hand B, and nothing in between.
+"""
+from __future__ import annotations
+
+import threading
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.classes import TILE_CLASSES
+from vision.detections import Detection, Detections
+from vision.stream import (FrameSource, HandStabiliser, LatestFrameReader, StreamRunner,
+                           TileTracker, hand_message, iou, reading_order, summarize)
+
+CONTEXT = {"ruleset": "riichi", "win": "tsumo", "seat_wind": "E", "round_wind": "E"}
+# Hand A: 123m 456p 789s 23s 55z, winning tile 4s (closed, self-drawn, dealer).
+HAND_A = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2s", "3s", "5z", "5z", "4s"]
+# Hand B: the White pair replaced by a pair of 5p.
+HAND_B = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2s", "3s", "5p", "5p", "4s"]
+TILE_W, TILE_H = 30, 40
+
+
+# ---------------------------------------------------------------- a rendered clip + fake reader
+
+def grey(code: str) -> int:
+    return 20 + 5 * TILE_CLASSES.index(code)
+
+
+def tile_boxes(n: int) -> list[tuple[int, int, int, int]]:
+    """13 tiles in a row 2 px apart, the 14th (winning tile) set 20 px apart."""
+    boxes, x = [], 60
+    for i in range(n):
+        if i == 13:
+            x += 20
+        boxes.append((x, 160, x + TILE_W, 160 + TILE_H))
+        x += TILE_W + 2
+    return boxes
+
+
+def render(hand: list[str] | None, w: int = 640, h: int = 360) -> np.ndarray:
+    img = np.zeros((h, w, 3), np.uint8)
+    if hand:
+        for code, (x1, y1, x2, y2) in zip(hand, tile_boxes(len(hand))):
+            img[y1:y2, x1:x2] = grey(code)
+    return img
+
+
+class GreyReader:
+    """Fake detector: bright rectangles on black are tiles, their grey level names the class."""
+
+    def read(self, img: np.ndarray) -> Detections:
+        g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+        n, _, stats, _ = cv2.connectedComponentsWithStats((g > 10).astype(np.uint8))
+        dets = []
+        for i in range(1, n):
+            x, y, bw, bh, area = stats[i]
+            if area < 200:
+                continue
+            inner = g[y + 5:y + bh - 5, x + 5:x + bw - 5]
+            code = int(round((float(np.median(inner)) - 20) / 5))
+            dets.append(Detection(TILE_CLASSES[code], (float(x), float(y), float(x + bw), float(y + bh)), 0.95))
+        dets = [dets[i] for i in reading_order(dets)]
+        return Detections(img.shape[1], img.shape[0], dets)
+
+
+def write_clip(path, frames: list[np.ndarray], fps: float = 10.0) -> None:
+    h, w = frames[0].shape[:2]
+    out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), fps, (w, h))
+    assert out.isOpened()
+    for f in frames:
+        out.write(f)
+    out.release()
+
+
+def clip_frames() -> list[np.ndarray]:
+    frames = [render(None)] * 10 + [render(HAND_A)] * 20 + [render(HAND_B)] * 20
+    misread = list(HAND_A)
+    misread[0] = "7m"
+    frames[20] = render(misread)          # one frame reads 1m as 7m: must not show
+    frames[23] = render(HAND_A[:-1])      # one frame loses the winning tile: must not show
+    return frames
+
+
+# ---------------------------------------------------------------- pure units
+
+def dets_of(tiles: list[str], dx: float = 0.0) -> Detections:
+    return Detections(640, 360, [Detection(t, (x1 + dx, y1, x2 + dx, y2), 0.9)
+                                 for t, (x1, y1, x2, y2) in zip(tiles, tile_boxes(len(tiles)))])
+
+
+def test_iou_of_known_boxes():
+    assert iou((0, 0, 10, 10), (0, 0, 10, 10)) == 1.0
+    assert iou((0, 0, 10, 10), (5, 0, 15, 10)) == pytest.approx(50 / 150)
+    assert iou((0, 0, 10, 10), (10, 0, 20, 10)) == 0.0
+
+
+def test_reading_order_rows_then_left_to_right():
+    d = [Detection("1m", (100, 105, 130, 145), 1), Detection("2m", (0, 100, 30, 140), 1),
+         Detection("3m", (0, 200, 30, 240), 1), Detection("4m", (50, 98, 80, 138), 1)]
+    assert reading_order(d) == [1, 3, 0, 2]
+
+
+def test_stabiliser_reports_after_n_frames_and_only_once():
+    s = HandStabiliser(stable_frames=5)
+    events = [s.update(dets_of(HAND_A, dx=(i % 3) - 1), i) for i in range(20)]
+    fired = [(i, e) for i, e in enumerate(events) if e is not None]
+    # Frame 0 starts the tracks, frame 1 confirms them (min_hits=2), frames 1..5 hold still.
+    assert [i for i, _ in fired] == [5]
+    assert fired[0][1].tiles == HAND_A
+
+
+def test_stabiliser_ignores_a_single_misread_frame():
+    s = HandStabiliser(stable_frames=3)
+    misread = list(HAND_A)
+    misread[4] = "0p"
+    seq = [HAND_A] * 6 + [misread] + [HAND_A] * 6
+    events = [s.update(dets_of(t), i) for i, t in enumerate(seq)]
+    assert [e.tiles for e in events if e] == [HAND_A]
+
+
+def test_stabiliser_reports_a_change_and_an_empty_table():
+    s = HandStabiliser(stable_frames=3)
+    seq = [HAND_A] * 8 + [HAND_B] * 10 + [[]] * 8
+    events = [(i, s.update(dets_of(t), i)) for i, t in enumerate(seq)]
+    got = [(i, e.tiles) for i, e in events if e]
+    assert [t for _, t in got] == [HAND_A, HAND_B, []]
+    assert got[1][0] >= 8 + 3 - 1 and got[2][0] >= 18 + 3 - 1
+
+
+def test_tracker_bridges_a_dropped_detection():
+    t = TileTracker(max_missed=2)
+    t.update(dets_of(HAND_A))
+    full = t.update(dets_of(HAND_A))
+    gap = t.update(dets_of(HAND_A[:-1]))
+    assert [x.label[0] for x in gap] == [x.label[0] for x in full] == HAND_A
+
+
+def test_summarize_lines():
+    assert summarize({"valid": True, "han": 1, "fu": 30, "limit": None,
+                      "payment": {"total": 1500}}) == "1 han 30 fu · 1500"
+    assert summarize({"valid": True, "total": 17, "fans": [], "payment": {"total": 41}}) == "17 points · 41"
+    assert summarize({"error": "not complete"}) == "not scored: not complete"
+    assert summarize(None) == "not scored"
+
+
+class ListCapture:
+    """A fake live capture: hands out ``n`` frames as fast as it is asked."""
+
+    def __init__(self, n: int):
+        self.n, self.i = n, 0
+
+    def read(self):
+        if self.i >= self.n:
+            return False, None
+        self.i += 1
+        return True, np.full((4, 4, 3), self.i - 1, np.uint8)
+
+    def release(self):
+        pass
+
+
+def test_latest_frame_reader_only_moves_forward_and_ends_on_the_last_frame():
+    reader = LatestFrameReader(ListCapture(200))
+    seen, last = [], -1
+    while (f := reader.latest(last)) is not None:
+        seen.append(f.index)
+        last = f.index
+        threading.Event().wait(0.001)  # a slow detector
+    reader.close()
+    assert seen == sorted(set(seen))
+    assert seen[-1] == 199
+    assert reader.dropped == 200 - len(seen)
+
+
+# ---------------------------------------------------------------- the rendered clip end to end
+
+def _scorer():
+    """The real photo pipeline when present; else a stand-in that only echoes the tiles."""
+    try:
+        from vision.stream import pipeline_scorer
+        return pipeline_scorer(CONTEXT), True
+    except ImportError:
+        return (lambda image, dets: {"request": None, "result": None, "warnings": []}), False
+
+
+def test_clip_through_stream_pipeline_to_overlay_websocket(tmp_path):
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from vision.overlay import OverlayHub, create_overlay_app
+
+    path = tmp_path / "clip.avi"
+    write_clip(path, clip_frames())
+    hub = OverlayHub()
+    scorer, real = _scorer()
+    source = FrameSource(str(path))
+    runner = StreamRunner(GreyReader(), HandStabiliser(stable_frames=5), scorer, hub.publish)
+    with TestClient(create_overlay_app(hub)) as client:
+        assert "WebSocket" in client.get("/overlay.js").text
+        with client.websocket_connect("/ws") as ws:
+            assert ws.receive_json()["hand"] is None  # the current (empty) state on connect
+            stats = runner.run(source)
+            source.close()
+            hub.publish({"type": "end"})
+            messages = []
+            while (m := ws.receive_json())["type"] != "end":
+                messages.append(m)
+    assert stats.frames == stats.detected == 50
+    assert [m["hand"]["tiles"] for m in messages] == [HAND_A, HAND_B]
+    # A cannot be stable before frame 10 + 1 (confirm) + 4; B not before the change at 30.
+    assert 15 <= messages[0]["frame"] < 30 <= messages[1]["frame"] < 50
+    if real:
+        a, b = (m["hand"]["result"] for m in messages)
+        # Dealer menzen tsumo: A = tsumo 1 han, 20 + 2 (tsumo) + 2 (dragon pair) -> 30 fu,
+        # 500 all; B = tsumo + pinfu 2 han 20 fu, 700 all (riichi scoring table).
+        assert (a["han"], a["fu"], a["payment"]["total"]) == (1, 30, 1500)
+        assert (b["han"], b["fu"], b["payment"]["total"]) == (2, 20, 2100)
+
+
+def test_annotated_copy_keeps_every_frame(tmp_path):
+    src, out = tmp_path / "in.avi", tmp_path / "out.avi"
+    frames = [render(None)] * 3 + [render(HAND_A)] * 9
+    write_clip(src, frames)
+    writer = cv2.VideoWriter(str(out), cv2.VideoWriter_fourcc(*"MJPG"), 10, (640, 360))
+    source = FrameSource(str(src), every=3)
+    runner = StreamRunner(GreyReader(), HandStabiliser(stable_frames=2), None, None, writer)
+    stats = runner.run(source)
+    source.close()
+    writer.release()
+    assert (stats.frames, stats.detected) == (12, 4)  # every 3rd frame detected
+    cap = cv2.VideoCapture(str(out))
+    written = []
+    while (r := cap.read())[0]:
+        written.append(r[1])
+    assert len(written) == 12
+    # Frames 9 (third detected of the hand) onwards carry the banner: bright text on the bottom strip.
+    assert runner.banner == " ".join(HAND_A)
+    assert written[-1][-40:].max() > 200 and written[0][-40:].max() < 50
+
+
+def test_hand_message_for_an_empty_table():
+    assert hand_message(None, None, 1.234) == {"type": "hand", "frame": None, "time_s": 1.23, "hand": None}
