@@ -1,0 +1,294 @@
+"""Value one MCR win: every reading, every place the winning tile can sit, the best total.
+
+Green Book 2006 principles applied here: the *highest-scoring reading* (every reading of the
+hand and every set the winning tile may have completed is tried, the best total kept); a pung
+completed by a discard counts as melded; wait fans only when the winning tile was the hand's
+only wait; Chicken Hand when nothing else scores; flowers 1 point each, outside the 8-point
+minimum. Fans and exclusions: :mod:`scoring.mcr.fans`. Rule options: :class:`McrRules`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..hand import HandError, HandRequest
+from ..tiles import Tile, to_mpsz
+from . import shapes as S
+from .fans import BY_NAME, FANS, Facts, apply_exclusions
+
+NINE_GATES_BASE = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+WIND_KIND = {"E": 27, "S": 28, "W": 29, "N": 30}
+
+
+class NotCompleteError(HandError):
+    """The tiles do not form any MCR winning shape (four sets + pair or a special hand)."""
+
+
+@dataclass(frozen=True, slots=True)
+class McrRules:
+    """MCR rule options (defaults: Green Book 2006 as the EMA plays it; see RULES.md).
+
+    ``min_points``: points needed to win, flowers not counted (8). ``base_payment``: what every
+    other player pays on top (8). ``fifth_copy_wait``: count a tile of which the winner holds all
+    four as a wait when deciding "only wait" (False). ``kong_pair_5``: score a concealed kong
+    plus a melded kong as one 5-point fan, as some engines do, instead of Concealed Kong (2) +
+    Melded Kong (1) (False). ``seven_pairs_tile_hog``: four of a kind used as two pairs in
+    Seven Pairs scores Tile Hog (True).
+    """
+
+    min_points: int = 8
+    base_payment: int = 8
+    fifth_copy_wait: bool = False
+    kong_pair_5: bool = False
+    seven_pairs_tile_hog: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class FanCount:
+    """One scored fan: ``name`` (Green Book English), ``points`` (per time), ``count``."""
+
+    name: str
+    points: int
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class McrResult:
+    """The value of an MCR win (see ``shared/spec/hand-json.md``, MCR result).
+
+    ``total``: all points, flowers included. ``total_without_flowers``: what the 8-point minimum
+    is checked against. ``valid``: ``total_without_flowers >= min_points``; else ``reason``.
+    ``payment``: ``{"total", "from_discarder", "from_each_other"}`` on a discard,
+    ``{"total", "from_each"}`` self-drawn; None when not valid. ``reading``: the chosen reading
+    (for explanations); ``self_drawn``.
+    """
+
+    valid: bool
+    total: int
+    total_without_flowers: int
+    fans: tuple[FanCount, ...]
+    payment: dict | None
+    reading: S.Reading | None = None
+    reason: str | None = None
+    self_drawn: bool = False
+    error: str | None = None
+
+    def to_json(self) -> dict:
+        out = {
+            "valid": self.valid,
+            "total": self.total,
+            "total_without_flowers": self.total_without_flowers,
+            "fans": [{"name": f.name, "points": f.points, "count": f.count} for f in self.fans],
+            "payment": self.payment,
+            "error": None,
+        }
+        if not self.valid:
+            out["reason"] = self.reason
+        return out
+
+    def fan_names(self) -> list[str]:
+        return [f.name for f in self.fans]
+
+
+@dataclass(slots=True)
+class _Hand:
+    """A validated request reduced to counts (what the fan tests need)."""
+
+    c13: list
+    c14: list
+    held: list
+    win: int
+    melds: tuple
+    open_melds: int
+    melded_kongs: int
+    concealed_kongs: int
+    self_drawn: bool
+    flags: dict = field(default_factory=dict)
+
+
+def _reduce(req: HandRequest) -> _Hand:
+    c13 = [0] * 34
+    for t in req.concealed:
+        c13[t.kind] += 1
+    w = req.win_tile.kind
+    c14 = list(c13)
+    c14[w] += 1
+    held = list(c14)
+    melds = []
+    open_melds = mk = ck = 0
+    for m in req.melds:
+        kind = S.CHOW if m.type == "chi" else S.KONG if m.is_kan else S.PUNG
+        melds.append(S.MSet(kind, m.kind, m.is_open, False))
+        for t in m.tiles:
+            held[t.kind] += 1
+        if m.is_open:
+            open_melds += 1
+        if m.is_kan:
+            if m.is_open:
+                mk += 1
+            else:
+                ck += 1
+    return _Hand(c13, c14, held, w, tuple(melds), open_melds, mk, ck, req.win == "tsumo")
+
+
+def _slots(r: S.Reading, w: int) -> list[str]:
+    """Where the winning tile kind ``w`` can sit in reading ``r``."""
+    if r.shape not in (S.STANDARD, S.KNITTED_STRAIGHT):
+        return ["none"]
+    out = []
+    if r.pair == w:
+        out.append("pair")
+    for s in r.sets:
+        if not s.from_hand:
+            continue
+        if s.kind == S.CHOW and s.tile <= w <= s.tile + 2:
+            pos = w - s.tile
+            if pos == 1:
+                slot = "closed"
+            elif (pos == 2 and s.tile % 9 == 0) or (pos == 0 and s.tile % 9 == 6):
+                slot = "edge"
+            else:
+                slot = "side"
+            if slot not in out:
+                out.append(slot)
+        elif s.kind == S.PUNG and s.tile == w and "pung" not in out:
+            out.append("pung")
+    if w in r.knitted:
+        out.append("knitted")
+    return out or ["none"]
+
+
+def _is_nine_gates(h: _Hand) -> bool:
+    if h.melds or h.win >= 27:
+        return False
+    base = h.win // 9 * 9
+    return (tuple(h.c13[base:base + 9]) == NINE_GATES_BASE
+            and sum(h.c13) == 13)
+
+
+def _fans_for(f: Facts, rules: McrRules) -> dict[str, int]:
+    found = {}
+    for fan in FANS:
+        n = fan.test(f)
+        if n:
+            found[fan.name] = n
+    if not rules.seven_pairs_tile_hog and f.shape == S.SEVEN_PAIRS:
+        found.pop("Tile Hog", None)
+    found = apply_exclusions(found, f)
+    if not found:
+        found["Chicken Hand"] = 1
+    return found
+
+
+def _points(found: dict[str, int], rules: McrRules) -> int:
+    total = sum(BY_NAME[n].points * c for n, c in found.items())
+    if rules.kong_pair_5 and "Concealed Kong" in found and "Melded Kong" in found:
+        total += 2  # 5 instead of 2 + 1
+    return total
+
+
+def score_mcr(req: HandRequest, rules: McrRules | None = None) -> McrResult:
+    """Value one MCR win (Green Book 2006, 81 fans).
+
+    ``req``: a :class:`~scoring.hand.HandRequest` with ``ruleset == "mcr"`` that passed
+    :func:`scoring.hand.validate`. Returns an :class:`McrResult`; ``valid`` is False (with
+    ``reason``) when the hand scores under ``rules.min_points`` without flowers.
+    Raises :class:`NotCompleteError` (a HandError) when the tiles form no winning shape, and
+    HandError for ``last_copy`` while the winner holds another copy of the winning tile.
+    """
+    rules = rules or McrRules()
+    h = _reduce(req)
+    readings = S.all_readings(h.c14, h.melds)
+    if not readings:
+        raise NotCompleteError(
+            f"not a complete hand: {to_mpsz(req.concealed)} + {req.win_tile}"
+            + (f" with {len(req.melds)} meld(s)" if req.melds else "")
+            + " is not four sets and a pair, seven pairs, thirteen orphans, honors and knitted tiles"
+              " or a knitted straight with a set and a pair")
+    w = h.win
+    in_melds = h.held[w] - h.c14[w]
+    last_copy = req.last_copy or (in_melds == 3)
+    if req.last_copy and h.c14[w] > 1:
+        raise HandError(f"last_copy: the winner holds another {req.win_tile} concealed, so the winning "
+                        f"tile is not the last of its kind shown (Last Tile needs the other three exposed)")
+    nine_gates = _is_nine_gates(h)
+    seat, prevalent = WIND_KIND[req.seat_wind], WIND_KIND[req.round_wind]
+    unique_cache: list = []
+
+    def unique() -> bool:
+        if not unique_cache:
+            ws = S.waits(h.c13, len(h.melds), [h.held[k] - (k == w) for k in range(34)],
+                         rules.fifth_copy_wait)
+            unique_cache.append(ws == [w])
+        return unique_cache[0]
+
+    counts = h.held
+    kinds = tuple(k for k in range(34) if counts[k])
+    best = None
+    for r in readings:
+        chows = tuple(sorted(s.tile for s in r.sets if s.kind == S.CHOW))
+        pungs = tuple(sorted(s.tile for s in r.sets if s.kind != S.CHOW))
+        concealed = sum(1 for s in r.sets if s.kind != S.CHOW and not s.open)
+        for slot in _slots(r, w):
+            waitable = slot in ("pair", "edge", "closed") and req.win_tile_shown
+            f = Facts(
+                reading=r, counts=counts, kinds=kinds, chows=chows, pungs=pungs, pair=r.pair,
+                concealed_pungs=concealed - (slot == "pung" and not h.self_drawn),
+                melded_kongs=h.melded_kongs, concealed_kongs=h.concealed_kongs,
+                open_melds=h.open_melds, slot=slot,
+                unique_wait=waitable and unique(), self_drawn=h.self_drawn,
+                last_wall=req.last_wall_tile, replacement=req.replacement_tile,
+                robbing=req.robbing_kong, last_copy=last_copy, win_shown=req.win_tile_shown,
+                seat=seat, prevalent=prevalent, nine_gates=nine_gates,
+            )
+            found = _fans_for(f, rules)
+            pts = _points(found, rules)
+            if best is None or pts > best[0]:
+                best = (pts, found, r)
+    pts, found, reading = best
+    fans = []
+    for fan in FANS:
+        if fan.name in found:
+            fans.append(FanCount(fan.name, fan.points, found[fan.name]))
+    if rules.kong_pair_5 and "Concealed Kong" in found and "Melded Kong" in found:
+        fans = [x for x in fans if x.name not in ("Concealed Kong", "Melded Kong")]
+        fans.append(FanCount("Concealed Kong and Melded Kong", 5, 1))
+    if req.flowers:
+        fans.append(FanCount("Flower Tiles", 1, req.flowers))
+    fans.sort(key=lambda x: -x.points)
+    total = pts + req.flowers
+    valid = pts >= rules.min_points
+    payment = None
+    reason = None
+    if valid:
+        each = rules.base_payment + total
+        if h.self_drawn:
+            payment = {"total": 3 * each, "from_each": each}
+        else:
+            payment = {"total": each + 2 * rules.base_payment, "from_discarder": each,
+                       "from_each_other": rules.base_payment}
+    else:
+        reason = (f"{pts} points without flowers; a win needs at least {rules.min_points} "
+                  f"(flowers never count toward the minimum)")
+    return McrResult(valid, total, pts, tuple(fans), payment, reading, reason, h.self_drawn)
+
+
+def describe(reading: S.Reading) -> str:
+    """A reading as a referee would say it: ``chow 123m, melded pung 777z, pair 55p``."""
+    def tiles(kinds) -> str:
+        return to_mpsz([Tile(k) for k in kinds])
+
+    if reading.shape == S.SEVEN_PAIRS:
+        return "seven pairs " + " ".join(tiles([k, k]) for k in reading.pairs)
+    if reading.shape == S.THIRTEEN_ORPHANS:
+        return "thirteen orphans"
+    if reading.shape == S.HONORS_KNITTED:
+        return "honors and knitted tiles"
+    parts = []
+    if reading.knitted:
+        parts.append("knitted straight " + tiles(reading.knitted))
+    for s in reading.sets:
+        ks = [s.tile, s.tile + 1, s.tile + 2] if s.kind == S.CHOW else [s.tile] * (4 if s.kind == S.KONG else 3)
+        state = "melded " if s.open else ("concealed " if not s.from_hand else "")
+        parts.append(f"{state}{s.kind} {tiles(ks)}")
+    parts.append(f"pair {tiles([reading.pair, reading.pair])}")
+    return ", ".join(parts)

@@ -1,0 +1,239 @@
+"""MCR hand shapes: every reading of a complete hand, and the hand's waits.
+
+Tiles are kinds 0..33 (``scoring.tiles``); a hand part is a list of 34 counts. A *reading*
+is one way to see the 14 tiles (melds included) as a legal MCR shape (Green Book 2006, §1:
+"basic hand" four sets + pair, and the special hands Seven Pairs, Thirteen Orphans, Honors and
+Knitted Tiles, Knitted Straight + one set + pair). Seven Shifted Pairs and Nine Gates are
+seven-pairs / four-sets readings with a special pattern, so they are fans, not shapes.
+
+Per-suit decompositions are memoised on the suit's 9 counts, so scoring a hand costs a few
+dictionary look-ups after the first hands (the speed target is within 10x of the C++ engine).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Sequence
+
+CHOW, PUNG, KONG = "chow", "pung", "kong"
+STANDARD = "standard"
+SEVEN_PAIRS = "seven_pairs"
+THIRTEEN_ORPHANS = "thirteen_orphans"
+HONORS_KNITTED = "honors_knitted"
+KNITTED_STRAIGHT = "knitted_straight"
+
+TERMINALS_HONORS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+# The six knitted straights: 147 258 369 spread over the three suits in every order.
+KNITTED_PATTERNS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sorted(s * 9 + r for s, start in zip(perm, (0, 1, 2)) for r in (start, start + 3, start + 6)))
+    for perm in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
+)
+
+
+@dataclass(frozen=True, slots=True)
+class MSet:
+    """One set of a reading.
+
+    ``kind``: ``chow``, ``pung`` or ``kong``. ``tile``: lowest tile kind (0..33).
+    ``open``: an exposed meld claimed from another player (chow, pung, melded/added kong).
+    ``from_hand``: made of concealed tiles (and possibly the winning tile), not a declared meld.
+    """
+
+    kind: str
+    tile: int
+    open: bool
+    from_hand: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One reading of a complete hand.
+
+    ``shape``: STANDARD (``sets`` = 4 sets, ``pair``), KNITTED_STRAIGHT (``knitted`` = its 9
+    kinds, ``sets`` = the one other set, ``pair``), SEVEN_PAIRS (``pairs`` = 7 kinds, a kind
+    twice for four of a kind), THIRTEEN_ORPHANS, HONORS_KNITTED (no sets).
+    """
+
+    shape: str
+    sets: tuple[MSet, ...] = ()
+    pair: int = -1
+    knitted: tuple[int, ...] = ()
+    pairs: tuple[int, ...] = ()
+
+
+# --- per-suit memo -------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def suit_decompositions(counts: tuple[int, ...]) -> tuple[tuple[tuple[tuple[str, int], ...], int], ...]:
+    """All ways to split one suit's 9 counts into chows/pungs and at most one pair.
+
+    Returns a tuple of ``(sets, pair_rank)``; ``sets`` holds ``("chow"|"pung", rank0)`` with
+    ranks 0..8, ``pair_rank`` is -1 without a pair. Empty tuple: no way.
+    """
+    out: set = set()
+    c = list(counts)
+
+    def rec(i: int, sets: list, pair: int) -> None:
+        while i < 9 and c[i] == 0:
+            i += 1
+        if i == 9:
+            out.add((tuple(sorted(sets)), pair))
+            return
+        if c[i] >= 3:
+            c[i] -= 3
+            sets.append((PUNG, i))
+            rec(i, sets, pair)
+            sets.pop()
+            c[i] += 3
+        if i <= 6 and c[i + 1] and c[i + 2]:
+            c[i] -= 1; c[i + 1] -= 1; c[i + 2] -= 1
+            sets.append((CHOW, i))
+            rec(i, sets, pair)
+            sets.pop()
+            c[i] += 1; c[i + 1] += 1; c[i + 2] += 1
+        if pair < 0 and c[i] >= 2:
+            c[i] -= 2
+            rec(i, sets, i)
+            c[i] += 2
+
+    if sum(counts) % 3 != 1:
+        rec(0, [], -1)
+    return tuple(sorted(out))
+
+
+@lru_cache(maxsize=None)
+def _suit_ok(counts: tuple[int, ...]) -> bool:
+    return bool(suit_decompositions(counts))
+
+
+def _standard_complete(c: Sequence[int]) -> bool:
+    """Four-sets-and-pair test on a concealed part (any number of sets), pair required."""
+    pairs = 0
+    for base in (0, 9, 18):
+        part = tuple(c[base:base + 9])
+        n = sum(part)
+        if n % 3 == 1 or (n and not _suit_ok(part)):
+            return False
+        if n % 3 == 2:
+            pairs += 1
+    for k in range(27, 34):
+        if c[k] == 2:
+            pairs += 1
+        elif c[k] not in (0, 3):
+            return False
+    return pairs == 1
+
+
+def standard_readings(c: Sequence[int], melds: tuple[MSet, ...]) -> list[Reading]:
+    """Every four-sets-and-pair reading of the concealed part ``c`` (winning tile included)."""
+    per_suit = []
+    for s, base in enumerate((0, 9, 18)):
+        part = tuple(c[base:base + 9])
+        if not any(part):
+            continue
+        opts = suit_decompositions(part)
+        if not opts:
+            return []
+        per_suit.append([(tuple(MSet(kind, base + r, False, True) for kind, r in sets),
+                          base + p if p >= 0 else -1) for sets, p in opts])
+    honor_sets = []
+    honor_pair = -1
+    for k in range(27, 34):
+        n = c[k]
+        if n == 3:
+            honor_sets.append(MSet(PUNG, k, False, True))
+        elif n == 2:
+            if honor_pair >= 0:
+                return []
+            honor_pair = k
+        elif n:
+            return []
+    combos: list[tuple[tuple[MSet, ...], int]] = [(tuple(honor_sets), honor_pair)]
+    for opts in per_suit:
+        nxt = []
+        for sets, pair in combos:
+            for osets, opair in opts:
+                if pair >= 0 and opair >= 0:
+                    continue
+                nxt.append((sets + osets, pair if pair >= 0 else opair))
+        combos = nxt
+    return [Reading(STANDARD, melds + sets, pair) for sets, pair in combos if pair >= 0]
+
+
+def knitted_readings(c: Sequence[int], melds: tuple[MSet, ...]) -> list[Reading]:
+    """Knitted Straight + one set + pair (Green Book fan 35): at most one declared meld."""
+    if len(melds) > 1:
+        return []
+    out = []
+    for pat in KNITTED_PATTERNS:
+        if all(c[k] for k in pat):
+            rest = list(c)
+            for k in pat:
+                rest[k] -= 1
+            for r in standard_readings(rest, melds):
+                out.append(Reading(KNITTED_STRAIGHT, r.sets, r.pair, knitted=pat))
+    return out
+
+
+def special_readings(c: Sequence[int]) -> list[Reading]:
+    """Seven Pairs, Thirteen Orphans, Honors and Knitted Tiles of a 14-tile concealed hand."""
+    out = []
+    if all(n % 2 == 0 for n in c):
+        pairs = tuple(k for k in range(34) for _ in range(c[k] // 2))
+        out.append(Reading(SEVEN_PAIRS, pairs=pairs))
+    if all(c[k] for k in TERMINALS_HONORS) and sum(c[k] for k in TERMINALS_HONORS) == 14:
+        out.append(Reading(THIRTEEN_ORPHANS))
+    if max(c) == 1:
+        suited = tuple(k for k in range(27) if c[k])
+        if 7 <= len(suited) <= 9 and any(set(suited) <= set(p) for p in KNITTED_PATTERNS):
+            out.append(Reading(HONORS_KNITTED))
+    return out
+
+
+def all_readings(c: Sequence[int], melds: tuple[MSet, ...]) -> list[Reading]:
+    """Every MCR reading of a complete hand: ``c`` = concealed counts with the winning tile,
+    ``melds`` = declared sets. Empty list: the hand is not complete."""
+    out = standard_readings(c, melds)
+    out += knitted_readings(c, melds)
+    if not melds:
+        out += special_readings(c)
+    return out
+
+
+def is_complete(c: Sequence[int], n_melds: int) -> bool:
+    """True if the concealed counts ``c`` (winning tile included) with ``n_melds`` declared
+    sets form any MCR shape."""
+    if _standard_complete(c):
+        return True
+    if n_melds <= 1:
+        for pat in KNITTED_PATTERNS:
+            if all(c[k] for k in pat):
+                rest = list(c)
+                for k in pat:
+                    rest[k] -= 1
+                if _standard_complete(rest):
+                    return True
+    if n_melds == 0:
+        return bool(special_readings(c))
+    return False
+
+
+def waits(concealed: Sequence[int], n_melds: int, held: Sequence[int] | None = None,
+          fifth_copy: bool = False) -> list[int]:
+    """Tile kinds that complete a waiting hand under MCR shapes.
+
+    ``concealed``: 34 counts of the concealed tiles (13 - 3 x melds of them). ``held``: counts
+    of every tile the player holds (concealed + melds); a kind of which all four are held is no
+    wait unless ``fifth_copy`` (see RULES.md, "waits on a fifth copy").
+    """
+    held = concealed if held is None else held
+    c = list(concealed)
+    out = []
+    for k in range(34):
+        if not fifth_copy and held[k] >= 4:
+            continue
+        c[k] += 1
+        if is_complete(c, n_melds):
+            out.append(k)
+        c[k] -= 1
+    return out
