@@ -217,14 +217,14 @@ FANS: tuple[Fan, ...] = (
     Fan(45, "Last Tile Claim", 8, lambda f: int(not f.self_drawn and f.last_wall)),
     Fan(46, "Out with Replacement Tile", 8, lambda f: int(f.self_drawn and f.replacement)),
     Fan(47, "Robbing the Kong", 8, lambda f: int(not f.self_drawn and f.robbing)),
-    Fan(48, "Two Concealed Kongs", 8, lambda f: int(f.concealed_kongs == 2)),
     # 6 points
-    Fan(49, "All Pungs", 6, lambda f: int(f.basic and len(f.pungs) == 4)),
-    Fan(50, "Half Flush", 6, lambda f: int(f.tile_level and f.has_honor() and f.suits() == 1)),
-    Fan(51, "Mixed Shifted Chows", 6, lambda f: f.chow_fan("Mixed Shifted Chows")),
-    Fan(52, "All Types", 6, lambda f: int(
+    Fan(48, "All Pungs", 6, lambda f: int(f.basic and len(f.pungs) == 4)),
+    Fan(49, "Half Flush", 6, lambda f: int(f.tile_level and f.has_honor() and f.suits() == 1)),
+    Fan(50, "Mixed Shifted Chows", 6, lambda f: f.chow_fan("Mixed Shifted Chows")),
+    Fan(51, "All Types", 6, lambda f: int(
         f.suits() == 3 and any(k in f.kinds for k in WINDS) and any(k in f.kinds for k in DRAGONS))),
-    Fan(53, "Melded Hand", 6, lambda f: int(f.open_melds == 4 and not f.self_drawn)),
+    Fan(52, "Melded Hand", 6, lambda f: int(f.open_melds == 4 and not f.self_drawn)),
+    Fan(53, "Two Concealed Kongs", 6, lambda f: int(f.concealed_kongs == 2)),
     Fan(54, "Two Dragon Pungs", 6, lambda f: f.pung_fan("Two Dragon Pungs")),
     # 4 points
     Fan(55, "Outside Hand", 4, lambda f: int(_all_packs(f, _outside))),
