@@ -168,8 +168,9 @@ class RecordingPipeline:
     def __call__(self, image, context=None, *, reader=None, fixes=None, win_tile=None):
         self.calls.append({"shape": image.shape, "context": context, "fixes": fixes, "win_tile": win_tile})
         dets = reader.read(image)
-        return {**dets.to_json(), "layout": None, "request": None,
-                "result": {"valid": True, "echo_context": context}, "warnings": []}
+        answer = {**dets.to_json(), "layout": None, "request": None,
+                  "result": {"valid": True, "echo_context": context}, "warnings": []}
+        return type("PhotoResult", (), {"to_json": lambda self: answer})()
 
 
 def test_score_passes_context_fixes_and_win_tile():

@@ -194,14 +194,12 @@ def decode_upload(data: bytes, limits: Limits):
     from vision.imageio import ImageError, load_image
 
     try:
-        img = load_image(data)
+        return load_image(data, max_pixels=limits.max_pixels)
     except ImageError as exc:
-        raise ApiError(400, "not_an_image", f"cannot read the upload as an image: {exc}") from None
-    h, w = img.shape[:2]
-    if w * h > limits.max_pixels:  # formats whose header we do not parse
-        raise ApiError(413, "too_many_pixels",
-                       f"image is {w}x{h} = {w * h:,} pixels; the limit is {limits.max_pixels:,}")
-    return img
+        if "too large" in str(exc):  # formats whose size only decoding tells
+            raise ApiError(413, "too_many_pixels", str(exc).replace("image bytes: ", "")) from None
+        raise ApiError(400, "not_an_image", f"cannot read the upload as an image: "
+                                            f"{str(exc).replace('image bytes: ', '')}") from None
 
 
 def _parse_json_field(name: str, text: str | None, default):
@@ -420,7 +418,7 @@ def create_app(
             except (ValueError, KeyError, TypeError) as exc:
                 # The pipeline validates context and fixes as `tilescope hand` does.
                 raise ApiError(422, "invalid_request", str(exc)) from None
-            return result.to_json() if hasattr(result, "to_json") else result
+            return result.to_json()
 
         return JSONResponse(await run_bounded(work))
 
