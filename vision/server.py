@@ -37,7 +37,7 @@ from typing import Any, Callable
 
 from fastapi import Body, FastAPI, File, Form, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -447,6 +447,10 @@ def create_app(
     @app.get("/", include_in_schema=False)
     async def index():
         return FileResponse(WEB_DIR / "index.html", media_type="text/html")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon():
+        return Response(status_code=204)
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     return app

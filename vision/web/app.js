@@ -21,18 +21,9 @@ const state = {
 
 const $ = (id) => document.getElementById(id);
 
-// ---- tiles as Unicode glyphs (U+1F000 block), as scoring/tiles.py ----
-function glyph(code) {
-  if (code === "back") return "\u{1F02B}";
-  const n = code === "" ? 0 : Number(code[0]), s = code[1];
-  const num = n === 0 ? 5 : n;
-  if (s === "m") return String.fromCodePoint(0x1F007 + num - 1);
-  if (s === "s") return String.fromCodePoint(0x1F010 + num - 1);
-  if (s === "p") return String.fromCodePoint(0x1F019 + num - 1);
-  if (s === "z") return ["\u{1F000}", "\u{1F001}", "\u{1F002}", "\u{1F003}", "\u{1F006}", "\u{1F005}", "\u{1F004}"][n - 1] || "?";
-  if (s === "f") return String.fromCodePoint(0x1F022 + n - 1);
-  return "?";
-}
+// ---- tiles drawn as CSS chips (no mahjong font needed) ----
+const HONOURS = ["E", "S", "W", "N", "Wh", "Gr", "Rd"];
+const SUIT_NAMES = { m: "characters", p: "dots", s: "bamboo" };
 
 function splitMpsz(text) {
   const out = []; let digits = [];
@@ -42,7 +33,28 @@ function splitMpsz(text) {
   }
   return out;
 }
-const glyphs = (text) => splitMpsz(text).map(glyph).join("");
+
+function chip(code) {
+  const e = document.createElement("span");
+  const n = code[0], s = code[1];
+  e.className = "tile";
+  e.dataset.tile = code;
+  if (code === "back") { e.textContent = "■"; e.title = "face-down tile"; return e; }
+  e.classList.add(s);
+  if (s === "z") { e.textContent = HONOURS[Number(n) - 1] || "?"; return e; }
+  if (s === "f") { e.innerHTML = `F<small>${n}</small>`; return e; }
+  if (n === "0") e.classList.add("red");
+  e.innerHTML = `${n === "0" ? 5 : n}<small>${s}</small>`;
+  e.title = `${n === "0" ? "red 5" : n} ${SUIT_NAMES[s] || ""}`;
+  return e;
+}
+
+function group(codes) {
+  const g = document.createElement("span");
+  g.className = "group";
+  for (const c of codes) g.appendChild(chip(c));
+  return g;
+}
 
 // ---- photo ----
 async function loadPhoto(file) {
@@ -76,7 +88,6 @@ function draw() {
   g.drawImage(bm, 0, 0);
   const tiles = (state.data && state.data.tiles) || [];
   const lw = Math.max(2, Math.round(Math.max(bm.width, bm.height) / 400));
-  g.font = `bold ${Math.max(12, lw * 7)}px system-ui, sans-serif`;
   g.textBaseline = "bottom";
   tiles.forEach((t, i) => {
     const [x1, y1, x2, y2] = t.box;
@@ -85,12 +96,14 @@ function draw() {
     const color = fixed ? "#1d4ed8" : low ? "#d97706" : "#059669";
     g.lineWidth = lw; g.strokeStyle = color;
     g.strokeRect(x1, y1, x2 - x1, y2 - y1);
-    const label = `${i + 1}:${t.tile}`;
-    const tw = g.measureText(label).width + 6, th = lw * 7 + 4;
+    const label = t.tile;
+    const fs = Math.max(10, Math.min(lw * 8, (x2 - x1) * 0.55));
+    g.font = `bold ${fs}px system-ui, sans-serif`;
+    const tw = g.measureText(label).width + 4, th = fs + 3;
     g.fillStyle = color;
     g.fillRect(x1, Math.max(0, y1 - th), tw, th);
     g.fillStyle = "#fff";
-    g.fillText(label, x1 + 3, Math.max(th, y1) - 2);
+    g.fillText(label, x1 + 2, Math.max(th, y1) - 1);
   });
 }
 
@@ -116,7 +129,7 @@ function buildPicker() {
     const b = document.createElement("button");
     b.value = code;
     b.dataset.tile = code;
-    b.innerHTML = `${glyph(code)}<small>${code}</small>`;
+    b.appendChild(chip(code));
     b.setAttribute("aria-label", code);
     grid.appendChild(b);
   }
@@ -230,10 +243,9 @@ function showResult(data) {
   const hand = $("hand");
   hand.textContent = "";
   if (req) {
-    const parts = [glyphs(req.concealed)];
-    for (const m of req.melds || []) parts.push(glyphs(m.tiles));
-    if (req.win_tile) parts.push(glyph(req.win_tile));
-    hand.append(parts.join(" "));
+    hand.appendChild(group(splitMpsz(req.concealed)));
+    for (const m of req.melds || []) hand.appendChild(group(splitMpsz(m.tiles)));
+    if (req.win_tile) hand.appendChild(group([req.win_tile]));
     const mp = document.createElement("span");
     mp.className = "mpsz";
     mp.textContent = [req.concealed, ...(req.melds || []).map((m) => `${m.type} ${m.tiles}`),

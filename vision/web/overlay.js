@@ -1,15 +1,18 @@
 // tilescope overlay: shows the stable hand sent over the WebSocket /ws; reconnects if dropped.
 "use strict";
 
-function glyph(code) {
-  const n = Number(code[0]), s = code[1], num = n === 0 ? 5 : n;
-  if (code === "back") return "\u{1F02B}";
-  if (s === "m") return String.fromCodePoint(0x1F007 + num - 1);
-  if (s === "s") return String.fromCodePoint(0x1F010 + num - 1);
-  if (s === "p") return String.fromCodePoint(0x1F019 + num - 1);
-  if (s === "z") return ["\u{1F000}", "\u{1F001}", "\u{1F002}", "\u{1F003}", "\u{1F006}", "\u{1F005}", "\u{1F004}"][n - 1] || "?";
-  if (s === "f") return String.fromCodePoint(0x1F022 + n - 1);
-  return "?";
+const HONOURS = ["E", "S", "W", "N", "Wh", "Gr", "Rd"];
+
+// A tile as a CSS chip: OBS machines rarely have a mahjong font.
+function chip(code) {
+  const e = document.createElement("span");
+  const n = code[0], s = code[1];
+  e.className = `tile ${s || ""}${n === "0" ? " red" : ""}`;
+  if (code === "back") e.textContent = "■";
+  else if (s === "z") e.textContent = HONOURS[Number(n) - 1] || "?";
+  else if (s === "f") e.innerHTML = `F<small>${n}</small>`;
+  else e.innerHTML = `${n === "0" ? 5 : n}<small>${s}</small>`;
+  return e;
 }
 
 function show(msg) {
@@ -17,7 +20,9 @@ function show(msg) {
   if (msg.type !== "hand") return;
   const hand = msg.hand;
   if (!hand) { card.classList.add("hidden"); return; }
-  document.getElementById("tiles").textContent = hand.tiles.map(glyph).join("");
+  const tiles = document.getElementById("tiles");
+  tiles.textContent = "";
+  for (const t of hand.tiles) tiles.appendChild(chip(t));
   document.getElementById("value").textContent = hand.summary || "";
   const res = hand.result || {};
   const names = (res.yaku || []).map((y) => `${y.name} ${y.han}`)
