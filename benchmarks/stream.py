@@ -1,0 +1,101 @@
+"""Stream speed: frames per second that ``tilescope stream`` detects on this CPU.
+
+Runs the stream engine (detector + tracker + stabiliser + scoring of each new stable hand) on
+a video at the default settings and prints frames detected per second of wall-clock time. The
+issue's target is >= 15 on 2 cores.
+
+Without ``--video`` it makes one: a rendered hand photo (``datasets.render``, needs the tile
+artwork in ``../shared/art`` or ``--art``) moved a few pixels per frame like a hand-held
+camera, at 1280x720 (a webcam's usual size). Run from the repo root, by hand (not a test):
+
+    nice .venv/bin/python -m benchmarks.stream [--video FILE] [--frames 150] [--threads 2]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+
+def make_video(path: str, frames: int, seed: int, art: str | None) -> None:
+    import cv2
+    import numpy as np
+
+    from datasets.hands import random_hand
+    from datasets.render import get_style, render_hand
+
+    rng = np.random.default_rng(seed)
+    img, _ = render_hand(random_hand(rng, "riichi"), rng, get_style("riichi-tiles", art),
+                         imgsz=(1280, 720))
+    h, w = img.shape[:2]
+    out = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"mp4v"), 30.0, (w, h))
+    for i in range(frames):
+        dx, dy = 3 * np.sin(i / 7.0), 2 * np.cos(i / 11.0)
+        m = np.float32([[1, 0, dx], [0, 1, dy]])
+        out.write(cv2.warpAffine(img, m, (w, h), borderMode=cv2.BORDER_REPLICATE))
+    out.release()
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--video", help="video file to read (default: render one)")
+    p.add_argument("--frames", type=int, default=150, help="frames to render (default 150)")
+    p.add_argument("--threads", type=int, default=2, help="onnxruntime threads (default 2)")
+    p.add_argument("--weights", help="weights folder (default: the bundled model)")
+    p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--art", help="tile artwork folder (default ../shared/art)")
+    args = p.parse_args(argv)
+
+    from vision.detector import TileReader
+    from vision.stream import FrameSource, HandStabiliser, StreamRunner, pipeline_scorer
+
+    try:
+        reader = TileReader(args.weights, threads=args.threads)
+    except RuntimeError as exc:
+        print(f"benchmarks.stream: no detector: {exc}", file=sys.stderr)
+        return 2
+    video = args.video
+    tmp = None
+    if video is None:
+        tmp = tempfile.NamedTemporaryFile(suffix=".mp4", delete=False)
+        tmp.close()
+        video = tmp.name
+        make_video(video, args.frames, args.seed, args.art)
+
+    class TimedReader:
+        def __init__(self, inner):
+            self.inner, self.times = inner, []
+
+        def read(self, img):
+            t = time.perf_counter()
+            d = self.inner.read(img)
+            self.times.append(time.perf_counter() - t)
+            return d
+
+    timed = TimedReader(reader)
+    source = FrameSource(video)
+    runner = StreamRunner(timed, HandStabiliser(), pipeline_scorer({"ruleset": "riichi"}))
+    seen = []
+    runner.on_hand = seen.append
+    stats = runner.run(source)
+    source.close()
+    if tmp is not None:
+        os.unlink(tmp.name)
+    first = next((m for m in seen if m["hand"]), None)
+    print(f"video: {video if args.video else 'rendered 1280x720'}, {stats.frames} frames; "
+          f"detector input {reader.imgsz} px, {args.threads} threads, "
+          f"{'two-stage' if reader.classifier is not None and not reader.single_stage else 'single-stage'}")
+    print(f"frames detected per second: {stats.detect_fps:.1f}  (target >= 15)")
+    print(f"read() per frame: median {1000 * statistics.median(timed.times):.1f} ms, "
+          f"p90 {1000 * sorted(timed.times)[int(0.9 * len(timed.times))]:.1f} ms")
+    print(f"stable-hand changes: {stats.events}; first hand: "
+          f"{' '.join(first['hand']['tiles']) if first else 'none'} -> "
+          f"{first['hand']['summary'] if first else ''}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
