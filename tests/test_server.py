@@ -286,3 +286,12 @@ def test_image_header_size(ext):
 
 def test_image_header_size_unknown():
     assert image_header_size(b"hello") is None
+
+
+def test_serve_command_rejects_bad_options(capsys):
+    from vision.cli import main
+
+    assert main(["serve", "--port", "70000"]) == 2
+    assert "--port" in capsys.readouterr().err
+    assert main(["serve", "--timeout", "0"]) == 2
+    assert "--timeout" in capsys.readouterr().err

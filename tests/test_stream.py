@@ -204,3 +204,27 @@ def test_annotated_copy_keeps_every_frame(tmp_path):
 
 def test_hand_message_for_an_empty_table():
     assert hand_message(None, None, 1.234) == {"type": "hand", "frame": None, "time_s": 1.23, "hand": None}
+
+
+# ---------------------------------------------------------------- the command line
+
+def test_stream_command_rejects_bad_sources(tmp_path, capsys):
+    from vision.cli import main
+
+    assert main(["stream", str(tmp_path / "missing.mp4")]) == 2
+    assert "no such video file" in capsys.readouterr().err
+    text = tmp_path / "notes.mp4"
+    text.write_text("not a video")
+    assert main(["stream", str(text)]) == 2
+    assert "cannot open video source" in capsys.readouterr().err
+    assert main(["stream", str(text), "--stable", "0"]) == 2
+    assert "--stable" in capsys.readouterr().err
+
+
+def test_stream_command_rejects_bad_context(tmp_path, capsys):
+    from vision.cli import main
+
+    clip = tmp_path / "c.avi"
+    write_clip(clip, [render(None)] * 2)
+    assert main(["stream", str(clip), "--context", "{oops"]) == 2
+    assert "--context" in capsys.readouterr().err

@@ -14,7 +14,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "0.0.0.0 lets phones on your network connect)")
     parser.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
     parser.add_argument("--weights", default=None,
-                        help="ONNX detector weights (default: the bundled model)")
+                        help="folder with detector.onnx (+ classifier.onnx) (default: the bundled vision/weights)")
     parser.add_argument("--max-upload-mb", type=float, default=20.0,
                         help="largest accepted upload in MiB (default 20)")
     parser.add_argument("--max-megapixels", type=float, default=40.0,

@@ -17,7 +17,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="serve an overlay page for an OBS browser source at http://HOST:PORT/ "
                              "(updated over the WebSocket /ws)")
     parser.add_argument("--host", default="127.0.0.1", help="overlay bind address (default 127.0.0.1)")
-    parser.add_argument("--weights", help="ONNX detector weights (default: the bundled model)")
+    parser.add_argument("--weights", help="folder with detector.onnx (+ classifier.onnx) (default: the bundled vision/weights)")
     parser.add_argument("--context", metavar="JSON-or-FILE",
                         help="hand-request keys other than the tiles (ruleset, win, seat_wind, ...) "
                              "as a JSON object or a file holding one")
