@@ -16,7 +16,7 @@ import pytest
 from grey_tiles import GreyReader, render, tile_boxes
 from vision.detections import Detection, Detections
 from vision.stream import (FrameSource, HandStabiliser, LatestFrameReader, StreamRunner,
-                           TileTracker, hand_message, iou, reading_order, summarize)
+                           TileTracker, group_boxes, hand_message, iou, reading_order, summarize)
 
 CONTEXT = {"ruleset": "riichi", "win": "tsumo", "seat_wind": "E", "round_wind": "E"}
 # Hand A: 123m 456p 789s 23s 55z, winning tile 4s (closed, self-drawn, dealer).
@@ -228,3 +228,13 @@ def test_stream_command_rejects_bad_context(tmp_path, capsys):
     write_clip(clip, [render(None)] * 2)
     assert main(["stream", str(clip), "--context", "{oops"]) == 2
     assert "--context" in capsys.readouterr().err
+
+
+def test_group_boxes_outline_melds_and_the_winning_tile():
+    scored = {"tiles": [{"box": [0, 0, 10, 14]}, {"box": [10, 0, 20, 14]}, {"box": [30, 2, 40, 16]},
+                        {"box": [50, 0, 64, 10]}],
+              "layout": {"groups": [{"kind": "concealed", "tiles": [1, 2]},
+                                    {"kind": "win", "tiles": [3]},
+                                    {"kind": "meld", "type": "pon", "tiles": [2, 4]}]}}
+    assert group_boxes(scored) == [("win", (30, 2, 40, 16)), ("pon", (10, 0, 64, 14))]
+    assert group_boxes({"layout": None}) == []

@@ -385,13 +385,40 @@ def summarize(result: dict | None) -> str:
     return f"{value} · {pay}" if pay is not None else value
 
 
-def draw_frame(image: np.ndarray, detections: Detections | None, banner: str | None) -> np.ndarray:
-    """A copy of ``image`` with tile boxes + labels and a score banner along the bottom."""
+def group_boxes(scored: dict | None) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """(label, union box) of each layout group of a ``tilescope score --json`` dict: melds
+    labelled by type (``pon``, ``chi``...), the winning tile ``win``, the ``dora`` row.
+    Group ``tiles`` are 1-based numbers into the dict's ``tiles`` list."""
+    if not scored or not scored.get("layout"):
+        return []
+    tiles = scored.get("tiles") or []
+    out = []
+    for g in scored["layout"].get("groups", []):
+        if g.get("kind") not in ("meld", "win", "dora"):
+            continue
+        boxes = [tiles[n - 1]["box"] for n in g.get("tiles", []) if 1 <= n <= len(tiles)]
+        if boxes:
+            b = np.array(boxes, dtype=float)
+            label = g.get("type") or g["kind"]
+            out.append((label, (b[:, 0].min(), b[:, 1].min(), b[:, 2].max(), b[:, 3].max())))
+    return out
+
+
+def draw_frame(image: np.ndarray, detections: Detections | None, banner: str | None,
+               groups: list[tuple[str, tuple[float, float, float, float]]] = ()) -> np.ndarray:
+    """A copy of ``image`` with tile boxes + labels, meld/win outlines (``group_boxes``) and a
+    score banner along the bottom."""
     import cv2
 
     out = image.copy()
     h, w = out.shape[:2]
     scale = max(0.4, min(w, h) / 900)
+    for label, box in groups:
+        x1, y1, x2, y2 = (int(round(v)) for v in box)
+        pad = max(3, int(6 * scale))
+        cv2.rectangle(out, (x1 - pad, y1 - pad), (x2 + pad, y2 + pad), (255, 160, 0), max(1, int(2 * scale)))
+        cv2.putText(out, label, (x1 - pad, y2 + pad + int(18 * scale)), cv2.FONT_HERSHEY_SIMPLEX,
+                    0.6 * scale, (255, 160, 0), max(1, int(2 * scale)), cv2.LINE_AA)
     if detections is not None:
         for d in detections.tiles:
             x1, y1, x2, y2 = (int(round(v)) for v in d.box)
@@ -443,6 +470,7 @@ class StreamRunner:
         self.on_hand = on_hand
         self.writer = writer
         self.banner: str | None = None
+        self.groups: list = []  # meld / win outlines of the current hand
         self._boxes: Detections | None = None
         self.stats = StreamStats()
 
@@ -462,10 +490,11 @@ class StreamRunner:
                 hand = message["hand"]
                 self.banner = None if hand is None else (
                     " ".join(hand["tiles"]) if self.scorer is None else hand["summary"])
+                self.groups = group_boxes(scored)
                 if self.on_hand is not None:
                     self.on_hand(message)
         if self.writer is not None:
-            self.writer.write(draw_frame(frame.image, self._boxes, self.banner))
+            self.writer.write(draw_frame(frame.image, self._boxes, self.banner, self.groups))
         return message
 
     def run(self, source: FrameSource, progress: bool = False,
