@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from ..hand import HandError, HandRequest
 from ..tiles import Tile, to_mpsz
 from . import shapes as S
-from .fans import BY_NAME, FANS, Facts, apply_exclusions
+from .fans import BY_NAME, FANS, HAND, SETS, Facts, apply_exclusions
 
 NINE_GATES_BASE = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 WIND_KIND = {"E": 27, "S": 28, "W": 29, "N": 30}
@@ -165,12 +165,45 @@ def _is_nine_gates(h: _Hand) -> bool:
             and sum(h.c13) == 13)
 
 
-def _fans_for(f: Facts, rules: McrRules) -> dict[str, int]:
-    found = {}
-    for fan in FANS:
+_HAND_FANS = tuple(f for f in FANS if f.scope == HAND)
+# Fans of the special shapes; every other per-reading fan reads sets, a pair or the winning
+# tile's place, which those shapes do not have, so it is only tested on set-based readings.
+_SPECIAL_ONLY = {
+    S.SEVEN_PAIRS: ("Seven Shifted Pairs", "Seven Pairs"),
+    S.THIRTEEN_ORPHANS: ("Thirteen Orphans",),
+    S.HONORS_KNITTED: ("Greater Honors and Knitted Tiles", "Lesser Honors and Knitted Tiles", "Knitted Straight"),
+}
+_SPECIAL_NAMES = {n for names in _SPECIAL_ONLY.values() for n in names} - {"Knitted Straight"}
+_SET_FANS = {shape: tuple(f for f in FANS if f.scope == SETS and f.name in names)
+             for shape, names in _SPECIAL_ONLY.items()}
+_SET_FANS[S.STANDARD] = _SET_FANS[S.KNITTED_STRAIGHT] = tuple(
+    f for f in FANS if f.scope == SETS and f.name not in _SPECIAL_NAMES)
+
+
+def _fans_for(f: Facts, rules: McrRules, hand_cache: dict) -> dict[str, int]:
+    """Every fan of one reading before exclusions are applied, then after them.
+
+    Fans of scope ``hand`` depend only on the tiles and the win's context, so they are
+    evaluated once per hand (per kind of shape) and reused for every reading.
+    """
+    key = f.tile_level
+    found = hand_cache.get(key)
+    if found is None:
+        found = {}
+        for fan in _HAND_FANS:
+            n = fan.test(f)
+            if n:
+                found[fan.name] = n
+        hand_cache[key] = found
+    found = dict(found)
+    for fan in _SET_FANS[f.reading.shape]:
         n = fan.test(f)
         if n:
             found[fan.name] = n
+    if len(f.chows) > 1:
+        found.update(f.chow_rel())
+    if len(f.pungs) > 1:
+        found.update(f.pung_rel())
     if not rules.seven_pairs_tile_hog and f.shape == S.SEVEN_PAIRS:
         found.pop("Tile Hog", None)
     found = apply_exclusions(found, f)
@@ -222,7 +255,11 @@ def score_mcr(req: HandRequest, rules: McrRules | None = None) -> McrResult:
         return unique_cache[0]
 
     counts = h.held
-    kinds = tuple(k for k in range(34) if counts[k])
+    mask = 0
+    for k in range(34):
+        if counts[k]:
+            mask |= 1 << k
+    hand_cache: dict = {}
     best = None
     for r in readings:
         chows = tuple(sorted(s.tile for s in r.sets if s.kind == S.CHOW))
@@ -231,7 +268,7 @@ def score_mcr(req: HandRequest, rules: McrRules | None = None) -> McrResult:
         for slot in _slots(r, w):
             waitable = slot in ("pair", "edge", "closed") and req.win_tile_shown
             f = Facts(
-                reading=r, counts=counts, kinds=kinds, chows=chows, pungs=pungs, pair=r.pair,
+                reading=r, counts=counts, mask=mask, chows=chows, pungs=pungs, pair=r.pair,
                 concealed_pungs=concealed - (slot == "pung" and not h.self_drawn),
                 melded_kongs=h.melded_kongs, concealed_kongs=h.concealed_kongs,
                 open_melds=h.open_melds, slot=slot,
@@ -240,7 +277,7 @@ def score_mcr(req: HandRequest, rules: McrRules | None = None) -> McrResult:
                 robbing=req.robbing_kong, last_copy=last_copy, win_shown=req.win_tile_shown,
                 seat=seat, prevalent=prevalent, nine_gates=nine_gates,
             )
-            found = _fans_for(f, rules)
+            found = _fans_for(f, rules, hand_cache)
             pts = _points(found, rules)
             if best is None or pts > best[0]:
                 best = (pts, found, r)

@@ -124,6 +124,16 @@ def _standard_complete(c: Sequence[int]) -> bool:
     return pairs == 1
 
 
+@lru_cache(maxsize=None)
+def _suit_sets(part: tuple[int, ...], base: int) -> tuple[tuple[tuple[MSet, ...], int], ...]:
+    """:func:`suit_decompositions` as concealed :class:`MSet` tuples and pair kinds."""
+    return tuple((tuple(MSet(kind, base + r, False, True) for kind, r in sets), base + p if p >= 0 else -1)
+                 for sets, p in suit_decompositions(part))
+
+
+_HONOR_PUNGS = tuple(MSet(PUNG, k, False, True) for k in range(34))
+
+
 def standard_readings(c: Sequence[int], melds: tuple[MSet, ...]) -> list[Reading]:
     """Every four-sets-and-pair reading of the concealed part ``c`` (winning tile included)."""
     per_suit = []
@@ -131,17 +141,16 @@ def standard_readings(c: Sequence[int], melds: tuple[MSet, ...]) -> list[Reading
         part = tuple(c[base:base + 9])
         if not any(part):
             continue
-        opts = suit_decompositions(part)
+        opts = _suit_sets(part, base)
         if not opts:
             return []
-        per_suit.append([(tuple(MSet(kind, base + r, False, True) for kind, r in sets),
-                          base + p if p >= 0 else -1) for sets, p in opts])
+        per_suit.append(opts)
     honor_sets = []
     honor_pair = -1
     for k in range(27, 34):
         n = c[k]
         if n == 3:
-            honor_sets.append(MSet(PUNG, k, False, True))
+            honor_sets.append(_HONOR_PUNGS[k])
         elif n == 2:
             if honor_pair >= 0:
                 return []
@@ -218,9 +227,53 @@ def is_complete(c: Sequence[int], n_melds: int) -> bool:
     return False
 
 
+@lru_cache(maxsize=None)
+def _suit_adds(part: tuple[int, ...]) -> tuple[int, ...]:
+    """Ranks r (0..8) such that one more tile of rank r makes the suit decomposable."""
+    out = []
+    for r in range(9):
+        p = list(part)
+        p[r] += 1
+        if suit_decompositions(tuple(p)):
+            out.append(r)
+    return tuple(out)
+
+
+def standard_waits(c: Sequence[int]) -> list[int]:
+    """Kinds that complete four-sets-and-pair from the concealed counts ``c`` (no copy limit).
+
+    Works suit by suit: the other suits must already split into sets (and at most the one
+    pair), the suit that takes the tile is looked up in a memo of its completing ranks.
+    """
+    parts = (tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27]))
+    n = [sum(p) for p in parts]
+    ok = [n[i] == 0 or (n[i] % 3 != 1 and _suit_ok(parts[i])) for i in range(3)]
+    has_pair = [n[i] % 3 == 2 for i in range(3)]
+    hon = c[27:34]
+    hon_bad = sum(1 for x in hon if x == 1 or x >= 4)
+    hon_pairs = sum(1 for x in hon if x == 2)
+    out = []
+    for s in range(3):
+        if hon_bad or not all(ok[j] for j in range(3) if j != s):
+            continue
+        pairs = hon_pairs + sum(has_pair[j] for j in range(3) if j != s)
+        if pairs + ((n[s] + 1) % 3 == 2) != 1:
+            continue
+        out.extend(s * 9 + r for r in _suit_adds(parts[s]))
+    if all(ok):
+        suit_pairs = sum(has_pair)
+        for h in range(7):
+            x = hon[h]
+            if x not in (1, 2) or hon_bad - (x == 1):
+                continue
+            if suit_pairs + hon_pairs - (x == 2) + (x == 1) == 1:
+                out.append(27 + h)
+    return out
+
+
 def waits(concealed: Sequence[int], n_melds: int, held: Sequence[int] | None = None,
           fifth_copy: bool = False) -> list[int]:
-    """Tile kinds that complete a waiting hand under MCR shapes.
+    """Tile kinds (ascending) that complete a waiting hand under any MCR shape.
 
     ``concealed``: 34 counts of the concealed tiles (13 - 3 x melds of them). ``held``: counts
     of every tile the player holds (concealed + melds); a kind of which all four are held is no
@@ -228,12 +281,39 @@ def waits(concealed: Sequence[int], n_melds: int, held: Sequence[int] | None = N
     """
     held = concealed if held is None else held
     c = list(concealed)
-    out = []
-    for k in range(34):
-        if not fifth_copy and held[k] >= 4:
-            continue
-        c[k] += 1
-        if is_complete(c, n_melds):
-            out.append(k)
-        c[k] -= 1
-    return out
+    found = set(standard_waits(c))
+    if n_melds <= 1:
+        for pat in KNITTED_PATTERNS:
+            missing = [k for k in pat if not c[k]]
+            if len(missing) > 1:
+                continue
+            rest = list(c)
+            for k in pat:
+                if rest[k]:
+                    rest[k] -= 1
+            if missing:
+                if _standard_complete(rest):
+                    found.add(missing[0])
+            else:
+                found.update(standard_waits(rest))
+    if n_melds == 0:
+        odd = [k for k in range(34) if c[k] % 2]
+        if len(odd) == 1:
+            found.add(odd[0])
+        th = [c[k] for k in TERMINALS_HONORS]
+        if sum(th) == 13:
+            distinct = sum(1 for x in th if x)
+            if distinct == 13:
+                found.update(TERMINALS_HONORS)
+            elif distinct == 12 and max(th) == 2:
+                found.update(k for k in TERMINALS_HONORS if not c[k])
+        if max(c) <= 1:
+            suited = {k for k in range(27) if c[k]}
+            for pat in KNITTED_PATTERNS:
+                if not suited <= set(pat):
+                    continue
+                if 7 <= len(suited) <= 9:
+                    found.update(k for k in range(27, 34) if not c[k])
+                if 6 <= len(suited) <= 8:
+                    found.update(k for k in pat if not c[k])
+    return sorted(k for k in found if fifth_copy or held[k] < 4)
