@@ -25,6 +25,18 @@ class ErrorResult:
         return {"valid": False, "error": self.error}
 
 
+_score_riichi = None
+
+
+def _riichi():
+    # imported on first use so that ``import scoring.api`` stays light
+    global _score_riichi
+    if _score_riichi is None:
+        from .riichi import score_riichi
+        _score_riichi = score_riichi
+    return _score_riichi
+
+
 def score_hand(req: HandRequest) -> Any:
     """Value one win. Returns a result object (``.to_json()``, ``.error``).
 
@@ -41,8 +53,7 @@ def score_hand(req: HandRequest) -> Any:
             except ImportError:
                 return ErrorResult("MCR scoring not supported yet")
             return score_mcr(req)
-        from .riichi import score_riichi
-        return score_riichi(req)
+        return _riichi()(req)
     except HandError as exc:
         return ErrorResult(str(exc))
 

@@ -14,10 +14,9 @@ MCR-only shapes (knitted, honours-and-knitted) are not here.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
-from typing import Iterable, Sequence
+from typing import Iterable, NamedTuple, Sequence
 
 from .tiles import NUM_KINDS, Tile, counts34
 
@@ -31,9 +30,8 @@ ORPHAN_KINDS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 _ORPHAN_SET = frozenset(ORPHAN_KINDS)
 
 
-@dataclass(frozen=True, slots=True)
-class Group:
-    """One set or pair of a reading.
+class Group(NamedTuple):
+    """One set or pair of a reading (an immutable tuple; fields by name).
 
     ``shape``: ``run``, ``triplet``, ``kan`` or ``pair``; ``kind``: its lowest kind (0..33).
     ``concealed``: formed in the hand (or a closed kan) rather than called; a triplet that the
@@ -54,9 +52,8 @@ class Group:
         return (self.kind,)
 
 
-@dataclass(frozen=True, slots=True)
-class Reading:
-    """One way to read a complete hand.
+class Reading(NamedTuple):
+    """One way to read a complete hand (an immutable tuple; fields by name).
 
     ``form``: ``standard``, ``seven_pairs`` or ``thirteen_orphans``. ``sets``: standard — the
     four sets (hand-formed first, then the melds in request order); seven pairs — the seven
@@ -127,36 +124,59 @@ def _suit_decompositions(counts: tuple[int, ...], honours: bool) -> tuple[tuple[
 _SUIT_SLICES = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
 
 
+@lru_cache(maxsize=None)
+def _suit_groups(counts: tuple[int, ...], lo: int) -> tuple[tuple[int, tuple[Group, ...]], ...]:
+    """:func:`_suit_decompositions` of the suit starting at kind ``lo``, as absolute pair kind
+    (-1 if none) and concealed :class:`Group` values (shared, immutable)."""
+    return tuple(
+        (lo + p if p >= 0 else -1, tuple(Group(shape, lo + pos) for shape, pos in sets))
+        for p, sets in _suit_decompositions(counts, lo == 27)
+    )
+
+
+def _hand_splits(counts: Sequence[int]) -> list[tuple[int, tuple[Group, ...]]]:
+    """Every (pair kind, concealed groups) split of ``counts`` (3n+2 tiles); empty if none."""
+    per_suit = []
+    pairs = 0
+    for lo, hi, _ in _SUIT_SLICES:
+        part = tuple(counts[lo:hi])
+        if not any(part):
+            continue
+        opts = _suit_groups(part, lo)
+        if not opts:
+            return []
+        if opts[0][0] >= 0:
+            pairs += 1
+        per_suit.append(opts)
+    if pairs != 1:
+        return []
+    if all(len(o) == 1 for o in per_suit):     # the usual case: one split per suit
+        pair = -1
+        groups: tuple[Group, ...] = ()
+        for ((p, gs),) in per_suit:
+            if p >= 0:
+                pair = p
+            groups += gs
+        return [(pair, groups)]
+    out = []
+    for combo in product(*per_suit):
+        pair = -1
+        groups = ()
+        for p, gs in combo:
+            if p >= 0:
+                pair = p
+            groups += gs
+        out.append((pair, groups))
+    return out
+
+
 def decompose_sets(counts: Sequence[int]) -> list[tuple[int, tuple[tuple[str, int], ...]]]:
     """Every split of concealed ``counts`` (34 kinds, 3n+2 tiles) into n sets and one pair.
 
     Returns ``[(pair_kind, ((shape, kind), ...)), ...]`` with shape ``run`` or ``triplet``
     and kinds 0..33, each split once; empty if the tiles form no such split.
     """
-    per_suit = []
-    pairs_needed = 0
-    for lo, hi, honours in _SUIT_SLICES:
-        part = tuple(counts[lo:hi])
-        if not any(part):
-            continue
-        opts = _suit_decompositions(part, honours)
-        if not opts:
-            return []
-        per_suit.append((lo, opts))
-        if sum(part) % 3 == 2:
-            pairs_needed += 1
-    if pairs_needed != 1:
-        return []
-    out = []
-    for combo in product(*(opts for _, opts in per_suit)):
-        pair = -1
-        sets: list[tuple[str, int]] = []
-        for (lo, _), (p, ss) in zip(per_suit, combo):
-            if p >= 0:
-                pair = lo + p
-            sets.extend((shape, lo + pos) for shape, pos in ss)
-        out.append((pair, tuple(sets)))
-    return out
+    return [(p, tuple((g.shape, g.kind) for g in gs)) for p, gs in _hand_splits(counts)]
 
 
 def is_standard_complete(counts: Sequence[int]) -> bool:
@@ -198,12 +218,16 @@ _MELD_SHAPE = {"chi": RUN, "pon": TRIPLET, "daiminkan": KAN, "kakan": KAN, "anka
 
 
 def meld_groups(melds: Iterable) -> tuple[Group, ...]:
-    """Groups for declared melds (objects with ``type``, ``tiles``, ``is_open``, e.g.
-    :class:`scoring.hand.Meld`), in order."""
-    return tuple(
-        Group(_MELD_SHAPE[m.type], min(t.kind for t in m.tiles), not m.is_open, i)
-        for i, m in enumerate(melds)
-    )
+    """Groups for declared melds (objects with ``type`` and ``tiles``, e.g.
+    :class:`scoring.hand.Meld`), in order; a closed kan is a concealed group."""
+    out = []
+    for i, m in enumerate(melds):
+        t = m.tiles
+        kind = t[0].kind
+        if m.type == "chi":
+            kind = min(kind, t[1].kind, t[2].kind)
+        out.append(Group(_MELD_SHAPE[m.type], kind, m.type == "ankan", i))
+    return tuple(out)
 
 
 def _run_wait(start: int, win: int) -> str:
@@ -227,25 +251,27 @@ def readings(counts: Sequence[int], melds: Sequence[Group] = (), win_kind: int =
     """
     out: list[Reading] = []
     melds = tuple(melds)
-    for pair, sets in decompose_sets(counts):
-        hand = [Group(shape, kind) for shape, kind in sets]
-        groups = tuple(hand) + melds
-        seen = set()
+    for pair, hand in _hand_splits(counts):
+        groups = hand + melds
         if pair == win_kind:
             out.append(Reading(STANDARD, groups, pair, win_kind, -1, TANKI))
+        seen = None
         for j, g in enumerate(hand):
+            k = g.kind
             if g.shape == TRIPLET:
-                if g.kind != win_kind:
+                if k != win_kind:
                     continue
                 wait = SHANPON
-            elif g.kind <= win_kind <= g.kind + 2:
-                wait = _run_wait(g.kind, win_kind)
+            elif k <= win_kind <= k + 2:
+                wait = _run_wait(k, win_kind)
             else:
                 continue
-            key = (g.shape, g.kind)
-            if key in seen:
+            if seen is None:
+                seen = {g}
+            elif g in seen:
                 continue
-            seen.add(key)
+            else:
+                seen.add(g)
             out.append(Reading(STANDARD, groups, pair, win_kind, j, wait))
     if not melds:
         if is_seven_pairs(counts):

@@ -162,35 +162,39 @@ def _fail(msg: str) -> None:
 
 def validate_meld(m: Meld, index: int = 0) -> None:
     """Raise HandError if ``m`` is not a legal chi/pon/kan (shape, called tile, source)."""
-    where = f"meld {index + 1} ({m.type} {to_mpsz(m.tiles, sort=False)})"
+    def where() -> str:       # built only when there is something to report
+        return f"meld {index + 1} ({m.type} {to_mpsz(m.tiles, sort=False)})"
+
     if m.type not in MELD_TYPES:
         _fail(f"meld {index + 1}: unknown meld type {m.type!r} (use {', '.join(MELD_TYPES)})")
-    kinds = sorted(t.kind for t in m.tiles)
-    if any(k >= NUM_KINDS for k in kinds):
-        _fail(f"{where}: flowers cannot be in a meld")
+    kinds = sorted([t.kind for t in m.tiles])
+    if kinds and kinds[-1] >= NUM_KINDS:
+        _fail(f"{where()}: flowers cannot be in a meld")
     want = 4 if m.is_kan else 3
     if len(kinds) != want:
-        _fail(f"{where}: a {m.type} has {want} tiles, got {len(kinds)}")
+        _fail(f"{where()}: a {m.type} has {want} tiles, got {len(kinds)}")
+    k0 = kinds[0]
     if m.type == "chi":
-        k0 = kinds[0]
-        if k0 >= 27 or kinds != [k0, k0 + 1, k0 + 2] or k0 // 9 != (k0 + 2) // 9:
-            _fail(f"{where}: a chi is three consecutive tiles of one suit")
-    elif len(set(kinds)) != 1:
-        _fail(f"{where}: a {m.type} is {want} identical tiles")
+        if k0 >= 27 or k0 % 9 > 6 or kinds[1] != k0 + 1 or kinds[2] != k0 + 2:
+            _fail(f"{where()}: a chi is three consecutive tiles of one suit")
+    elif kinds[-1] != k0:
+        _fail(f"{where()}: a {m.type} is {want} identical tiles")
     if m.type == "ankan":
         if m.called is not None:
-            _fail(f"{where}: a closed kan has no called tile")
+            _fail(f"{where()}: a closed kan has no called tile")
         if m.from_ is not None:
-            _fail(f"{where}: a closed kan is not called from anyone")
-    else:
-        if m.called is not None and m.called.kind not in kinds:
-            _fail(f"{where}: called tile {m.called} is not in the meld")
-        if m.called is not None and m.called.red and not any(t.red for t in m.tiles):
-            _fail(f"{where}: called tile {m.called} is red but the meld has no red five")
-        if m.from_ is not None and m.from_ not in MELD_SOURCES:
-            _fail(f"{where}: 'from' must be left, across or right, got {m.from_!r}")
-        if m.type == "chi" and m.from_ not in (None, "left"):
-            _fail(f"{where}: a chi can only be called from the player on the left")
+            _fail(f"{where()}: a closed kan is not called from anyone")
+        return
+    if m.called is not None:
+        if m.called.kind not in kinds:
+            _fail(f"{where()}: called tile {m.called} is not in the meld")
+        if m.called.red and not any(t.red for t in m.tiles):
+            _fail(f"{where()}: called tile {m.called} is red but the meld has no red five")
+    if m.from_ is not None:
+        if m.from_ not in MELD_SOURCES:
+            _fail(f"{where()}: 'from' must be left, across or right, got {m.from_!r}")
+        if m.type == "chi" and m.from_ != "left":
+            _fail(f"{where()}: a chi can only be called from the player on the left")
 
 
 def validate(req: HandRequest) -> None:
@@ -222,12 +226,23 @@ def validate(req: HandRequest) -> None:
             f"wrong tile count: {len(req.concealed)} concealed tiles (without the winning tile) "
             f"with {len(req.melds)} meld(s); expected {want}"
         )
-    if any(t.is_flower for t in req.concealed) or req.win_tile.is_flower:
-        _fail("flowers are not part of the hand; give their number in 'flowers' (MCR)")
-    try:
-        check_physical(req.all_tiles)
-    except TileError as exc:
-        raise HandError(str(exc)) from None
+    counts = [0] * NUM_KINDS
+    reds = 0
+    for tiles in (req.concealed, (req.win_tile,)):
+        for t in tiles:
+            if t.kind >= FLOWER_BASE:
+                _fail("flowers are not part of the hand; give their number in 'flowers' (MCR)")
+            counts[t.kind] += 1
+            reds += t.red
+    for m in req.melds:
+        for t in m.tiles:
+            counts[t.kind] += 1
+            reds += t.red
+    if max(counts) > 4 or reds > 1:     # the precise message comes from check_physical
+        try:
+            check_physical(req.all_tiles)
+        except TileError as exc:
+            raise HandError(str(exc)) from None
     for name in ("dora_indicators", "ura_dora_indicators"):
         tiles = getattr(req, name)
         if any(t.is_flower for t in tiles):
@@ -235,8 +250,7 @@ def validate(req: HandRequest) -> None:
         if len(tiles) > 5:
             _fail(f"{name}: {len(tiles)} indicators; at most 5 (one plus one per kan)")
     if req.robbing_kong:
-        same = sum(1 for t in req.all_tiles if t.kind == req.win_tile.kind)
-        if same != 1:
+        if counts[req.win_tile.kind] != 1:
             _fail(
                 f"robbing_kong: the robbed tile {req.win_tile} completes another player's kan, "
                 f"so the winner cannot hold another {req.win_tile}"

@@ -174,3 +174,50 @@ def request_to_json(req: HandRequest) -> dict:
             "double_wind_pair_fu": r.double_wind_pair_fu,
         }
     return out
+
+
+_TEXT_MELDS = {"chi": "chi", "pon": "pon", "kan": "daiminkan", "daiminkan": "daiminkan",
+               "minkan": "daiminkan", "kakan": "kakan", "shouminkan": "kakan", "ankan": "ankan"}
+
+
+def parse_text_hand(text: str, win_tile: str | None = None) -> tuple[tuple[Tile, ...], tuple[Meld, ...], Tile]:
+    """Read a hand typed by a person: ``"234m456p678s8s +pon 777z +ankan 5555p"``.
+
+    The part before the first ``+`` is the concealed hand in mpsz; its **last written tile is
+    the winning tile** unless ``win_tile`` is given (then every written tile is concealed).
+    Each ``+TYPE TILES`` is a meld: ``chi``, ``pon``, ``kan`` (= ``daiminkan``, an open kan
+    called from a discard), ``kakan`` (a pon upgraded by a drawn tile), ``ankan`` (closed
+    kan). Returns ``(concealed, melds, win_tile)``; raises HandError naming a bad part.
+    """
+    parts = text.split("+")
+    head = parts[0].strip()
+    try:
+        tiles = list(parse_tiles(head))
+    except TileError as exc:
+        raise HandError(f"concealed part {head!r}: {exc}") from None
+    if win_tile is not None:
+        try:
+            win = parse_tile(win_tile)
+        except TileError as exc:
+            raise HandError(f"winning tile: {exc}") from None
+    elif not tiles:
+        raise HandError("no concealed tiles: the hand starts with its concealed tiles, the last one the winning tile")
+    melds = []
+    for i, part in enumerate(parts[1:], 1):
+        words = part.split(None, 1)
+        if len(words) != 2 or words[0].lower() not in _TEXT_MELDS:
+            raise HandError(
+                f"meld {i} {('+' + part.strip())!r}: write +chi, +pon, +kan, +kakan or +ankan "
+                "followed by its tiles, e.g. '+pon 777z'")
+        try:
+            mt = tuple(parse_tiles(words[1]))
+        except TileError as exc:
+            raise HandError(f"meld {i}: {exc}") from None
+        melds.append(Meld(_TEXT_MELDS[words[0].lower()], mt))
+    if win_tile is None:
+        if len(tiles) == 13 - 3 * len(melds):
+            raise HandError(
+                f"{len(tiles)} concealed tiles with {len(melds)} meld(s) is a hand without its winning "
+                "tile: write the winning tile last, or name it separately (--win-tile)")
+        win = tiles.pop()
+    return tuple(tiles), tuple(melds), win

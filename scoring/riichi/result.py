@@ -2,28 +2,26 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..decompose import Reading
 
 
-@dataclass(frozen=True, slots=True)
-class YakuLine:
+class YakuLine(NamedTuple):
     """One yaku and the han it is worth in this hand (open value if the hand is open)."""
 
     name: str
     han: int
 
 
-@dataclass(frozen=True, slots=True)
-class FuLine:
+class FuLine(NamedTuple):
     """One line of the fu count: why, and how many fu (before rounding up to 10)."""
 
     reason: str
     fu: int
 
 
-@dataclass(frozen=True, slots=True)
-class DoraCount:
+class DoraCount(NamedTuple):
     """Han from dora indicators (kan dora included), red fives and ura dora."""
 
     dora: int = 0
@@ -35,8 +33,7 @@ class DoraCount:
         return self.dora + self.aka + self.ura
 
 
-@dataclass(frozen=True, slots=True)
-class Payment:
+class Payment(NamedTuple):
     """Points the winner receives; honba included in each payer's share.
 
     Ron: ``from_discarder``. Dealer tsumo: ``from_each``. Non-dealer tsumo: ``from_dealer`` and
@@ -49,7 +46,7 @@ class Payment:
     from_dealer: int | None = None
     from_non_dealer: int | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict:  # noqa: D102 - the spec's payment object
         out = {"total": self.total}
         for name in ("from_discarder", "from_each", "from_dealer", "from_non_dealer"):
             value = getattr(self, name)
@@ -58,7 +55,7 @@ class Payment:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RiichiResult:
     """The best reading of a complete riichi hand.
 

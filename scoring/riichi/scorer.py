@@ -11,7 +11,7 @@ from ..tiles import NUM_KINDS, dora_from_indicator, to_mpsz
 from .fu import fu_of
 from .limits import base_points, payment
 from .result import DoraCount, FuLine, RiichiResult, YakuLine
-from .yaku import facts_for, hand_facts, yaku_of, yakuman_of
+from .yaku import KIND_FLAGS, facts_for, hand_facts, is_pinfu_shape, yaku_of, yakuman_of
 
 NO_YAKU = "complete hand but no yaku (dora are not yaku); declaring this win is chombo"
 
@@ -26,59 +26,73 @@ def score_riichi(req: HandRequest) -> RiichiResult:
     Raises HandError if the hand is not complete (no reading as four sets + pair, seven pairs
     or thirteen orphans). A complete hand without yaku is a result with ``valid=False``.
     """
-    hand = req.hand_tiles
+    win_kind = req.win_tile.kind
     counts = [0] * NUM_KINDS
-    for t in hand:
-        counts[t.kind] += 1
-    groups = meld_groups(req.melds)
-    rs = readings(counts, groups, req.win_tile.kind)
+    any_flags, all_flags = 0, -1
+    reds = 0
+    for t in req.concealed:
+        k = t.kind
+        counts[k] += 1
+        any_flags |= KIND_FLAGS[k]
+        all_flags &= KIND_FLAGS[k]
+        reds += t.red
+    counts[win_kind] += 1
+    any_flags |= KIND_FLAGS[win_kind]
+    all_flags &= KIND_FLAGS[win_kind]
+    reds += req.win_tile.red
+    melds = req.melds
+    rs = readings(counts, meld_groups(melds) if melds else (), win_kind)
     if not rs:
-        melds = "".join(f" +{m.type} {to_mpsz(m.tiles)}" for m in req.melds)
+        shown = "".join(f" +{m.type} {to_mpsz(m.tiles)}" for m in melds)
         raise HandError(
-            f"not a complete hand: {to_mpsz(req.concealed)} + {req.win_tile}{melds} is not four "
+            f"not a complete hand: {to_mpsz(req.concealed)} + {req.win_tile}{shown} is not four "
             "sets and a pair, seven different pairs or thirteen orphans")
-    all_counts = list(counts)
-    for m in req.melds:
-        for t in m.tiles:
-            all_counts[t.kind] += 1
-    h = hand_facts(req, all_counts)
-    rules = req.rules
+    all_counts = counts
+    if melds:
+        all_counts = list(counts)
+        for m in melds:
+            for t in m.tiles:
+                k = t.kind
+                all_counts[k] += 1
+                any_flags |= KIND_FLAGS[k]
+                all_flags &= KIND_FLAGS[k]
+                reds += t.red
+    h = hand_facts(req, all_counts, any_flags, all_flags)
+    rules = h.rules
+    aka = reds if rules.aka else 0
     dora = DoraCount(
-        dora=_dora_count(req.dora_indicators, all_counts),
-        aka=sum(1 for t in req.all_tiles if t.red) if rules.aka else 0,
-        ura=_dora_count(req.ura_dora_indicators, all_counts) if req.riichi != "none" else 0,
-    )
-    dealer = req.is_dealer
+        _dora_count(req.dora_indicators, all_counts), aka,
+        _dora_count(req.ura_dora_indicators, all_counts) if req.riichi != "none" else 0)
+    dora_han = dora.dora + dora.aka + dora.ura
+    dealer = req.seat_wind == "E"
     tsumo = h.tsumo
-    best = None
     best_key = None
+    best = None
     for r in rs:
         f = facts_for(h, r)
-        ym = yakuman_of(f)
+        ym = yakuman_of(f) if h.maybe_yakuman else None
+        fu, raw, lines = fu_of(f, is_pinfu_shape(f))   # yakuman hands report fu too, as mahjong does
         if ym:
             multiples = sum(m for _, m in ym)
-            yaku = tuple(YakuLine(name, 13 * m) for name, m in ym)
             han = min(13 * multiples, 78)
-            pinfu = False
-            fu, raw, lines = fu_of(f, False)
+            found = [(name, 13 * m) for name, m in ym]
             base, limit = base_points(han, fu, rules, yakuman=multiples)
         else:
             found = yaku_of(f)
-            pinfu = any(name == "pinfu" for name, _ in found)
-            fu, raw, lines = fu_of(f, pinfu)
             if not found:
-                key = (-1, 0, 0, fu, raw)
+                key = (-1, False, 0, fu, raw)
                 if best_key is None or key > best_key:
-                    best_key = key
-                    best = RiichiResult(False, 0, fu, None, (), dora, tuple(lines), None, NO_YAKU, r)
+                    best_key, best = key, (r, None, 0, fu, lines, None, None)
                 continue
-            yaku = tuple(YakuLine(n, v) for n, v in found)
-            han = min(sum(v for _, v in found) + dora.total, 78)
+            han = min(sum(v for _, v in found) + dora_han, 78)
             base, limit = base_points(han, fu, rules)
         pay = payment(base, dealer, tsumo, req.honba, req.riichi_sticks)
         key = (pay.total, bool(ym), han, fu, raw)
         if best_key is None or key > best_key:
-            best_key = key
-            best = RiichiResult(True, han, fu, limit, yaku, dora if not ym else DoraCount(),
-                                tuple(lines), pay, None, r)
-    return best
+            best_key, best = key, (r, found, han, fu, lines, pay, limit, bool(ym))
+    r, found, han, fu, lines, pay = best[:6]
+    if found is None:
+        return RiichiResult(False, 0, fu, None, (), dora, tuple(lines), None, NO_YAKU, r)
+    limit, is_yakuman = best[6], best[7]
+    return RiichiResult(True, han, fu, limit, tuple(YakuLine(n, v) for n, v in found),
+                        DoraCount() if is_yakuman else dora, tuple(lines), pay, None, r)

@@ -23,6 +23,16 @@ GREEN_KINDS = frozenset((19, 20, 21, 23, 25, GREEN))   # 2 3 4 6 8 sou and the g
 _TERMINAL_OR_HONOUR = tuple(k >= 27 or k % 9 in (0, 8) for k in range(34))
 
 
+# Per-kind flag bits, OR-ed / AND-ed over a hand's tiles in one pass (see hand_facts).
+SIMPLE, TERMINAL, HONOUR, GREEN_TILE, MAN, PIN, SOU = 1, 2, 4, 8, 16, 32, 64
+KIND_FLAGS = tuple(
+    (HONOUR if k >= 27 else TERMINAL if k % 9 in (0, 8) else SIMPLE)
+    | (GREEN_TILE if k in GREEN_KINDS else 0)
+    | ((MAN, PIN, SOU)[k // 9] if k < 27 else 0)
+    for k in range(34)
+)
+
+
 @dataclass(slots=True)
 class HandFacts:
     """What does not depend on the reading: the request, winds, tile counts, flags."""
@@ -36,9 +46,11 @@ class HandFacts:
     round: int                 # round wind kind 27..30
     all_simples: bool
     all_terminal_honour: bool
+    all_green: bool
     suits: int                 # bit mask of suits present: m=1 p=2 s=4
     has_honours: bool
     kans: int
+    maybe_yakuman: bool        # cheap necessary condition: some yakuman test could pass
 
 
 @dataclass(slots=True)
@@ -53,27 +65,47 @@ class Facts:
     peikou: int                # pairs of identical concealed runs (closed hands only)
 
 
-def hand_facts(req: HandRequest, counts: list[int]) -> HandFacts:
-    """Reading-independent facts of ``req``; ``counts`` covers every tile (melds included)."""
-    present = [k for k in range(34) if counts[k]]
-    suits = 0
-    for k in present:
-        if k < 27:
-            suits |= 1 << (k // 9)
-    return HandFacts(
-        req=req,
-        rules=req.rules,
-        closed=req.is_closed,
-        tsumo=req.win == "tsumo",
-        counts=counts,
-        seat=27 + "ESWN".index(req.seat_wind),
-        round=27 + "ESWN".index(req.round_wind),
-        all_simples=not any(_TERMINAL_OR_HONOUR[k] for k in present),
-        all_terminal_honour=all(_TERMINAL_OR_HONOUR[k] for k in present),
-        suits=suits,
-        has_honours=present[-1] >= 27,
-        kans=req.kan_count,
+_WIND_INDEX = {"E": 27, "S": 28, "W": 29, "N": 30}
+
+
+def hand_facts(req: HandRequest, counts: list[int], any_flags: int = -1, all_flags: int = 0) -> HandFacts:
+    """Reading-independent facts of ``req``.
+
+    ``counts``: every tile by kind, melds included. ``any_flags`` / ``all_flags``: OR and AND
+    of :data:`KIND_FLAGS` over the tiles (computed here when not given).
+    """
+    if any_flags < 0:
+        any_flags, all_flags = 0, -1
+        for k in range(34):
+            if counts[k]:
+                any_flags |= KIND_FLAGS[k]
+                all_flags &= KIND_FLAGS[k]
+    melds = req.melds
+    closed = True
+    kans = 0
+    for m in melds:
+        if m.type != "ankan":
+            closed = False
+            if m.type != "chi" and m.type != "pon":
+                kans += 1
+        else:
+            kans += 1
+    suits = (any_flags >> 4) & 7
+    has_honours = bool(any_flags & HONOUR)
+    all_th = not any_flags & SIMPLE
+    maybe = (
+        req.tenhou or req.chiihou or kans == 4 or not suits
+        or (all_th and (not has_honours or not melds))                    # chinroutou, kokushi
+        or (counts[31] >= 3 and counts[32] >= 3 and counts[33] >= 3)
+        or (counts[27] >= 3) + (counts[28] >= 3) + (counts[29] >= 3) + (counts[30] >= 3) >= 3
+        or all_flags & GREEN_TILE
+        or (not melds and not has_honours and suits in (1, 2, 4))          # nine gates
+        or (closed and counts.count(3) + counts.count(4) >= 4)            # suuankou
     )
+    return HandFacts(
+        req, req.rules, closed, req.win == "tsumo", counts, _WIND_INDEX[req.seat_wind],
+        _WIND_INDEX[req.round_wind], not any_flags & (TERMINAL | HONOUR), all_th,
+        bool(all_flags & GREEN_TILE), suits, has_honours, kans, bool(maybe))
 
 
 def facts_for(h: HandFacts, r: Reading) -> Facts:
@@ -82,9 +114,10 @@ def facts_for(h: HandFacts, r: Reading) -> Facts:
     runs: list[int] = []
     triplets: list[int] = []
     concealed = 0
-    concealed_runs: list[int] = []
+    peikou = 0
     if r.form == STANDARD:
-        ron = not h.tsumo
+        ron_group = -1 if h.tsumo else r.win_group
+        concealed_runs = []
         for i, g in enumerate(r.sets):
             if g.shape == RUN:
                 runs.append(g.kind)
@@ -92,20 +125,19 @@ def facts_for(h: HandFacts, r: Reading) -> Facts:
                     concealed_runs.append(g.kind)
             else:
                 triplets.append(g.kind)
-                if g.concealed and not (ron and i == r.win_group):
+                if g.concealed and i != ron_group:
                     concealed += 1
-    peikou = 0
-    if h.closed and len(concealed_runs) >= 2:
-        seen: dict[int, int] = {}
-        for k in concealed_runs:
-            seen[k] = seen.get(k, 0) + 1
-        peikou = sum(n // 2 for n in seen.values())
+        if h.closed and len(concealed_runs) >= 2 and len(set(concealed_runs)) < len(concealed_runs):
+            seen: dict[int, int] = {}
+            for k in concealed_runs:
+                seen[k] = seen.get(k, 0) + 1
+            peikou = sum(n // 2 for n in seen.values())
     return Facts(h, r, runs, triplets, concealed, peikou)
 
 
 # ------------------------------------------------------------------ tests, one per yaku
 
-def _pinfu(f: Facts) -> bool:
+def is_pinfu_shape(f: Facts) -> bool:
     """Closed, four runs, a pair that gives no fu, won on a two-sided wait."""
     h, r = f.h, f.r
     return (h.closed and r.form == STANDARD and len(f.runs) == 4 and r.wait == RYANMEN
@@ -173,7 +205,7 @@ YAKU: tuple[Yaku, ...] = (
     Yaku("double riichi", 2, 0, lambda f: f.h.req.riichi == "double"),
     Yaku("ippatsu", 1, 0, lambda f: f.h.req.ippatsu),
     Yaku("menzen tsumo", 1, 0, lambda f: f.h.tsumo and f.h.closed),
-    Yaku("pinfu", 1, 0, _pinfu),
+    Yaku("pinfu", 1, 0, is_pinfu_shape),
     Yaku("iipeikou", 1, 0, lambda f: f.peikou == 1),
     Yaku("tanyao", 1, 1, _tanyao),
     Yaku("yakuhai (haku)", 1, 1, lambda f: f.h.counts[WHITE] >= 3),
@@ -251,7 +283,7 @@ YAKUMAN: tuple[Yakuman, ...] = (
     Yakuman(("daisuushi",), lambda f: _count_at_least(f, WINDS, 3) == 4, True),
     Yakuman(("tsuuiisou",), lambda f: f.h.suits == 0),
     Yakuman(("chinroutou",), lambda f: f.h.all_terminal_honour and not f.h.has_honours),
-    Yakuman(("ryuuiisou",), lambda f: all(f.h.counts[k] == 0 or k in GREEN_KINDS for k in range(34))),
+    Yakuman(("ryuuiisou",), lambda f: f.h.all_green),
     Yakuman(("chuuren poutou", "chuuren poutou (pure)"), _pure_nine_gates_shape, True),
     Yakuman(("suukantsu",), lambda f: f.h.kans == 4),
     Yakuman(("tenhou",), lambda f: f.h.req.tenhou),

@@ -1,0 +1,193 @@
+"""``tilescope hand``: score typed hands, riichi (MCR once ``scoring.mcr`` exists).
+
+Two ways in:
+
+- JSON Lines (``FILE`` or standard input): one request per line as
+  ``shared/spec/hand-json.md`` says, one result per line out in the same order. A bad line
+  gets its own ``{"valid": false, "error": ...}`` result and the run goes on; blank lines are
+  skipped.
+- ``--text "234m456p678s8s8s +pon 777z" --win tsumo --seat E``: one hand typed by a person,
+  answered with a readable report (yaku, fu breakdown, payment), or the JSON result with
+  ``--json``.
+
+Exit codes: 0 when every hand was read (a hand without yaku is still a result), 2 for bad
+usage, an unreadable file, or a ``--text`` hand that is malformed or not complete (message
+on stderr).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+HELP = "score typed hands: JSON Lines in/out, or one hand with --text"
+
+TEXT_SYNTAX = """\
+--text syntax: the concealed tiles in mpsz, the LAST tile written being the winning tile,
+then one '+TYPE TILES' per declared meld:
+  "234m456p678s8s8s +pon 777z"        8s wins (a pair wait); a called pon of red dragons
+  "123m406p22z +chi 0s46s +ankan 5555m"  0m 0p 0s are red fives; 1z..7z = E S W N White Green Red
+  meld types: +chi, +pon, +kan (open kan called from a discard), +kakan (pon upgraded with a
+  drawn tile), +ankan (closed kan). --win-tile 8s names the winning tile instead (then every
+  written concealed tile stays in the hand).
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = TEXT_SYNTAX
+    parser.add_argument("file", nargs="?", metavar="FILE",
+                        help="JSON Lines requests (default: standard input; '-' too)")
+    parser.add_argument("--text", metavar="HAND", help="one typed hand (syntax below)")
+    parser.add_argument("--json", action="store_true", help="with --text: print the JSON result, not the report")
+    g = parser.add_argument_group("the win (with --text)")
+    g.add_argument("--ruleset", choices=("riichi", "mcr"), default="riichi", help="default riichi")
+    g.add_argument("--win", choices=("tsumo", "ron"), default="ron", help="self-drawn or on a discard (default ron)")
+    g.add_argument("--win-tile", metavar="TILE", help="the winning tile, if not the last tile written")
+    g.add_argument("--seat", choices=tuple("ESWN"), default="E", help="seat wind; E is the dealer (default E)")
+    g.add_argument("--round", choices=tuple("ESWN"), default="E", help="round (prevalent) wind (default E)")
+    g.add_argument("--last-tile", action="store_true", help="won on the last wall tile (haitei) or its discard (houtei)")
+    g.add_argument("--rinshan", action="store_true", help="won on a kan replacement tile")
+    g.add_argument("--chankan", action="store_true", help="won by robbing a kan")
+    g = parser.add_argument_group("riichi context (with --text)")
+    g.add_argument("--riichi", choices=("none", "riichi", "double"), default="none")
+    g.add_argument("--ippatsu", action="store_true")
+    g.add_argument("--tenhou", action="store_true")
+    g.add_argument("--chiihou", action="store_true")
+    g.add_argument("--dora", default="", metavar="TILES", help="dora indicators, kan dora included, e.g. 4m7z")
+    g.add_argument("--ura", default="", metavar="TILES", help="ura dora indicators (count only with riichi)")
+    g.add_argument("--honba", type=int, default=0)
+    g.add_argument("--sticks", type=int, default=0, help="riichi sticks on the table")
+    g.add_argument("--no-aka", action="store_true", help="red fives are not dora")
+    g.add_argument("--no-open-tanyao", action="store_true", help="tanyao needs a closed hand")
+    g.add_argument("--kiriage", action="store_true", help="4 han 30 fu and 3 han 60 fu are mangan")
+    g.add_argument("--double-yakuman", action="store_true",
+                   help="13-sided kokushi, suuankou tanki, pure nine gates, daisuushi count double")
+    g.add_argument("--kazoe", choices=("yakuman", "sanbaiman", "none"), default="yakuman",
+                   help="13+ han without yakuman (default yakuman)")
+    g.add_argument("--double-wind-fu", type=int, choices=(2, 4), default=4,
+                   help="fu for a pair of a wind that is seat and round wind (default 4)")
+    g = parser.add_argument_group("MCR context (with --text)")
+    g.add_argument("--flowers", type=int, default=0)
+    g.add_argument("--last-copy", action="store_true", help="the winning tile was the last of its kind")
+    g.add_argument("--hidden-win-tile", action="store_true",
+                   help="the winning tile was not shown separately (no wait fans)")
+
+
+def _request_from_args(args):
+    from scoring.hand import HandRequest, RiichiRules
+    from scoring.request import parse_text_hand
+    from scoring.tiles import parse_tiles
+
+    concealed, melds, win_tile = parse_text_hand(args.text, args.win_tile)
+    return HandRequest(
+        ruleset=args.ruleset, concealed=concealed, melds=melds, win_tile=win_tile, win=args.win,
+        seat_wind=args.seat, round_wind=args.round, last_wall_tile=args.last_tile,
+        replacement_tile=args.rinshan, robbing_kong=args.chankan, riichi=args.riichi,
+        ippatsu=args.ippatsu, tenhou=args.tenhou, chiihou=args.chiihou,
+        dora_indicators=tuple(parse_tiles(args.dora)), ura_dora_indicators=tuple(parse_tiles(args.ura)),
+        honba=args.honba, riichi_sticks=args.sticks,
+        rules=RiichiRules(aka=not args.no_aka, open_tanyao=not args.no_open_tanyao,
+                          kiriage=args.kiriage, double_yakuman=args.double_yakuman,
+                          kazoe=args.kazoe, double_wind_pair_fu=args.double_wind_fu),
+        flowers=args.flowers, last_copy=args.last_copy, win_tile_shown=not args.hidden_win_tile,
+    )
+
+
+def format_report(req, result: dict) -> str:
+    """A readable report of one scored hand (``result`` is the spec's JSON result)."""
+    from scoring.tiles import to_mpsz, to_unicode
+
+    melds = "".join(f"  +{m.type} {to_mpsz(m.tiles)}" for m in req.melds)
+    lines = [
+        f"Hand:  {to_mpsz(req.concealed)} + {req.win_tile}{melds}",
+        f"       {to_unicode(sorted(req.concealed, key=lambda t: t.kind))} {req.win_tile.glyph}"
+        + "".join(f" {to_unicode(m.tiles)}" for m in req.melds),
+        f"Win:   {req.win} on {req.win_tile} ({req.win_tile.name}), seat {req.seat_wind}, round {req.round_wind}"
+        + (" (dealer)" if req.is_dealer and req.ruleset == "riichi" else ""),
+    ]
+    if "han" in result:           # riichi
+        if not result["valid"]:
+            lines.append(f"NOT A VALID WIN: {result.get('reason')}")
+        for y in result["yaku"]:
+            lines.append(f"  {y['name']:<28} {y['han']:>2} han")
+        d = result["dora"]
+        if d["dora"] or d["aka"] or d["ura"]:
+            lines.append(f"  {'dora':<28} {d['dora']:>2} han")
+            lines.append(f"  {'aka dora (red fives)':<28} {d['aka']:>2} han")
+            lines.append(f"  {'ura dora':<28} {d['ura']:>2} han")
+        raw = sum(f["fu"] for f in result["fu_breakdown"])
+        lines.append(f"Fu:    {result['fu']}" + (f" ({raw} rounded up)" if raw != result["fu"] else ""))
+        for f in result["fu_breakdown"]:
+            lines.append(f"  {f['reason']:<36} {f['fu']:>3}")
+        if result["valid"]:
+            limit = f" = {result['limit']}" if result["limit"] else ""
+            lines.append(f"Value: {result['han']} han {result['fu']} fu{limit}")
+    else:                         # MCR or another ruleset: fans / points
+        if not result.get("valid"):
+            lines.append(f"NOT A VALID WIN: {result.get('reason')}")
+        for fan in result.get("fans", []):
+            count = f" x{fan['count']}" if fan.get("count", 1) != 1 else ""
+            lines.append(f"  {fan['name']:<32} {fan['points']:>3}{count}")
+        if "total" in result:
+            lines.append(f"Total: {result['total']} points")
+    pay = result.get("payment")
+    if pay:
+        parts = [f"{k.replace('_', ' ')} {v}" for k, v in pay.items() if k != "total"]
+        lines.append(f"Payment: {', '.join(parts)}; total {pay['total']}")
+    return "\n".join(lines)
+
+
+def _run_text(args) -> int:
+    from scoring.api import score_hand
+    from scoring.hand import HandError
+    from scoring.tiles import TileError
+
+    try:
+        req = _request_from_args(args)
+    except (HandError, TileError) as exc:
+        print(f"tilescope hand: {exc}", file=sys.stderr)
+        return 2
+    result = score_hand(req).to_json()
+    if result.get("error"):
+        print(f"tilescope hand: {result['error']}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False))
+    else:
+        print(format_report(req, result))
+    return 0
+
+
+def _run_lines(stream, out) -> None:
+    from scoring.api import score_json
+
+    for line in stream:
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            result = {"valid": False, "error": f"not JSON: {exc.msg} at column {exc.colno}"}
+        else:
+            result = score_json(obj)
+        out.write(json.dumps(result, ensure_ascii=False) + "\n")
+        out.flush()
+
+
+def run(args) -> int:
+    if args.text is not None:
+        if args.file:
+            print("tilescope hand: give either FILE (JSON Lines) or --text, not both", file=sys.stderr)
+            return 2
+        return _run_text(args)
+    if args.file in (None, "-"):
+        _run_lines(sys.stdin, sys.stdout)
+        return 0
+    try:
+        with open(args.file, encoding="utf-8") as fh:
+            _run_lines(fh, sys.stdout)
+    except OSError as exc:
+        print(f"tilescope hand: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    return 0
