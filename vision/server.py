@@ -289,7 +289,7 @@ def create_app(
                     try:
                         from vision.pipeline import get_reader as shared_reader
                         state["reader"] = shared_reader()
-                    except (ImportError, FileNotFoundError, OSError) as exc:
+                    except (ImportError, OSError, RuntimeError) as exc:  # ModelError is a RuntimeError
                         raise ApiError(503, "no_model", f"the tile detector is not available: {exc}")
         return state["reader"]
 
