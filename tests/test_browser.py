@@ -129,3 +129,14 @@ def test_upload_fix_a_tile_and_see_the_score_change(server_url, browser, tmp_pat
     assert data["request"]["win_tile"] == "4s"
     # 3 han 20 fu, dealer tsumo: 1300 from each of three = 3900 (riichi payment table).
     assert "3900" in browser.find_element(By.ID, "payment").text
+
+
+def test_a_file_that_is_not_a_photo_says_so(server_url, browser, tmp_path):
+    bad = tmp_path / "notes.jpg"
+    bad.write_text("these are my notes, not a photo")
+    browser.get(server_url + "/")
+    browser.find_element(By.ID, "file").send_keys(str(bad))
+    status = browser.find_element(By.ID, "status")
+    WebDriverWait(browser, 10).until(lambda d: "not an image" in status.text,
+                                     message="no error shown for a non-image file")
+    assert "error" in status.get_attribute("class")

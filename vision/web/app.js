@@ -57,17 +57,36 @@ function group(codes) {
 }
 
 // ---- photo ----
+// File -> something drawImage accepts, EXIF rotation applied (older Safari lacks the options
+// form of createImageBitmap: fall back to an <img>, which browsers also orient from EXIF).
+async function decodePhoto(file) {
+  try {
+    return await createImageBitmap(file, { imageOrientation: "from-image" });
+  } catch (e) {
+    const url = URL.createObjectURL(file);
+    try {
+      const img = new Image();
+      img.src = url;
+      await img.decode();
+      return img;
+    } finally {
+      URL.revokeObjectURL(url);
+    }
+  }
+}
+
 async function loadPhoto(file) {
   setStatus("Reading the photo…");
   let bitmap;
   try {
-    bitmap = await createImageBitmap(file, { imageOrientation: "from-image" });
+    bitmap = await decodePhoto(file);
   } catch (e) {
     setStatus("That file is not an image this browser can read.", true);
     return;
   }
-  const scale = Math.min(1, MAX_SIDE / Math.max(bitmap.width, bitmap.height));
-  const w = Math.round(bitmap.width * scale), h = Math.round(bitmap.height * scale);
+  const bw = bitmap.naturalWidth || bitmap.width, bh = bitmap.naturalHeight || bitmap.height;
+  const scale = Math.min(1, MAX_SIDE / Math.max(bw, bh));
+  const w = Math.round(bw * scale), h = Math.round(bh * scale);
   const c = document.createElement("canvas");
   c.width = w; c.height = h;
   c.getContext("2d").drawImage(bitmap, 0, 0, w, h);
