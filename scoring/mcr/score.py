@@ -116,17 +116,23 @@ def _reduce(req: HandRequest) -> _Hand:
     melds = []
     open_melds = mk = ck = 0
     for m in req.melds:
-        kind = S.CHOW if m.type == "chi" else S.KONG if m.is_kan else S.PUNG
-        melds.append(S.MSet(kind, m.kind, m.is_open, False))
-        for t in m.tiles:
-            held[t.kind] += 1
-        if m.is_open:
+        t = m.type
+        kinds = [x.kind for x in m.tiles]
+        for k in kinds:
+            held[k] += 1
+        if t == "chi":
+            melds.append(S.MSet(S.CHOW, min(kinds), True, False))
             open_melds += 1
-        if m.is_kan:
-            if m.is_open:
-                mk += 1
-            else:
-                ck += 1
+        elif t == "pon":
+            melds.append(S.MSet(S.PUNG, kinds[0], True, False))
+            open_melds += 1
+        elif t == "ankan":
+            melds.append(S.MSet(S.KONG, kinds[0], False, False))
+            ck += 1
+        else:  # daiminkan, kakan: melded kongs
+            melds.append(S.MSet(S.KONG, kinds[0], True, False))
+            open_melds += 1
+            mk += 1
     return _Hand(c13, c14, held, w, tuple(melds), open_melds, mk, ck, req.win == "tsumo")
 
 
@@ -178,6 +184,19 @@ _SET_FANS = {shape: tuple(f for f in FANS if f.scope == SETS and f.name in names
              for shape, names in _SPECIAL_ONLY.items()}
 _SET_FANS[S.STANDARD] = _SET_FANS[S.KNITTED_STRAIGHT] = tuple(
     f for f in FANS if f.scope == SETS and f.name not in _SPECIAL_NAMES)
+# Per-reading fans that are 0 without a pung/kong, and those that are 0 unless the winning
+# tile sits in a pair, an edge or the middle of a chow: skipped when they cannot apply.
+_NEEDS_PUNGS = frozenset(("Little Four Winds", "Little Three Dragons", "Four Concealed Pungs",
+                          "All Even Pungs", "Three Concealed Pungs", "All Pungs", "Dragon Pung",
+                          "Prevalent Wind", "Seat Wind", "Two Concealed Pungs",
+                          "Pung of Terminals or Honors"))
+_NEEDS_WAIT = frozenset(("Edge Wait", "Closed Wait", "Single Wait"))
+_GROUPS = {shape: (tuple(f for f in fans if f.name not in _NEEDS_PUNGS | _NEEDS_WAIT),
+                   tuple(f for f in fans if f.name in _NEEDS_PUNGS),
+                   tuple(f for f in fans if f.name in _NEEDS_WAIT))
+           for shape, fans in _SET_FANS.items()}
+_WAIT_SLOTS = ("pair", "edge", "closed")
+_ORDER = {fan.name: fan.no for fan in FANS}
 
 
 def _fans_for(f: Facts, rules: McrRules, hand_cache: dict) -> dict[str, int]:
@@ -196,10 +215,21 @@ def _fans_for(f: Facts, rules: McrRules, hand_cache: dict) -> dict[str, int]:
                 found[fan.name] = n
         hand_cache[key] = found
     found = dict(found)
-    for fan in _SET_FANS[f.reading.shape]:
+    always, with_pungs, with_wait = _GROUPS[f.reading.shape]
+    for fan in always:
         n = fan.test(f)
         if n:
             found[fan.name] = n
+    if f.pungs:
+        for fan in with_pungs:
+            n = fan.test(f)
+            if n:
+                found[fan.name] = n
+    if f.unique_wait:
+        for fan in with_wait:
+            n = fan.test(f)
+            if n:
+                found[fan.name] = n
     if len(f.chows) > 1:
         found.update(f.chow_rel())
     if len(f.pungs) > 1:
@@ -266,7 +296,7 @@ def score_mcr(req: HandRequest, rules: McrRules | None = None) -> McrResult:
         pungs = tuple(sorted(s.tile for s in r.sets if s.kind != S.CHOW))
         concealed = sum(1 for s in r.sets if s.kind != S.CHOW and not s.open)
         for slot in _slots(r, w):
-            waitable = slot in ("pair", "edge", "closed") and req.win_tile_shown
+            waitable = slot in _WAIT_SLOTS and req.win_tile_shown
             f = Facts(
                 reading=r, counts=counts, mask=mask, chows=chows, pungs=pungs, pair=r.pair,
                 concealed_pungs=concealed - (slot == "pung" and not h.self_drawn),
@@ -282,10 +312,7 @@ def score_mcr(req: HandRequest, rules: McrRules | None = None) -> McrResult:
             if best is None or pts > best[0]:
                 best = (pts, found, r)
     pts, found, reading = best
-    fans = []
-    for fan in FANS:
-        if fan.name in found:
-            fans.append(FanCount(fan.name, fan.points, found[fan.name]))
+    fans = [FanCount(name, BY_NAME[name].points, n) for name, n in sorted(found.items(), key=lambda x: _ORDER[x[0]])]
     if rules.kong_pair_5 and "Concealed Kong" in found and "Melded Kong" in found:
         fans = [x for x in fans if x.name not in ("Concealed Kong", "Melded Kong")]
         fans.append(FanCount("Concealed Kong and Melded Kong", 5, 1))

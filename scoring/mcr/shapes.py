@@ -227,6 +227,10 @@ def is_complete(c: Sequence[int], n_melds: int) -> bool:
     return False
 
 
+_KNITTED_MASKS = tuple(sum(1 << k for k in pat) for pat in KNITTED_PATTERNS)
+_TH_MASK = sum(1 << k for k in TERMINALS_HONORS)
+
+
 @lru_cache(maxsize=None)
 def _suit_adds(part: tuple[int, ...]) -> tuple[int, ...]:
     """Ranks r (0..8) such that one more tile of rank r makes the suit decomposable."""
@@ -282,7 +286,11 @@ def waits(concealed: Sequence[int], n_melds: int, held: Sequence[int] | None = N
     held = concealed if held is None else held
     c = list(concealed)
     found = set(standard_waits(c))
-    if n_melds <= 1:
+    mask = 0
+    for k in range(34):
+        if c[k]:
+            mask |= 1 << k
+    if n_melds <= 1 and any(bin(mask & pm).count("1") >= 8 for pm in _KNITTED_MASKS):
         for pat in KNITTED_PATTERNS:
             missing = [k for k in pat if not c[k]]
             if len(missing) > 1:
@@ -297,17 +305,18 @@ def waits(concealed: Sequence[int], n_melds: int, held: Sequence[int] | None = N
             else:
                 found.update(standard_waits(rest))
     if n_melds == 0:
-        odd = [k for k in range(34) if c[k] % 2]
-        if len(odd) == 1:
-            found.add(odd[0])
+        if bin(mask).count("1") <= 7:
+            odd = [k for k in range(34) if c[k] % 2]
+            if len(odd) == 1:
+                found.add(odd[0])
         th = [c[k] for k in TERMINALS_HONORS]
-        if sum(th) == 13:
+        if not mask & ~_TH_MASK:
             distinct = sum(1 for x in th if x)
             if distinct == 13:
                 found.update(TERMINALS_HONORS)
             elif distinct == 12 and max(th) == 2:
                 found.update(k for k in TERMINALS_HONORS if not c[k])
-        if max(c) <= 1:
+        if bin(mask).count("1") == 13:
             suited = {k for k in range(27) if c[k]}
             for pat in KNITTED_PATTERNS:
                 if not suited <= set(pat):
