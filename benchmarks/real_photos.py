@@ -253,6 +253,7 @@ class PhotoResult:
     errors: dict[str, tuple[int, int]] = field(default_factory=dict)
     confusions: list[tuple[str | None, str | None]] = field(default_factory=list)
     failure: str | None = None
+    predicted: list[str] = field(default_factory=list)
 
 
 def evaluate(labels: dict, read_names, photos: list[str] | None = None) -> list[PhotoResult]:
@@ -279,7 +280,7 @@ def evaluate(labels: dict, read_names, photos: list[str] | None = None) -> list[
         on_unscored = Counter(p for t, p in pairs if t is not None and t not in CLASSES and p is not None)
         confusions = [(t, p) for t, p in pairs if t is None or t in CLASSES]
         results.append(PhotoResult(name, score, seconds, class_errors(pred - on_unscored, true),
-                                   confusions, failure))
+                                   confusions, failure, names))
     return results
 
 
@@ -308,7 +309,7 @@ def to_json(results: list[PhotoResult], meta: dict) -> dict:
     return {
         **meta,
         "photos": {r.photo: {**r.score.to_json(), "seconds": round(r.seconds, 3),
-                             "failure": r.failure,
+                             "failure": r.failure, "predicted_tiles": " ".join(r.predicted),
                              "errors": {k: {"missed": a, "extra": b} for k, (a, b) in sorted(r.errors.items())}}
                    for r in results},
         **summary(results),
@@ -321,7 +322,8 @@ def print_report(results: list[PhotoResult], meta: dict, out=sys.stdout) -> None
     w(f"{'photo':10} {'true':>5} {'pred':>5} {'match':>5} {'P':>6} {'R':>6} {'F1':>6} {'count':>6} {'s':>6}\n")
     for r in results:
         s = r.score
-        w(f"{r.photo:10} {s.true:5d} {s.predicted:5d} {s.matched:5d} {s.precision:6.3f} {s.recall:6.3f}"
+        prec = f"{s.precision:6.3f}" if s.predicted > s.excused else "     -"  # nothing predicted
+        w(f"{r.photo:10} {s.true:5d} {s.predicted:5d} {s.matched:5d} {prec} {s.recall:6.3f}"
           f" {s.f1:6.3f} {s.count_error:+6d} {r.seconds:6.2f}" + (f"  FAILED {r.failure}" if r.failure else "") + "\n")
     summ = summary(results)
     o = summ["overall"]
