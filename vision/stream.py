@@ -484,7 +484,7 @@ class StreamRunner:
             self._boxes = dets
             event = self.stabiliser.update(dets, frame.index)
             if event is not None:
-                scored = self.scorer(frame.image, event.detections) if (self.scorer and event.tiles) else None
+                scored = self._score(frame.image, event) if (self.scorer and event.tiles) else None
                 message = hand_message(event, scored, frame.time_s)
                 self.stats.events += 1
                 hand = message["hand"]
@@ -496,6 +496,12 @@ class StreamRunner:
         if self.writer is not None:
             self.writer.write(draw_frame(frame.image, self._boxes, self.banner, self.groups))
         return message
+
+    def _score(self, image: np.ndarray, event: HandEvent) -> dict:
+        try:
+            return self.scorer(image, event.detections)
+        except ValueError as exc:  # a hand the pipeline refuses is shown, not fatal
+            return {"request": None, "result": {"valid": False, "error": str(exc)}, "warnings": []}
 
     def run(self, source: FrameSource, progress: bool = False,
             stop: threading.Event | None = None) -> StreamStats:
