@@ -247,6 +247,9 @@ class ModelReader:
 
 @dataclass
 class PhotoResult:
+    """One photo's outcome: its score, seconds spent reading it, per-class (missed, extra),
+    aligned confusions, the error text if reading failed, and the predicted names."""
+
     photo: str
     score: Score
     seconds: float
@@ -306,6 +309,7 @@ def summary(results: list[PhotoResult], top: int = 10) -> dict:
 
 
 def to_json(results: list[PhotoResult], meta: dict) -> dict:
+    """The ``--json`` document: ``meta``, per-photo scores/errors/predictions, then ``summary``."""
     return {
         **meta,
         "photos": {r.photo: {**r.score.to_json(), "seconds": round(r.seconds, 3),
@@ -317,6 +321,7 @@ def to_json(results: list[PhotoResult], meta: dict) -> dict:
 
 
 def print_report(results: list[PhotoResult], meta: dict, out=sys.stdout) -> None:
+    """The human-readable table: one line per photo, the micro-averaged total, worst classes."""
     w = out.write
     w(f"reader: {meta['reader']}   labels: {meta['labels']}\n")
     w(f"{'photo':10} {'true':>5} {'pred':>5} {'match':>5} {'P':>6} {'R':>6} {'F1':>6} {'count':>6} {'s':>6}\n")
@@ -338,6 +343,7 @@ def print_report(results: list[PhotoResult], meta: dict, out=sys.stdout) -> None
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Command line entry; returns the exit code (0 done, 2 bad input, message on stderr)."""
     ap = argparse.ArgumentParser(prog="python -m benchmarks.real_photos", description=__doc__.split("\n\n")[0])
     ap.add_argument("--photos", type=Path, default=DEFAULT_PHOTOS, help="folder with the photos (default %(default)s)")
     ap.add_argument("--labels", type=Path, default=DEFAULT_LABELS, help="labels JSON (default %(default)s)")
