@@ -278,8 +278,17 @@ def _median(vals: list[float]) -> float:
     return s[n // 2] if n % 2 else 0.5 * (s[n // 2 - 1] + s[n // 2])
 
 
+def _pitch(tiles: list[_Tile]) -> float:
+    """Median centre distance of upright tiles to their nearest upright neighbour: the pitch of
+    touching row neighbours, a tile width that box extents cannot give on oblique views."""
+    upright = [t for t in tiles if not t.sideways] or tiles
+    vecs = _nearest_vectors([t.det.center for t in upright])
+    return _median([math.hypot(*v) for v in vecs]) if vecs else 0.0
+
+
 def _rows(tiles: list[_Tile], max_row_gap: float) -> list[list[_Tile]]:
     """Connected components of row-neighbour and kakan-stack links."""
+    pitch = _pitch(tiles)
     n = len(tiles)
     parent = list(range(n))
 
@@ -294,7 +303,7 @@ def _rows(tiles: list[_Tile], max_row_gap: float) -> list[list[_Tile]]:
             a, b = tiles[i], tiles[j]
             du, dv = abs(a.u - b.u), abs(a.v - b.v)
             gap = du - 0.5 * (a.along + b.along)
-            width = max(a.width, b.width)
+            width = max(a.width, b.width, 0.8 * pitch)
             # the across extent of an upright tile: the row's "height"; a sideways tile is
             # about 3/4 of it across, so two sideways tiles stand for 4/3 of theirs
             upright = [x.across for x in (a, b) if not x.sideways]
@@ -371,13 +380,7 @@ def _pair_stacks(tiles: list[_Tile]) -> None:
     along the row); stacked, only a tile's short side (foreshortened) apart. The pitch is the
     median nearest-neighbour distance of upright tiles (touching row neighbours).
     """
-    upright = [t for t in tiles if not t.sideways]
-    vecs = _nearest_vectors([t.det.center for t in upright])
-    if not vecs:
-        vecs = _nearest_vectors([t.det.center for t in tiles])
-    if not vecs:
-        return
-    pitch = _median([math.hypot(*v) for v in vecs])
+    pitch = _pitch(tiles)
     side = [t for t in tiles if t.sideways]
     cands = []
     for i, a in enumerate(side):
@@ -428,8 +431,8 @@ def _segments(slots: list[_Slot], gap_ratio: float) -> list[list[_Slot]]:
     for i, (prev, cur) in enumerate(zip(slots, slots[1:])):
         # local pitch: the smallest steps near here (most neighbours touch) — perspective
         # changes the pitch along the row
-        near = sorted(steps, key=lambda st: abs(st[0] - i))[:6]
-        pitch = sorted(p for _, p in near)[len(near) // 3]
+        near = sorted(steps, key=lambda st: abs(st[0] - i))[:4]
+        pitch = sorted(p for _, p in near)[min(1, len(near) - 1)]
         expected = pitch * (0.5 * (SIDEWAYS_ALONG if prev.sideways else 1.0)
                             + 0.5 * (SIDEWAYS_ALONG if cur.sideways else 1.0))
         if (cur.u - prev.u) - expected > gap_ratio * pitch:
@@ -503,11 +506,16 @@ def _meld_from_slots(slots: list[_Slot]) -> tuple[Group, int]:
     return Group("meld", dets, mtype, called, from_), penalty
 
 
-def _split_melds(slots: list[_Slot]) -> tuple[list[Group], int]:
-    """Split a run of meld slots into melds of 3 or 4 slots, least total penalty (DP)."""
+def _split_melds(slots: list[_Slot], breaks: frozenset[int] = frozenset()) -> tuple[list[Group], float]:
+    """Split a run of meld slots into melds of 3 or 4 slots, least total penalty (DP).
+
+    ``breaks``: slot indices that follow a gap in the row. Melds are told apart by their tiles
+    and their one sideways tile; the gaps between melds are often too small to see, so a gap
+    inside a meld costs only a little.
+    """
     n = len(slots)
-    best: list[tuple[int, list[Group]] | None] = [None] * (n + 1)
-    best[0] = (0, [])
+    best: list[tuple[float, list[Group]] | None] = [None] * (n + 1)
+    best[0] = (0.0, [])
     for i in range(n):
         if best[i] is None:
             continue
@@ -515,21 +523,47 @@ def _split_melds(slots: list[_Slot]) -> tuple[list[Group], int]:
             if i + size > n:
                 continue
             group, pen = _meld_from_slots(slots[i:i + size])
-            # a marked meld has exactly one sideways slot or two backs
-            cost = best[i][0] + pen
+            inner = sum(1 for k in range(i + 1, i + size) if k in breaks)
+            cost = best[i][0] + pen + 0.3 * inner
             if best[i + size] is None or cost < best[i + size][0]:
                 best[i + size] = (cost, best[i][1] + [group])
     if best[n] is not None:
         return best[n][1], best[n][0]
     # cannot be cut into 3s and 4s: one illegal group, reported by validation
     dets = [d for s in slots for d in s.dets]
-    return [Group("meld", dets, "pon" if len(dets) == 3 else "daiminkan")], 10
+    return [Group("meld", dets, "pon" if len(dets) == 3 else "daiminkan")], 10.0
+
+
+def _meld_region(segments: list[list[_Slot]]) -> tuple[int, int]:
+    """Segment indices [first, last] of the melds, or (-1, -1): from the first to the last
+    marked segment, extended to the row's end when the tiles after it complete the melds
+    (a gap inside a meld split off its last tiles)."""
+    marked = [i for i, seg in enumerate(segments) if _segment_is_marked(seg)]
+    if not marked:
+        return -1, -1
+    first, last = marked[0], marked[-1]
+    if last < len(segments) - 1:
+        cost_a = _region_melds(segments[first:last + 1])[1]
+        cost_b = _region_melds(segments[first:])[1]
+        if cost_b <= cost_a + 0.5:
+            last = len(segments) - 1
+    return first, last
+
+
+def _region_melds(segments: list[list[_Slot]]) -> tuple[list[Group], float]:
+    slots: list[_Slot] = []
+    breaks = set()
+    for seg in segments:
+        if slots:
+            breaks.add(len(slots))
+        slots.extend(seg)
+    return _split_melds(slots, frozenset(breaks))
 
 
 # ------------------------------------------------------------------------------ the parse
 
 def parse_layout(detections: Detections, ruleset: str = "riichi", *,
-                 gap_ratio: float = 0.3, max_row_gap: float = 2.5,
+                 gap_ratio: float = 0.17, max_row_gap: float = 2.5,
                  low_confidence: float = LOW_CONFIDENCE) -> Layout:
     """Group the tiles of one photo into a hand.
 
@@ -604,7 +638,12 @@ def _segment_is_marked(seg: list[_Slot]) -> bool:
 
 
 def _decide_orientation(rows: list[_Row], ruleset: str) -> bool:
-    """True if the photo was taken from across the table (rows read right-to-left)."""
+    """True if the photo was taken from across the table (rows read right-to-left).
+
+    Votes: melds lie right of the concealed part (2); the lone winning tile just right of it
+    (1); a row that is not melds (dora indicators) lies beyond the hand, away from the player
+    (0.5 each). No evidence: read left to right in the image.
+    """
     if not rows:
         return False
     main = max(rows, key=lambda r: r.count)
@@ -614,70 +653,97 @@ def _decide_orientation(rows: list[_Row], ruleset: str) -> bool:
     marked = [i for i, s in enumerate(segs) if _segment_is_marked(s)]
     if plain:
         big = max(plain, key=lambda i: sum(len(s.tiles) for s in segs[i]))
-        # melds lie right of the concealed part
-        for i in marked:
-            votes += 2 if i > big else -2
-        # the lone winning tile at the concealed part's right end
-        if len(segs) > 1:
-            if len(segs[-1]) == 1 and not _segment_is_marked(segs[-1]) and len(segs[0]) > 1:
-                votes += 1
-            if len(segs[0]) == 1 and not _segment_is_marked(segs[0]) and len(segs[-1]) > 1:
-                votes -= 1
-            for i in plain:
-                if i != big and sum(len(s.tiles) for s in segs[i]) == 1:
-                    votes += 0.5 if i > big else -0.5
-    # other rows (dora indicators, a melds row) lie beyond the hand, away from the player
+        if marked:
+            side = sum(1 if i > big else -1 for i in marked)
+            votes += 2 if side > 0 else -2 if side < 0 else 0
+
+        def lone(i: int) -> bool:
+            return 0 <= i < len(segs) and i in plain and sum(len(s.tiles) for s in segs[i]) == 1
+
+        if lone(big + 1) and not lone(big - 1):
+            votes += 1
+        elif lone(big - 1) and not lone(big + 1):
+            votes -= 1
     for r in rows:
-        if r is not main:
+        if r is not main and not _is_meld_row(r):
             votes += 0.5 if r.v < main.v else -0.5
     return votes < 0
 
 
+def _is_meld_row(row: _Row) -> bool:
+    """A row of exposed melds: a sideways tile, or nothing but well-formed closed kans
+    (back, face, face, back). A dead wall's backs beside dora indicators are not a meld."""
+    if any(s.sideways for s in row.slots):
+        return True
+    if not all(_segment_is_marked(seg) for seg in row.segments):
+        return False
+    return _region_melds(row.segments)[1] < 1
+
+
+def _looks_like_dora(part, ruleset: str) -> bool:
+    return ruleset == "riichi" and part[2] <= 5
+
+
+def _row_parts(row: _Row) -> tuple[list[Group], float, list[list[_Slot]]]:
+    """A row's melds (with their DP penalty) and its other segments, in reading order."""
+    first, last = _meld_region(row.segments)
+    if first < 0:
+        return [], 0.0, list(row.segments)
+    melds, pen = _region_melds(row.segments[first:last + 1])
+    if pen >= 1 and not any(s.sideways for s in row.slots):
+        # face-down tiles that make no closed kan: a dead wall beside the dora indicators
+        return [], 0.0, list(row.segments)
+    plain = row.segments[:first] + row.segments[last + 1:]
+    # a lone tile swallowed at the start of the meld run is the winning tile set just before
+    # the melds (the gap between them too small to see)
+    if melds and pen >= 3 and len(row.segments[first]) > 1:
+        seg = row.segments[first]
+        head = [seg[0]]
+        trial = [seg[1:]] + row.segments[first + 1:last + 1]
+        m2, pen2 = _region_melds(trial)
+        if pen2 + 0.5 < pen and not _segment_is_marked(head):
+            return m2, pen2, row.segments[:first] + [head] + row.segments[last + 1:]
+    return melds, pen, plain
+
+
 def _assign(rows: list[_Row], ruleset: str, warnings: list[LayoutWarning]) -> list[Group]:
-    """Turn rows of segments into concealed / win / meld / dora / loose groups by counting."""
+    """Turn rows of segments into concealed / win / meld / dora / loose groups by counting.
+
+    Melds come from every row (the renderer and many players put them in a row of their own).
+    The hand row is the one whose other tiles make the count work: 14 + kans - meld tiles;
+    other rows are the dora indicators (riichi, at most 5 faces) or loose tiles.
+    """
     if not rows:
         return []
-    main = max(rows, key=lambda r: r.count)
-    others = [r for r in rows if r is not main]
     melds: list[Group] = []
-    plain: list[list[_Slot]] = []            # candidate concealed / win / unmarked-meld segments
+    parts = []
+    for r in rows:
+        ms, _, plain_segs = _row_parts(r)
+        melds.extend(ms)
+        parts.append((r, plain_segs, sum(len(s.tiles) for seg in plain_segs for s in seg)))
+    kans = sum(1 for m in melds if m.meld_type in ("daiminkan", "kakan", "ankan"))
+    need = 14 + kans - sum(len(m.detections) for m in melds)
+    candidates = [p for p in parts if p[2] > 0]
+    plain: list[list[_Slot]] = []
     dora: list[Detection] = []
     loose: list[Detection] = []
-    meld_penalty = 0
-
-    def take(row: _Row) -> None:
-        nonlocal meld_penalty
-        for seg in row.segments:
-            if _segment_is_marked(seg):
-                ms, pen = _split_melds(seg)
-                melds.extend(ms)
-                meld_penalty += pen
+    if candidates:
+        # rows are sorted nearest the player first; prefer a count that works, then more tiles
+        hand = min(candidates, key=lambda p: (min(abs(p[2] - need), abs(p[2] - need + 1)), -p[2]))
+        plain = list(hand[1])
+        for p in candidates:
+            if p is hand:
+                continue
+            dets = [d for seg in p[1] for s in seg for d in s.dets]
+            faces = sum(1 for d in dets if d.tile != BACK)
+            if ruleset == "riichi" and faces <= 5 and not dora:
+                # a short row apart from the hand: the dora indicators (1 + one per kan),
+                # perhaps beside face-down dead-wall tiles
+                dora.extend(dets)
+            elif hand[2] + p[2] in (need, need - 1) and not _looks_like_dora(p, ruleset):
+                plain.extend(p[1])       # the hand laid out in two rows
             else:
-                plain.append(seg)
-
-    take(main)
-    hand_count = main.count
-    for r in others:
-        marked = any(_segment_is_marked(s) for s in r.segments)
-        is_ankan_row = marked and all(_segment_is_marked(s) for s in r.segments)
-        if marked and (is_ankan_row or any(s.sideways for s in r.slots)):
-            take(r)
-            hand_count += r.count
-    kans = sum(1 for m in melds if m.meld_type in ("daiminkan", "kakan", "ankan"))
-    for r in others:
-        if any(_segment_is_marked(s) for s in r.segments) and any(s.sideways for s in r.slots):
-            continue
-        if any(_segment_is_marked(s) for s in r.segments) and all(_segment_is_marked(s) for s in r.segments):
-            continue
-        need = 14 + kans - hand_count
-        if ruleset == "riichi" and (need <= 0 or r.count > need) and len(r.slots) <= 10:
-            dora.extend(d for s in r.slots for d in s.dets)
-        elif 0 < r.count <= need:
-            # the hand continues in another row (laid out in two rows)
-            plain.extend(r.segments)
-            hand_count += r.count
-        else:
-            loose.extend(d for s in r.slots for d in s.dets)
+                loose.extend(dets)
 
     concealed, win, extra_melds = _split_plain(plain, melds, ruleset, warnings)
     groups: list[Group] = []
@@ -911,7 +977,8 @@ def win_candidates(tile_request: dict) -> list[str]:
         melds = [SimpleNamespace(tiles=parse_tiles(m["tiles"])) for m in tile_request.get("melds", [])]
     except TileError:
         return []
-    distinct = list(dict.fromkeys(str(t) for t in tiles))
+    # the rightmost tile first: a winning tile not set apart usually still ends the row
+    distinct = list(dict.fromkeys(str(t) for t in reversed(tiles)))
     out = []
     for code in distinct:
         rest = list(tiles)
@@ -930,7 +997,8 @@ def _meld_json(g: Group, ruleset: str) -> dict:
             base = codes[0][0].replace("0", "5") + codes[0][1]
             while len(codes) < 4:
                 red = "0" + base[1]
-                missing_red = ruleset == "riichi" and base[0] == "5" and red not in codes
+                missing_red = (ruleset == "riichi" and base[0] == "5" and base[1] in "mps"
+                               and red not in codes)
                 codes.append(red if missing_red else base)
         return {"type": "ankan", "tiles": _mpsz(codes)}
     out = {"type": g.meld_type, "tiles": _mpsz(codes)}
