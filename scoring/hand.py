@@ -250,13 +250,13 @@ def validate(req: HandRequest) -> None:
         if len(tiles) > 5:
             _fail(f"{name}: {len(tiles)} indicators; at most 5 (one plus one per kan)")
     if req.robbing_kong:
+        if req.win != "ron":
+            _fail("robbing_kong (chankan) is a win on another player's tile, not a tsumo")
         if counts[req.win_tile.kind] != 1:
             _fail(
                 f"robbing_kong: the robbed tile {req.win_tile} completes another player's kan, "
                 f"so the winner cannot hold another {req.win_tile}"
             )
-        if req.win != "ron":
-            _fail("robbing_kong (chankan) is a win on another player's tile, not a tsumo")
     if req.replacement_tile:
         if req.kan_count == 0:
             _fail("replacement_tile (rinshan) needs a kan among the melds")

@@ -1,0 +1,84 @@
+"""``tilescope hand``: JSON Lines in/out (shared/spec/hand-json.md) and the --text report."""
+import io
+import json
+
+from vision.cli import main
+from vision.commands import hand as hand_cmd
+
+SPEC_LINE = json.dumps({
+    "ruleset": "riichi", "concealed": "234m456p678s8s",
+    "melds": [{"type": "pon", "tiles": "777z", "from": "across"}],
+    "win_tile": "8s", "win": "tsumo", "seat_wind": "E", "round_wind": "E",
+})
+SPEC_RESULT = {
+    "valid": True, "han": 1, "fu": 30, "limit": None,
+    "yaku": [{"name": "yakuhai (chun)", "han": 1}],
+    "dora": {"dora": 0, "aka": 0, "ura": 0},
+    "fu_breakdown": [{"reason": "base", "fu": 20}, {"reason": "tsumo", "fu": 2},
+                     {"reason": "open pon of honours", "fu": 4}, {"reason": "single wait", "fu": 2}],
+    "payment": {"total": 1500, "from_each": 500}, "error": None,
+}
+
+
+def run_lines(text):
+    out = io.StringIO()
+    hand_cmd._run_lines(io.StringIO(text), out)
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def test_spec_example_result_exactly():
+    assert run_lines(SPEC_LINE + "\n") == [SPEC_RESULT]
+
+
+def test_bad_lines_get_their_own_error_and_the_run_goes_on():
+    lines = "\n".join([
+        SPEC_LINE,
+        "{not json",
+        json.dumps({"ruleset": "riichi", "concealed": "234m", "win_tile": "8s", "win": "ron", "extra": 1}),
+        "",
+        json.dumps({"ruleset": "riichi", "concealed": "123m456p789s1234z", "win_tile": "5z", "win": "ron"}),
+        SPEC_LINE,
+    ])
+    results = run_lines(lines)
+    assert len(results) == 5                      # the blank line is skipped
+    assert results[0] == SPEC_RESULT and results[4] == SPEC_RESULT
+    assert "not JSON" in results[1]["error"]
+    assert "unknown key 'extra'" in results[2]["error"]
+    assert "not a complete hand" in results[3]["error"]
+    assert all(r["valid"] is False for r in results[1:4])
+
+
+def test_file_argument(tmp_path, capsys):
+    f = tmp_path / "hands.jsonl"
+    f.write_text(SPEC_LINE + "\n")
+    assert main(["hand", str(f)]) == 0
+    assert json.loads(capsys.readouterr().out) == SPEC_RESULT
+
+
+def test_missing_file_is_exit_2(tmp_path, capsys):
+    assert main(["hand", str(tmp_path / "none.jsonl")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_text_report(capsys):
+    assert main(["hand", "--text", "234m456p678s8s8s +pon 777z", "--win", "tsumo", "--seat", "E"]) == 0
+    out = capsys.readouterr().out
+    assert "yakuhai (chun)" in out and "open pon of honours" in out
+    assert "from each 500" in out and "total 1500" in out and "1 han 30 fu" in out
+
+
+def test_text_json(capsys):
+    assert main(["hand", "--text", "234m456p678s8s8s +pon 777z", "--win", "tsumo", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == SPEC_RESULT
+
+
+def test_text_errors_exit_2(capsys):
+    assert main(["hand", "--text", "234m456p678s8s +pon 777z"]) == 2
+    assert "without its winning tile" in capsys.readouterr().err
+    assert main(["hand", "--text", "123m456p789s1234z5z"]) == 2
+    assert "not a complete hand" in capsys.readouterr().err
+
+
+def test_no_yaku_report(capsys):
+    assert main(["hand", "--text", "123m456p789s13s99m2s"]) == 0
+    assert "NOT A VALID WIN" in capsys.readouterr().out
