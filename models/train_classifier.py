@@ -1,0 +1,504 @@
+"""Train the crop classifier: a detector box -> one of the 46 tile classes.
+
+Second stage of the two-stage reader (a ``tile``/``back`` YOLO detector + this classifier).
+Crops are rendered on the fly from tile artwork, made to look like what a detector box cuts out
+of a photo: a tile body (sometimes with its thickness and coloured back layer showing), bits of
+neighbouring tiles at the edges, a box a few per cent too loose or too tight, perspective,
+all four 90-degree turns (upside-down rows, sideways called tiles), small broadcast-size tiles
+(14-32 px high) scaled back up, blur, noise, JPEG, colour temperature, hue/saturation, glare,
+shadow and partial occlusion. Red fives of styles that have none are made by recolouring the
+ink of the five red. One art style is held out and only used for the test numbers.
+
+Run from the repo root, on CPU (``nice`` it; it shares the machine)::
+
+    nice -n 10 .venv/bin/python models/train_classifier.py --minutes 14 \
+        > models/checkpoints/classifier.log 2>&1 &
+
+It is resumable: it saves ``models/checkpoints/classifier.pt`` every ``--save-every`` steps and
+continues from there when started again (``--fresh`` starts over). At the end it evaluates on
+the held-out style and exports ``vision/weights/classifier.onnx`` (input ``crops``
+``(N, 3, 64, 64)`` float32 BGR 0..1, output ``probs`` ``(N, 46)`` in ``vision.classes`` order).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from datasets import art  # noqa: E402
+from vision.classes import CLASS_INDEX, TILE_CLASSES  # noqa: E402
+from vision.tile_crops import CROP_SIZE, fit_square  # noqa: E402
+
+HELD_OUT_STYLE = art.HELDOUT_STYLES[0]   # the detector's held-out style too
+BASE_HEIGHT = 112                      # art is pre-scaled to this many pixels high
+RED_FIVES = {"0m": "5m", "0p": "5p", "0s": "5s"}
+
+
+
+# --------------------------------------------------------------------------------------------
+# artwork
+# --------------------------------------------------------------------------------------------
+
+def _scaled(img: np.ndarray, height: int = BASE_HEIGHT) -> np.ndarray:
+    h, w = img.shape[:2]
+    interp = cv2.INTER_AREA if h > height else cv2.INTER_CUBIC
+    return cv2.resize(img, (max(1, round(w * height / h)), height), interpolation=interp)
+
+
+def load_all_styles(art_dir: Path | None) -> dict[str, dict[str, np.ndarray]]:
+    """``{style: {class: BGRA image BASE_HEIGHT px high}}`` for every style under ``art_dir``.
+
+    Read through ``datasets.art`` (the scene renderer's loader), so both stages see the same
+    faces and the same synthetic red fives; ``back`` is present where the style has one.
+    """
+    out = {}
+    for name in art.list_styles(art_dir):
+        style = art.load_style(name, art_dir)
+        tiles = dict(style.faces)
+        if style.back is not None:
+            tiles["back"] = style.back
+        out[name] = {c: _scaled(img) for c, img in tiles.items()}
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# rendering one crop
+# --------------------------------------------------------------------------------------------
+
+def _body_colour(tile: np.ndarray) -> np.ndarray:
+    """Median colour of the opaque pixels: the tile body (faces cover less than half)."""
+    opaque = tile[..., 3] > 200
+    return np.median(tile[..., :3][opaque], axis=0) if opaque.any() else np.array([230, 235, 240])
+
+
+def synthetic_back(rng: np.random.Generator, h: int = BASE_HEIGHT) -> np.ndarray:
+    """A face-down tile: a rounded block in a saturated back colour, slight shading."""
+    w = int(h * rng.uniform(0.68, 0.82))
+    hue = rng.uniform(0, 180)
+    sat, val = rng.uniform(90, 255), rng.uniform(80, 235)
+    hsv = np.zeros((h, w, 3), np.float32)
+    hsv[..., 0], hsv[..., 1], hsv[..., 2] = hue, sat, val
+    grad = np.linspace(rng.uniform(0.8, 1.0), rng.uniform(0.9, 1.15), h)[:, None]
+    hsv[..., 2] = np.clip(hsv[..., 2] * grad, 0, 255)
+    bgr = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+    if rng.random() < 0.3:  # some backs carry a pattern
+        pat = (rng.random((h // 8 + 1, w // 8 + 1)) * 40 - 20).astype(np.float32)
+        pat = cv2.resize(pat, (w, h), interpolation=cv2.INTER_NEAREST)
+        bgr = np.clip(bgr + pat[..., None], 0, 255).astype(np.uint8)
+    alpha = np.zeros((h, w), np.uint8)
+    r = int(w * rng.uniform(0.05, 0.15))
+    cv2.rectangle(alpha, (r, 0), (w - 1 - r, h - 1), 255, -1)
+    cv2.rectangle(alpha, (0, r), (w - 1, h - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
+        cv2.circle(alpha, (cx, cy), r, 255, -1)
+    return np.dstack([bgr, alpha])
+
+
+def _with_thickness(tile: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Add the tile's side seen in perspective: body colour, then a coloured back layer."""
+    h, w = tile.shape[:2]
+    t = int(h * rng.uniform(0.08, 0.3))
+    body = _body_colour(tile) * rng.uniform(0.7, 0.95)
+    back_hsv = np.uint8([[[rng.uniform(0, 180), rng.uniform(80, 255), rng.uniform(60, 220)]]])
+    back = cv2.cvtColor(back_hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
+    split = rng.uniform(0.3, 0.8)
+    side = np.zeros((t, w, 4), np.uint8)
+    side[: int(t * split), :, :3] = body
+    side[int(t * split):, :, :3] = back * 0.85
+    side[..., 3] = 255
+    out = np.concatenate([tile, side], axis=0)
+    # the top face's alpha corners let the side show; fill transparent gaps with the side colour
+    return out if rng.random() < 0.6 else out[::-1].copy()
+
+
+def _background(rng: np.random.Generator, size: int) -> np.ndarray:
+    kind = rng.integers(4)
+    colour = rng.uniform(0, 255, 3)
+    bg = np.empty((size, size, 3), np.float32)
+    bg[:] = colour
+    if kind >= 1:  # texture (felt, wood grain, cloth)
+        n = rng.normal(0, rng.uniform(4, 25), (size // 4 + 1, size // 4 + 1, 1)).astype(np.float32)
+        n = cv2.resize(n, (size, size), interpolation=cv2.INTER_LINEAR)
+        if kind == 2:
+            n = cv2.resize(n[:, :1], (size, size))  # streaks
+        bg += n[..., None] if n.ndim == 2 else n
+    if kind == 3:
+        g = np.linspace(rng.uniform(0.6, 1), rng.uniform(0.6, 1.2), size)[:, None, None]
+        bg *= g
+    return np.clip(bg, 0, 255).astype(np.uint8)
+
+
+def _paste(canvas: np.ndarray, tile: np.ndarray, x: int, y: int) -> None:
+    h, w = tile.shape[:2]
+    H, W = canvas.shape[:2]
+    xa, ya, xb, yb = max(x, 0), max(y, 0), min(x + w, W), min(y + h, H)
+    if xb <= xa or yb <= ya:
+        return
+    t = tile[ya - y:yb - y, xa - x:xb - x]
+    a = t[..., 3:4].astype(np.float32) / 255.0
+    region = canvas[ya:yb, xa:xb].astype(np.float32)
+    canvas[ya:yb, xa:xb] = (t[..., :3] * a + region * (1 - a)).astype(np.uint8)
+
+
+def _colour_jitter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    f = img.astype(np.float32)
+    temp = rng.uniform(-0.18, 0.18)                     # colour temperature: warm/cool light
+    f[..., 0] *= 1 - temp
+    f[..., 2] *= 1 + temp
+    f = f * rng.uniform(0.6, 1.25) + rng.uniform(-30, 30)   # exposure
+    f = np.clip(f, 0, 255).astype(np.uint8)
+    if rng.random() < 0.7:
+        hsv = cv2.cvtColor(f, cv2.COLOR_BGR2HSV).astype(np.int16)
+        hsv[..., 0] = (hsv[..., 0] + rng.integers(-5, 6)) % 180   # small: red must stay red
+        hsv[..., 1] = np.clip(hsv[..., 1] * rng.uniform(0.55, 1.3), 0, 255)
+        f = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+    if rng.random() < 0.3:
+        gamma = rng.uniform(0.7, 1.4)
+        f = (255 * (f / 255.0) ** gamma).astype(np.uint8)
+    return f
+
+
+def _glare_shadow_occlusion(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    h, w = img.shape[:2]
+    f = img.astype(np.float32)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    if rng.random() < 0.2:  # specular glare: a soft bright ellipse
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        sx, sy = rng.uniform(0.1, 0.5) * w, rng.uniform(0.05, 0.3) * h
+        g = np.exp(-(((xx - cx) / sx) ** 2 + ((yy - cy) / sy) ** 2)) * rng.uniform(0.3, 0.85)
+        f = f * (1 - g[..., None]) + 255 * g[..., None]
+    if rng.random() < 0.25:  # shadow: a darker half-plane with a soft edge
+        ang = rng.uniform(0, 2 * np.pi)
+        d = (xx - w / 2) * np.cos(ang) + (yy - h / 2) * np.sin(ang) - rng.uniform(-0.4, 0.4) * w
+        s = 1 - rng.uniform(0.2, 0.55) / (1 + np.exp(-d / (0.05 * w + 1)))
+        f *= s[..., None]
+    if rng.random() < 0.12:  # finger or frame edge over part of the tile
+        colour = (rng.uniform(60, 140), rng.uniform(100, 170), rng.uniform(150, 230)) \
+            if rng.random() < 0.6 else tuple(rng.uniform(0, 255, 3))
+        side = rng.integers(4)
+        depth = rng.uniform(0.1, 0.3)
+        pts = {0: [(0, 0), (w * depth, 0), (w * depth * rng.uniform(0.5, 1.5), h), (0, h)],
+               1: [(w, 0), (w * (1 - depth), 0), (w * (1 - depth * rng.uniform(0.5, 1.5)), h), (w, h)],
+               2: [(0, 0), (w, 0), (w, h * depth), (0, h * depth * rng.uniform(0.5, 1.5))],
+               3: [(0, h), (w, h), (w, h * (1 - depth)), (0, h * (1 - depth * rng.uniform(0.5, 1.5)))]}
+        poly = np.array(pts[int(side)], np.int32)
+        cv2.fillPoly(f, [poly], colour)
+    return np.clip(f, 0, 255).astype(np.uint8)
+
+
+def _degrade(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    h, w = img.shape[:2]
+    # tile size in the photo: small broadcast tiles (14-32 px) often, larger ones otherwise
+    target = rng.uniform(16, 34) if rng.random() < 0.4 else rng.uniform(34, 110)
+    scale = min(1.0, target / h) if h >= w else min(1.0, target / w)
+    if scale < 1:
+        img = cv2.resize(img, (max(2, round(w * scale)), max(2, round(h * scale))),
+                         interpolation=cv2.INTER_AREA if rng.random() < 0.7 else cv2.INTER_LINEAR)
+    small = min(img.shape[:2]) < 40   # a broadcast-size tile: one more blur wipes it out
+    r = rng.random()
+    if r < (0.05 if small else 0.15):
+        img = cv2.GaussianBlur(img, (3, 3) if small else (5, 5), 0)
+    elif r < (0.1 if small else 0.25):  # motion blur
+        k = 3 if small else int(rng.integers(3, 6))
+        kern = np.zeros((k, k), np.float32)
+        kern[k // 2, :] = 1.0 / k
+        m = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1)
+        kern = cv2.warpAffine(kern, m, (k, k))
+        img = cv2.filter2D(img, -1, kern / max(kern.sum(), 1e-6))
+    if rng.random() < 0.5:
+        img = np.clip(img + rng.normal(0, rng.uniform(2, 9), img.shape), 0, 255).astype(np.uint8)
+    if rng.random() < 0.5:
+        ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(45, 96))])
+        img = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+    return img
+
+
+def render_crop(style: dict[str, np.ndarray], cls: str, rng: np.random.Generator) -> np.ndarray:
+    """One training crop of class ``cls`` in ``style``: ``(CROP_SIZE, CROP_SIZE, 3) uint8`` BGR."""
+    if cls == "back":
+        tile = style["back"] if "back" in style and rng.random() < 0.4 else synthetic_back(rng)
+    else:
+        tile = style[cls]
+    if rng.random() < 0.5:
+        tile = _with_thickness(tile, rng)
+    h, w = tile.shape[:2]
+    side = 3 * max(h, w)
+    canvas = _background(rng, side)
+    x0, y0 = (side - w) // 2, (side - h) // 2
+    # neighbouring tiles of the same set, touching or nearly, as in a row of a hand
+    others = [c for c in style if c != "back"]
+    for dx in (-1, 1):
+        if rng.random() < 0.55:
+            nb = style[others[rng.integers(len(others))]]
+            nb = cv2.resize(nb, (w, h)) if nb.shape[:2] != (h, w) else nb
+            gap = int(rng.integers(0, 4))
+            _paste(canvas, nb, x0 + dx * (w + gap), y0 + int(rng.integers(-3, 4)))
+    _paste(canvas, tile, x0, y0)
+
+    # perspective: foreshortening, keystone, small roll, then a quarter turn
+    src = np.float32([[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]])
+    fy = rng.uniform(0.5, 1.0) if rng.random() < 0.6 else 1.0
+    key = rng.uniform(0.0, 0.15)
+    hw, hh = w / 2, h * fy / 2
+    dst = np.float32([[-hw * (1 - key), -hh], [hw * (1 - key), -hh], [hw, hh], [-hw, hh]])
+    dst += rng.normal(0, 0.03 * max(w, h), dst.shape).astype(np.float32)
+    ang = np.deg2rad(rng.uniform(-10, 10))
+    quarter = rng.choice(4, p=[0.45, 0.3, 0.125, 0.125])
+    ang += quarter * np.pi / 2
+    rot = np.float32([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]])
+    dst = dst @ rot.T + side / 2
+    m = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+    warped = cv2.warpPerspective(canvas, m, (side, side), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REFLECT)
+
+    # the detector's box: the tile's bounding box, a few per cent loose or tight per side
+    x1, y1 = dst.min(axis=0)
+    x2, y2 = dst.max(axis=0)
+    bw, bh = x2 - x1, y2 - y1
+    jit = rng.uniform(-0.05, 0.08, 4)
+    xa = int(np.clip(x1 - jit[0] * bw, 0, side - 2))
+    ya = int(np.clip(y1 - jit[1] * bh, 0, side - 2))
+    xb = int(np.clip(x2 + jit[2] * bw, xa + 2, side))
+    yb = int(np.clip(y2 + jit[3] * bh, ya + 2, side))
+    crop = warped[ya:yb, xa:xb]
+    crop = _colour_jitter(crop, rng)
+    crop = _glare_shadow_occlusion(crop, rng)
+    crop = _degrade(crop, rng)
+    return fit_square(crop, CROP_SIZE)
+
+
+def classes_of(style: dict[str, np.ndarray]) -> list[str]:
+    """Classes this style can render (backs are synthesised where the style has none)."""
+    return [c for c in TILE_CLASSES if c in style or c == "back"]
+
+
+def sample_batch(styles: dict[str, dict[str, np.ndarray]], n: int, rng: np.random.Generator
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` crops, classes uniform over the 46, style uniform among those that have the class."""
+    names = list(styles)
+    have = {c: [s for s in names if c in classes_of(styles[s])] for c in TILE_CLASSES}
+    xs = np.empty((n, CROP_SIZE, CROP_SIZE, 3), np.uint8)
+    ys = np.empty(n, np.int64)
+    for i in range(n):
+        cls = TILE_CLASSES[rng.integers(len(TILE_CLASSES))]
+        while not have[cls]:
+            cls = TILE_CLASSES[rng.integers(len(TILE_CLASSES))]
+        style = styles[have[cls][rng.integers(len(have[cls]))]]
+        xs[i] = render_crop(style, cls, rng)
+        ys[i] = CLASS_INDEX[cls]
+    return xs, ys
+
+
+# --------------------------------------------------------------------------------------------
+# model
+# --------------------------------------------------------------------------------------------
+
+def _block(cin: int, cout: int) -> nn.Sequential:
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True),
+        nn.Conv2d(cout, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True),
+    )
+
+
+class TileNet(nn.Module):
+    """Small VGG-style CNN: 64x64 BGR crop -> 46 class probabilities (softmax at export)."""
+
+    def __init__(self, num_classes: int = len(TILE_CLASSES), width: int = 24):
+        super().__init__()
+        w = width
+        self.features = nn.Sequential(
+            nn.Conv2d(3, w, 3, padding=1, bias=False), nn.BatchNorm2d(w), nn.ReLU(inplace=True),
+            nn.MaxPool2d(2),                      # 32
+            nn.Conv2d(w, 2 * w, 3, padding=1, bias=False), nn.BatchNorm2d(2 * w),
+            nn.ReLU(inplace=True), nn.MaxPool2d(2),   # 16
+            _block(2 * w, 4 * w), nn.MaxPool2d(2),  # 8
+            _block(4 * w, 6 * w), nn.MaxPool2d(2),  # 4
+        )
+        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(6 * w * 16, num_classes))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.features((x - 0.5) / 0.25))
+
+
+class WithSoftmax(nn.Module):
+    def __init__(self, net: nn.Module):
+        super().__init__()
+        self.net = net
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return F.softmax(self.net(x), dim=1)
+
+
+# --------------------------------------------------------------------------------------------
+# training
+# --------------------------------------------------------------------------------------------
+
+class CropStream(torch.utils.data.IterableDataset):
+    def __init__(self, art: Path, exclude: str, batch: int, seed: int):
+        self.art, self.exclude, self.batch, self.seed = art, exclude, batch, seed
+
+    def __iter__(self):
+        cv2.setNumThreads(1)
+        torch.set_num_threads(1)
+        info = torch.utils.data.get_worker_info()
+        wid = info.id if info else 0
+        styles = {k: v for k, v in load_all_styles(self.art).items() if k != self.exclude}
+        rng = np.random.default_rng([self.seed, wid, int(time.time())])
+        while True:
+            xs, ys = sample_batch(styles, self.batch, rng)
+            yield torch.from_numpy(xs).permute(0, 3, 1, 2).float() / 255.0, torch.from_numpy(ys)
+
+
+def evaluate(net: nn.Module, styles: dict, n: int, seed: int) -> dict:
+    """Accuracy on ``n`` rendered crops of ``styles``; red-five vs five confusion on its own."""
+    rng = np.random.default_rng(seed)
+    xs, ys = sample_batch(styles, n, rng)
+    net.eval()
+    with torch.no_grad():
+        pred = torch.cat([net(torch.from_numpy(xs[i:i + 256]).permute(0, 3, 1, 2).float() / 255.0)
+                          .argmax(1) for i in range(0, n, 256)]).numpy()
+    res = {"n": int(n), "top1": float((pred == ys).mean())}
+    pairs = {}
+    for red, five in RED_FIVES.items():
+        r, f = CLASS_INDEX[red], CLASS_INDEX[five]
+        pairs[f"{red}->{five}"] = int(((ys == r) & (pred == f)).sum())
+        pairs[f"{five}->{red}"] = int(((ys == f) & (pred == r)).sum())
+        pairs[f"n_{red}"] = int((ys == r).sum())
+        pairs[f"n_{five}"] = int((ys == f).sum())
+    res["red_five_confusion"] = pairs
+    per = {}
+    for c in TILE_CLASSES:
+        k = ys == CLASS_INDEX[c]
+        if k.any():
+            per[c] = round(float((pred[k] == ys[k]).mean()), 3)
+    res["per_class_recall"] = per
+    return res
+
+
+def export_onnx(net: nn.Module, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    net.eval()
+    model = WithSoftmax(net)
+    dummy = torch.zeros(1, 3, CROP_SIZE, CROP_SIZE)
+    torch.onnx.export(model, dummy, str(path), input_names=["crops"], output_names=["probs"],
+                      dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}}, opset_version=17,
+                      dynamo=False)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--art", type=Path, default=None,
+                   help="artwork folder (default $TILESCOPE_ART or ../shared/art)")
+    p.add_argument("--minutes", type=float, default=14.0, help="wall-clock training budget")
+    p.add_argument("--steps", type=int, default=3000, help="most batches (the time budget usually ends first)")
+    p.add_argument("--batch", type=int, default=96)
+    p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--threads", type=int, default=2, help="torch threads for the training step")
+    p.add_argument("--hold-out", default=HELD_OUT_STYLE, help="style kept for the test only")
+    p.add_argument("--ckpt", type=Path, default=REPO / "models" / "checkpoints" / "classifier.pt")
+    p.add_argument("--onnx", type=Path, default=REPO / "vision" / "weights" / "classifier.onnx")
+    p.add_argument("--save-every", type=int, default=200)
+    p.add_argument("--eval-n", type=int, default=2300)
+    p.add_argument("--fresh", action="store_true", help="ignore an existing checkpoint")
+    p.add_argument("--seed", type=int, default=0)
+    args = p.parse_args(argv)
+
+    try:
+        art.list_styles(args.art)
+    except art.ArtError as exc:
+        print(f"train_classifier: {exc}", file=sys.stderr)
+        return 2
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    net = TileNet()
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
+    step, elapsed = 0, 0.0
+    if args.ckpt.exists() and not args.fresh:
+        state = torch.load(args.ckpt, map_location="cpu", weights_only=False)
+        net.load_state_dict(state["model"])
+        opt.load_state_dict(state["opt"])
+        step, elapsed = state["step"], state["elapsed_s"]
+        print(f"resumed at step {step} ({elapsed:.0f}s done)", flush=True)
+    args.ckpt.parent.mkdir(parents=True, exist_ok=True)
+
+    def save() -> None:
+        tmp = args.ckpt.with_suffix(".tmp")
+        torch.save({"model": net.state_dict(), "opt": opt.state_dict(),
+                    "step": step, "elapsed_s": elapsed_now(), "hold_out": args.hold_out, "crop_size": CROP_SIZE,
+                    "classes": list(TILE_CLASSES)}, tmp)
+        os.replace(tmp, args.ckpt)
+
+    stream = CropStream(args.art, args.hold_out, args.batch, args.seed + step)
+    loader = torch.utils.data.DataLoader(stream, batch_size=None, num_workers=args.workers,
+                                         prefetch_factor=4 if args.workers else None,
+                                         persistent_workers=False)
+    t0 = time.time()
+
+    def elapsed_now() -> float:
+        return elapsed + time.time() - t0
+
+    def progress() -> float:
+        # the schedule runs on whichever budget ends first, so a busy machine still anneals
+        return max(step / args.steps, elapsed_now() / (args.minutes * 60))
+
+    def lr_at(p: float) -> float:
+        warm = 0.05
+        if p < warm:
+            return args.lr * (0.1 + 0.9 * p / warm)
+        return args.lr * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * (p - warm) / (1 - warm))))
+
+    net.train()
+    seen, correct, loss_sum = 0, 0, 0.0
+    for x, y in loader:
+        if progress() >= 1:
+            break
+        for group in opt.param_groups:
+            group["lr"] = lr_at(progress())
+        logits = net(x)
+        loss = F.cross_entropy(logits, y, label_smoothing=0.05)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+        step += 1
+        seen += len(y)
+        correct += int((logits.argmax(1) == y).sum())
+        loss_sum += float(loss.detach()) * len(y)
+        if step % 50 == 0:
+            print(f"step {step}/{args.steps} loss {loss_sum / seen:.3f} train-acc {correct / seen:.3f} "
+                  f"lr {opt.param_groups[0]['lr']:.2e} {elapsed_now():.0f}s", flush=True)
+            seen, correct, loss_sum = 0, 0, 0.0
+        if step % args.save_every == 0:
+            save()
+    save()
+    print(f"stopped at step {step} after {elapsed_now():.0f}s", flush=True)
+
+    all_styles = load_all_styles(args.art)
+    report = {"step": step, "hold_out": args.hold_out}
+    if args.hold_out in all_styles:
+        report["held_out"] = evaluate(net, {args.hold_out: all_styles[args.hold_out]},
+                                      args.eval_n, seed=1234)
+    report["train_styles"] = evaluate(
+        net, {k: v for k, v in all_styles.items() if k != args.hold_out}, args.eval_n // 2, seed=99)
+    print(json.dumps(report, indent=1), flush=True)
+    (args.ckpt.parent / "classifier_eval.json").write_text(json.dumps(report, indent=1))
+    export_onnx(net, args.onnx)
+    print(f"exported {args.onnx} ({args.onnx.stat().st_size / 1e6:.2f} MB)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,159 @@
+"""Detector post-processing on hand-computed cases (ultralytics YOLOv8 ONNX conventions).
+
+The worked example: a 640x320 photo read at imgsz 320 is scaled by r = min(320/320, 320/640)
+= 0.5 to 320x160 and padded (320 - 160) / 2 = 80 px top and bottom, 0 left and right. A tile at
+x 100..160, y 60..140 in the photo is therefore at x 50..80, y 110..150 in the letterbox:
+centre (65, 130), size 30x40.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.detector import (Letterbox, box_iou, decode_end2end, decode_yolo, letterbox,
+                             mark_sideways, nms, reading_order, unletterbox_boxes)
+
+LB = Letterbox(scale=0.5, pad_x=0, pad_y=80)
+
+
+def test_letterbox_scale_padding_and_rgb_order():
+    img = np.zeros((320, 640, 3), np.uint8)
+    img[:, :320] = (0, 0, 255)          # left half red (BGR)
+    blob, lb = letterbox(img, 320)
+    assert blob.shape == (1, 3, 320, 320) and blob.dtype == np.float32
+    assert lb == LB
+    # padding rows are ultralytics grey 114
+    assert blob[0, :, 0, 0] == pytest.approx([114 / 255] * 3)
+    assert blob[0, :, 319, 319] == pytest.approx([114 / 255] * 3)
+    # image rows 80..239: channel 0 is R, so the red left half reads (1, 0, 0)
+    assert blob[0, :, 160, 10] == pytest.approx([1.0, 0.0, 0.0])
+    assert blob[0, :, 160, 310] == pytest.approx([0.0, 0.0, 0.0])
+
+
+def test_letterbox_tall_image_pads_left_and_right():
+    blob, lb = letterbox(np.zeros((400, 100, 3), np.uint8), 200)
+    # r = min(200/400, 200/100) = 0.5 -> 50x200; (200 - 50) / 2 = 75 px each side
+    assert lb == Letterbox(0.5, 75, 0)
+    assert blob[0, 0, 100, 74] == pytest.approx(114 / 255)
+    assert blob[0, 0, 100, 75] == 0.0
+
+
+def test_decode_yolo_converts_centres_and_filters_by_confidence():
+    raw = np.zeros((1, 6, 3), np.float32)
+    raw[0, :, 0] = (65, 130, 30, 40, 0.9, 0.1)     # a tile
+    raw[0, :, 1] = (200, 135, 40, 30, 0.2, 0.7)    # a back
+    raw[0, :, 2] = (10, 10, 4, 4, 0.1, 0.2)        # below conf 0.25
+    boxes, scores, cls = decode_yolo(raw, conf=0.25)
+    np.testing.assert_allclose(boxes, [[50, 110, 80, 150], [180, 120, 220, 150]])
+    np.testing.assert_allclose(scores, [0.9, 0.7], rtol=1e-6)
+    assert cls.tolist() == [0, 1]
+
+
+def test_decode_yolo_rejects_wrong_layout():
+    with pytest.raises(ValueError, match=r"\(1, 4\+nc, N\)"):
+        decode_yolo(np.zeros((6, 10), np.float32), 0.25)
+
+
+def test_decode_end2end_keeps_rows_over_conf():
+    raw = np.array([[[50, 110, 80, 150, 0.9, 0], [1, 1, 2, 2, 0.1, 1]]], np.float32)
+    boxes, scores, cls = decode_end2end(raw, 0.25)
+    np.testing.assert_allclose(boxes, [[50, 110, 80, 150]])
+    assert cls.tolist() == [0] and scores[0] == pytest.approx(0.9)
+
+
+def test_box_iou_hand_computed():
+    # overlap 9x10 = 90, union 100 + 100 - 90 = 110
+    iou = box_iou(np.array([0, 0, 10, 10.]), np.array([[1, 0, 11, 10.], [20, 20, 30, 30.]]))
+    np.testing.assert_allclose(iou, [90 / 110, 0.0])
+
+
+def test_nms_class_aware_and_agnostic():
+    boxes = np.array([[0, 0, 10, 10], [1, 0, 11, 10], [20, 20, 30, 30]], np.float32)
+    scores = np.array([0.8, 0.9, 0.5], np.float32)
+    # same class: IoU 0.82 > 0.5, the better box (index 1) wins
+    assert nms(boxes, scores, np.array([0, 0, 0]), 0.5).tolist() == [1, 2]
+    # different classes survive class-aware NMS ...
+    assert nms(boxes, scores, np.array([0, 1, 0]), 0.5).tolist() == [1, 0, 2]
+    # ... but not class-agnostic NMS
+    assert nms(boxes, scores, None, 0.5).tolist() == [1, 2]
+    # a looser threshold keeps both
+    assert nms(boxes, scores, None, 0.85).tolist() == [1, 0, 2]
+    assert nms(np.zeros((0, 4)), np.zeros(0), None, 0.5).tolist() == []
+
+
+def test_unletterbox_maps_back_and_clips():
+    out = unletterbox_boxes(np.array([[50, 110, 80, 150], [-10, 70, 330, 250]]), LB, 640, 320)
+    np.testing.assert_allclose(out, [[100, 60, 160, 140], [0, 0, 640, 320]])
+
+
+def test_reading_order_rows_top_to_bottom_then_left_to_right():
+    boxes = np.array([
+        [100, 200, 160, 280],   # second row
+        [200, 60, 260, 140],
+        [360, 80, 440, 140],    # sideways, sits lower in the first row
+        [100, 60, 160, 140],
+    ], np.float32)
+    assert reading_order(boxes).tolist() == [3, 1, 2, 0]
+
+
+def test_mark_sideways_against_row_median():
+    # row of four upright 60x80 tiles (aspect 0.75) and one 80x60 (1.33 = 1.78 x median)
+    row = [[x, 60, x + 60, 140] for x in (0, 70, 140, 210)] + [[280, 80, 360, 140]]
+    # a lone squat tile (aspect 70/60 = 1.17 < 1.2) is not called sideways
+    lone = [[0, 300, 70, 360]]
+    flags = mark_sideways(np.array(row + lone, np.float32))
+    assert flags.tolist() == [False, False, False, False, True, False]
+    # a low camera squeezes every tile's height alike: still only the turned tile is sideways
+    squeezed = [[x, 60, x + 60, 100] for x in (0, 70, 140, 210)] + [[280, 70, 360, 100]]
+    assert mark_sideways(np.array(squeezed, np.float32)).tolist() == [False] * 4 + [True]
+
+
+# ---- the whole reader on fake ONNX models (tests/onnx_fakes.py) ----
+
+def _scene():
+    """The photo and the raw detector output that boxes its tiles (see module docstring)."""
+    img = np.zeros((320, 640, 3), np.uint8)
+    paint = {"red": (0, 0, 255), "blue": (255, 0, 0), "green": (0, 255, 0)}
+    tiles = [((100, 60, 160, 140), "red"), ((200, 60, 260, 140), "blue"),
+             ((280, 60, 340, 140), "green"), ((360, 80, 440, 140), "red"),
+             ((100, 200, 160, 280), "blue")]
+    for (x1, y1, x2, y2), colour in tiles:
+        cv2.rectangle(img, (x1, y1), (x2 - 1, y2 - 1), paint[colour], -1)
+    cv2.rectangle(img, (500, 60), (559, 139), (150, 150, 150), -1)  # a face-down tile
+    from onnx_fakes import yolo_raw
+
+    raw = yolo_raw([
+        (65, 130, 30, 40, 0.9, 0.0),      # red, upright
+        (115, 130, 30, 40, 0.8, 0.0),     # blue
+        (116, 131, 30, 40, 0.6, 0.0),     # duplicate of blue: NMS drops it
+        (155, 130, 30, 40, 0.85, 0.0),    # green
+        (200, 135, 40, 30, 0.7, 0.0),     # red, sideways
+        (265, 130, 30, 40, 0.0, 0.8),     # the back
+        (65, 200, 30, 40, 0.75, 0.0),     # blue, second row
+        (300, 300, 10, 10, 0.1, 0.05),    # noise under conf
+    ])
+    return img, raw
+
+
+def test_tile_reader_end_to_end_on_fake_models(tmp_path):
+    pytest.importorskip("onnx", reason="onnx (dev extra) builds the fake models")
+    pytest.importorskip("onnxruntime")
+    from onnx_fakes import write_fake_weights
+    from vision.detector import TileReader
+
+    img, raw = _scene()
+    reader = TileReader(write_fake_weights(tmp_path, raw, 320), conf=0.25, threads=1)
+    dets = reader.read(img)
+    assert (dets.width, dets.height) == (640, 320)
+    assert [d.tile for d in dets.tiles] == ["0m", "1p", "6z", "0m", "back", "1p"]
+    assert [d.sideways for d in dets.tiles] == [False, False, False, True, False, False]
+    np.testing.assert_allclose(dets.tiles[0].box, (100, 60, 160, 140), atol=1e-4)
+    np.testing.assert_allclose(dets.tiles[3].box, (360, 80, 440, 140), atol=1e-4)
+    # confidence = detector score x classifier probability (the fake classifier is sure)
+    assert dets.tiles[0].confidence == pytest.approx(0.9, abs=0.01)
+    assert dets.tiles[4].confidence == pytest.approx(0.8 * 0.5, abs=0.02)
+    assert all(len(d.alternatives) <= 3 for d in dets.tiles)
+    assert dets.to_json()["tiles"][3] == {"tile": "0m", "box": [360.0, 80.0, 440.0, 140.0],
+                                         "confidence": round(dets.tiles[3].confidence, 4),
+                                         "sideways": True}

@@ -1,0 +1,309 @@
+"""Read the tiles in a photo: YOLO detector (ONNX) + crop classifier (ONNX), onnxruntime only.
+
+Two stages (see ``models/README.md``): the detector finds every tile and tells face-up
+(``tile``) from face-down (``back``); the classifier names each box from a crop cut out of the
+full-resolution photo, where red fives are still red. A 46-class detector (class names equal
+to ``vision.classes.TILE_CLASSES``) also works, with or without the classifier.
+
+Post-processing follows the ultralytics YOLOv8 ONNX export: the input is an RGB letterboxed
+square (grey 114 padding) scaled to 0..1; the output is ``(1, 4 + nc, N)``: box centre x, y,
+width, height in letterbox pixels, then one sigmoid score per class. The functions
+``letterbox``, ``decode_yolo``, ``nms``, ``unletterbox_boxes``, ``mark_sideways`` and
+``reading_order`` are pure numpy and tested on hand-computed cases.
+"""
+from __future__ import annotations
+
+import ast
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.classes import TILE_CLASSES
+from vision.detections import Detection, Detections
+from vision.tile_crops import crop_boxes
+
+WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
+DETECTOR_FILE = "detector.onnx"
+CLASSIFIER_FILE = "classifier.onnx"
+LETTERBOX_PAD = 114          # ultralytics' padding grey
+SIDEWAYS_RATIO = 1.35        # box aspect / row's typical aspect above which a tile lies sideways
+
+
+@dataclass(frozen=True)
+class Letterbox:
+    """How an image was fitted into the square model input: ``scale`` then ``(pad_x, pad_y)``."""
+
+    scale: float
+    pad_x: int
+    pad_y: int
+
+
+def letterbox(image_bgr: np.ndarray, size: int) -> tuple[np.ndarray, Letterbox]:
+    """Fit ``(H, W, 3) uint8`` BGR into a ``size`` square, keeping aspect, centred, grey padding.
+
+    Same arithmetic as ultralytics' ``LetterBox`` (scale ``r = min(size/H, size/W)``, resized to
+    ``round(W r) x round(H r)``, padding split ``round(d/2 -/+ 0.1)``). Returns the model input
+    ``(1, 3, size, size) float32`` RGB in 0..1 and the ``Letterbox`` to map boxes back.
+    """
+    h, w = image_bgr.shape[:2]
+    r = min(size / h, size / w)
+    nw, nh = int(round(w * r)), int(round(h * r))
+    dw, dh = (size - nw) / 2, (size - nh) / 2
+    left, top = int(round(dw - 0.1)), int(round(dh - 0.1))
+    resized = image_bgr if (nw, nh) == (w, h) else cv2.resize(image_bgr, (nw, nh),
+                                                               interpolation=cv2.INTER_LINEAR)
+    canvas = np.full((size, size, 3), LETTERBOX_PAD, np.uint8)
+    canvas[top:top + nh, left:left + nw] = resized
+    blob = canvas[..., ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
+    return np.ascontiguousarray(blob), Letterbox(r, left, top)
+
+
+def decode_yolo(output: np.ndarray, conf: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """YOLOv8 raw output ``(1, 4 + nc, N)`` -> boxes ``(K, 4)`` x1 y1 x2 y2 (letterbox pixels),
+    scores ``(K,)`` and class ids ``(K,)`` of the candidates whose best class score >= ``conf``.
+
+    Raises ``ValueError`` when the array is not shaped ``(1, 4 + nc, N)`` with ``nc >= 1``.
+    """
+    out = np.asarray(output)
+    if out.ndim != 3 or out.shape[0] != 1 or out.shape[1] < 5:
+        raise ValueError(f"expected YOLO output (1, 4+nc, N), got {out.shape}")
+    pred = out[0].T                                    # (N, 4 + nc)
+    cls_scores = pred[:, 4:]
+    class_ids = cls_scores.argmax(axis=1)
+    scores = cls_scores[np.arange(len(pred)), class_ids]
+    keep = scores >= conf
+    cx, cy, w, h = pred[keep, :4].T
+    boxes = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1).astype(np.float32)
+    return boxes.reshape(-1, 4), scores[keep].astype(np.float32), class_ids[keep].astype(np.int64)
+
+
+def decode_end2end(output: np.ndarray, conf: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """NMS-free export output ``(1, K, 6)``: x1 y1 x2 y2 (letterbox pixels), score, class id
+    (ultralytics ``end2end`` models) -> the same triple as ``decode_yolo``."""
+    out = np.asarray(output)
+    if out.ndim != 3 or out.shape[0] != 1 or out.shape[2] != 6:
+        raise ValueError(f"expected end-to-end output (1, K, 6), got {out.shape}")
+    pred = out[0][out[0][:, 4] >= conf]
+    return (pred[:, :4].astype(np.float32), pred[:, 4].astype(np.float32),
+            pred[:, 5].round().astype(np.int64))
+
+
+def box_iou(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """IoU of one ``(4,)`` box with ``(K, 4)`` boxes, all x1 y1 x2 y2."""
+    ix1 = np.maximum(box[0], boxes[:, 0])
+    iy1 = np.maximum(box[1], boxes[:, 1])
+    ix2 = np.minimum(box[2], boxes[:, 2])
+    iy2 = np.minimum(box[3], boxes[:, 3])
+    inter = np.clip(ix2 - ix1, 0, None) * np.clip(iy2 - iy1, 0, None)
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    areas = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    return inter / np.maximum(area + areas - inter, 1e-9)
+
+
+def nms(boxes: np.ndarray, scores: np.ndarray, class_ids: np.ndarray | None = None,
+        iou: float = 0.5) -> np.ndarray:
+    """Greedy non-maximum suppression; returns kept indices, best score first.
+
+    A box is dropped when it overlaps a better box *of the same class* by IoU > ``iou``
+    (class-aware); pass ``class_ids=None`` to suppress across classes.
+    """
+    boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+    order = np.argsort(-np.asarray(scores), kind="stable")
+    cls = np.zeros(len(boxes), np.int64) if class_ids is None else np.asarray(class_ids)
+    keep: list[int] = []
+    while order.size:
+        i = int(order[0])
+        keep.append(i)
+        rest = order[1:]
+        overlap = box_iou(boxes[i], boxes[rest])
+        order = rest[~((overlap > iou) & (cls[rest] == cls[i]))]
+    return np.asarray(keep, np.int64)
+
+
+def unletterbox_boxes(boxes: np.ndarray, lb: Letterbox, width: int, height: int) -> np.ndarray:
+    """Letterbox-pixel boxes ``(K, 4)`` -> original-image pixels, clipped to ``width x height``."""
+    out = np.asarray(boxes, np.float64).reshape(-1, 4).copy()
+    out[:, [0, 2]] = (out[:, [0, 2]] - lb.pad_x) / lb.scale
+    out[:, [1, 3]] = (out[:, [1, 3]] - lb.pad_y) / lb.scale
+    out[:, [0, 2]] = out[:, [0, 2]].clip(0, width)
+    out[:, [1, 3]] = out[:, [1, 3]].clip(0, height)
+    return out
+
+
+def _rows(boxes: np.ndarray) -> list[list[int]]:
+    """Group boxes into rows: sorted by centre y, a new row starts when the centre jumps by more
+    than half the median tile height (a sideways tile sits lower but within its row)."""
+    if len(boxes) == 0:
+        return []
+    cy = (boxes[:, 1] + boxes[:, 3]) / 2
+    short = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    gap = 0.6 * float(np.median(np.maximum(boxes[:, 3] - boxes[:, 1], short)))
+    rows: list[list[int]] = []
+    for i in np.argsort(cy, kind="stable"):
+        if rows and cy[i] - np.mean(cy[rows[-1]]) <= gap:
+            rows[-1].append(int(i))
+        else:
+            rows.append([int(i)])
+    return rows
+
+
+def reading_order(boxes: np.ndarray) -> np.ndarray:
+    """Indices of ``(K, 4)`` boxes ordered left to right within rows, rows top to bottom."""
+    boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+    cx = (boxes[:, 0] + boxes[:, 2]) / 2
+    return np.asarray([i for row in _rows(boxes) for i in sorted(row, key=lambda j: cx[j])],
+                      np.int64)
+
+
+def mark_sideways(boxes: np.ndarray, ratio: float = SIDEWAYS_RATIO) -> np.ndarray:
+    """``(K,) bool``: a box is sideways when its aspect (w/h) is ``ratio`` times its row's median.
+
+    An upright tile is about 3:4 and a turned one 4:3, a factor of 1.78 that a low camera angle
+    does not change (it squeezes both alike). A row of one or two tiles has no typical aspect;
+    its tiles count as sideways only when wider than 1.2 times their height. The layout parser
+    may refine this with the meld structure.
+    """
+    boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+    aspect = (boxes[:, 2] - boxes[:, 0]) / np.maximum(boxes[:, 3] - boxes[:, 1], 1e-9)
+    out = np.zeros(len(boxes), bool)
+    for row in _rows(boxes):
+        a = aspect[row]
+        if len(row) >= 3:
+            out[row] = a > ratio * np.median(a)
+        else:
+            out[row] = a > 1.2
+    return out
+
+
+class ModelError(RuntimeError):
+    """The ONNX weights are missing or not the shape this reader expects."""
+
+
+def _session(path: Path, threads: int):
+    import onnxruntime as ort
+
+    if not path.is_file():
+        raise ModelError(f"model file {path} not found")
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    try:
+        return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own exception types
+        raise ModelError(f"cannot load {path}: {exc}") from exc
+
+
+def _detector_names(session) -> list[str]:
+    meta = session.get_modelmeta().custom_metadata_map
+    if "names" in meta:  # ultralytics writes "{0: 'tile', 1: 'back'}"
+        names = ast.literal_eval(meta["names"])
+        return [names[k] for k in sorted(names)]
+    nc = session.get_outputs()[0].shape[1] - 4
+    if nc == len(TILE_CLASSES):
+        return list(TILE_CLASSES)
+    if nc == 2:
+        return ["tile", "back"]
+    raise ModelError(f"detector has {nc} classes and no 'names' metadata")
+
+
+class TileReader:
+    """Finds and names the tiles in a photo. Sessions are loaded once; ``read`` is thread-safe.
+
+    ``weights_dir``: folder with ``detector.onnx`` and (for a tile/back detector)
+    ``classifier.onnx``; default the bundled ``vision/weights``. ``conf``: minimum detector
+    score. ``iou``: NMS overlap threshold. ``imgsz``: detector input side in pixels (default:
+    the model's own). ``threads``: onnxruntime threads per session (default: CPU count, at most 4).
+    Raises ``ModelError`` when a model is missing or malformed.
+    """
+
+    def __init__(self, weights_dir: str | os.PathLike | None = None, conf: float = 0.25,
+                 iou: float = 0.5, imgsz: int | None = None, threads: int | None = None):
+        folder = Path(weights_dir) if weights_dir else WEIGHTS_DIR
+        if not folder.is_dir():
+            raise ModelError(f"weights folder {folder} not found")
+        threads = threads or max(1, min(4, os.cpu_count() or 1))
+        self.conf, self.iou = conf, iou
+        self.detector = _session(folder / DETECTOR_FILE, threads)
+        self.names = _detector_names(self.detector)
+        meta = self.detector.get_modelmeta().custom_metadata_map
+        self.end2end = meta.get("end2end", "False") == "True"
+        shape = self.detector.get_inputs()[0].shape
+        model_size = shape[2] if isinstance(shape[2], int) else None
+        self.imgsz = int(imgsz or model_size or 640)
+        if model_size and imgsz and imgsz != model_size:
+            raise ModelError(f"detector takes {model_size} px input, not imgsz={imgsz}")
+        self.single_stage = self.names == list(TILE_CLASSES)
+        cls_path = folder / CLASSIFIER_FILE
+        if self.single_stage and not cls_path.is_file():
+            self.classifier = None
+        else:
+            self.classifier = _session(cls_path, threads)
+            out = self.classifier.get_outputs()[0].shape
+            if out[-1] != len(TILE_CLASSES):
+                raise ModelError(f"classifier gives {out[-1]} classes, expected {len(TILE_CLASSES)}")
+            self.crop_size = int(self.classifier.get_inputs()[0].shape[2])
+
+    def detect(self, image_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Detector only: boxes ``(K, 4)`` in image pixels, scores ``(K,)``, class ids ``(K,)``."""
+        h, w = image_bgr.shape[:2]
+        blob, lb = letterbox(image_bgr, self.imgsz)
+        raw = self.detector.run(None, {self.detector.get_inputs()[0].name: blob})[0]
+        decode = decode_end2end if self.end2end else decode_yolo
+        boxes, scores, cls = decode(raw, self.conf)
+        # one physical tile has one class, so a tile box and a back box on it compete
+        keep = nms(boxes, scores, None, self.iou)
+        return unletterbox_boxes(boxes[keep], lb, w, h), scores[keep], cls[keep]
+
+    def classify(self, image_bgr: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """Class probabilities ``(K, 46)`` (``TILE_CLASSES`` order) for boxes in image pixels."""
+        if len(boxes) == 0:
+            return np.zeros((0, len(TILE_CLASSES)), np.float32)
+        crops = crop_boxes(image_bgr, boxes, self.crop_size)
+        name = self.classifier.get_inputs()[0].name
+        return np.concatenate([self.classifier.run(None, {name: crops[i:i + 64]})[0]
+                               for i in range(0, len(crops), 64)])
+
+    def read(self, image_bgr: np.ndarray) -> Detections:
+        """All tiles in an ``(H, W, 3) uint8`` BGR photo, in reading order (see module doc)."""
+        h, w = image_bgr.shape[:2]
+        boxes, det_scores, det_cls = self.detect(image_bgr)
+        if self.classifier is not None:
+            probs = self.classify(image_bgr, boxes)
+            if not self.single_stage:
+                probs = _merge_back(probs, det_cls, self.names)
+        else:  # single-stage detector: its class scores are the only opinion
+            probs = np.zeros((len(boxes), len(TILE_CLASSES)), np.float32)
+            probs[np.arange(len(boxes)), det_cls] = 1.0
+        sideways = mark_sideways(boxes)
+        tiles = []
+        for i in reading_order(boxes):
+            top = np.argsort(-probs[i])[:4]
+            best = int(top[0])
+            conf = float(det_scores[i]) * float(probs[i, best])
+            alts = tuple((TILE_CLASSES[int(j)], round(float(det_scores[i] * probs[i, j]), 4))
+                         for j in top[1:] if probs[i, j] > 0.001)
+            tiles.append(Detection(tile=TILE_CLASSES[best], box=tuple(float(v) for v in boxes[i]),
+                                   confidence=conf, sideways=bool(sideways[i]),
+                                   alternatives=alts[:3]))
+        return Detections(width=w, height=h, tiles=tiles)
+
+
+def _merge_back(probs: np.ndarray, det_cls: np.ndarray, names: list[str]) -> np.ndarray:
+    """Combine the detector's tile/back call with the classifier's 46 probabilities.
+
+    The classifier sees the box at full resolution and may overrule the detector either way,
+    but a detector ``back`` call halves every face probability first, so a blurry back is not
+    named a haku (a blank face) on the classifier's word alone.
+    """
+    if "back" not in names:
+        return probs
+    back_id, back_col = names.index("back"), TILE_CLASSES.index("back")
+    out = probs.copy()
+    is_back = det_cls == back_id
+    out[is_back] *= 0.5
+    out[is_back, back_col] += 0.5
+    return out

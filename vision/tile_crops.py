@@ -1,0 +1,62 @@
+"""Cut detector boxes out of a photo into the crop classifier's input tensor.
+
+The same function feeds training (``models/train_classifier.py``) and inference
+(``vision.detector``), so the classifier sees at run time exactly what it was trained on.
+
+A crop keeps its aspect ratio: it is scaled to fit a ``CROP_SIZE`` square and the rest is padded
+with mid-grey. Sideways and upright tiles, and tiles foreshortened by a low camera, therefore all
+fit without stretching; the classifier is trained on all four 90-degree turns of a tile, so no
+guess about which way a sideways tile was turned is needed before classifying it.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+CROP_SIZE = 64          # pixels, side of the square classifier input
+PAD_VALUE = 127         # mid-grey fill around the letterboxed crop
+CONTEXT = 0.04          # share of the box size added on each side (detector boxes are tight)
+
+
+def fit_square(crop_bgr: np.ndarray, size: int = CROP_SIZE) -> np.ndarray:
+    """Scale one crop ``(h, w, 3) uint8`` to fit a ``size`` x ``size`` square, centred, grey pad.
+
+    Returns ``(size, size, 3) uint8``. Raises ``ValueError`` for an empty crop.
+    """
+    h, w = crop_bgr.shape[:2]
+    if h < 1 or w < 1:
+        raise ValueError(f"empty crop ({w}x{h} px)")
+    scale = size / max(h, w)
+    nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
+    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    resized = cv2.resize(crop_bgr, (nw, nh), interpolation=interp)
+    out = np.full((size, size, 3), PAD_VALUE, np.uint8)
+    y0, x0 = (size - nh) // 2, (size - nw) // 2
+    out[y0:y0 + nh, x0:x0 + nw] = resized
+    return out
+
+
+def to_tensor(squares_bgr: np.ndarray) -> np.ndarray:
+    """``(N, S, S, 3) uint8 BGR`` -> ``(N, 3, S, S) float32`` in 0..1, the classifier's input."""
+    return np.ascontiguousarray(squares_bgr.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+
+
+def crop_boxes(image_bgr: np.ndarray, boxes: np.ndarray, size: int = CROP_SIZE,
+               context: float = CONTEXT) -> np.ndarray:
+    """Cut each box out of the image, widened by ``context`` per side, and fit it to a square.
+
+    ``image_bgr``: ``(H, W, 3) uint8``. ``boxes``: ``(N, 4)`` x1, y1, x2, y2 in image pixels
+    (clipped to the image here). Returns ``(N, 3, size, size) float32`` ready for the ONNX
+    classifier (0..1, BGR channel order).
+    """
+    img_h, img_w = image_bgr.shape[:2]
+    boxes = np.asarray(boxes, dtype=np.float64).reshape(-1, 4)
+    squares = np.empty((len(boxes), size, size, 3), np.uint8)
+    for i, (x1, y1, x2, y2) in enumerate(boxes):
+        mx, my = (x2 - x1) * context, (y2 - y1) * context
+        xa = int(np.clip(np.floor(x1 - mx), 0, img_w - 1))
+        ya = int(np.clip(np.floor(y1 - my), 0, img_h - 1))
+        xb = int(np.clip(np.ceil(x2 + mx), xa + 1, img_w))
+        yb = int(np.clip(np.ceil(y2 + my), ya + 1, img_h))
+        squares[i] = fit_square(image_bgr[ya:yb, xa:xb], size)
+    return to_tensor(squares)
