@@ -308,6 +308,13 @@ class _Textures:
             nw = max(2, round(w * nh / h))
             tex = cv2.resize(src, (nw, nh), interpolation=cv2.INTER_AREA) if nh < h else src.copy()
             if name != "back":
+                if self.style.synthetic_red:
+                    # mpsz art often has transparent gaps where its own 3D edge is drawn: fill
+                    # them with the body so the block's face is solid.
+                    body = np.array(self.style.body_bgr, np.float32)
+                    a = tex[..., 3:4].astype(np.float32) / 255.0
+                    tex = np.dstack([(tex[..., :3] * a + body * (1 - a)).astype(np.uint8),
+                                     np.full(tex.shape[:2], 255, np.uint8)])
                 tex = self._jitter(tex)
             self.cache[key] = tex
         return tex
@@ -390,11 +397,21 @@ def background(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 # Drawing
 # --------------------------------------------------------------------------------------------
-def _poly(img: np.ndarray, pts: np.ndarray, colour, label: np.ndarray | None, idx: int) -> None:
+def _poly(img: np.ndarray, pts: np.ndarray, colour, label: np.ndarray, idx: int) -> None:
+    """Fill an anti-aliased convex polygon; label every pixel it covers by a quarter or more
+    (so that thin slivers seen edge-on still count as drawn)."""
     fixed = np.round(pts * 16).astype(np.int32)
-    cv2.fillConvexPoly(img, fixed, colour, cv2.LINE_AA, shift=4)
-    if label is not None:
-        cv2.fillConvexPoly(label, fixed, idx, 8, shift=4)
+    x0, y0 = np.maximum(np.floor(pts.min(0)).astype(int) - 1, 0)
+    x1, y1 = np.ceil(pts.max(0)).astype(int) + 2
+    x1, y1 = min(x1, img.shape[1]), min(y1, img.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return
+    cover = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(cover, fixed - np.array([x0 * 16, y0 * 16], np.int32), 255, cv2.LINE_AA, shift=4)
+    a = cover[..., None].astype(np.float32) / 255.0
+    sub = img[y0:y1, x0:x1]
+    sub[:] = (sub * (1 - a) + np.array(colour, np.float32) * a + 0.5).astype(np.uint8)
+    label[y0:y1, x0:x1][cover >= 64] = idx
 
 
 def _draw_block(img, label, idx, uv, world, axes, cam_c, tex: _Textures, cls, light, thick_split):
@@ -449,7 +466,8 @@ class Look:
     yaw: float | None = None
     roll: float | None = None
     tile_px: float | None = None   # median tile height in pixels; None: fit the scene in frame
-    effects: bool = True
+    effects: bool = True           # False: no colour jitter, shadows, occluders, blur, noise, JPEG
+    table_bgr: tuple[int, int, int] | None = None   # a plain table of this colour (for tests)
 
 
 def _render(blocks: list[Block], style: TileArt, rng: np.random.Generator, size: tuple[int, int],
@@ -474,7 +492,7 @@ def _render(blocks: list[Block], style: TileArt, rng: np.random.Generator, size:
         worlds.append(world)
         axess.append(axes)
         uvs.append(cam.project(world))
-    img = background(h, w, rng)
+    img = background(h, w, rng) if look.table_bgr is None else np.full((h, w, 3), look.table_bgr, np.uint8)
     label = np.full((h, w), -1, np.int16)
     out = []
     if blocks:

@@ -1,0 +1,28 @@
+"""YOLO label lines from annotations, and the 2-class collapse of the detector training."""
+from __future__ import annotations
+
+import pytest
+
+from datasets.make_dataset import yolo_lines
+from models.train_detector import collapse_line
+
+
+def test_yolo_line_is_normalised_centre_and_size():
+    ann = {"image": {"width": 400, "height": 200},
+           "tiles": [{"tile": "0m", "box": [100, 50, 140, 110]}, {"tile": "back", "box": [0, 0, 20, 30]}]}
+    from vision.classes import CLASS_INDEX
+
+    # box 100..140 x 50..110 in a 400x200 image: centre (120, 80) -> (0.3, 0.4), size 40x60 -> (0.1, 0.3)
+    lines = yolo_lines(ann)
+    assert lines[0] == f"{CLASS_INDEX['0m']} 0.300000 0.400000 0.100000 0.300000"
+    assert lines[1] == "45 0.025000 0.075000 0.050000 0.150000"
+
+
+def test_collapse_to_tile_and_back():
+    assert collapse_line("45 0.5 0.5 0.1 0.2") == "1 0.5 0.5 0.1 0.2"
+    assert collapse_line("0 0.5 0.5 0.1 0.2") == "0 0.5 0.5 0.1 0.2"
+    assert collapse_line("36 0.1 0.1 0.1 0.1") == "0 0.1 0.1 0.1 0.1"
+    with pytest.raises(ValueError):
+        collapse_line("46 0.1 0.1 0.1 0.1")
+    with pytest.raises(ValueError):
+        collapse_line("3 0.1 0.1")
