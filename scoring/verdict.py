@@ -1,0 +1,294 @@
+"""Verdicts on disputed wins, both rulesets: is this hu valid, and what is the penalty?
+
+A referee gives the hand as a :class:`~scoring.hand.HandRequest` plus what happened at the
+table: the player declared a win (``declared="hu"``), whether the hand was ``revealed``
+(laid open), and for riichi the player's own ``discards`` (furiten). :func:`check` answers
+with a :class:`Verdict`: the ruling, the penalty, the hand's value when it has one, and one
+paragraph a player can read (the best reading, the fans or yaku found, why it falls short).
+
+Rules (amounts are :class:`PenaltyOptions`, defaults from the seed rule texts):
+
+- MCR (seed 000, §2.9 and §3.3; Green Book 2006): a complete hand worth at least 8 points
+  without flowers is a valid win. A false hu with four sets and a pair (or another complete
+  shape) under 8 points costs 10 points to each other player (30 in all) when the hand was
+  revealed; a false hu with an invalid hand (wrong sets or wrong tile count) costs 20 to each
+  (60 in all) when revealed. A false hu that was not revealed is a dead hand: the player
+  plays on without the right to win, and nobody is paid.
+- Riichi (seed 001): a complete hand with a yaku, not in furiten, is a valid win. Not a
+  complete hand, no yaku, or a ron on a tile the player could not claim because one of the
+  hand's waits is in their own discards (furiten) is chombo: the offender pays a reverse
+  mangan tsumo (a non-dealer 4000 to the dealer and 2000 to each other player, 8000 in all;
+  the dealer 4000 to each, 12000), or in tournament mode a standings penalty (20,000 points,
+  as at WRC/EMA). Whether the hand was revealed does not change a riichi chombo.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any, Sequence
+
+from .hand import HandError, HandRequest, validate
+from .tiles import Tile, TileError, parse_tiles, to_mpsz
+
+VALID = "valid"
+MCR_UNDER_MINIMUM = "false hu: under the minimum"
+MCR_INVALID_HAND = "false hu: invalid hand"
+MCR_DEAD_HAND = "false hu: dead hand"
+RIICHI_NOT_COMPLETE = "chombo: not a complete hand"
+RIICHI_NO_YAKU = "chombo: no yaku"
+RIICHI_FURITEN = "chombo: furiten ron"
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyOptions:
+    """Penalty amounts; defaults from the seed rule texts (see module docstring).
+
+    ``mcr_under_minimum``: points a revealed false hu under the minimum pays each other player
+    (10). ``mcr_invalid_hand``: the same for a revealed invalid hand (20).
+    ``chombo_dealer_receives`` / ``chombo_non_dealer_receives``: what a non-dealer offender
+    pays the dealer (4000) and each other non-dealer (2000); a dealer offender pays every
+    player ``chombo_dealer_receives`` (reverse mangan tsumo). ``tournament_chombo``: the
+    standings penalty in tournament mode (20000).
+    """
+
+    mcr_under_minimum: int = 10
+    mcr_invalid_hand: int = 20
+    chombo_dealer_receives: int = 4000
+    chombo_non_dealer_receives: int = 2000
+    tournament_chombo: int = 20000
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A ruling on a declared win.
+
+    ``ruling``: one of the module constants (``valid``, ``false hu: ...``, ``chombo: ...``).
+    ``valid``: the win stands. ``penalty``: None, or a dict with ``kind`` (``points``,
+    ``reverse mangan``, ``standings``), ``total`` and who pays whom. ``result``: the hand's
+    value as the spec's JSON result, when it could be valued. ``explanation``: one paragraph.
+    """
+
+    ruleset: str
+    ruling: str
+    valid: bool
+    explanation: str
+    penalty: dict | None = None
+    result: dict | None = None
+
+    def to_json(self) -> dict:
+        return {"ruleset": self.ruleset, "ruling": self.ruling, "valid": self.valid,
+                "penalty": self.penalty, "result": self.result, "explanation": self.explanation,
+                "error": None}
+
+
+def check(req: HandRequest, declared: str = "hu", revealed: bool = True, discards: Sequence[Tile] = (),
+          tournament: bool = False, options: PenaltyOptions | None = None, mcr_rules=None) -> Verdict:
+    """Rule on a declared win.
+
+    ``req``: the hand as declared (a wrong tile count is allowed here: it is a false win, not
+    a malformed request). ``declared``: what the player called; only ``"hu"`` (a win:
+    ron/tsumo/hu/mahjong) is ruled on. ``revealed``: the hand was laid open (MCR penalties
+    need it). ``discards``: the player's own discards (riichi furiten). ``tournament``: riichi
+    chombo as a standings penalty. Raises HandError for an impossible request (five of a kind,
+    contradictory flags, an unknown ``declared``).
+    """
+    if declared not in ("hu", "ron", "tsumo", "mahjong"):
+        raise HandError(f"declared must be 'hu' (a declared win), got {declared!r}")
+    options = options or PenaltyOptions()
+    try:
+        validate(req)
+        count_problem = None
+    except HandError as exc:
+        if not str(exc).startswith("wrong tile count"):
+            raise
+        count_problem = str(exc)
+        _validate_without_count(req)
+    if req.ruleset == "mcr":
+        return _check_mcr(req, revealed, count_problem, options, mcr_rules)
+    return _check_riichi(req, discards, tournament, count_problem, options)
+
+
+def _validate_without_count(req: HandRequest) -> None:
+    """The physical checks of :func:`validate` for a hand with the wrong number of tiles."""
+    from .tiles import check_physical
+    try:
+        check_physical(req.all_tiles)
+    except TileError as exc:
+        raise HandError(str(exc)) from None
+
+
+def _hand_text(req: HandRequest) -> str:
+    melds = "".join(f" +{m.type} {to_mpsz(m.tiles)}" for m in req.melds)
+    how = "self-drawn" if req.win == "tsumo" else "on a discard"
+    return f"{to_mpsz(req.concealed)} + {req.win_tile} ({how}){melds}"
+
+
+# --- MCR -----------------------------------------------------------------------------------
+
+def _mcr_penalty(each: int) -> dict:
+    return {"kind": "points", "offender_pays_each": each, "total": 3 * each}
+
+
+def _check_mcr(req: HandRequest, revealed: bool, count_problem: str | None,
+               options: PenaltyOptions, rules) -> Verdict:
+    from .mcr import NotCompleteError, describe, score_mcr
+
+    hand = _hand_text(req)
+    result = None
+    if count_problem is None:
+        try:
+            result = score_mcr(req, rules)
+        except NotCompleteError:
+            problem = "its tiles are not four sets and a pair, nor any special hand (seven pairs, " \
+                      "thirteen orphans, honors and knitted tiles, knitted straight)"
+        else:
+            problem = None
+    else:
+        problem = count_problem.replace("wrong tile count: ", "it has the wrong number of tiles: ")
+    if result is not None and result.valid:
+        fans = ", ".join(f"{f.name} {f.points}" + (f" x{f.count}" if f.count > 1 else "") for f in result.fans)
+        return Verdict("mcr", VALID, True,
+                       f"Valid win. {hand} reads as {describe(result.reading)}; fans: {fans}; "
+                       f"{result.total_without_flowers} points without flowers, at least 8 needed, "
+                       f"{result.total} in all.", None, result.to_json())
+    if result is not None:
+        fans = ", ".join(f"{f.name} {f.points}" + (f" x{f.count}" if f.count > 1 else "")
+                         for f in result.fans if f.name != "Flower Tiles")
+        why = (f"{hand} is a complete hand ({describe(result.reading)}) but its best reading scores only "
+               f"{result.total_without_flowers} points without flowers ({fans}); a win needs 8, and "
+               f"flowers never count toward the minimum (Green Book; seed 000 §2.9).")
+        if not revealed:
+            return Verdict("mcr", MCR_DEAD_HAND, False,
+                           f"False hu. {why} The hand was not revealed, so it is a dead hand: the player "
+                           f"plays on but cannot win this hand, and no penalty is paid (seed 000 §3.3).",
+                           None, result.to_json())
+        each = options.mcr_under_minimum
+        return Verdict("mcr", MCR_UNDER_MINIMUM, False,
+                       f"False hu. {why} The hand was revealed: the player pays {each} points to each "
+                       f"other player, {3 * each} in all (seed 000 §3.3).", _mcr_penalty(each), result.to_json())
+    why = f"{hand} is not a winning hand: {problem}."
+    if not revealed:
+        return Verdict("mcr", MCR_DEAD_HAND, False,
+                       f"False hu. {why} The hand was not revealed, so it is a dead hand: the player plays "
+                       f"on but cannot win this hand, and no penalty is paid (seed 000 §3.3).")
+    each = options.mcr_invalid_hand
+    return Verdict("mcr", MCR_INVALID_HAND, False,
+                   f"False hu. {why} The hand was revealed: the player pays {each} points to each other "
+                   f"player, {3 * each} in all (seed 000 §3.3).", _mcr_penalty(each))
+
+
+# --- riichi --------------------------------------------------------------------------------
+
+def _chombo(req: HandRequest, tournament: bool, options: PenaltyOptions) -> tuple[dict, str]:
+    if tournament:
+        pts = options.tournament_chombo
+        return ({"kind": "standings", "points": pts, "total": pts},
+                f"In tournament mode the offender loses {pts:,} points in the standings (WRC/EMA).")
+    d, n = options.chombo_dealer_receives, options.chombo_non_dealer_receives
+    if req.seat_wind == "E":
+        return ({"kind": "reverse mangan", "offender_pays_each": d, "total": 3 * d},
+                f"The offender is the dealer and pays a reverse mangan: {d} to each player, {3 * d} in all.")
+    return ({"kind": "reverse mangan", "offender_pays_dealer": d, "offender_pays_each_non_dealer": n,
+             "total": d + 2 * n},
+            f"The offender pays a reverse mangan: {d} to the dealer and {n} to each other player, "
+            f"{d + 2 * n} in all.")
+
+
+def _check_riichi(req: HandRequest, discards: Sequence[Tile], tournament: bool,
+                  count_problem: str | None, options: PenaltyOptions) -> Verdict:
+    from .api import score_hand
+    from .decompose import is_complete, waits
+    from .tiles import counts34
+
+    hand = _hand_text(req)
+    if count_problem is None:
+        complete = is_complete(counts34(req.hand_tiles), len(req.melds))
+        problem = None if complete else ("its tiles are not four sets and a pair, seven pairs or "
+                                         "thirteen orphans")
+    else:
+        complete = False
+        problem = count_problem.replace("wrong tile count: ", "it has the wrong number of tiles: ")
+    if not complete:
+        pen, how = _chombo(req, tournament, options)
+        return Verdict("riichi", RIICHI_NOT_COMPLETE, False,
+                       f"Chombo. {hand} is not a winning hand: {problem}. Declaring a win with it is "
+                       f"chombo (seed 001). {how}", pen)
+    result = score_hand(req).to_json()
+    if result.get("error"):
+        raise HandError(result["error"])
+    yaku = ", ".join(f"{y['name']} {y['han']}" for y in result.get("yaku", [])) or "none"
+    if req.win == "ron":
+        hand_waits = waits(req.concealed, req.melds)
+        seen = {t.kind for t in discards}
+        in_discards = [k for k in hand_waits if k in seen]
+        if in_discards:
+            pen, how = _chombo(req, tournament, options)
+            names = ", ".join(str(Tile(k)) for k in in_discards)
+            all_w = ", ".join(str(Tile(k)) for k in hand_waits)
+            return Verdict("riichi", RIICHI_FURITEN, False,
+                           f"Chombo. {hand} is complete (yaku: {yaku}), but the hand waits on {all_w} and "
+                           f"the player's own discards hold {names}: the hand is furiten and cannot win by "
+                           f"ron (seed 001). {how}", pen, result)
+    if not result["valid"]:
+        pen, how = _chombo(req, tournament, options)
+        return Verdict("riichi", RIICHI_NO_YAKU, False,
+                       f"Chombo. {hand} is a complete hand but has no yaku (dora are not yaku), so it "
+                       f"is not a win (seed 001). {how}", pen, result)
+    value = f"{result['han']} han {result['fu']} fu" + (f", {result['limit']}" if result.get("limit") else "")
+    return Verdict("riichi", VALID, True,
+                   f"Valid win. {hand}: yaku {yaku}; {value}; the winner receives "
+                   f"{result['payment']['total']}.", None, result)
+
+
+# --- JSON ----------------------------------------------------------------------------------
+
+TABLE_KEYS = ("declared", "revealed", "discards", "tournament", "penalties")
+
+
+def split_table_keys(obj: dict) -> tuple[dict, dict]:
+    """Split a check request into the hand request and the table keys (``declared``,
+    ``revealed``, ``discards`` (mpsz), ``tournament``, ``penalties`` (PenaltyOptions fields)).
+    Raises HandError for a wrong type."""
+    hand = {k: v for k, v in obj.items() if k not in TABLE_KEYS}
+    table = {k: obj[k] for k in TABLE_KEYS if k in obj}
+    kw: dict[str, Any] = {}
+    if "declared" in table:
+        if not isinstance(table["declared"], str):
+            raise HandError("declared must be a string ('hu')")
+        kw["declared"] = table["declared"]
+    for key in ("revealed", "tournament"):
+        if key in table:
+            if not isinstance(table[key], bool):
+                raise HandError(f"{key} must be true or false")
+            kw[key] = table[key]
+    if "discards" in table:
+        if not isinstance(table["discards"], str):
+            raise HandError("discards must be an mpsz string, e.g. '19m5p'")
+        try:
+            kw["discards"] = tuple(parse_tiles(table["discards"]))
+        except TileError as exc:
+            raise HandError(f"discards: {exc}") from None
+    if "penalties" in table:
+        pen = table["penalties"]
+        names = {f.name for f in fields(PenaltyOptions)}
+        if not isinstance(pen, dict) or set(pen) - names:
+            raise HandError(f"penalties must be an object with keys among {', '.join(sorted(names))}")
+        if any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in pen.values()):
+            raise HandError("penalty amounts must be non-negative integers")
+        kw["options"] = PenaltyOptions(**pen)
+    return hand, kw
+
+
+def check_json(obj: Any) -> dict:
+    """Rule on one decoded JSON check request (a hand request plus the table keys); returns the
+    verdict dict. Never raises: any problem becomes ``{"valid": false, "error": "..."}``."""
+    from .request import parse_request
+    try:
+        if not isinstance(obj, dict):
+            raise HandError(f"a request is a JSON object, got {type(obj).__name__}")
+        hand, kw = split_table_keys(obj)
+        req = parse_request(hand)
+        return check(req, **kw).to_json()
+    except HandError as exc:
+        return {"valid": False, "error": str(exc)}
+    except Exception as exc:  # a bug must not stop a JSON Lines run; say what happened
+        return {"valid": False, "error": f"internal error while checking: {type(exc).__name__}: {exc}"}
