@@ -350,9 +350,16 @@ def _synthetic_back(shape: tuple[int, int], colour: np.ndarray, rng: np.random.G
     return np.dstack([img, alpha])
 
 
-def background(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
-    """A procedural table: felt, wood, cloth, plain or cluttered. uint8 (h, w, 3) BGR."""
-    kind = rng.choice(["felt", "wood", "cloth", "plain", "clutter"], p=[0.3, 0.25, 0.15, 0.15, 0.15])
+TABLES = ("felt", "wood", "cloth", "plain", "clutter")
+
+
+def background(h: int, w: int, rng: np.random.Generator, kind: str | None = None) -> np.ndarray:
+    """A procedural table: felt, wood, cloth, plain or cluttered. uint8 (h, w, 3) BGR.
+    Raises ValueError for an unknown ``kind``."""
+    if kind is None:
+        kind = rng.choice(TABLES, p=[0.3, 0.25, 0.15, 0.15, 0.15])
+    elif kind not in TABLES:
+        raise ValueError(f"unknown table {kind!r}; one of {', '.join(TABLES)}")
     felt = [(60, 110, 30), (90, 70, 20), (40, 40, 120), (50, 60, 50), (30, 30, 30), (120, 100, 90)]
     if kind == "felt":
         base = np.array(felt[int(rng.integers(len(felt)))], float) * rng.uniform(0.6, 1.4)
@@ -468,10 +475,13 @@ class Look:
     tile_px: float | None = None   # median tile height in pixels; None: fit the scene in frame
     effects: bool = True           # False: no colour jitter, shadows, occluders, blur, noise, JPEG
     table_bgr: tuple[int, int, int] | None = None   # a plain table of this colour (for tests)
+    occlude: float = 0.15          # chance of fingers reaching into the photo
+    table: str | None = None       # background kind (felt, wood, cloth, plain, clutter); None: random
+    fill: float | None = None      # share of the frame the scene fills, centred; None: 0.55..0.95 anywhere
 
 
 def _render(blocks: list[Block], style: TileArt, rng: np.random.Generator, size: tuple[int, int],
-            look: Look, fit: tuple[float, float] = (0.55, 0.95), occlude: float = 0.15):
+            look: Look, fit: tuple[float, float] = (0.55, 0.95)):
     """Draw blocks; returns (image, list of (block, box, shown_class, visible_share), params)."""
     w, h = size
     aspect = style.shape[0] / style.shape[1]
@@ -492,7 +502,7 @@ def _render(blocks: list[Block], style: TileArt, rng: np.random.Generator, size:
         worlds.append(world)
         axess.append(axes)
         uvs.append(cam.project(world))
-    img = background(h, w, rng) if look.table_bgr is None else np.full((h, w, 3), look.table_bgr, np.uint8)
+    img = background(h, w, rng, look.table) if look.table_bgr is None else np.full((h, w, 3), look.table_bgr, np.uint8)
     label = np.full((h, w), -1, np.int16)
     out = []
     if blocks:
@@ -501,9 +511,13 @@ def _render(blocks: list[Block], style: TileArt, rng: np.random.Generator, size:
         med = float(np.median(sizes))
         lo, hi = allp.min(0), allp.max(0)
         if look.tile_px is None:
-            s = float(rng.uniform(*fit)) * min(w / max(hi[0] - lo[0], 1e-6), h / max(hi[1] - lo[1], 1e-6))
+            share = float(rng.uniform(*fit)) if look.fill is None else look.fill
+            s = share * min(w / max(hi[0] - lo[0], 1e-6), h / max(hi[1] - lo[1], 1e-6))
             span = (hi - lo) * s
-            off = np.array([rng.uniform(0, max(w - span[0], 0)), rng.uniform(0, max(h - span[1], 0))]) - lo * s
+            if look.fill is None:
+                off = np.array([rng.uniform(0, max(w - span[0], 0)), rng.uniform(0, max(h - span[1], 0))]) - lo * s
+            else:
+                off = (np.array([w, h]) - span) / 2 - lo * s
         else:
             s = look.tile_px / med
             anchor = uvs[int(rng.integers(len(uvs)))].mean(0) * s
@@ -532,7 +546,7 @@ def _render(blocks: list[Block], style: TileArt, rng: np.random.Generator, size:
         for i in order:
             shown[i] = _draw_block(img, label, i, uvs[i], worlds[i], axess[i], cam_c, texs,
                                    blocks[i].cls, light, split)
-        if look.effects and rng.random() < occlude:
+        if look.effects and rng.random() < look.occlude:
             _fingers(img, label, rng, tile_px)
         counts = np.bincount(label.ravel() + 1, minlength=len(blocks) + 1)[1:]
         for i, b in enumerate(blocks):

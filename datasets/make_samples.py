@@ -1,0 +1,78 @@
+"""Render the bundled sample photos (small JPEGs + ground-truth JSON) used by tests and docs.
+
+    python -m datasets.make_samples --out tests/data [--art DIR]
+
+Only artwork that may be redistributed is used: riichi-tiles (public domain, CC0) and the
+Symbola glyph font ("free for any use") for the MCR hand, which needs flowers.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from datasets.art import ArtError, load_style
+from datasets.hands import HandSpec
+from datasets.render import Look, render_hand
+
+SAMPLES = {
+    # A riichi hand with an open pon of red dragons and a red five of dots; ron on 4m.
+    "riichi_open_red": dict(
+        spec=HandSpec({"ruleset": "riichi", "concealed": "23m406p678s88s",
+                       "melds": [{"type": "pon", "tiles": "777z", "called": "7z", "from": "across"}],
+                       "win_tile": "4m", "win": "ron", "seat_wind": "S", "round_wind": "E",
+                       "dora_indicators": "1p"}),
+        style="riichi-regular", seed=101, kw=dict(standing=False, dora_row=False),
+        look=Look(pitch=62, yaw=-6, roll=2, occlude=0.0, table="felt", fill=0.9)),
+    # An MCR hand (Pure Straight, Half Flush, Dragon Pung) with two flowers set aside.
+    "mcr_flowers": dict(
+        spec=HandSpec({"ruleset": "mcr", "concealed": "123456m7z",
+                       "melds": [{"type": "chi", "tiles": "789m", "called": "7m", "from": "left"},
+                                 {"type": "pon", "tiles": "555z", "called": "5z", "from": "across"}],
+                       "win_tile": "7z", "win": "ron", "seat_wind": "S", "round_wind": "E", "flowers": 2},
+                      ["1f", "6f"]),
+        style="font-symbola", seed=202, kw=dict(standing=False),
+        look=Look(pitch=70, yaw=4, roll=-3, occlude=0.0, table="wood", fill=0.9)),
+    # Photographed from across the table: every row upside down, with the dora row behind.
+    "riichi_upside_down_dora": dict(
+        spec=HandSpec({"ruleset": "riichi", "concealed": "123m456p789s1155z", "win_tile": "1z",
+                       "win": "tsumo", "seat_wind": "E", "round_wind": "E", "riichi": "riichi",
+                       "dora_indicators": "9p"}),
+        style="riichi-regular", seed=303, kw=dict(upside_down=True, dora_row=True, dora_flip=False),
+        look=Look(pitch=58, roll=0, occlude=0.0, table="cloth", fill=0.85)),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m datasets.make_samples", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", default="tests/data")
+    ap.add_argument("--art", default=None)
+    ap.add_argument("--width", type=int, default=960)
+    ap.add_argument("--quality", type=int, default=80)
+    args = ap.parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for name, s in SAMPLES.items():
+        try:
+            style = load_style(s["style"], args.art)
+        except ArtError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        rng = np.random.default_rng(s["seed"])
+        img, ann = render_hand(s["spec"], rng, style, imgsz=(args.width, args.width * 3 // 4),
+                               look=s["look"], jpeg=False, **s["kw"])
+        cv2.imwrite(str(out / f"{name}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, args.quality])
+        ann["jpeg_quality"] = args.quality
+        ann["flower_tiles"] = s["spec"].flower_tiles
+        (out / f"{name}.json").write_text(json.dumps(ann, indent=1) + "\n")
+        kb = (out / f"{name}.jpg").stat().st_size / 1024
+        print(f"{name}: {len(ann['tiles'])} tiles, {kb:.0f} KB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
