@@ -1,0 +1,135 @@
+"""``tilescope check``: a referee's verdict on a declared win (false hu, dead hand, chombo,
+no yaku, furiten), both rulesets.
+
+Two ways in, as ``tilescope hand``:
+
+- JSON Lines (``FILE`` or standard input): each line is a hand request
+  (``shared/spec/hand-json.md``) plus the table keys ``declared`` ("hu"), ``revealed``
+  (default true), ``discards`` (the player's own discards, mpsz; riichi furiten),
+  ``tournament`` (riichi chombo as a standings penalty) and ``penalties`` (amounts, see
+  ``scoring.verdict.PenaltyOptions``). One verdict per line out; a bad line gets
+  ``{"valid": false, "error": ...}`` and the run goes on.
+- ``--text "HAND"`` with the ``tilescope hand`` options plus ``--not-revealed``,
+  ``--discards``, ``--tournament`` and the penalty amounts: a readable verdict, or the JSON
+  verdict with ``--json``.
+
+Any source of a :class:`~scoring.hand.HandRequest` (a photo, later) can call
+:func:`verdict_for` with it and the parsed arguments, then :func:`print_verdict`.
+Exit codes: 0 when every hand was ruled on (a false win is a ruling), 2 for bad usage, an
+unreadable file or an impossible typed hand (message on stderr).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+HELP = "verdict on a declared win: valid, false hu / dead hand (MCR), chombo / furiten (riichi)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from vision.commands import hand
+
+    hand.add_arguments(parser)
+    g = parser.add_argument_group("what happened at the table")
+    g.add_argument("--declared", default="hu", help="what the player declared (default hu: a win)")
+    g.add_argument("--not-revealed", action="store_true",
+                   help="the hand was not laid open (MCR: a false hu is then a dead hand, no penalty)")
+    g.add_argument("--discards", default="", metavar="TILES", help="the player's own discards, mpsz (riichi furiten)")
+    g.add_argument("--tournament", action="store_true",
+                   help="riichi: chombo is a standings penalty instead of a reverse mangan")
+    g = parser.add_argument_group("penalty amounts")
+    from scoring.verdict import PenaltyOptions
+    d = PenaltyOptions()
+    g.add_argument("--mcr-under-minimum", type=int, default=d.mcr_under_minimum, metavar="N",
+                   help=f"MCR revealed false hu under 8 points: paid to each other player (default {d.mcr_under_minimum})")
+    g.add_argument("--mcr-invalid-hand", type=int, default=d.mcr_invalid_hand, metavar="N",
+                   help=f"MCR revealed invalid hand: paid to each other player (default {d.mcr_invalid_hand})")
+    g.add_argument("--chombo-dealer", type=int, default=d.chombo_dealer_receives, metavar="N",
+                   help=f"riichi chombo: paid to the dealer / by a dealer to each (default {d.chombo_dealer_receives})")
+    g.add_argument("--chombo-non-dealer", type=int, default=d.chombo_non_dealer_receives, metavar="N",
+                   help=f"riichi chombo: paid to each non-dealer (default {d.chombo_non_dealer_receives})")
+    g.add_argument("--tournament-chombo", type=int, default=d.tournament_chombo, metavar="N",
+                   help=f"riichi chombo in tournament mode (default {d.tournament_chombo})")
+
+
+def verdict_for(req, args):
+    """The :class:`scoring.verdict.Verdict` on ``req`` with the table options in ``args``.
+    Raises HandError (impossible hand) or TileError (bad ``--discards``)."""
+    from scoring.tiles import parse_tiles
+    from scoring.verdict import PenaltyOptions, check
+
+    for name in ("mcr_under_minimum", "mcr_invalid_hand", "chombo_dealer", "chombo_non_dealer", "tournament_chombo"):
+        if getattr(args, name) < 0:
+            from scoring.hand import HandError
+            raise HandError(f"--{name.replace('_', '-')} cannot be negative")
+    options = PenaltyOptions(args.mcr_under_minimum, args.mcr_invalid_hand, args.chombo_dealer,
+                             args.chombo_non_dealer, args.tournament_chombo)
+    return check(req, declared=args.declared, revealed=not args.not_revealed,
+                 discards=tuple(parse_tiles(args.discards)), tournament=args.tournament, options=options)
+
+
+def format_verdict(verdict) -> str:
+    """A readable verdict: the ruling, the penalty and the explanation paragraph."""
+    lines = [f"Ruling: {verdict.ruling.upper()}" + ("" if verdict.valid else " (the win does not stand)")]
+    pen = verdict.penalty
+    if pen:
+        parts = [f"{k.replace('_', ' ')} {v:,}" for k, v in pen.items() if k not in ("kind", "total")]
+        lines.append(f"Penalty ({pen['kind']}): {', '.join(parts)}; {pen['total']:,} in all")
+    res = verdict.result
+    if verdict.valid and res and res.get("payment"):
+        pay = res["payment"]
+        parts = [f"{k.replace('_', ' ')} {v:,}" for k, v in pay.items() if k != "total"]
+        lines.append(f"Payment: {', '.join(parts)}; total {pay['total']:,}")
+    lines.append("")
+    lines.append(verdict.explanation)
+    return "\n".join(lines)
+
+
+def print_verdict(verdict, as_json: bool, out=None) -> None:
+    out = out or sys.stdout
+    print(json.dumps(verdict.to_json(), ensure_ascii=False) if as_json else format_verdict(verdict), file=out)
+
+
+def _run_lines(stream, out) -> None:
+    from scoring.verdict import check_json
+
+    for line in stream:
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            result = {"valid": False, "error": f"not JSON: {exc.msg} at column {exc.colno}"}
+        else:
+            result = check_json(obj)
+        out.write(json.dumps(result, ensure_ascii=False) + "\n")
+        out.flush()
+
+
+def run(args) -> int:
+    from scoring.hand import HandError
+    from scoring.tiles import TileError
+
+    if args.text is not None:
+        if args.file:
+            print("tilescope check: give either FILE (JSON Lines) or --text, not both", file=sys.stderr)
+            return 2
+        from vision.commands.hand import _request_from_args
+        try:
+            verdict = verdict_for(_request_from_args(args), args)
+        except (HandError, TileError) as exc:
+            print(f"tilescope check: {exc}", file=sys.stderr)
+            return 2
+        print_verdict(verdict, args.json)
+        return 0
+    if args.file in (None, "-"):
+        _run_lines(sys.stdin, sys.stdout)
+        return 0
+    try:
+        with open(args.file, encoding="utf-8") as fh:
+            _run_lines(fh, sys.stdout)
+    except OSError as exc:
+        print(f"tilescope check: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    return 0
