@@ -483,6 +483,11 @@ def _meld_from_slots(slots: list[_Slot]) -> tuple[Group, int]:
         return Group("meld", dets, "ankan"), penalty
     shape = _is_set(faces)
     called = from_ = None
+    if len(slots) == 4 and len(side_pos) == 2 and side_pos[1] == side_pos[0] + 1:
+        # added kan with the added tile laid beside the called one instead of on it
+        pos = side_pos[0]
+        return (Group("meld", dets, "kakan", slots[pos].dets[0].tile, _FROM_3[min(pos, 2)]),
+                0 if shape == "kan" else 3)
     if len(side_pos) == 1:
         pos = side_pos[0]
         called = slots[pos].dets[0].tile
@@ -535,19 +540,34 @@ def _split_melds(slots: list[_Slot], breaks: frozenset[int] = frozenset()) -> tu
 
 
 def _meld_region(segments: list[list[_Slot]]) -> tuple[int, int]:
-    """Segment indices [first, last] of the melds, or (-1, -1): from the first to the last
-    marked segment, extended to the row's end when the tiles after it complete the melds
-    (a gap inside a meld split off its last tiles)."""
+    """Segment indices [first, last] of the melds, or (-1, -1).
+
+    From the first to the last marked segment (a sideways or face-down tile), widened over
+    small unmarked neighbours when that makes the melds legal: a gap inside a meld (a
+    perspective artefact) splits off its outer tiles. Of equally good spans the narrowest wins,
+    so a winning tile set just before the melds stays out.
+    """
     marked = [i for i, seg in enumerate(segments) if _segment_is_marked(seg)]
     if not marked:
         return -1, -1
     first, last = marked[0], marked[-1]
-    if last < len(segments) - 1:
-        cost_a = _region_melds(segments[first:last + 1])[1]
-        cost_b = _region_melds(segments[first:])[1]
-        if cost_b <= cost_a + 0.5:
-            last = len(segments) - 1
-    return first, last
+    starts = [first]
+    size = 0
+    for i in range(first - 1, -1, -1):
+        size += len(segments[i])
+        if size > 3:
+            break
+        starts.append(i)
+    ends = list(range(last, len(segments)))
+    best = None
+    for s0 in starts:
+        for e0 in ends:
+            cost = _region_melds(segments[s0:e0 + 1])[1]
+            width = (first - s0) + (e0 - last)
+            key = (cost, width)
+            if best is None or key < best[0]:
+                best = (key, s0, e0)
+    return best[1], best[2]
 
 
 def _region_melds(segments: list[list[_Slot]]) -> tuple[list[Group], float]:

@@ -1,0 +1,224 @@
+"""``tilescope score PHOTO``: the value of the winning hand in a photo (the main job).
+
+The photo gives the tiles, the melds, the winning tile (set a little apart) and, for riichi,
+the dora indicators (a separate short row); everything else comes from flags or
+``--context`` (the request keys of ``shared/spec/hand-json.md`` other than the tiles, as a JSON
+object or a file holding one; the flags win over it).
+
+Exit codes: 0 the hand was scored (a hand without yaku is still a result); 1 the photo was
+read but no winning hand could be scored from it (the report says why and what to pass);
+2 bad usage: an unreadable photo, a bad flag/context/fix, or no model.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+HELP = "photo of a winning hand -> its value (riichi or MCR)"
+
+EPILOG = """\
+Fixes: every tile gets a number in reading order (shown in the report, left to right as the
+player sees the hand: concealed, winning tile, melds, dora row, flowers). If one was misread,
+pass --fix N=TILE (repeatable), e.g. --fix 3=5p; 0m 0p 0s are red fives, 1z..7z = E S W N
+White Green Red, 1f..8f flowers, 'back' a face-down tile.
+
+Examples:
+  tilescope score vision/samples/riichi_hand.jpg --win ron --seat S
+  tilescope score hand.jpg --ruleset mcr --win tsumo --seat W --round S
+  tilescope score hand.jpg --context '{"win": "ron", "riichi": "riichi", "honba": 1}' --json
+"""
+
+
+def add_photo_arguments(parser: argparse.ArgumentParser) -> None:
+    """Flags shared by ``tilescope score`` and the photo form of ``tilescope check``."""
+    parser.add_argument("photo", metavar="PHOTO", help="JPEG/PNG/WebP photo of the hand")
+    parser.add_argument("--json", action="store_true",
+                        help="print the recognised tiles, layout, request and result as JSON")
+    parser.add_argument("--annotate", metavar="OUT.jpg", help="also write the photo with boxes, labels and groups")
+    parser.add_argument("--weights", metavar="DIR", help="model folder (default: the bundled vision/weights)")
+    parser.add_argument("--fix", action="append", default=[], metavar="N=TILE",
+                        help="tile N (reading order, see the report) is really TILE; repeatable")
+    parser.add_argument("--win-tile", metavar="TILE",
+                        help="the winning tile, when the photo does not set it apart")
+    parser.add_argument("--context", metavar="JSON|FILE",
+                        help="request keys other than the tiles, as a JSON object or a file holding one")
+    g = parser.add_argument_group("the win")
+    g.add_argument("--ruleset", choices=("riichi", "mcr"), help="default riichi")
+    g.add_argument("--win", choices=("tsumo", "ron"), help="self-drawn or on a discard (default tsumo)")
+    g.add_argument("--seat", choices=tuple("ESWN"), help="seat wind; E is the dealer (default E)")
+    g.add_argument("--round", choices=tuple("ESWN"), help="round (prevalent) wind (default E)")
+    g.add_argument("--last-tile", action="store_true",
+                   help="won on the last wall tile or its discard (haitei/houtei; MCR Last Tile Draw/Claim)")
+    g.add_argument("--replacement", "--rinshan", action="store_true",
+                   help="won on a kan replacement tile (rinshan kaihou; Out with Replacement Tile)")
+    g.add_argument("--robbing-kong", "--chankan", action="store_true",
+                   help="won by robbing a kan (chankan; Robbing the Kong)")
+    g = parser.add_argument_group("riichi only")
+    g.add_argument("--riichi", action="store_true", help="riichi was declared (default: not)")
+    g.add_argument("--double-riichi", action="store_true", help="double riichi was declared")
+    g.add_argument("--ippatsu", action="store_true", help="won within the first go-around after riichi")
+    g.add_argument("--tenhou", action="store_true", help="dealer's win on the first draw")
+    g.add_argument("--chiihou", action="store_true", help="non-dealer's win on the first draw")
+    g.add_argument("--dora", action="append", metavar="TILES",
+                   help="dora indicator(s), repeatable or an mpsz string like 3m7z "
+                        "(default: the photo's dora row, if any)")
+    g.add_argument("--ura", action="append", metavar="TILES", help="ura-dora indicators (count only with riichi)")
+    g.add_argument("--honba", type=int, help="counters on the table (default 0)")
+    g.add_argument("--sticks", type=int, help="riichi sticks on the table (default 0)")
+    g = parser.add_argument_group("MCR only")
+    g.add_argument("--flowers", type=int, help="flower/season tiles (default: the flowers in the photo)")
+    g.add_argument("--last-copy", action="store_true", help="the winning tile was the last of its kind (Last Tile)")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = EPILOG
+    add_photo_arguments(parser)
+
+
+class UsageError(ValueError):
+    """A flag, fix or context the user must correct (exit 2)."""
+
+
+def load_context(text: str | None) -> dict:
+    """``--context``: a JSON object, or the path of a file holding one. Raises UsageError."""
+    if not text:
+        return {}
+    raw = text
+    if not text.lstrip().startswith("{") and os.path.exists(text):
+        try:
+            with open(text, encoding="utf-8") as fh:
+                raw = fh.read()
+        except OSError as exc:
+            raise UsageError(f"--context: cannot read {text}: {exc.strerror}") from None
+    try:
+        obj = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"--context: not a JSON object or a file ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(obj, dict):
+        raise UsageError("--context: must be a JSON object of hand-request keys")
+    return obj
+
+
+def parse_fixes(items: list[str]) -> dict[int, str]:
+    """``["3=5p", "7=0m"]`` → ``{3: "5p", 7: "0m"}``. Raises UsageError for a malformed item."""
+    out: dict[int, str] = {}
+    for item in items:
+        n, sep, tile = item.partition("=")
+        if not sep or not n.strip().isdigit() or not tile.strip():
+            raise UsageError(f"--fix {item}: expected N=TILE, e.g. --fix 3=5p")
+        out[int(n)] = tile.strip()
+    return out
+
+
+def context_from_args(args) -> tuple[dict, list[str]]:
+    """The request context: ``--context`` overlaid with the flags given. Also returns the
+    defaults the pipeline will assume, to print them."""
+    ctx = load_context(args.context)
+    flags = {
+        "ruleset": args.ruleset, "win": args.win, "seat_wind": args.seat, "round_wind": args.round,
+        "honba": args.honba, "riichi_sticks": args.sticks, "flowers": args.flowers,
+    }
+    for key, value in flags.items():
+        if value is not None:
+            ctx[key] = value
+    for flag, key in (("last_tile", "last_wall_tile"), ("replacement", "replacement_tile"),
+                      ("robbing_kong", "robbing_kong"), ("ippatsu", "ippatsu"), ("tenhou", "tenhou"),
+                      ("chiihou", "chiihou"), ("last_copy", "last_copy")):
+        if getattr(args, flag):
+            ctx[key] = True
+    if args.double_riichi:
+        ctx["riichi"] = "double"
+    elif args.riichi:
+        ctx["riichi"] = "riichi"
+    if args.dora:
+        ctx["dora_indicators"] = "".join(args.dora)
+    if args.ura:
+        ctx["ura_dora_indicators"] = "".join(args.ura)
+    notes = []
+    if "ruleset" not in ctx:
+        notes.append("riichi rules (--ruleset mcr for Chinese Official)")
+    if "win" not in ctx:
+        notes.append("self-drawn (--win ron if won on a discard)")
+    if "seat_wind" not in ctx:
+        notes.append("seat East" + (", the dealer" if ctx.get("ruleset", "riichi") == "riichi" else "") + " (--seat)")
+    if "round_wind" not in ctx:
+        notes.append("round East (--round)")
+    return ctx, notes
+
+
+def run_photo(args, *, check: bool = False, prog: str = "score", **check_kwargs) -> int:
+    """Shared body of ``tilescope score`` and ``tilescope check PHOTO``."""
+    from vision.imageio import ImageError, load_image
+    from vision.pipeline import PhotoError, check_photo, get_reader, score_photo
+    from vision.report import photo_report
+
+    def fail(msg: str) -> int:
+        print(f"tilescope {prog}: {msg}", file=sys.stderr)
+        return 2
+
+    try:
+        ctx, notes = context_from_args(args)
+        fixes = parse_fixes(args.fix)
+    except UsageError as exc:
+        return fail(str(exc))
+    try:
+        image = load_image(args.photo)
+    except ImageError as exc:
+        return fail(str(exc))
+    try:
+        from vision.pipeline import validate_context
+        validate_context(ctx)
+        reader = get_reader(args.weights)
+    except PhotoError as exc:
+        return fail(str(exc))
+    except (RuntimeError, OSError, ImportError) as exc:
+        return fail(f"the tile detector is not available: {exc}")
+    try:
+        if check:
+            photo = check_photo(image, ctx, reader=reader, fixes=fixes or None,
+                                win_tile=args.win_tile, **check_kwargs)
+        else:
+            photo = score_photo(image, ctx, reader=reader, fixes=fixes or None, win_tile=args.win_tile)
+    except ValueError as exc:            # PhotoError: a fix or winning tile that does not fit
+        return fail(str(exc))
+    if args.annotate:
+        try:
+            write_annotation(args.annotate, image, photo)
+        except (OSError, ValueError) as exc:
+            return fail(f"--annotate {args.annotate}: {exc}")
+    if args.json:
+        print(json.dumps(photo.to_json(), ensure_ascii=False))
+    else:
+        print(photo_report(photo, os.path.basename(args.photo), notes))
+    return 0 if photo.request is not None and not photo.result.get("error") else 1
+
+
+def write_annotation(path: str, image, photo) -> None:
+    """Draw boxes, labels, meld groups and the winning tile (``vision.annotate.draw``), plus each
+    tile's reading-order number under its box (the N of ``--fix N=TILE``); write the image."""
+    import cv2
+
+    from vision.annotate import draw
+    from vision.layout import LOW_CONFIDENCE
+
+    lay = photo.layout
+    win = next((g.detections[0] for g in lay.groups if g.kind == "win"), None)
+    canvas = draw(image, lay.order, groups=lay.groups, winning=win, low_confidence=LOW_CONFIDENCE)
+    scale = max(0.4, max(canvas.shape[:2]) / 1600)
+    for n, d in enumerate(lay.order, start=1):
+        x = int((d.box[0] + d.box[2]) / 2 - 6 * scale)
+        y = int(d.box[3] + 18 * scale)
+        cv2.putText(canvas, str(n), (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, (0, 0, 0), 3, cv2.LINE_AA)
+        cv2.putText(canvas, str(n), (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, (255, 255, 255), 1, cv2.LINE_AA)
+    ext = os.path.splitext(path)[1].lower()
+    if ext not in (".jpg", ".jpeg", ".png", ".webp", ".bmp"):
+        raise ValueError("use a .jpg, .png, .webp or .bmp file name")
+    if not cv2.imwrite(path, canvas):
+        raise OSError("cannot write the image there")
+
+
+def run(args) -> int:
+    return run_photo(args)

@@ -1,0 +1,331 @@
+"""Photo → score: the main job, as plain functions over plain values.
+
+``photo → detections (TileReader) → layout (parse_layout) → hand request → score / verdict``.
+
+:func:`score_photo` and :func:`check_photo` take a photo (path, bytes or BGR array), the
+context a photo cannot show (the request keys of ``shared/spec/hand-json.md`` other than the
+tiles), user corrections (``fixes``: ``{3: "5p"}`` = the third tile in reading order is 5p) and
+an optional winning tile, and return a :class:`PhotoResult` whose ``to_json()`` is the
+``tilescope score --json`` shape::
+
+    {"image": {"width", "height"}, "tiles": [...], "layout": {...}, "request": {...},
+     "result": {...}, "warnings": [...]}
+
+The tile reader is a module-level singleton loaded on first use (:func:`get_reader`), so a
+server or a stream shares one model.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from scoring.hand import HandError
+from scoring.request import parse_request
+
+from .detections import Detections
+from .layout import Layout, LayoutWarning, apply_fixes, parse_layout
+
+# Keys of a request that come from the photo, never from the context.
+PHOTO_KEYS = ("concealed", "melds")
+# Keys the context may give that the photo may also show: the context wins.
+OVERRIDES = ("win_tile", "dora_indicators", "flowers")
+# A complete riichi hand, used only to check the context's shape on its own.
+_PLACEHOLDER = {"concealed": "123m456m789m123p4p", "win_tile": "4p"}
+
+_READER = None
+_READER_WEIGHTS = None
+_READER_LOCK = threading.Lock()
+
+
+class PhotoError(ValueError):
+    """Bad input to the photo pipeline: a bad context, fix or winning tile (the message says
+    which); unreadable images raise :class:`vision.imageio.ImageError` instead."""
+
+
+def get_reader(weights: str | None = None):
+    """The shared :class:`vision.detector.TileReader`, loaded on first use (thread-safe).
+
+    ``weights``: a folder with ``detector.onnx`` (and ``classifier.onnx``); default the bundled
+    ``vision/weights``. Asking for other weights than the loaded ones loads those instead.
+    Raises ``vision.detector.ModelError`` (a RuntimeError) when the model is missing.
+    """
+    global _READER, _READER_WEIGHTS
+    key = str(weights) if weights else None
+    with _READER_LOCK:
+        if _READER is None or _READER_WEIGHTS != key:
+            from .detector import TileReader
+
+            _READER = TileReader(weights) if weights else TileReader()
+            _READER_WEIGHTS = key
+        return _READER
+
+
+@dataclass(slots=True)
+class PhotoResult:
+    """Everything the pipeline found in one photo.
+
+    ``detections``: the reader's tiles (after fixes). ``layout``: their grouping.
+    ``request``: the hand request that was scored (None when no winning hand could be formed).
+    ``result``: the scorer's result dict (``hand-json.md``) or, for :func:`check_photo`, the
+    verdict dict. ``warnings``: every uncertain step, each with a fix to pass.
+    ``seconds``: time spent per stage (``read``, ``layout``, ``score``).
+    """
+
+    detections: Detections
+    layout: Layout
+    request: dict | None
+    result: dict
+    warnings: list[LayoutWarning] = field(default_factory=list)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        """A hand was formed and scored without error."""
+        return self.request is not None and not self.result.get("error")
+
+    def to_json(self) -> dict:
+        groups = {}
+        for g in self.layout.groups:
+            for i, d in enumerate(g.detections):
+                groups[id(d)] = g.kind if g.kind != "meld" else f"meld{self.layout.groups.index(g) - _first_meld(self.layout)}"
+        tiles = []
+        for n, d in enumerate(self.layout.order, start=1):
+            entry = d.to_json()
+            entry["n"] = n
+            entry["group"] = groups.get(id(d), "loose")
+            if d.alternatives:
+                entry["alternatives"] = [[t, round(c, 4)] for t, c in d.alternatives]
+            tiles.append(entry)
+        return {
+            "image": {"width": self.detections.width, "height": self.detections.height},
+            "tiles": tiles,
+            "layout": self.layout.to_json(),
+            "request": self.request,
+            "result": self.result,
+            "warnings": [w.to_json() for w in self.warnings],
+        }
+
+
+def _first_meld(layout: Layout) -> int:
+    for i, g in enumerate(layout.groups):
+        if g.kind == "meld":
+            return i
+    return 0
+
+
+def validate_context(context: dict | None) -> dict:
+    """Check the context as ``tilescope hand`` checks a request, without the tiles.
+
+    Returns a copy. Raises :class:`PhotoError` for a non-object, a tile key the photo gives
+    (``concealed``, ``melds``), an unknown key, or a bad value/type (the scorer's message).
+    """
+    if context is None:
+        return {}
+    if not isinstance(context, dict):
+        raise PhotoError(f"the context must be a JSON object, got {type(context).__name__}")
+    ctx = dict(context)
+    for key in PHOTO_KEYS:
+        if key in ctx:
+            raise PhotoError(f"context key {key!r}: the tiles come from the photo "
+                             "(correct a misread tile with --fix N=TILE)")
+    probe = {"ruleset": "riichi", "win": "tsumo", **_PLACEHOLDER, **ctx}
+    if "win_tile" in ctx:
+        probe["win_tile"] = ctx["win_tile"]
+    try:
+        parse_request(probe)
+    except HandError as exc:
+        raise PhotoError(f"context: {exc}") from None
+    return ctx
+
+
+def _read(image: Any, reader) -> tuple[Detections, float]:
+    from .imageio import load_image
+
+    start = time.perf_counter()
+    if isinstance(image, Detections):        # already read (stream, tests)
+        return image, 0.0
+    array = load_image(image)
+    reader = reader if reader is not None else get_reader()
+    return reader.read(array), time.perf_counter() - start
+
+
+def _hand_request(layout: Layout, ctx: dict, win_tile: str | None) -> tuple[dict | None, str | None]:
+    """The full request (context + photo tiles), or (None, why) when no winning tile is known."""
+    win = win_tile or ctx.get("win_tile")
+    if win:
+        try:
+            tiles = layout.request_for_win(win)
+        except ValueError as exc:
+            raise PhotoError(str(exc)) from None
+    else:
+        tiles = dict(layout.tile_request)
+    if "win_tile" not in tiles:
+        return None, ("no winning hand could be formed from the tiles seen "
+                      "(see the warnings; pass --fix N=TILE or --win-tile TILE)")
+    ruleset = ctx.get("ruleset", "riichi")
+    req: dict = {"ruleset": ruleset, "win": "tsumo"}
+    for key, value in tiles.items():
+        if key == "dora_indicators" and ruleset != "riichi":
+            continue
+        if key == "flowers" and ruleset != "mcr":
+            continue
+        req[key] = value
+    for key, value in ctx.items():
+        if key == "win_tile":
+            continue
+        req[key] = value            # the context wins over what the photo shows
+    return req, None
+
+
+def _score(req: dict) -> dict:
+    from scoring.api import score_json
+
+    return score_json(req)
+
+
+def _value(result: dict) -> tuple:
+    """Sort key for 'the highest-scoring reading' (riichi: payment; MCR: total points)."""
+    if result.get("error") or not result:
+        return (-1, 0)
+    pay = (result.get("payment") or {}).get("total", 0)
+    return (1 if result.get("valid") else 0, result.get("total", 0) if "total" in result else pay)
+
+
+def _best_win_tile(layout: Layout, ctx: dict, judge) -> tuple[dict, dict, str]:
+    """When the winning tile was not set apart: score each candidate, keep the best."""
+    best = None
+    for code in layout.win_candidates:
+        tiles_req, _ = _hand_request(layout, {**ctx, "win_tile": code}, None)
+        if tiles_req is None:
+            continue
+        if layout.ruleset == "mcr":
+            tiles_req["win_tile_shown"] = False
+        res = judge(tiles_req)
+        if best is None or _value(res) > _value(best[1]):
+            best = (tiles_req, res, code)
+    return best
+
+
+def _suggest_fixes(detections: Detections, layout: Layout, ctx: dict, judge, limit: int = 3) -> list[str]:
+    """Single-tile corrections from the reader's alternatives that make the hand score.
+
+    Tried lowest confidence first (at most 8 tiles, 2 alternatives each); never applied.
+    """
+    tried = sorted((d for d in layout.order if d.alternatives), key=lambda d: d.confidence)[:8]
+    out = []
+    for d in tried:
+        n = layout.number(d)
+        for alt, _ in d.alternatives[:2]:
+            try:
+                fixed = apply_fixes(layout, detections, {n: alt})
+            except ValueError:
+                continue
+            lay2 = parse_layout(fixed, layout.ruleset)
+            req, _ = _hand_request(lay2, ctx, None)
+            if req is None:
+                continue
+            if not judge(req).get("error"):
+                out.append(f"--fix {n}={alt}")
+                break
+        if len(out) >= limit:
+            break
+    return out
+
+
+def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool) -> PhotoResult:
+    ctx = validate_context(context)
+    ruleset = ctx.get("ruleset", "riichi")
+    detections, t_read = _read(image, reader)
+    t0 = time.perf_counter()
+    layout = parse_layout(detections, ruleset)
+    if fixes:
+        try:
+            detections = apply_fixes(layout, detections, {int(k): v for k, v in fixes.items()})
+        except ValueError as exc:
+            raise PhotoError(str(exc)) from None
+        layout = parse_layout(detections, ruleset)
+    t_layout = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    warnings = list(layout.warnings)
+    win = win_tile or ctx.get("win_tile")
+    if win:
+        warnings = [w for w in warnings if w.code != "win_tile_not_shown"]
+    req, why = _hand_request(layout, ctx, win_tile)
+    if req is None:
+        result = {"valid": False, "error": why}
+    elif layout.win_candidates and not win:
+        req, result, code = _best_win_tile(layout, ctx, judge)
+        others = [c for c in layout.win_candidates if c != code]
+        warnings = [w for w in warnings if w.code != "win_tile_not_shown"]
+        also = f" (could also be {', '.join(others)})" if others else ""
+        if ruleset == "mcr":
+            text = ("the winning tile is not set apart: scored as not shown (no Edge/Closed/Single "
+                    f"Wait, Last Tile or Nine Gates; seed rules §1.9) with {code}{also}")
+        else:
+            text = (f"the winning tile is not set apart: scored with {code}, the highest-scoring "
+                    f"choice{also}")
+        warnings.append(LayoutWarning("win_tile_not_shown", text, f"--win-tile {code}"))
+    else:
+        result = judge(req)
+    if result.get("error") and req is not None and hand_only:
+        fixes_found = _suggest_fixes(detections, layout, ctx, judge)
+        hint = (" — these corrections would make it a winning hand: " + ", ".join(fixes_found)
+                if fixes_found else "")
+        warnings.append(LayoutWarning("hand_invalid", f"the hand as read cannot be scored: "
+                                      f"{result['error']}{hint}",
+                                      fixes_found[0] if fixes_found else ""))
+    t_score = time.perf_counter() - t0
+    return PhotoResult(detections, layout, req, result, warnings,
+                       {"read": t_read, "layout": t_layout, "score": t_score})
+
+
+def score_photo(image: Any, context: dict | None = None, *, reader=None,
+                fixes: dict[int, str] | None = None, win_tile: str | None = None) -> PhotoResult:
+    """Read, group and score the winning hand in a photo.
+
+    ``image``: a file path, the file's bytes, an ``(H, W, 3) uint8`` BGR array, or
+    already-made :class:`Detections`. ``context``: request keys of ``hand-json.md`` other than
+    the tiles (``ruleset`` default ``riichi``, ``win`` default ``tsumo``, ``seat_wind``,
+    ``round_wind``, ``riichi``, ``dora_indicators`` (else the photo's dora row), ``flowers``
+    (else the flower tiles seen), win events…); ``win_tile`` there acts as the argument.
+    ``reader``: anything with ``read(image_bgr) -> Detections`` (default the shared
+    :func:`get_reader`). ``fixes``: ``{reading-order number: tile code}``. ``win_tile``: the
+    winning tile when the photo does not set it apart (or to overrule the one it does).
+
+    Returns a :class:`PhotoResult`; a hand that cannot be scored gives ``result["error"]`` and
+    a warning, not an exception. Raises :class:`PhotoError` (a ValueError) for a bad context,
+    fix or winning tile, ``vision.imageio.ImageError`` (a ValueError) for an unreadable image,
+    and ``vision.detector.ModelError`` when no model can be loaded.
+    """
+    return _run(image, context, reader, fixes, win_tile, _score, hand_only=True)
+
+
+def check_photo(image: Any, context: dict | None = None, *, reader=None,
+                fixes: dict[int, str] | None = None, win_tile: str | None = None,
+                declared: str = "hu", revealed: bool = True, discards: str = "") -> PhotoResult:
+    """The referee's verdict on a declared win, from a photo of the hand (``tilescope check``).
+
+    Same inputs as :func:`score_photo`, plus what happened at the table: ``declared`` (``hu``),
+    ``revealed`` (the hand was shown), ``discards`` (the winner's own discards, mpsz, for
+    riichi furiten). ``PhotoResult.result`` is the verdict dict of
+    ``scoring.verdict.check``. Raises as :func:`score_photo`.
+    """
+    from scoring.tiles import parse_tiles
+    from scoring.verdict import check
+
+    try:
+        discard_tiles = tuple(parse_tiles(discards)) if discards else ()
+    except ValueError as exc:
+        raise PhotoError(f"discards: {exc}") from None
+
+    def judge(req: dict) -> dict:
+        try:
+            hand = parse_request(req)
+        except HandError as exc:
+            return {"valid": False, "error": str(exc)}
+        return check(hand, declared=declared, revealed=revealed, discards=discard_tiles).to_json()
+
+    return _run(image, context, reader, fixes, win_tile, judge, hand_only=False)

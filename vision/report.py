@@ -1,0 +1,89 @@
+"""Readable text for a scored photo: what was seen, how it was grouped, the value, the warnings.
+
+Pure formatting over plain values (no OpenCV): the photo part is here; the value part (yaku /
+fans, fu, payment) is ``tilescope hand``'s own report (:func:`vision.commands.hand.format_report`),
+so a typed hand and a photographed one read the same.
+"""
+from __future__ import annotations
+
+from scoring.tiles import TileError, parse_tile
+
+from .layout import Group, Layout, LayoutWarning
+
+_KIND_NAMES = {"concealed": "concealed", "win": "winning tile", "meld": "meld",
+               "dora": "dora row", "flower": "flowers", "loose": "not counted"}
+
+
+def _glyphs(codes: list[str]) -> str:
+    out = []
+    for c in codes:
+        try:
+            out.append(parse_tile(c).glyph)
+        except TileError:
+            out.append("\U0001F02B")      # a tile back
+    return "".join(out)
+
+
+def _numbers(layout: Layout, g: Group) -> str:
+    nums = [layout.number(d) for d in g.detections]
+    return f"{nums[0]}" if len(nums) == 1 else f"{nums[0]}-{nums[-1]}"
+
+
+def group_lines(layout: Layout) -> list[str]:
+    """One line per group: its kind, the reading-order numbers (for ``--fix N=TILE``), mpsz and
+    Unicode tiles, and for melds the type, called tile and who it came from."""
+    lines = []
+    for g in layout.groups:
+        text = g.mpsz()
+        if g.kind == "meld":
+            text = f"{g.meld_type} {text}"
+            if g.called:
+                text += f", called {g.called}" + (f" from {g.from_}" if g.from_ else "")
+        lines.append(f"  {_KIND_NAMES[g.kind]:<13} {_numbers(layout, g):<6} {text:<28} {_glyphs(g.tiles)}")
+    return lines
+
+
+def warning_lines(warnings: list[LayoutWarning]) -> list[str]:
+    """``  ! message  (fix: --fix 3=5p)`` per warning."""
+    return [f"  ! {w.message}" + (f"  (fix: {w.fix})" if w.fix else "") for w in warnings]
+
+
+def photo_report(photo, source: str = "photo", context_notes: list[str] | None = None) -> str:
+    """The ``tilescope score`` report for a :class:`vision.pipeline.PhotoResult`.
+
+    ``source``: the photo's name for the first line. ``context_notes``: defaults that were
+    assumed (``win: tsumo (default)``), printed so a wrong assumption is seen.
+    """
+    from scoring.request import parse_request
+
+    from .commands.hand import format_report
+
+    lay = photo.layout
+    det = photo.detections
+    low = sum(1 for d in lay.order if d.tile != "back" and d.confidence < 0.6)
+    lines = [
+        f"{source}: {det.width}x{det.height} px, {len(lay.order)} tiles read"
+        + (f" ({low} uncertain)" if low else "")
+        + (", photo taken from across the table (rows read right to left)" if lay.upside_down else ""),
+    ]
+    lines += group_lines(lay)
+    if context_notes:
+        lines.append("Assumed: " + "; ".join(context_notes))
+    lines.append("")
+    result = photo.result
+    if photo.request is not None and not result.get("error") and ("han" in result or "fans" in result or "total" in result):
+        lines.append(format_report(parse_request(photo.request), result))
+    elif "han" not in result and "fans" not in result and not result.get("error"):
+        # a verdict (tilescope check): its own explanation
+        for key in ("verdict", "explanation"):
+            if result.get(key):
+                lines.append(f"{key.capitalize()}: {result[key]}")
+        if result.get("penalty"):
+            lines.append(f"Penalty: {result['penalty']}")
+    else:
+        lines.append(f"Cannot score: {result.get('error')}")
+    if photo.warnings:
+        lines.append("")
+        lines.append("Warnings:")
+        lines += warning_lines(photo.warnings)
+    return "\n".join(lines)
