@@ -47,13 +47,13 @@ def score_hand(req: HandRequest) -> Any:
     """
     try:
         validate(req)
-        if req.ruleset == "mcr":
-            try:
-                from .mcr import score_mcr
-            except ImportError:
-                return ErrorResult("MCR scoring not supported yet")
-            return score_mcr(req)
-        return _riichi()(req)
+        if req.ruleset == "riichi":
+            return (_score_riichi or _riichi())(req)
+        try:
+            from .mcr import score_mcr
+        except ImportError:
+            return ErrorResult("MCR scoring not supported yet")
+        return score_mcr(req)
     except HandError as exc:
         return ErrorResult(str(exc))
 

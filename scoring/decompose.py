@@ -124,25 +124,37 @@ def _suit_decompositions(counts: tuple[int, ...], honours: bool) -> tuple[tuple[
 _SUIT_SLICES = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
 
 
-@lru_cache(maxsize=None)
-def _suit_groups(counts: tuple[int, ...], lo: int) -> tuple[tuple[int, tuple[Group, ...]], ...]:
-    """:func:`_suit_decompositions` of the suit starting at kind ``lo``, as absolute pair kind
-    (-1 if none) and concealed :class:`Group` values (shared, immutable)."""
-    return tuple(
-        (lo + p if p >= 0 else -1, tuple(Group(shape, lo + pos) for shape, pos in sets))
-        for p, sets in _suit_decompositions(counts, lo == 27)
-    )
+_SUIT_BOUNDS = ((0, 9), (9, 18), (18, 27), (27, 34))
+_EMPTY = (bytes(9), bytes(9), bytes(9), bytes(7))
+# per suit: its counts as bytes -> ((pair kind or -1, concealed groups), ...); filled on use
+_SPLIT_CACHE: tuple[dict, dict, dict, dict] = ({}, {}, {}, {})
+
+
+def _suit_groups(part: bytes, suit: int) -> tuple[tuple[int, tuple[Group, ...]], ...]:
+    """:func:`_suit_decompositions` of one suit (``part``: its counts as bytes; ``suit`` 0..3)
+    with absolute pair kind (-1 if none) and shared, immutable :class:`Group` values."""
+    cache = _SPLIT_CACHE[suit]
+    opts = cache.get(part)
+    if opts is None:
+        lo = 9 * suit
+        opts = cache[part] = tuple(
+            (lo + p if p >= 0 else -1, tuple(Group(shape, lo + pos) for shape, pos in sets))
+            for p, sets in _suit_decompositions(tuple(part), suit == 3)
+        )
+    return opts
 
 
 def _hand_splits(counts: Sequence[int]) -> list[tuple[int, tuple[Group, ...]]]:
     """Every (pair kind, concealed groups) split of ``counts`` (3n+2 tiles); empty if none."""
+    b = bytes(counts)
     per_suit = []
     pairs = 0
-    for lo, hi, _ in _SUIT_SLICES:
-        part = tuple(counts[lo:hi])
-        if not any(part):
+    for suit in range(4):
+        lo, hi = _SUIT_BOUNDS[suit]
+        part = b[lo:hi]
+        if part == _EMPTY[suit]:
             continue
-        opts = _suit_groups(part, lo)
+        opts = _suit_groups(part, suit)
         if not opts:
             return []
         if opts[0][0] >= 0:
@@ -195,21 +207,14 @@ def is_standard_complete(counts: Sequence[int]) -> bool:
 
 def is_seven_pairs(counts: Sequence[int]) -> bool:
     """Seven pairs of seven different kinds (14 concealed tiles, no melds)."""
-    pairs = 0
-    for n in counts:
-        if n == 2:
-            pairs += 1
-        elif n:
-            return False
-    return pairs == 7
+    return counts.count(2) == 7 and counts.count(0) == len(counts) - 7
 
 
 def is_thirteen_orphans(counts: Sequence[int]) -> bool:
     """One of each terminal and honour plus a second of one of them (14 tiles)."""
-    if sum(counts) != 14:
+    if counts.count(0) != len(counts) - 13 or sum(counts) != 14:
         return False
-    return all(counts[k] >= 1 for k in ORPHAN_KINDS) and all(
-        counts[k] == 0 for k in range(NUM_KINDS) if k not in _ORPHAN_SET)
+    return all(counts[k] >= 1 for k in ORPHAN_KINDS)
 
 
 # ---------------------------------------------------------------- readings with the win

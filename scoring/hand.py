@@ -160,41 +160,47 @@ def _fail(msg: str) -> None:
     raise HandError(msg)
 
 
+def _where(m: Meld, index: int) -> str:
+    return f"meld {index + 1} ({m.type} {to_mpsz(m.tiles, sort=False)})"
+
+
+_MELD_SIZE = {"chi": 3, "pon": 3, "daiminkan": 4, "kakan": 4, "ankan": 4}
+
+
 def validate_meld(m: Meld, index: int = 0) -> None:
     """Raise HandError if ``m`` is not a legal chi/pon/kan (shape, called tile, source)."""
-    def where() -> str:       # built only when there is something to report
-        return f"meld {index + 1} ({m.type} {to_mpsz(m.tiles, sort=False)})"
-
-    if m.type not in MELD_TYPES:
+    want = _MELD_SIZE.get(m.type)
+    if want is None:
         _fail(f"meld {index + 1}: unknown meld type {m.type!r} (use {', '.join(MELD_TYPES)})")
-    kinds = sorted([t.kind for t in m.tiles])
-    if kinds and kinds[-1] >= NUM_KINDS:
-        _fail(f"{where()}: flowers cannot be in a meld")
-    want = 4 if m.is_kan else 3
-    if len(kinds) != want:
-        _fail(f"{where()}: a {m.type} has {want} tiles, got {len(kinds)}")
+    tiles = m.tiles
+    if len(tiles) != want:
+        _fail(f"{_where(m, index)}: a {m.type} has {want} tiles, got {len(tiles)}")
+    kinds = sorted([t.kind for t in tiles])
     k0 = kinds[0]
-    if m.type == "chi":
+    if kinds[-1] >= NUM_KINDS:
+        _fail(f"{_where(m, index)}: flowers cannot be in a meld")
+    if want == 3 and m.type == "chi":
         if k0 >= 27 or k0 % 9 > 6 or kinds[1] != k0 + 1 or kinds[2] != k0 + 2:
-            _fail(f"{where()}: a chi is three consecutive tiles of one suit")
+            _fail(f"{_where(m, index)}: a chi is three consecutive tiles of one suit")
     elif kinds[-1] != k0:
-        _fail(f"{where()}: a {m.type} is {want} identical tiles")
+        _fail(f"{_where(m, index)}: a {m.type} is {want} identical tiles")
+    called, source = m.called, m.from_
     if m.type == "ankan":
-        if m.called is not None:
-            _fail(f"{where()}: a closed kan has no called tile")
-        if m.from_ is not None:
-            _fail(f"{where()}: a closed kan is not called from anyone")
+        if called is not None:
+            _fail(f"{_where(m, index)}: a closed kan has no called tile")
+        if source is not None:
+            _fail(f"{_where(m, index)}: a closed kan is not called from anyone")
         return
-    if m.called is not None:
-        if m.called.kind not in kinds:
-            _fail(f"{where()}: called tile {m.called} is not in the meld")
-        if m.called.red and not any(t.red for t in m.tiles):
-            _fail(f"{where()}: called tile {m.called} is red but the meld has no red five")
-    if m.from_ is not None:
-        if m.from_ not in MELD_SOURCES:
-            _fail(f"{where()}: 'from' must be left, across or right, got {m.from_!r}")
-        if m.type == "chi" and m.from_ != "left":
-            _fail(f"{where()}: a chi can only be called from the player on the left")
+    if called is not None:
+        if called.kind not in kinds:
+            _fail(f"{_where(m, index)}: called tile {called} is not in the meld")
+        if called.red and not any(t.red for t in tiles):
+            _fail(f"{_where(m, index)}: called tile {called} is red but the meld has no red five")
+    if source is not None:
+        if source not in MELD_SOURCES:
+            _fail(f"{_where(m, index)}: 'from' must be left, across or right, got {source!r}")
+        if m.type == "chi" and source != "left":
+            _fail(f"{_where(m, index)}: a chi can only be called from the player on the left")
 
 
 def validate(req: HandRequest) -> None:
@@ -213,13 +219,17 @@ def validate(req: HandRequest) -> None:
         _fail(f"unknown ruleset {req.ruleset!r} (use riichi or mcr)")
     if req.win not in WIN_KINDS:
         _fail(f"'win' must be tsumo or ron, got {req.win!r}")
-    for name in ("seat_wind", "round_wind"):
-        if getattr(req, name) not in WINDS:
-            _fail(f"{name} must be E, S, W or N, got {getattr(req, name)!r}")
-    if len(req.melds) > 4:
-        _fail(f"{len(req.melds)} melds; a hand has at most 4 sets")
-    for i, m in enumerate(req.melds):
+    if req.seat_wind not in WINDS:
+        _fail(f"seat_wind must be E, S, W or N, got {req.seat_wind!r}")
+    if req.round_wind not in WINDS:
+        _fail(f"round_wind must be E, S, W or N, got {req.round_wind!r}")
+    melds = req.melds
+    if len(melds) > 4:
+        _fail(f"{len(melds)} melds; a hand has at most 4 sets")
+    i = 0
+    for m in melds:
         validate_meld(m, i)
+        i += 1
     want = 13 - 3 * len(req.melds)
     if len(req.concealed) != want:
         _fail(
@@ -228,13 +238,17 @@ def validate(req: HandRequest) -> None:
         )
     counts = [0] * NUM_KINDS
     reds = 0
-    for tiles in (req.concealed, (req.win_tile,)):
-        for t in tiles:
-            if t.kind >= FLOWER_BASE:
-                _fail("flowers are not part of the hand; give their number in 'flowers' (MCR)")
-            counts[t.kind] += 1
-            reds += t.red
-    for m in req.melds:
+    for t in req.concealed:
+        if t.kind >= FLOWER_BASE:
+            _fail("flowers are not part of the hand; give their number in 'flowers' (MCR)")
+        counts[t.kind] += 1
+        reds += t.red
+    t = req.win_tile
+    if t.kind >= FLOWER_BASE:
+        _fail("flowers are not part of the hand; give their number in 'flowers' (MCR)")
+    counts[t.kind] += 1
+    reds += t.red
+    for m in melds:
         for t in m.tiles:
             counts[t.kind] += 1
             reds += t.red
@@ -243,10 +257,10 @@ def validate(req: HandRequest) -> None:
             check_physical(req.all_tiles)
         except TileError as exc:
             raise HandError(str(exc)) from None
-    for name in ("dora_indicators", "ura_dora_indicators"):
-        tiles = getattr(req, name)
-        if any(t.is_flower for t in tiles):
-            _fail(f"{name}: a flower cannot be a dora indicator")
+    for name, tiles in (("dora_indicators", req.dora_indicators), ("ura_dora_indicators", req.ura_dora_indicators)):
+        for t in tiles:
+            if t.kind >= FLOWER_BASE:
+                _fail(f"{name}: a flower cannot be a dora indicator")
         if len(tiles) > 5:
             _fail(f"{name}: {len(tiles)} indicators; at most 5 (one plus one per kan)")
     if req.robbing_kong:
@@ -258,7 +272,7 @@ def validate(req: HandRequest) -> None:
                 f"so the winner cannot hold another {req.win_tile}"
             )
     if req.replacement_tile:
-        if req.kan_count == 0:
+        if not any(m.type in ("daiminkan", "kakan", "ankan") for m in melds):
             _fail("replacement_tile (rinshan) needs a kan among the melds")
         if req.win != "tsumo":
             _fail("replacement_tile (rinshan) is a self-drawn win, not a ron")
@@ -282,7 +296,7 @@ def _validate_riichi(req: HandRequest) -> None:
         _fail(f"rules.double_wind_pair_fu must be 2 or 4, got {r.double_wind_pair_fu!r}")
     if req.honba < 0 or req.riichi_sticks < 0:
         _fail("honba and riichi_sticks cannot be negative")
-    if req.riichi != "none" and not req.is_closed:
+    if req.riichi != "none" and req.melds and not req.is_closed:
         _fail("riichi on an open hand: riichi needs a closed hand (closed kans allowed)")
     if req.ippatsu and req.riichi == "none":
         _fail("ippatsu without riichi")
@@ -290,7 +304,7 @@ def _validate_riichi(req: HandRequest) -> None:
         _fail("ippatsu with replacement_tile: declaring a kan ends the ippatsu turn")
     if req.tenhou and req.chiihou:
         _fail("tenhou and chiihou cannot go together")
-    for flag in ("tenhou", "chiihou"):
+    for flag in ("tenhou", "chiihou") if req.tenhou or req.chiihou else ():
         if not getattr(req, flag):
             continue
         if flag == "tenhou" and not req.is_dealer:

@@ -37,12 +37,8 @@ class _Ids:
         raise ValueError(f"no free 136 id for {tile}")
 
 
-def reference_score(req: HandRequest) -> dict:
-    """``{"valid", "han", "fu", "total", "payers", "yaku", "error"}`` from ``mahjong``.
-
-    ``error``: the package's error code (``no_yaku`` becomes ``valid: False`` with no error).
-    ``payers``: (main, additional) per payer incl. honba, as tilescope's payment fields.
-    """
+def reference_inputs(req: HandRequest):
+    """``(args, kwargs)`` for ``HandCalculator.estimate_hand_value`` describing ``req``."""
     ids = _Ids()
     concealed = [ids.take(t) for t in req.concealed]
     win = ids.take(req.win_tile)
@@ -68,8 +64,21 @@ def reference_score(req: HandRequest) -> dict:
         is_tenhou=req.tenhou, is_chiihou=req.chiihou,
         player_wind=EAST + "ESWN".index(req.seat_wind), round_wind=EAST + "ESWN".index(req.round_wind),
         tsumi_number=req.honba, kyoutaku_number=req.riichi_sticks, options=options)
-    res = HandCalculator.estimate_hand_value(tiles, win, melds=melds, dora_indicators=dora,
-                                             config=config, ura_dora_indicators=ura)
+    return (tiles, win), dict(melds=melds, dora_indicators=dora, config=config, ura_dora_indicators=ura)
+
+
+def reference_score(req: HandRequest) -> dict:
+    """``{"valid", "han", "fu", "total", "payers", "yaku", "error"}`` from ``mahjong``.
+
+    ``error``: the package's error code (``no_yaku`` becomes ``valid: False`` with no error).
+    ``payers``: (main, additional) per payer incl. honba, as tilescope's payment fields.
+    """
+    args, kwargs = reference_inputs(req)
+    return reference_result(HandCalculator.estimate_hand_value(*args, **kwargs))
+
+
+def reference_result(res) -> dict:
+    """Our comparison shape for a ``mahjong`` HandResponse."""
     if res.error == HandCalculator.ERR_NO_YAKU:
         return {"valid": False, "error": None}
     if res.error:
@@ -113,5 +122,10 @@ def compare(mine: dict, ref: dict) -> list[str]:
 
 
 def known_difference(req: HandRequest, mine: dict, ref: dict) -> str | None:
-    """Name of the documented rule difference that explains a disagreement, or None."""
+    """Name of the documented rule difference (scoring/riichi/RULES.md) that explains a
+    disagreement, or None for a real disagreement."""
+    if mine.get("error") and not ref.get("error"):
+        return "validation: tilescope rejects an impossible hand that mahjong scores"
+    if req.rules.double_wind_pair_fu == 2 and req.seat_wind == req.round_wind:
+        return "double wind pair 2 fu (rule option; mahjong always counts 4)"
     return None

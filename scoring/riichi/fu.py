@@ -10,7 +10,6 @@ ron counts as open; an open hand with no fu counts 30; the total rounds up to 10
 from __future__ import annotations
 
 from ..decompose import KANCHAN, PENCHAN, SEVEN_PAIRS, STANDARD, TANKI, TRIPLET
-from .result import FuLine
 from .yaku import DRAGONS, Facts
 
 _TERMINAL_OR_HONOUR = tuple(k >= 27 or k % 9 in (0, 8) for k in range(34))
@@ -22,21 +21,21 @@ def round_fu(raw: int) -> int:
     return raw if raw == 25 else -(-raw // 10) * 10
 
 
-def fu_of(f: Facts, pinfu: bool) -> tuple[int, int, list[FuLine]]:
-    """``(rounded fu, raw fu, lines)`` of reading ``f``. ``pinfu``: the reading scores pinfu
+def fu_of(f: Facts, pinfu: bool) -> tuple[int, int, list[tuple[str, int]]]:
+    """``(rounded fu, raw fu, [(reason, fu), ...])`` of reading ``f``. ``pinfu``: the reading scores pinfu
     (then a tsumo gets no tsumo fu: pinfu tsumo is 20 fu)."""
     r, h = f.r, f.h
     if r.form == SEVEN_PAIRS:
-        return 25, 25, [FuLine("seven pairs", 25)]
+        return 25, 25, [("seven pairs", 25)]
     if r.form != STANDARD:       # thirteen orphans: a yakuman, fu are not counted
         return 0, 0, []
-    lines = [FuLine("base", 20)]
+    lines = [("base", 20)]
     raw = 20
     if h.closed and not h.tsumo:
-        lines.append(FuLine("closed ron", 10))
+        lines.append(("closed ron", 10))
         raw += 10
     if h.tsumo and not pinfu:
-        lines.append(FuLine("tsumo", 2))
+        lines.append(("tsumo", 2))
         raw += 2
     ron = not h.tsumo
     for i, g in enumerate(r.sets):
@@ -54,26 +53,26 @@ def fu_of(f: Facts, pinfu: bool) -> tuple[int, int, list[FuLine]]:
         what = ("closed " if concealed else "open ") + ("pon" if g.shape == TRIPLET else "kan")
         tiles = "honours" if g.kind >= 27 else ("terminals" if big else "simples")
         note = " (completed by ron)" if g.concealed and not concealed else ""
-        lines.append(FuLine(f"{what} of {tiles}{note}", fu))
+        lines.append((f"{what} of {tiles}{note}", fu))
         raw += fu
     pair = r.pair
     if pair in DRAGONS:
-        lines.append(FuLine("pair of dragons", 2))
+        lines.append(("pair of dragons", 2))
         raw += 2
     elif pair == h.seat and pair == h.round:
         fu = h.rules.double_wind_pair_fu
-        lines.append(FuLine("pair of seat and round wind", fu))
+        lines.append(("pair of seat and round wind", fu))
         raw += fu
     elif pair == h.seat:
-        lines.append(FuLine("pair of seat wind", 2))
+        lines.append(("pair of seat wind", 2))
         raw += 2
     elif pair == h.round:
-        lines.append(FuLine("pair of round wind", 2))
+        lines.append(("pair of round wind", 2))
         raw += 2
     if r.wait in _WAIT_REASON:
-        lines.append(FuLine(_WAIT_REASON[r.wait], 2))
+        lines.append((_WAIT_REASON[r.wait], 2))
         raw += 2
     if not h.closed and raw == 20:
-        lines.append(FuLine("open hand without fu counts 30", 10))
+        lines.append(("open hand without fu counts 30", 10))
         raw = 30
     return round_fu(raw), raw, lines

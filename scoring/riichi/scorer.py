@@ -16,8 +16,14 @@ from .yaku import KIND_FLAGS, facts_for, hand_facts, is_pinfu_shape, yaku_of, ya
 NO_YAKU = "complete hand but no yaku (dora are not yaku); declaring this win is chombo"
 
 
+_DORA_OF = tuple(dora_from_indicator(k) for k in range(NUM_KINDS))
+
+
 def _dora_count(indicators, counts: list[int]) -> int:
-    return sum(counts[dora_from_indicator(t.kind)] for t in indicators)
+    n = 0
+    for t in indicators:
+        n += counts[_DORA_OF[t.kind]]
+    return n
 
 
 def score_riichi(req: HandRequest) -> RiichiResult:
@@ -92,7 +98,7 @@ def score_riichi(req: HandRequest) -> RiichiResult:
             best_key, best = key, (r, found, han, fu, lines, pay, limit, bool(ym))
     r, found, han, fu, lines, pay = best[:6]
     if found is None:
-        return RiichiResult(False, 0, fu, None, (), dora, tuple(lines), None, NO_YAKU, r)
+        return RiichiResult(False, 0, fu, None, (), dora, tuple(FuLine(*x) for x in lines), None, NO_YAKU, r)
     limit, is_yakuman = best[6], best[7]
     return RiichiResult(True, han, fu, limit, tuple(YakuLine(n, v) for n, v in found),
-                        DoraCount() if is_yakuman else dora, tuple(lines), pay, None, r)
+                        DoraCount() if is_yakuman else dora, tuple(FuLine(*x) for x in lines), pay, None, r)

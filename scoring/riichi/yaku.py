@@ -308,13 +308,16 @@ def yakuman_of(f: Facts) -> list[tuple[str, int]]:
     return out
 
 
+# the table split once by hand state: (name, han, test) rows that can score
+_CLOSED_ROWS = tuple((y.name, y.closed, y.test) for y in YAKU if y.closed)
+_OPEN_ROWS = tuple((y.name, y.open, y.test) for y in YAKU if y.open)
+
+
 def yaku_of(f: Facts) -> list[tuple[str, int]]:
     """``[(name, han), ...]`` for every ordinary yaku of reading ``f`` (open values applied,
     the weaker of each exclusive pair dropped)."""
-    closed = f.h.closed
     out = []
-    for y in YAKU:
-        han = y.closed if closed else y.open
-        if han and y.test(f):
-            out.append((y.name, han))
+    for name, han, test in (_CLOSED_ROWS if f.h.closed else _OPEN_ROWS):
+        if test(f):
+            out.append((name, han))
     return out

@@ -1,0 +1,98 @@
+"""Scoring speed: hands per second for tilescope and a reference engine on the same hands.
+
+One function per ruleset; each draws its hands once, builds both engines' native inputs
+beforehand, then times only the scoring calls, interleaving the two engines in chunks so that
+a busy machine slows both alike (CPU time of this process, the median chunk). Run from the
+repo root:
+
+    .venv/bin/python -m benchmarks.scoring [N]
+
+Riichi: ``scoring.api.score_hand`` (validation included) against ``mahjong==2.1.0``'s
+``HandCalculator.estimate_hand_value``; the ``mahjong`` figure is given with its ``HandConfig``
+prebuilt (the engine alone) and with the config built per hand (what a caller must do when
+each hand has its own flags).
+"""
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+
+
+def _interleaved(calls_a, calls_b, chunk: int = 200, rounds: int = 5) -> tuple[float, float]:
+    """Median seconds per call of two lists of zero-argument callables, timed in turns."""
+    for f in calls_a[:chunk]:
+        f()
+    for f in calls_b[:chunk]:
+        f()
+    per_a, per_b = [], []
+    for _ in range(rounds):
+        for i in range(0, len(calls_a), chunk):
+            t = time.process_time()
+            for f in calls_a[i:i + chunk]:
+                f()
+            per_a.append((time.process_time() - t) / len(calls_a[i:i + chunk]))
+            t = time.process_time()
+            for f in calls_b[i:i + chunk]:
+                f()
+            per_b.append((time.process_time() - t) / len(calls_b[i:i + chunk]))
+    return statistics.median(per_a), statistics.median(per_b)
+
+
+def riichi(n: int = 2000, seed: int = 7) -> dict:
+    """Riichi hands/second: tilescope vs mahjong 2.1.0 on ``n`` random valid wins."""
+    from mahjong.hand_calculating.hand import HandCalculator
+    from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
+
+    from scoring.api import score_hand
+    from scoring.riichi.random_hands import random_request
+    from tests.riichi_reference import reference_inputs
+
+    rng = random.Random(seed)
+    reqs = [random_request(rng) for _ in range(n)]
+    inputs = [reference_inputs(r) for r in reqs]
+    est = HandCalculator.estimate_hand_value
+    ours = [lambda r=r: score_hand(r) for r in reqs]
+    theirs = [lambda a=a, k=k: est(*a, **k) for a, k in inputs]
+
+    def with_config(a, k):
+        c = k["config"]
+        o = c.options
+        cfg = HandConfig(
+            is_tsumo=c.is_tsumo, is_riichi=c.is_riichi, is_daburu_riichi=c.is_daburu_riichi,
+            is_ippatsu=c.is_ippatsu, is_rinshan=c.is_rinshan, is_chankan=c.is_chankan,
+            is_haitei=c.is_haitei, is_houtei=c.is_houtei, is_tenhou=c.is_tenhou,
+            is_chiihou=c.is_chiihou, player_wind=c.player_wind, round_wind=c.round_wind,
+            tsumi_number=c.tsumi_number, kyoutaku_number=c.kyoutaku_number,
+            options=OptionalRules(has_open_tanyao=o.has_open_tanyao, has_aka_dora=o.has_aka_dora,
+                                  has_double_yakuman=o.has_double_yakuman,
+                                  kazoe_limit=o.kazoe_limit, kiriage=o.kiriage))
+        return est(*a, **{**k, "config": cfg})
+
+    theirs_cfg = [lambda a=a, k=k: with_config(a, k) for a, k in inputs]
+    t_ours, t_theirs = _interleaved(ours, theirs)
+    t_ours2, t_theirs_cfg = _interleaved(ours, theirs_cfg)
+    return {
+        "hands": n,
+        "tilescope_per_s": 1 / t_ours,
+        "mahjong_per_s": 1 / t_theirs,
+        "ratio": t_theirs / t_ours,
+        "mahjong_with_config_per_s": 1 / t_theirs_cfg,
+        "ratio_with_config": t_theirs_cfg / t_ours2,
+    }
+
+
+def main(argv: list[str]) -> int:
+    n = int(argv[0]) if argv else 2000
+    r = riichi(n)
+    print(f"riichi, {r['hands']} random valid hands (CPU time, median of interleaved chunks):")
+    print(f"  tilescope score_hand          {r['tilescope_per_s']:9.0f} hands/s")
+    print(f"  mahjong 2.1.0 (config ready)  {r['mahjong_per_s']:9.0f} hands/s   tilescope {r['ratio']:.1f}x faster")
+    print(f"  mahjong 2.1.0 (config built)  {r['mahjong_with_config_per_s']:9.0f} hands/s   "
+          f"tilescope {r['ratio_with_config']:.1f}x faster")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
