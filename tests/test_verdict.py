@@ -1,0 +1,186 @@
+"""Verdicts on declared wins, every branch, amounts from the seed rule texts.
+
+MCR (seed 000 §2.9, §3.3): a revealed false hu under 8 points pays 10 to each other player
+(30); a revealed invalid hand (wrong sets or tile count) 20 to each (60); not revealed: dead
+hand, nothing paid. Riichi (seed 001): chombo is a reverse mangan (non-dealer: 4000 to the
+dealer + 2000 to each other player = 8000; dealer: 4000 to each = 12000), or 20,000 standings
+points in tournament mode; no yaku and furiten ron are chombo too.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scoring import verdict as V
+from scoring.hand import HandError
+from scoring.request import parse_request
+
+MELDS3 = [{"type": "chi", "tiles": "234m"}, {"type": "pon", "tiles": "777z"}, {"type": "chi", "tiles": "567s"}]
+
+
+def req(**kw):
+    obj = {"ruleset": "mcr", "win": "ron", "seat_wind": "S"}
+    obj.update(kw)
+    return parse_request(obj)
+
+
+# --- MCR -----------------------------------------------------------------------------------
+
+def test_mcr_valid_win():
+    v = V.check(req(concealed="45p77z", win_tile="3p", melds=[{"type": "chi", "tiles": "234m"},
+                                                              {"type": "pon", "tiles": "666p"},
+                                                              {"type": "chi", "tiles": "567s"}]))
+    assert v.ruling == V.VALID and v.valid and v.penalty is None
+    assert v.result["total"] == 8 and "Chicken Hand" in v.explanation
+
+
+def test_mcr_false_hu_under_minimum_revealed():
+    # complete: 234m 777z 567s 345p 99s = Dragon Pung 2 only
+    v = V.check(req(concealed="45p99s", win_tile="3p", melds=MELDS3))
+    assert v.ruling == V.MCR_UNDER_MINIMUM and not v.valid
+    assert v.penalty == {"kind": "points", "offender_pays_each": 10, "total": 30}
+    assert "Dragon Pung" in v.explanation and "2 points" in v.explanation
+
+
+def test_mcr_false_hu_not_revealed_is_a_dead_hand():
+    v = V.check(req(concealed="45p99s", win_tile="3p", melds=MELDS3), revealed=False)
+    assert v.ruling == V.MCR_DEAD_HAND and v.penalty is None
+
+
+def test_mcr_invalid_hand_revealed():
+    v = V.check(req(concealed="45p89s", win_tile="3p", melds=MELDS3))
+    assert v.ruling == V.MCR_INVALID_HAND
+    assert v.penalty == {"kind": "points", "offender_pays_each": 20, "total": 60}
+    assert v.result is None and "not four sets and a pair" in v.explanation
+
+
+def test_mcr_wrong_tile_count_is_an_invalid_hand():
+    v = V.check(req(concealed="45p9s", win_tile="3p", melds=MELDS3))
+    assert v.ruling == V.MCR_INVALID_HAND and v.penalty["total"] == 60
+    assert "wrong number of tiles" in v.explanation
+    assert V.check(req(concealed="45p9s", win_tile="3p", melds=MELDS3), revealed=False).ruling == V.MCR_DEAD_HAND
+
+
+def test_mcr_penalty_amounts_are_configurable():
+    opts = V.PenaltyOptions(mcr_under_minimum=5, mcr_invalid_hand=30)
+    assert V.check(req(concealed="45p99s", win_tile="3p", melds=MELDS3), options=opts).penalty["total"] == 15
+    assert V.check(req(concealed="45p89s", win_tile="3p", melds=MELDS3), options=opts).penalty["total"] == 90
+
+
+def test_mcr_flowers_do_not_rescue_a_false_hu():
+    v = V.check(req(concealed="45p99s", win_tile="3p", melds=MELDS3, flowers=8))
+    assert v.ruling == V.MCR_UNDER_MINIMUM and "flowers never count" in v.explanation
+
+
+def test_impossible_hand_is_an_error_not_a_verdict():
+    with pytest.raises(HandError, match="5 copies"):
+        V.check(req(concealed="1111m23456789p9s", win_tile="1m"))
+
+
+# --- riichi --------------------------------------------------------------------------------
+
+PINFU = dict(ruleset="riichi", concealed="234m456p678s23s55p", win_tile="4s")  # waits 1s / 4s
+
+
+def test_riichi_valid_win():
+    v = V.check(req(**PINFU))
+    assert v.ruling == V.VALID and v.result["payment"]["total"] == 2000
+    assert "pinfu" in v.explanation
+
+
+def test_riichi_furiten_ron_is_chombo():
+    from scoring.tiles import parse_tiles
+    v = V.check(req(**PINFU), discards=tuple(parse_tiles("9m1s")))
+    assert v.ruling == V.RIICHI_FURITEN
+    assert v.penalty == {"kind": "reverse mangan", "offender_pays_dealer": 4000,
+                         "offender_pays_each_non_dealer": 2000, "total": 8000}
+    assert "1s" in v.explanation
+
+
+def test_riichi_discards_off_the_waits_are_not_furiten():
+    from scoring.tiles import parse_tiles
+    assert V.check(req(**PINFU), discards=tuple(parse_tiles("9m2s"))).ruling == V.VALID
+
+
+def test_riichi_furiten_does_not_apply_to_tsumo():
+    from scoring.tiles import parse_tiles
+    assert V.check(req(**dict(PINFU, win="tsumo")), discards=tuple(parse_tiles("1s"))).ruling == V.VALID
+
+
+def test_riichi_no_yaku_is_chombo():
+    # open hand, a terminal pair: no tanyao, no yakuhai, no pinfu
+    v = V.check(req(ruleset="riichi", concealed="456p678s23s99m", win_tile="4s",
+                    melds=[{"type": "chi", "tiles": "234m"}]))
+    assert v.ruling == V.RIICHI_NO_YAKU and v.penalty["total"] == 8000
+
+
+def test_riichi_not_complete_dealer_pays_four_thousand_each():
+    v = V.check(req(**dict(PINFU, concealed="234m456p678s23s56p", seat_wind="E")))
+    assert v.ruling == V.RIICHI_NOT_COMPLETE
+    assert v.penalty == {"kind": "reverse mangan", "offender_pays_each": 4000, "total": 12000}
+
+
+def test_riichi_chombo_in_tournament_mode():
+    v = V.check(req(**dict(PINFU, concealed="234m456p678s23s56p")), tournament=True)
+    assert v.penalty == {"kind": "standings", "points": 20000, "total": 20000}
+    opts = V.PenaltyOptions(tournament_chombo=8000)
+    assert V.check(req(**dict(PINFU, concealed="234m456p678s23s56p")), tournament=True,
+                   options=opts).penalty["total"] == 8000
+
+
+# --- JSON ----------------------------------------------------------------------------------
+
+def test_check_json_reads_the_table_keys():
+    out = V.check_json({"ruleset": "mcr", "concealed": "45p99s", "win_tile": "3p", "win": "ron",
+                        "melds": MELDS3, "revealed": False})
+    assert out["ruling"] == V.MCR_DEAD_HAND and out["error"] is None
+    out = V.check_json(dict(PINFU, win="ron", discards="1s", tournament=True))
+    assert out["ruling"] == V.RIICHI_FURITEN and out["penalty"]["total"] == 20000
+    out = V.check_json({"ruleset": "mcr", "concealed": "45p99s", "win_tile": "3p", "win": "ron",
+                        "melds": MELDS3, "penalties": {"mcr_under_minimum": 8}})
+    assert out["penalty"]["total"] == 24
+
+
+@pytest.mark.parametrize("bad,msg", [
+    ([1, 2], "JSON object"),
+    ({"ruleset": "mcr"}, "concealed"),
+    (dict(PINFU, win="ron", discards=5), "discards"),
+    (dict(PINFU, win="ron", discards="9x"), "discards"),
+    (dict(PINFU, win="ron", revealed="yes"), "revealed"),
+    (dict(PINFU, win="ron", penalties={"bogus": 1}), "penalties"),
+    (dict(PINFU, win="ron", declared="pon"), "declared"),
+    ({"ruleset": "mcr", "concealed": "1111m23456789p9s", "win_tile": "1m", "win": "ron"}, "5 copies"),
+])
+def test_check_json_never_raises(bad, msg):
+    out = V.check_json(bad)
+    assert out["valid"] is False and msg in out["error"]
+
+
+# --- CLI -----------------------------------------------------------------------------------
+
+def test_cli_check_text(capsys):
+    from vision.cli import main
+    rc = main(["check", "--text", "45p99s3p +chi 234m +pon 777z +chi 567s", "--ruleset", "mcr", "--seat", "S"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "FALSE HU: UNDER THE MINIMUM" in out and "30 in all" in out
+    rc = main(["check", "--text", "45p99s3p +chi 234m +pon 777z +chi 567s", "--ruleset", "mcr",
+               "--not-revealed", "--json"])
+    assert rc == 0 and json.loads(capsys.readouterr().out)["ruling"] == V.MCR_DEAD_HAND
+
+
+def test_cli_check_bad_input_exits_2(capsys):
+    from vision.cli import main
+    assert main(["check", "--text", "1111m1m23456789p9s", "--ruleset", "mcr"]) == 2
+    assert "5 copies" in capsys.readouterr().err
+    assert main(["check", "--text", "234m456p678s23s55p4s", "--discards", "9x"]) == 2
+
+
+def test_cli_check_json_lines(tmp_path, capsys):
+    from vision.cli import main
+    f = tmp_path / "in.jsonl"
+    f.write_text(json.dumps(dict(PINFU, win="ron", discards="1s")) + "\nnot json\n\n")
+    assert main(["check", str(f)]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert lines[0]["ruling"] == V.RIICHI_FURITEN and "not JSON" in lines[1]["error"] and len(lines) == 2
+    assert main(["check", str(tmp_path / "missing.jsonl")]) == 2
