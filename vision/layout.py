@@ -110,8 +110,9 @@ class Layout:
     ``win_tile`` when known, ``win_tile_shown`` false when it was not set apart,
     ``dora_indicators`` when a dora row was seen (riichi), ``flowers`` count (MCR)).
     ``win_candidates``: tiles that could be the winning tile when it was not set apart.
-    ``upside_down``: the rows were read right-to-left in image coordinates.
-    ``direction``: the row direction in degrees (image coordinates, x right, y down).
+    ``upside_down``: the rows were read right-to-left in image coordinates (a photo taken
+    from across the table). ``direction``: the reading direction in degrees, -180..180
+    (image coordinates, x right, y down: 0 = left to right, 90 = top to bottom).
     """
 
     groups: list[Group]
@@ -646,8 +647,9 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
         groups.append(Group("flower", flowers))
 
     layout = _finish(groups, ruleset, warnings, low_confidence)
-    layout.upside_down = flipped
-    layout.direction = math.degrees(theta + (math.pi if flipped else 0.0))
+    reading = theta + (math.pi if flipped else 0.0)
+    layout.upside_down = math.cos(reading) < 0      # read right to left in the image
+    layout.direction = math.degrees(math.atan2(math.sin(reading), math.cos(reading)))
     layout.rows = len(rows)
     return layout
 

@@ -1,0 +1,237 @@
+"""Layout parser on exact geometry (tests/synthetic_hands.py) and on rendered ground truth.
+
+Every expected value is the hand that was laid out: the request tiles, meld types and who each
+called tile came from (riichi convention: the called tile turned sideways on the side of its
+discarder — leftmost = left, middle = across, rightmost = right; a chi only from the left).
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from scoring.tiles import parse_tiles
+from synthetic_hands import APART, Table, codes, to_detections
+from vision.detections import Detection, Detections
+from vision.layout import apply_fixes, parse_layout
+
+DATA = Path(__file__).parent / "data"
+# a mild camera tilt: the far side shrinks (keystone), depth is foreshortened
+PERSPECTIVE = [[1.0, 0.0, 0.0], [0.0, 0.75, 0.0], [0.0, 0.0004, 1.0]]
+
+
+def multiset(mpsz: str) -> Counter:
+    return Counter(str(t) for t in parse_tiles(mpsz))
+
+
+def melds_of(req: dict) -> list[tuple]:
+    return sorted((m["type"], tuple(sorted(multiset(m["tiles"]).elements())), m.get("called"), m.get("from"))
+                  for m in req["melds"])
+
+
+def open_hand() -> Table:
+    """234m 67p 55z + 0p apart (ryanmen on 5p, red), pon 888s from across, kakan 1111z from right."""
+    return (Table().row("234m67p55z").row(["0p"], gap=APART)
+            .meld(codes("888s"), 1).meld(codes("1111z"), 2, stacked=True))
+
+
+OPEN_MELDS = [("kakan", ("1z",) * 4, "1z", "right"), ("pon", ("8s",) * 3, "8s", "across")]
+
+
+@pytest.mark.parametrize("angle", [0, 12, 37, 80, 100, 160, 180, 215, 280, -45])
+def test_open_hand_any_rotation(angle):
+    lay = parse_layout(to_detections(open_hand(), angle_deg=angle), "riichi")
+    req = lay.tile_request
+    assert multiset(req["concealed"]) == multiset("234m67p55z")
+    assert req["win_tile"] == "0p"
+    assert melds_of(req) == OPEN_MELDS
+    # melds lie right of the concealed part as the player sees it: from across the table
+    # (rows pointing left in the image, 90 < angle < 270) the rows read right to left
+    assert lay.upside_down == (90 < angle % 360 < 270)
+    assert lay.warnings == []
+
+
+@pytest.mark.parametrize("angle", [0, 25, 180])
+def test_open_hand_with_perspective(angle):
+    lay = parse_layout(to_detections(open_hand(), angle_deg=angle, homography=PERSPECTIVE), "riichi")
+    assert multiset(lay.tile_request["concealed"]) == multiset("234m67p55z")
+    assert lay.tile_request["win_tile"] == "0p"
+    assert melds_of(lay.tile_request) == OPEN_MELDS
+
+
+def test_reading_order_is_the_players_left_to_right_even_upside_down():
+    for angle in (0, 180):
+        lay = parse_layout(to_detections(open_hand(), angle_deg=angle), "riichi")
+        assert [d.tile for d in lay.order] == codes("234m67p55z") + ["0p"] + ["8s"] * 3 + ["1z"] * 4
+
+
+@pytest.mark.parametrize("position,source", [(0, "left"), (1, "across"), (2, "right")])
+def test_pon_sideways_position_tells_the_discarder(position, source):
+    t = Table().row("123m456p7z").row(["7z"], gap=APART).meld(codes("999s"), position)
+    req = parse_layout(to_detections(t, angle_deg=8), "riichi").tile_request
+    assert req["melds"] == [{"type": "pon", "tiles": "999s", "called": "9s", "from": source}]
+
+
+def test_chi_called_from_the_left():
+    t = Table().row("123m456p77z").row(["7z"], gap=APART).meld(["4s", "3s", "5s"], 0)
+    req = parse_layout(to_detections(t), "riichi").tile_request
+    assert req["melds"] == [{"type": "chi", "tiles": "435s", "called": "4s", "from": "left"}]
+
+
+@pytest.mark.parametrize("position,source", [(0, "left"), (1, "across"), (3, "right")])
+def test_open_kan_sideways_position(position, source):
+    t = Table().row("123m456p7z").row(["7z"], gap=APART).meld(codes("2222p"), position)
+    req = parse_layout(to_detections(t, angle_deg=-10), "riichi").tile_request
+    assert req["melds"] == [{"type": "daiminkan", "tiles": "2222p", "called": "2p", "from": source}]
+    assert multiset(req["concealed"]) == multiset("123m456p7z")
+
+
+def test_added_kan_stacked_and_beside():
+    stacked = Table().row("123m456p7z").row(["7z"], gap=APART).meld(codes("3333s"), 0, stacked=True)
+    req = parse_layout(to_detections(stacked), "riichi").tile_request
+    assert req["melds"] == [{"type": "kakan", "tiles": "3333s", "called": "3s", "from": "left"}]
+    # the added tile laid beside the called one: two sideways tiles side by side
+    beside = Table().row("123m456p7z").row(["7z"], gap=APART)
+    beside.meld(["3s"], 0, gap=APART).meld(["3s"], 0, gap=0.03).meld(["3s", "3s"], None, gap=0.03)
+    req = parse_layout(to_detections(beside), "riichi").tile_request
+    assert req["melds"] == [{"type": "kakan", "tiles": "3333s", "called": "3s", "from": "left"}]
+
+
+def test_closed_kan_two_backs_and_the_hidden_red_five():
+    t = Table().row("123m456p7z").row(["7z"], gap=APART).meld(["back", "5s", "5s", "back"], None)
+    lay = parse_layout(to_detections(t), "riichi")
+    # a riichi set has one red 5s; all four 5s are in the kan, so one face-down tile is it
+    assert lay.tile_request["melds"] == [{"type": "ankan", "tiles": "5505s"}]
+    lay = parse_layout(to_detections(t), "mcr")
+    assert lay.tile_request["melds"] == [{"type": "ankan", "tiles": "5555s"}]
+
+
+def test_melds_in_their_own_row_in_front_of_the_hand():
+    t = Table().row("11m456p789s").row(["1m"], gap=APART)
+    t.u = 2.0
+    for pl in Table().meld(codes("777z"), 1, gap=0).tiles:
+        t.tiles.append(type(pl)(pl.tile, pl.u0 + 2, pl.v0 + 2.2, pl.u1 + 2, pl.v1 + 2.2, pl.sideways))
+    lay = parse_layout(to_detections(t), "riichi")
+    assert lay.tile_request["melds"] == [{"type": "pon", "tiles": "777z", "called": "7z", "from": "across"}]
+    assert lay.tile_request["win_tile"] == "1m"
+    assert multiset(lay.tile_request["concealed"]) == multiset("11m456p789s")
+
+
+def test_dora_row_beyond_the_hand():
+    t = open_hand().other_row("3m", 2.0, -3.0)
+    for angle in (0, 180):
+        lay = parse_layout(to_detections(t, angle_deg=angle), "riichi")
+        assert lay.tile_request["dora_indicators"] == "3m"
+        assert lay.upside_down == (angle == 180)
+    # the dead wall's face-down tiles beside the indicators are not a closed kan
+    t = open_hand().other_row(["back", "back", "3m", "6p"], 1.0, -3.2)
+    lay = parse_layout(to_detections(t), "riichi")
+    assert lay.tile_request["dora_indicators"] == "3m6p"
+    assert melds_of(lay.tile_request) == OPEN_MELDS
+
+
+def test_upside_down_closed_hand_found_from_the_lone_winning_tile():
+    t = Table().row("1112345678999m").row(["5m"], gap=APART)     # nine gates, 5m apart
+    lay = parse_layout(to_detections(t, angle_deg=180), "mcr")
+    assert lay.upside_down
+    assert lay.tile_request["win_tile"] == "5m"
+    assert multiset(lay.tile_request["concealed"]) == multiset("1112345678999m")
+
+
+def test_flowers_counted_for_mcr_and_ignored_for_riichi():
+    t = Table().row("123456m789p555z1z").row(["1z"], gap=APART).other_row(["2f", "5f"], 0.0, -4.0)
+    lay = parse_layout(to_detections(t), "mcr")
+    assert lay.tile_request["flowers"] == 2
+    assert lay.tile_request["win_tile"] == "1z"
+    lay = parse_layout(to_detections(t), "riichi")
+    assert "flowers" not in lay.tile_request
+    assert [w.code for w in lay.warnings] == ["flowers_in_riichi"]
+
+
+def test_winning_tile_not_set_apart():
+    # 11123455678999m waits on every tile; read without a gap the rightmost one is the guess
+    t = Table().row("1112345678999m5m")
+    lay = parse_layout(to_detections(t), "riichi")
+    assert lay.tile_request["win_tile"] == "5m"
+    assert lay.win_candidates[0] == "5m"
+    assert set(lay.win_candidates) == {"1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m"}
+    assert "win_tile_shown" not in lay.tile_request
+    [w] = lay.warnings
+    assert w.code == "win_tile_not_shown" and w.fix == "--win-tile 5m"
+    lay = parse_layout(to_detections(t), "mcr")
+    assert lay.tile_request["win_tile_shown"] is False
+
+
+def test_a_missing_tile_is_reported_not_hidden():
+    t = Table().row("123m456p789s1z").row(["1z"], gap=APART)
+    t.tiles.pop(4)                                  # the 5p was not seen
+    lay = parse_layout(to_detections(t), "riichi")
+    assert "tile_count" in [w.code for w in lay.warnings]
+    assert "win_tile" in lay.tile_request           # the best guess is still given
+
+
+def test_low_confidence_tile_names_the_fix():
+    t = open_hand()
+    idx = next(i for i, p in enumerate(t.tiles) if p.tile == "6p")
+    dets = to_detections(t, confidence={idx: (0.41, (("8p", 0.33), ("9p", 0.1)))})
+    lay = parse_layout(dets, "riichi")
+    [w] = lay.warnings
+    assert w.code == "low_confidence"
+    assert w.tiles == (4,)                          # 2m 3m 4m 6p: the fourth in reading order
+    assert w.fix == "--fix 4=8p"
+
+
+def test_apply_fixes_by_reading_order():
+    dets = to_detections(open_hand(), angle_deg=180)
+    lay = parse_layout(dets, "riichi")
+    fixed = apply_fixes(lay, dets, {4: "5p"})
+    lay2 = parse_layout(fixed, "riichi")
+    assert multiset(lay2.tile_request["concealed"]) == multiset("234m57p55z")
+    assert next(d for d in lay2.order if d.tile == "5p").confidence == 1.0
+    with pytest.raises(ValueError, match="tiles 1..15"):
+        apply_fixes(lay, dets, {16: "5p"})
+    with pytest.raises(ValueError, match="unknown tile code"):
+        apply_fixes(lay, dets, {1: "5x"})
+
+
+def test_request_for_win_moves_the_winning_tile():
+    lay = parse_layout(to_detections(open_hand()), "riichi")
+    req = lay.request_for_win("6p")
+    assert req["win_tile"] == "6p"
+    assert multiset(req["concealed"]) == multiset("234m07p55z")
+    with pytest.raises(ValueError, match="no 9s"):
+        lay.request_for_win("9s")
+
+
+def test_empty_photo():
+    lay = parse_layout(Detections(640, 480, []), "riichi")
+    assert lay.groups == [] and lay.tile_request == {"concealed": "", "melds": []}
+
+
+# ------------------------------------------------------------------ rendered photos' ground truth
+
+SAMPLES = sorted(DATA.glob("*.json")) if DATA.is_dir() else []
+
+
+@pytest.mark.skipif(not SAMPLES, reason="no rendered samples in tests/data")
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.stem)
+def test_rendered_ground_truth_reproduces_the_request(path):
+    """The renderer's exact boxes as perfect detections: the layout must give back the hand."""
+    ann = json.loads(path.read_text())
+    want = ann["request"]
+    if want is None:
+        pytest.skip("not a hand")
+    dets = [Detection(t["tile"], tuple(t["box"]), 0.99, t["sideways"]) for t in ann["tiles"]]
+    lay = parse_layout(Detections(ann["image"]["width"], ann["image"]["height"], dets), want["ruleset"])
+    got = lay.tile_request
+    assert multiset(got["concealed"]) == multiset(want["concealed"])
+    assert got["win_tile"] == want["win_tile"]
+    assert melds_of(got) == melds_of({"melds": want.get("melds", [])})
+    shown_dora = any(t["group"] == "dora" for t in ann["tiles"])
+    if want["ruleset"] == "riichi" and shown_dora:
+        assert multiset(got["dora_indicators"]) == multiset(want["dora_indicators"])
+    if want["ruleset"] == "mcr":
+        assert got.get("flowers", 0) == want.get("flowers", 0)
+    assert lay.upside_down == any(t.get("upside_down") for t in ann["tiles"] if t["group"] == "concealed")
