@@ -10,6 +10,7 @@ rule option, gives the engine's total (listed rulings, see scoring/mcr/RULES.md)
 else is printed as unexplained. Run from the repo root (takes ~1 min for 5,000 hands):
 
     .venv/bin/python -m benchmarks.mcr_differential [N] [SEED]
+    .venv/bin/python -m benchmarks.mcr_differential --speed [N]   # hands/s vs pymahjonggb
 """
 from __future__ import annotations
 
@@ -244,7 +245,22 @@ def compare(n: int = 5000, seed: int = 2006, show: int = 15) -> dict:
     return {"n": n, "stats": stats, "unexplained": unexplained}
 
 
+def print_speed(n: int = 2000) -> None:
+    """Print MCR hands/second, tilescope vs pymahjonggb (``benchmarks.scoring.mcr``)."""
+    from benchmarks.scoring import mcr
+    r = mcr(n)
+    print(f"MCR, {r['hands']} random valid hands (CPU time, median of interleaved chunks):")
+    print(f"  tilescope score_hand (validated)  {r['tilescope_per_s']:9.0f} hands/s   "
+          f"{r['slowdown']:.1f}x the time of pymahjonggb")
+    print(f"  tilescope score_mcr (core)        {r['tilescope_core_per_s']:9.0f} hands/s   "
+          f"{r['slowdown_core']:.1f}x the time of pymahjonggb")
+    print(f"  pymahjonggb 1.4.0 (C++)           {r['pymahjonggb_per_s']:9.0f} hands/s")
+
+
 def main(argv: list[str]) -> int:
+    if len(argv) > 1 and argv[1] == "--speed":
+        print_speed(int(argv[2]) if len(argv) > 2 else 2000)
+        return 0
     n = int(argv[1]) if len(argv) > 1 else 5000
     seed = int(argv[2]) if len(argv) > 2 else 2006
     out = compare(n, seed)

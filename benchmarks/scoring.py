@@ -83,6 +83,48 @@ def riichi(n: int = 2000, seed: int = 7) -> dict:
     }
 
 
+def mcr(n: int = 2000, seed: int = 7) -> dict:
+    """MCR hands/second: tilescope vs pymahjonggb 1.4.0 (C++) on ``n`` random valid wins.
+
+    tilescope is timed twice: ``score_hand`` (validation included, as a caller runs it) and
+    ``score_mcr`` alone on the validated request; pymahjonggb with its inputs prebuilt (tuples
+    of its tile codes). Hands from ``benchmarks.mcr_differential``'s generator.
+    """
+    from MahjongGB import MahjongFanCalculator
+
+    from benchmarks.mcr_differential import gb_args, random_request
+    from scoring.api import score_hand
+    from scoring.hand import HandError, validate
+    from scoring.mcr import score_mcr
+    from scoring.request import parse_request
+
+    rng = random.Random(seed)
+    reqs, args = [], []
+    while len(reqs) < n:
+        obj = random_request(rng)
+        if obj is None:
+            continue
+        try:
+            r = parse_request(obj)
+            validate(r)
+        except HandError:
+            continue
+        reqs.append(r)
+        args.append(gb_args(obj))
+
+    def gb(a):
+        try:
+            return MahjongFanCalculator(*a)
+        except TypeError:  # it raises for hands it cannot score; none expected here
+            return None
+
+    theirs = [lambda a=a: gb(a) for a in args]
+    t_api, t_gb = _interleaved([lambda r=r: score_hand(r) for r in reqs], theirs)
+    t_core, t_gb2 = _interleaved([lambda r=r: score_mcr(r) for r in reqs], theirs)
+    return {"hands": n, "tilescope_per_s": 1 / t_api, "tilescope_core_per_s": 1 / t_core,
+            "pymahjonggb_per_s": 1 / t_gb, "slowdown": t_api / t_gb, "slowdown_core": t_core / t_gb2}
+
+
 def main(argv: list[str]) -> int:
     n = int(argv[0]) if argv else 2000
     r = riichi(n)
