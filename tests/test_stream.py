@@ -238,3 +238,13 @@ def test_group_boxes_outline_melds_and_the_winning_tile():
                                     {"kind": "meld", "type": "pon", "tiles": [2, 4]}]}}
     assert group_boxes(scored) == [("win", (30, 2, 40, 16)), ("pon", (10, 0, 64, 14))]
     assert group_boxes({"layout": None}) == []
+
+
+def test_stream_command_rejects_a_context_the_scorer_would_refuse(tmp_path, capsys):
+    from vision.cli import main
+
+    clip = tmp_path / "c.avi"
+    write_clip(clip, [render(None)] * 2)
+    assert main(["stream", str(clip), "--context", '{"seat_wind": "X"}']) == 2
+    err = capsys.readouterr().err
+    assert "--context" in err and "seat_wind" in err

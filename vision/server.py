@@ -125,6 +125,13 @@ HAND_EXAMPLE = {
     "round_wind": "E",
 }
 
+CHECK_EXAMPLE = {
+    "ruleset": "riichi", "concealed": "234m456p678s8s",
+    "melds": [{"type": "pon", "tiles": "999m", "from": "across"}],
+    "win_tile": "8s", "win": "ron", "seat_wind": "S", "round_wind": "E",
+    "declared": "hu", "revealed": True,
+}
+
 _ERRORS = {s: {"model": ErrorOut} for s in (400, 413, 422, 503, 504)}
 
 
@@ -415,8 +422,8 @@ def create_app(
             try:
                 result = fn_score_photo()(img, ctx, reader=get_reader(), fixes=fix_map or None,
                                           win_tile=win)
-            except (ValueError, KeyError, TypeError) as exc:
-                # The pipeline validates context and fixes as `tilescope hand` does.
+            except ValueError as exc:
+                # PhotoError: a bad context, fix or winning tile, validated as `tilescope hand` does.
                 raise ApiError(422, "invalid_request", str(exc)) from None
             return result.to_json()
 
@@ -433,9 +440,12 @@ def create_app(
     @app.post("/api/check", response_model=None,
               responses={200: {"model": HandResultOut}, **_ERRORS},
               summary="Verdict on a disputed win")
-    async def api_check(claim: dict[str, Any] = Body(..., examples=[HAND_EXAMPLE])):
+    async def api_check(claim: dict[str, Any] = Body(..., examples=[CHECK_EXAMPLE])):
         """The referee's verdict on a declared win (false hu, chombo, furiten), as
-        ``tilescope check --json``."""
+        ``tilescope check --json``: a hand request plus the table keys ``declared`` ("hu"),
+        ``revealed``, ``discards`` (the winner's own, mpsz, for furiten), ``tournament``,
+        ``penalties``. Answers ``{"ruleset", "ruling", "valid", "penalty", "result",
+        "explanation", "error"}``."""
         return JSONResponse(await run_bounded(fn_check_json(), claim))
 
     @app.get("/api/health", summary="Liveness and limits")

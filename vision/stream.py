@@ -326,23 +326,16 @@ class FrameSource:
 
 # ---------------------------------------------------------------- scoring and sinks
 
-class _FixedReader:
-    """A reader that returns detections already made (to reuse the photo pipeline on them)."""
-
-    def __init__(self, detections: Detections):
-        self._d = detections
-
-    def read(self, image) -> Detections:
-        return self._d
-
-
 def pipeline_scorer(context: dict | None = None) -> Callable[[np.ndarray, Detections], dict]:
     """A scorer for ``StreamRunner``: (frame, smoothed detections) → ``tilescope score --json``
-    dict, via ``vision.pipeline.score_photo`` (layout parser + scoring) with ``context``."""
-    from vision.pipeline import score_photo
+    dict, via ``vision.pipeline.score_photo`` (layout parser + scoring) with ``context``.
+    Raises ``vision.pipeline.PhotoError`` now for a bad context, not at the first hand."""
+    from vision.pipeline import score_photo, validate_context
+
+    ctx = validate_context(context)
 
     def score(image: np.ndarray, detections: Detections) -> dict:
-        return score_photo(image, context or {}, reader=_FixedReader(detections)).to_json()
+        return score_photo(detections, ctx).to_json()
 
     return score
 

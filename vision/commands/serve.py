@@ -41,11 +41,11 @@ def run(args: argparse.Namespace) -> int:
               "--workers >= 1", file=sys.stderr)
         return 2
     reader = None
-    if args.weights:
-        from vision.detector import TileReader
+    if args.weights:  # else the bundled model is loaded on the first photo
+        from vision.pipeline import get_reader
         try:
-            reader = TileReader(args.weights)
-        except (OSError, ValueError, RuntimeError) as exc:
+            reader = get_reader(args.weights)
+        except (OSError, RuntimeError) as exc:  # ModelError is a RuntimeError
             print(f"tilescope serve: cannot load weights {args.weights!r}: {exc}", file=sys.stderr)
             return 2
     limits = Limits(max_upload_bytes=int(args.max_upload_mb * 1024 * 1024),

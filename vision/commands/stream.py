@@ -49,7 +49,8 @@ def _load_context(args) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.stream import FrameSource, HandStabiliser, SourceError, StreamRunner, parse_source
+    from vision.stream import (FrameSource, HandStabiliser, SourceError, StreamRunner, parse_source,
+                               pipeline_scorer)
 
     def fail(msg: str) -> int:
         print(f"tilescope stream: {msg}", file=sys.stderr)
@@ -61,8 +62,9 @@ def run(args: argparse.Namespace) -> int:
         args.json = True  # nothing else asked for: at least print the hands
     try:
         context = _load_context(args)
+        scorer = pipeline_scorer(context)  # checks the context as `tilescope hand` would
     except ValueError as exc:
-        return fail(str(exc))
+        return fail(f"--context: {exc}" if "--context" not in str(exc) else str(exc))
     source_id = parse_source(args.source)
     if isinstance(source_id, str) and "://" not in source_id and not Path(source_id).exists():
         return fail(f"no such video file: {source_id}")
@@ -72,16 +74,12 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(exc))
 
     try:
-        from vision.detector import TileReader
         from vision.pipeline import get_reader
 
-        reader = TileReader(args.weights) if args.weights else get_reader()
-    except (ImportError, OSError, ValueError, RuntimeError) as exc:
+        reader = get_reader(args.weights)
+    except (ImportError, OSError, RuntimeError) as exc:  # ModelError is a RuntimeError
         source.close()
         return fail(f"cannot load the tile detector: {exc}")
-    from vision.stream import pipeline_scorer
-
-    scorer = pipeline_scorer(context)
 
     writer = None
     if args.out:
