@@ -17,7 +17,7 @@ Run from the repo root, on CPU (``nice`` it; it shares the machine)::
 It is resumable: it saves ``models/checkpoints/classifier.pt`` every ``--save-every`` steps and
 continues from there when started again (``--fresh`` starts over). At the end it evaluates on
 the held-out style and exports ``vision/weights/classifier.onnx`` (input ``crops``
-``(N, 3, 64, 64)`` float32 BGR 0..1, output ``probs`` ``(N, 46)`` in ``vision.classes`` order).
+``(N, 3, 48, 48)`` float32 BGR 0..1, output ``probs`` ``(N, 46)`` in ``vision.classes`` order).
 """
 from __future__ import annotations
 
@@ -314,20 +314,20 @@ def _block(cin: int, cout: int) -> nn.Sequential:
 
 
 class TileNet(nn.Module):
-    """Small VGG-style CNN: 64x64 BGR crop -> 46 class probabilities (softmax at export)."""
+    """Small VGG-style CNN: 48x48 BGR crop -> 46 class probabilities (softmax at export)."""
 
-    def __init__(self, num_classes: int = len(TILE_CLASSES), width: int = 24):
+    def __init__(self, num_classes: int = len(TILE_CLASSES), width: int = 20):
         super().__init__()
         w = width
         self.features = nn.Sequential(
             nn.Conv2d(3, w, 3, padding=1, bias=False), nn.BatchNorm2d(w), nn.ReLU(inplace=True),
-            nn.MaxPool2d(2),                      # 32
+            nn.MaxPool2d(2),                      # 24
             nn.Conv2d(w, 2 * w, 3, padding=1, bias=False), nn.BatchNorm2d(2 * w),
-            nn.ReLU(inplace=True), nn.MaxPool2d(2),   # 16
-            _block(2 * w, 4 * w), nn.MaxPool2d(2),  # 8
-            _block(4 * w, 6 * w), nn.MaxPool2d(2),  # 4
+            nn.ReLU(inplace=True), nn.MaxPool2d(2),   # 12
+            _block(2 * w, 4 * w), nn.MaxPool2d(2),  # 6
+            _block(4 * w, 6 * w), nn.MaxPool2d(2),  # 3
         )
-        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(6 * w * 16, num_classes))
+        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(6 * w * 9, num_classes))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.head(self.features((x - 0.5) / 0.25))
@@ -412,6 +412,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--ckpt", type=Path, default=REPO / "models" / "checkpoints" / "classifier.pt")
     p.add_argument("--onnx", type=Path, default=REPO / "vision" / "weights" / "classifier.onnx")
     p.add_argument("--save-every", type=int, default=200)
+    p.add_argument("--replay", type=int, default=1, help="extra steps on earlier batches per new one")
+    p.add_argument("--replay-pool", type=int, default=24, help="how many recent batches to replay")
     p.add_argument("--eval-n", type=int, default=2300)
     p.add_argument("--fresh", action="store_true", help="ignore an existing checkpoint")
     p.add_argument("--seed", type=int, default=0)
@@ -463,25 +465,35 @@ def main(argv: list[str] | None = None) -> int:
 
     net.train()
     seen, correct, loss_sum = 0, 0, 0.0
-    for x, y in loader:
+    replay: list[tuple[torch.Tensor, torch.Tensor]] = []
+    gen = torch.Generator().manual_seed(args.seed + step)
+    for fresh in loader:
         if progress() >= 1:
             break
-        for group in opt.param_groups:
-            group["lr"] = lr_at(progress())
-        logits = net(x)
-        loss = F.cross_entropy(logits, y, label_smoothing=0.05)
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        opt.step()
-        step += 1
-        seen += len(y)
-        correct += int((logits.argmax(1) == y).sum())
-        loss_sum += float(loss.detach()) * len(y)
-        if step % 50 == 0:
+        # rendering is the slow part on 2 shared cores: each rendered batch is also replayed
+        # later, turned by a random quarter turn (the classifier learns all four anyway)
+        replay = (replay + [fresh])[-args.replay_pool:]
+        batches = [fresh]
+        for _ in range(args.replay):
+            x, y = replay[int(torch.randint(len(replay), (1,), generator=gen))]
+            batches.append((torch.rot90(x, int(torch.randint(4, (1,), generator=gen)), (2, 3)), y))
+        for x, y in batches:
+            for group in opt.param_groups:
+                group["lr"] = lr_at(progress())
+            logits = net(x)
+            loss = F.cross_entropy(logits, y, label_smoothing=0.05)
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            step += 1
+            seen += len(y)
+            correct += int((logits.argmax(1) == y).sum())
+            loss_sum += float(loss.detach()) * len(y)
+        if seen >= 50 * args.batch:
             print(f"step {step}/{args.steps} loss {loss_sum / seen:.3f} train-acc {correct / seen:.3f} "
                   f"lr {opt.param_groups[0]['lr']:.2e} {elapsed_now():.0f}s", flush=True)
             seen, correct, loss_sum = 0, 0, 0.0
-        if step % args.save_every == 0:
+        if step % args.save_every < 1 + args.replay:
             save()
     save()
     print(f"stopped at step {step} after {elapsed_now():.0f}s", flush=True)

@@ -72,17 +72,17 @@ def draw(image_bgr: np.ndarray, tiles: Iterable[Detection], *,
         y2 = max(d.box[3] for d in dets)
         pad = 3 * lw
         cv2.rectangle(out, (int(x1) - pad, int(y1) - pad), (int(x2) + pad, int(y2) + pad), colour,
-                      lw, cv2.LINE_AA)
+                      lw)
         _label(out, g.kind, int(x1) - pad, int(y2) + pad + int(22 * fs), colour, fs * 0.8, max(1, lw - 1))
     for d in tiles:
         colour = BACK if d.tile == "back" else CONFIDENT if d.confidence >= low_confidence else UNCERTAIN
         x1, y1, x2, y2 = (int(round(v)) for v in d.box)
-        cv2.rectangle(out, (x1, y1), (x2, y2), colour, lw, cv2.LINE_AA)
+        cv2.rectangle(out, (x1, y1), (x2, y2), colour, lw)
         text = d.tile + ("*" if d.sideways else "")
         if show_confidence:
             text += f" {d.confidence:.2f}"
         _label(out, text, x1, y1, colour, fs, max(1, lw - 1))
     if winning is not None:
         x1, y1, x2, y2 = (int(round(v)) for v in winning.box)
-        cv2.rectangle(out, (x1 - lw, y1 - lw), (x2 + lw, y2 + lw), WINNING, 3 * lw, cv2.LINE_AA)
+        cv2.rectangle(out, (x1 - lw, y1 - lw), (x2 + lw, y2 + lw), WINNING, 3 * lw)
     return out

@@ -13,7 +13,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-CROP_SIZE = 64          # pixels, side of the square classifier input
+CROP_SIZE = 48          # pixels, side of the square classifier input (a 22x30 tile is 35x48)
 PAD_VALUE = 127         # mid-grey fill around the letterboxed crop
 CONTEXT = 0.04          # share of the box size added on each side (detector boxes are tight)
 
