@@ -1,26 +1,30 @@
 """The web page in a real headless Chromium (Debian's ``chromium`` + ``chromedriver``, driven
 by Selenium; nothing is downloaded at run time).
 
-Upload a photo of a hand, tap a misread tile on the canvas, pick the right tile, and see the
-score change. The server runs the real layout parser and scorer behind a fake detector that
-reads the tiles of the rendered photo back from their grey levels (tests/grey_tiles.py), so
-the expected values come from the rules, not from a model.
+Upload the bundled sample photo (``tests/data/riichi_open_red.jpg``), set the context, tap a
+misread tile on the canvas, pick the right tile, and see the score change. The server runs the
+real layout parser, scorer and verdict; the detector is a stand-in that returns the photo's
+ground-truth boxes (``tests/data/riichi_open_red.json``) with the red five misread as a plain
+five, the error a real detector is most likely to make, so the expected values come from the
+rules and not from a model.
 
 Skipped with the reason when chromium, chromedriver or selenium is missing
 (``.ci/install_browser.sh`` installs them).
 """
 from __future__ import annotations
 
+import json
 import shutil
 import socket
 import tempfile
 import threading
 import time
+from pathlib import Path
 
-import cv2
 import pytest
 
-from grey_tiles import GreyReader, render
+from scoring.tiles import parse_tiles
+from vision.detections import Detection, Detections
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -29,18 +33,32 @@ if not (CHROMIUM and CHROMEDRIVER):
                 allow_module_level=True)
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install selenium)")
 pytest.importorskip("uvicorn", reason="uvicorn (the 'serve' extra) is not installed")
-pytest.importorskip("vision.pipeline", reason="vision.pipeline (photo -> score) is not present")
 
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
-# The photo shows 234m 456p 678s 23s 55p and, set apart, 1s: the detector "misread" the winning
-# 4s as 1s. Dealer (East) tsumo, riichi rules:
-#   as read, win 1s:  menzen tsumo + pinfu = 2 han 20 fu (123s has a terminal: no tanyao)
-#   fixed,   win 4s:  menzen tsumo + pinfu + tanyao = 3 han 20 fu
-PHOTO_HAND = ["2m", "3m", "4m", "4p", "5p", "6p", "6s", "7s", "8s", "2s", "3s", "5p", "5p", "1s"]
+SAMPLE = Path(__file__).with_name("data") / "riichi_open_red.jpg"
+TRUTH = json.loads(SAMPLE.with_suffix(".json").read_text())
+# The sample hand (its JSON): 23m 4(0)6p 678s 88s, pon of Red dragons (777z), ron on 4m,
+# South seat, East round. Riichi rules, non-dealer ron:
+#   read with 0p as 5p: yakuhai (chun) 1 han; fu 20 + 4 (open pon of honours) = 24 -> 30;
+#                       base 30 x 2^(2+1) = 240, x4 = 960 -> 1000
+#   fixed to 0p:        + aka dora 1 = 2 han 30 fu; base 480, x4 = 1920 -> 2000
+MISREAD = {"0p": "5p"}
+
+
+class TruthReader:
+    """Stand-in detector: the sample's ground-truth boxes, the red five read as a plain five."""
+
+    def read(self, img):
+        h, w = img.shape[:2]
+        assert (w, h) == (TRUTH["image"]["width"], TRUTH["image"]["height"])
+        return Detections(w, h, [
+            Detection(MISREAD.get(t["tile"], t["tile"]), tuple(float(v) for v in t["box"]),
+                      0.55 if t["tile"] in MISREAD else 0.95, t["sideways"])
+            for t in TRUTH["tiles"]])
 
 
 def _free_port() -> int:
@@ -56,7 +74,7 @@ def server_url():
     from vision.server import create_app
 
     port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(reader=GreyReader()), host="127.0.0.1",
+    server = uvicorn.Server(uvicorn.Config(create_app(reader=TruthReader()), host="127.0.0.1",
                                            port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -92,27 +110,27 @@ def _headline(driver, expect: str, timeout: float = 30) -> str:
     return driver.find_element(By.ID, "headline").text
 
 
-def test_upload_fix_a_tile_and_see_the_score_change(server_url, browser, tmp_path):
-    photo = tmp_path / "hand.png"
-    cv2.imwrite(str(photo), render(PHOTO_HAND))
+def test_upload_fix_a_tile_and_see_the_score_change(server_url, browser):
     browser.get(server_url + "/")
     assert browser.title == "tilescope"
-    browser.find_element(By.ID, "file").send_keys(str(photo))
+    form = browser.find_element(By.ID, "context")
+    Select(form.find_element(By.NAME, "win")).select_by_value("ron")
+    Select(form.find_element(By.NAME, "seat_wind")).select_by_value("S")
+    browser.find_element(By.ID, "file").send_keys(str(SAMPLE))
 
-    assert _headline(browser, "han") == "2 han 20 fu"
+    assert _headline(browser, "han") == "1 han 30 fu"
+    assert "1000" in browser.find_element(By.ID, "payment").text
+    WebDriverWait(browser, 10).until(lambda d: "Verdict: valid" in d.find_element(By.ID, "verdict").text)
     data = browser.execute_script("return state.data")
-    assert [t["tile"] for t in data["tiles"]] == PHOTO_HAND or sorted(
-        t["tile"] for t in data["tiles"]) == sorted(PHOTO_HAND)
+    index = next(i for i, t in enumerate(data["tiles"]) if t["tile"] == "5p")
 
-    # Tap the winning tile (set apart at the right end) on the canvas, as a finger would.
+    # Tap the misread tile on the canvas, as a finger would.
     canvas = browser.find_element(By.ID, "view")
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", canvas)
-    index = next(i for i, t in enumerate(data["tiles"]) if t["tile"] == "1s")
     x1, y1, x2, y2 = data["tiles"][index]["box"]
-    rect = browser.execute_script(
+    css_w, css_h, px_w, px_h = browser.execute_script(
         "const r = arguments[0].getBoundingClientRect();"
         "return [r.width, r.height, arguments[0].width, arguments[0].height];", canvas)
-    css_w, css_h, px_w, px_h = rect
     dx = ((x1 + x2) / 2) * css_w / px_w - css_w / 2
     dy = ((y1 + y2) / 2) * css_h / px_h - css_h / 2
     ActionChains(browser).move_to_element_with_offset(canvas, round(dx), round(dy)).click().perform()
@@ -120,15 +138,15 @@ def test_upload_fix_a_tile_and_see_the_score_change(server_url, browser, tmp_pat
     picker = browser.find_element(By.ID, "picker")
     WebDriverWait(browser, 10).until(lambda d: picker.get_attribute("open") is not None,
                                      message="the tile picker did not open")
-    assert browser.find_element(By.ID, "picker-current").text == "1s"
-    picker.find_element(By.CSS_SELECTOR, "button[data-tile='4s']").click()
+    assert browser.find_element(By.ID, "picker-current").text == "5p"
+    picker.find_element(By.CSS_SELECTOR, "button[data-tile='0p']").click()
 
-    assert _headline(browser, "3 han") == "3 han 20 fu"
-    assert browser.find_element(By.ID, "fixes").text.endswith("=4s")
+    assert _headline(browser, "2 han") == "2 han 30 fu"
+    assert "2000" in browser.find_element(By.ID, "payment").text
+    n = data["tiles"][index]["n"]
+    assert browser.find_element(By.ID, "fixes").text == f"{n}=0p"
     data = browser.execute_script("return state.data")
-    assert data["request"]["win_tile"] == "4s"
-    # 3 han 20 fu, dealer tsumo: 1300 from each of three = 3900 (riichi payment table).
-    assert "3900" in browser.find_element(By.ID, "payment").text
+    assert "0p" in [str(t) for t in parse_tiles(data["request"]["concealed"])]
 
 
 def test_a_file_that_is_not_a_photo_says_so(server_url, browser, tmp_path):

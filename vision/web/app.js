@@ -13,7 +13,7 @@ TILE_CODES.push("back");
 const state = {
   blob: null,        // the (scaled) photo sent to the server
   bitmap: null,      // the same photo, for drawing
-  fixes: {},         // tile number (1-based, in the order of data.tiles) -> corrected code
+  fixes: {},         // tile number (1-based reading order, data.tiles[i].n) -> corrected code
   data: null,        // last /api/score answer
   pending: null,     // AbortController of the request in flight
   seq: 0,            // answers to older requests are dropped
@@ -110,7 +110,7 @@ function draw() {
   g.textBaseline = "bottom";
   tiles.forEach((t, i) => {
     const [x1, y1, x2, y2] = t.box;
-    const fixed = state.fixes[i + 1] !== undefined;
+    const fixed = state.fixes[tileNumber(t, i)] !== undefined;
     const low = t.confidence < 0.6;
     const color = fixed ? "#1d4ed8" : low ? "#d97706" : "#059669";
     g.lineWidth = lw; g.strokeStyle = color;
@@ -125,6 +125,8 @@ function draw() {
     g.fillText(label, x1 + 2, Math.max(th, y1) - 1);
   });
 }
+
+const tileNumber = (t, i) => (t.n !== undefined ? t.n : i + 1);
 
 // canvas pixel under a tap -> index of the tile box there (smallest box wins), or -1
 function tileAt(ev) {
@@ -156,7 +158,7 @@ function buildPicker() {
 
 function openPicker(index) {
   const t = state.data.tiles[index];
-  $("picker-index").textContent = String(index + 1);
+  $("picker-index").textContent = String(tileNumber(t, index));
   $("picker-current").textContent = t.tile;
   const dlg = $("picker");
   dlg.dataset.index = String(index);
@@ -165,10 +167,11 @@ function openPicker(index) {
 }
 
 $("picker").addEventListener("close", () => {
-  const dlg = $("picker"), v = dlg.returnValue, n = Number(dlg.dataset.index) + 1;
+  const dlg = $("picker"), v = dlg.returnValue, i = Number(dlg.dataset.index);
+  const t = state.data.tiles[i], n = tileNumber(t, i);
   if (!v || v === "cancel") return;
   if (v === "reset") delete state.fixes[n];
-  else if (v === state.data.tiles[n - 1].tile && state.fixes[n] === undefined) return;
+  else if (v === t.tile && state.fixes[n] === undefined) return;
   else state.fixes[n] = v;
   showFixes();
   score();
@@ -237,6 +240,35 @@ async function score() {
   setStatus(`${n} tile${n === 1 ? "" : "s"} found.`);
   draw();
   showResult(answer);
+  if (answer.request) verdict(answer.request, seq);
+}
+
+// The referee's ruling on the hand as read: valid win, false hu or chombo, and the penalty.
+async function verdict(request, seq) {
+  const claim = { ...request, declared: "hu", revealed: true };
+  const discards = $("context").discards.value.trim();
+  if (discards && request.ruleset === "riichi") claim.discards = discards;
+  let v;
+  try {
+    const resp = await fetch("/api/check", {
+      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(claim) });
+    v = await resp.json();
+  } catch (e) {
+    return;
+  }
+  if (seq !== state.seq) return;
+  const el = $("verdict");
+  el.textContent = "";
+  if (v.error) { el.textContent = `Verdict: cannot rule (${v.error})`; return; }
+  const head = document.createElement("b");
+  head.textContent = `Verdict: ${v.ruling}`;
+  el.appendChild(head);
+  if (v.penalty) el.append(` — penalty ${v.penalty.total}` + (v.penalty.kind ? ` (${v.penalty.kind})` : ""));
+  if (v.explanation) {
+    const p = document.createElement("p");
+    p.textContent = v.explanation;
+    el.appendChild(p);
+  }
 }
 
 function setStatus(text, isError = false) {
@@ -305,11 +337,16 @@ function showResult(data) {
     if (pay.from_each_other !== undefined) bits.push(`others pay ${pay.from_each_other} each`);
     payEl.textContent = `Winner receives ${pay.total}` + (bits.length ? ` (${bits.join(", ")})` : "");
   } else payEl.textContent = "";
-  const verdict = $("verdict");
-  verdict.textContent = data.verdict ? `Verdict: ${data.verdict.verdict || data.verdict.summary || JSON.stringify(data.verdict)}` : "";
+  $("verdict").textContent = "";
   const warn = $("warnings");
   warn.textContent = "";
-  for (const w of data.warnings || []) warn.appendChild(li(typeof w === "string" ? w : (w.message || JSON.stringify(w))));
+  for (const w of data.warnings || []) {
+    if (typeof w === "string") { warn.appendChild(li(w)); continue; }
+    // The pipeline words fixes as CLI options; say what to do on this page instead.
+    const hint = !w.fix ? "" : w.fix.startsWith("--fix") ? " — tap the tile to correct it"
+      : w.fix.startsWith("--win-tile") ? ` — set the winning tile (${w.fix.split(" ")[1] || ""})` : ` (${w.fix})`;
+    warn.appendChild(li(w.message + hint));
+  }
 }
 
 // ---- wiring ----
