@@ -305,27 +305,32 @@ def score_photo(image: Any, context: dict | None = None, *, reader=None,
 
 def check_photo(image: Any, context: dict | None = None, *, reader=None,
                 fixes: dict[int, str] | None = None, win_tile: str | None = None,
-                declared: str = "hu", revealed: bool = True, discards: str = "") -> PhotoResult:
+                declared: str = "hu", revealed: bool = True, discards: str = "",
+                tournament: bool = False, options=None) -> PhotoResult:
     """The referee's verdict on a declared win, from a photo of the hand (``tilescope check``).
 
-    Same inputs as :func:`score_photo`, plus what happened at the table: ``declared`` (``hu``),
-    ``revealed`` (the hand was shown), ``discards`` (the winner's own discards, mpsz, for
-    riichi furiten). ``PhotoResult.result`` is the verdict dict of
-    ``scoring.verdict.check``. Raises as :func:`score_photo`.
+    Same inputs as :func:`score_photo`, plus what happened at the table, passed on to
+    :func:`scoring.verdict.check`: ``declared`` (``hu``), ``revealed`` (the hand was laid
+    open), ``discards`` (the player's own discards, mpsz, for riichi furiten), ``tournament``
+    and ``options`` (``scoring.verdict.PenaltyOptions``). ``PhotoResult.result`` is the
+    verdict's JSON (``ruling``, ``valid``, ``penalty``, ``result``, ``explanation``); a hand
+    the verdict cannot rule on (five of a kind…) gives ``{"valid": false, "error": ...}``.
+    Raises as :func:`score_photo`, and PhotoError for bad ``discards``.
     """
-    from scoring.tiles import parse_tiles
+    from scoring.tiles import TileError, parse_tiles
     from scoring.verdict import check
 
     try:
         discard_tiles = tuple(parse_tiles(discards)) if discards else ()
-    except ValueError as exc:
+    except TileError as exc:
         raise PhotoError(f"discards: {exc}") from None
 
     def judge(req: dict) -> dict:
         try:
             hand = parse_request(req)
+            return check(hand, declared=declared, revealed=revealed, discards=discard_tiles,
+                         tournament=tournament, options=options).to_json()
         except HandError as exc:
             return {"valid": False, "error": str(exc)}
-        return check(hand, declared=declared, revealed=revealed, discards=discard_tiles).to_json()
 
     return _run(image, context, reader, fixes, win_tile, judge, hand_only=False)

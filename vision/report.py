@@ -48,6 +48,11 @@ def warning_lines(warnings: list[LayoutWarning]) -> list[str]:
     return [f"  ! {w.message}" + (f"  (fix: {w.fix})" if w.fix else "") for w in warnings]
 
 
+def _hand_line(request: dict) -> str:
+    melds = "".join(f"  +{m['type']} {m['tiles']}" for m in request.get("melds", []))
+    return f"Hand:  {request['concealed']} + {request['win_tile']}{melds}"
+
+
 def photo_report(photo, source: str = "photo", context_notes: list[str] | None = None) -> str:
     """The ``tilescope score`` report for a :class:`vision.pipeline.PhotoResult`.
 
@@ -71,15 +76,19 @@ def photo_report(photo, source: str = "photo", context_notes: list[str] | None =
         lines.append("Assumed: " + "; ".join(context_notes))
     lines.append("")
     result = photo.result
-    if photo.request is not None and not result.get("error") and ("han" in result or "fans" in result or "total" in result):
+    if "ruling" in result:                       # a verdict (tilescope check PHOTO)
+        from scoring.verdict import Verdict
+
+        from .commands.check import format_verdict
+
+        fields = ("ruleset", "ruling", "valid", "explanation", "penalty", "result")
+        if photo.request is not None:
+            lines.append(format_report(parse_request(photo.request), result["result"])
+                         if result.get("result") else _hand_line(photo.request))
+            lines.append("")
+        lines.append(format_verdict(Verdict(**{k: result.get(k) for k in fields})))
+    elif photo.request is not None and not result.get("error"):
         lines.append(format_report(parse_request(photo.request), result))
-    elif "han" not in result and "fans" not in result and not result.get("error"):
-        # a verdict (tilescope check): its own explanation
-        for key in ("verdict", "explanation"):
-            if result.get(key):
-                lines.append(f"{key.capitalize()}: {result[key]}")
-        if result.get("penalty"):
-            lines.append(f"Penalty: {result['penalty']}")
     else:
         lines.append(f"Cannot score: {result.get('error')}")
     if photo.warnings:

@@ -149,14 +149,13 @@ def context_from_args(args) -> tuple[dict, list[str]]:
     return ctx, notes
 
 
-def run_photo(args, *, check: bool = False, prog: str = "score", **check_kwargs) -> int:
-    """Shared body of ``tilescope score`` and ``tilescope check PHOTO``."""
+def run(args) -> int:
     from vision.imageio import ImageError, load_image
-    from vision.pipeline import PhotoError, check_photo, get_reader, score_photo
+    from vision.pipeline import PhotoError, get_reader, score_photo, validate_context
     from vision.report import photo_report
 
     def fail(msg: str) -> int:
-        print(f"tilescope {prog}: {msg}", file=sys.stderr)
+        print(f"tilescope score: {msg}", file=sys.stderr)
         return 2
 
     try:
@@ -169,7 +168,6 @@ def run_photo(args, *, check: bool = False, prog: str = "score", **check_kwargs)
     except ImageError as exc:
         return fail(str(exc))
     try:
-        from vision.pipeline import validate_context
         validate_context(ctx)
         reader = get_reader(args.weights)
     except PhotoError as exc:
@@ -177,11 +175,7 @@ def run_photo(args, *, check: bool = False, prog: str = "score", **check_kwargs)
     except (RuntimeError, OSError, ImportError) as exc:
         return fail(f"the tile detector is not available: {exc}")
     try:
-        if check:
-            photo = check_photo(image, ctx, reader=reader, fixes=fixes or None,
-                                win_tile=args.win_tile, **check_kwargs)
-        else:
-            photo = score_photo(image, ctx, reader=reader, fixes=fixes or None, win_tile=args.win_tile)
+        photo = score_photo(image, ctx, reader=reader, fixes=fixes or None, win_tile=args.win_tile)
     except ValueError as exc:            # PhotoError: a fix or winning tile that does not fit
         return fail(str(exc))
     if args.annotate:
@@ -220,5 +214,91 @@ def write_annotation(path: str, image, photo) -> None:
         raise OSError("cannot write the image there")
 
 
-def run(args) -> int:
-    return run_photo(args)
+# ---------------------------------------------------------------- tilescope check PHOTO
+
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff")
+
+
+def is_photo(path: str | None) -> bool:
+    """``tilescope check FILE``: a photo (by its extension) rather than JSON Lines."""
+    return bool(path) and os.path.splitext(path)[1].lower() in PHOTO_SUFFIXES
+
+
+def add_check_photo_arguments(parser: argparse.ArgumentParser) -> None:
+    """The photo-only flags ``tilescope check PHOTO`` adds to its typed-hand flags."""
+    g = parser.add_argument_group("with a PHOTO instead of FILE")
+    g.add_argument("--fix", action="append", default=[], metavar="N=TILE",
+                   help="tile N (reading order, see the report) is really TILE; repeatable")
+    g.add_argument("--annotate", metavar="OUT.jpg", help="also write the photo with boxes and groups")
+    g.add_argument("--weights", metavar="DIR", help="model folder (default: the bundled vision/weights)")
+    g.add_argument("--context", metavar="JSON|FILE", help="request keys other than the tiles (the flags win)")
+
+
+def _context_from_hand_args(args) -> dict:
+    """The context of ``tilescope check PHOTO`` from the ``tilescope hand`` flags it shares."""
+    ctx = load_context(getattr(args, "context", None))
+    ctx.update({"ruleset": args.ruleset, "win": args.win, "seat_wind": args.seat,
+                "round_wind": args.round})
+    for flag, key in (("last_tile", "last_wall_tile"), ("rinshan", "replacement_tile"),
+                      ("chankan", "robbing_kong"), ("ippatsu", "ippatsu"), ("tenhou", "tenhou"),
+                      ("chiihou", "chiihou"), ("last_copy", "last_copy")):
+        if getattr(args, flag, False):
+            ctx[key] = True
+    if getattr(args, "riichi", "none") != "none":
+        ctx["riichi"] = args.riichi
+    for flag, key in (("dora", "dora_indicators"), ("ura", "ura_dora_indicators")):
+        if getattr(args, flag, ""):
+            ctx[key] = getattr(args, flag)
+    for flag, key in (("honba", "honba"), ("sticks", "riichi_sticks"), ("flowers", "flowers")):
+        if getattr(args, flag, 0):
+            ctx[key] = getattr(args, flag)
+    if getattr(args, "hidden_win_tile", False):
+        ctx["win_tile_shown"] = False
+    rules = {"aka": not getattr(args, "no_aka", False),
+             "open_tanyao": not getattr(args, "no_open_tanyao", False),
+             "kiriage": getattr(args, "kiriage", False),
+             "double_yakuman": getattr(args, "double_yakuman", False),
+             "kazoe": getattr(args, "kazoe", "yakuman"),
+             "double_wind_pair_fu": getattr(args, "double_wind_fu", 4)}
+    if rules != {"aka": True, "open_tanyao": True, "kiriage": False, "double_yakuman": False,
+                 "kazoe": "yakuman", "double_wind_pair_fu": 4}:
+        ctx["rules"] = rules
+    return ctx
+
+
+def run_check_photo(args, options=None) -> int:
+    """``tilescope check PHOTO``: the verdict on the hand in a photo. ``args``: the parsed
+    ``tilescope check`` arguments (``file`` is the photo); ``options``: its penalty amounts."""
+    from vision.imageio import ImageError, load_image
+    from vision.pipeline import PhotoError, check_photo, get_reader
+    from vision.report import photo_report
+
+    def fail(msg: str) -> int:
+        print(f"tilescope check: {msg}", file=sys.stderr)
+        return 2
+
+    try:
+        ctx = _context_from_hand_args(args)
+        fixes = parse_fixes(getattr(args, "fix", []) or [])
+        image = load_image(args.file)
+        reader = get_reader(getattr(args, "weights", None))
+        photo = check_photo(image, ctx, reader=reader, fixes=fixes or None,
+                            win_tile=getattr(args, "win_tile", None),
+                            declared=getattr(args, "declared", "hu"),
+                            revealed=not getattr(args, "not_revealed", False),
+                            discards=getattr(args, "discards", ""),
+                            tournament=getattr(args, "tournament", False), options=options)
+    except (UsageError, ImageError, PhotoError) as exc:
+        return fail(str(exc))
+    except (RuntimeError, OSError, ImportError) as exc:
+        return fail(f"the tile detector is not available: {exc}")
+    if getattr(args, "annotate", None):
+        try:
+            write_annotation(args.annotate, image, photo)
+        except (OSError, ValueError) as exc:
+            return fail(f"--annotate {args.annotate}: {exc}")
+    if args.json:
+        print(json.dumps(photo.to_json(), ensure_ascii=False))
+    else:
+        print(photo_report(photo, os.path.basename(args.file)))
+    return 0 if "ruling" in photo.result else 1

@@ -1,0 +1,235 @@
+"""Photo → score pipeline, ``tilescope score`` and the photo form of ``tilescope check``.
+
+A fake reader returns the renderer's ground-truth boxes for the bundled sample photos
+(tests/data), so these tests check grouping, context handling and scoring without the model;
+one test runs the real model end to end when its weights are present.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from scoring.api import score_json
+from scoring.tiles import parse_tiles
+from synthetic_hands import Table, to_detections
+from vision.detections import Detection, Detections
+from vision.imageio import ImageError
+from vision.pipeline import PhotoError, check_photo, score_photo
+
+DATA = Path(__file__).parent / "data"
+RIICHI = DATA / "riichi_open_red"
+MCR = DATA / "mcr_flowers"
+WEIGHTS = Path(__file__).parent.parent / "vision" / "weights" / "detector.onnx"
+
+
+def tiles(mpsz: str) -> list[str]:
+    return sorted(str(t) for t in parse_tiles(mpsz))
+
+
+class FakeReader:
+    """A reader that returns fixed detections (the ground truth of a rendered photo)."""
+
+    def __init__(self, detections: Detections):
+        self.detections = detections
+        self.calls = 0
+
+    def read(self, image_bgr) -> Detections:
+        self.calls += 1
+        assert image_bgr.ndim == 3 and image_bgr.shape[2] == 3
+        return self.detections
+
+
+def truth(stem: Path) -> tuple[Detections, dict]:
+    ann = json.loads(stem.with_suffix(".json").read_text())
+    dets = [Detection(t["tile"], tuple(t["box"]), 0.98, t["sideways"]) for t in ann["tiles"]]
+    return Detections(ann["image"]["width"], ann["image"]["height"], dets), ann["request"]
+
+
+# The riichi sample: 23m 406p 678s 88s + pon 777z (from across), ron on 4m, seat South,
+# round East, dora indicator 1p (not in the photo). Yakuhai (chun) 1 + aka 1 = 2 han; fu 20
+# base + 4 open pon of honours = 24 → 30; non-dealer ron 30 x 2^(2+2) x 4 = 1920 → 2000.
+RIICHI_CONTEXT = {"win": "ron", "seat_wind": "S", "round_wind": "E", "dora_indicators": "1p"}
+
+
+def test_riichi_sample_scores_as_the_true_hand():
+    dets, want = truth(RIICHI)
+    reader = FakeReader(dets)
+    photo = score_photo(str(RIICHI.with_suffix(".jpg")), RIICHI_CONTEXT, reader=reader)
+    assert reader.calls == 1
+    req = photo.request
+    assert tiles(req["concealed"]) == tiles(want["concealed"]) and req["win_tile"] == "4m"
+    assert req["melds"] == [{"type": "pon", "tiles": "777z", "called": "7z", "from": "across"}]
+    res = photo.result
+    assert (res["han"], res["fu"]) == (2, 30)
+    assert res["payment"] == {"total": 2000, "from_discarder": 2000}
+    assert res == score_json(want)                  # the photo's hand is the true hand
+    assert photo.warnings == [] and photo.ok
+
+
+def test_json_shape_and_numbering():
+    dets, _ = truth(RIICHI)
+    out = score_photo(str(RIICHI.with_suffix(".jpg")), RIICHI_CONTEXT, reader=FakeReader(dets)).to_json()
+    assert set(out) == {"image", "tiles", "layout", "request", "result", "warnings"}
+    assert out["image"] == {"width": dets.width, "height": dets.height}
+    assert [t["n"] for t in out["tiles"]] == list(range(1, 15))
+    assert [t["group"] for t in out["tiles"]] == ["concealed"] * 10 + ["win"] + ["meld0"] * 3
+    assert [g["kind"] for g in out["layout"]["groups"]] == ["concealed", "win", "meld"]
+    json.dumps(out)                                 # plain JSON all the way down
+
+
+def test_mcr_sample_counts_the_flowers_in_the_photo():
+    dets, want = truth(MCR)
+    ctx = {"ruleset": "mcr", "win": "ron", "seat_wind": "S", "round_wind": "E"}
+    photo = score_photo(str(MCR.with_suffix(".jpg")), ctx, reader=FakeReader(dets))
+    assert photo.request["flowers"] == 2
+    res = photo.result
+    assert res == score_json(want)
+    # flowers: one point each, never toward the 8-point minimum (Green Book)
+    assert res["total"] == res["total_without_flowers"] + 2
+    names = {f["name"] for f in res["fans"]}
+    assert {"Pure Straight", "Half Flush"} <= names
+    # the context wins over the photo
+    photo0 = score_photo(str(MCR.with_suffix(".jpg")), {**ctx, "flowers": 0}, reader=FakeReader(dets))
+    assert photo0.result["total"] == res["total"] - 2
+
+
+@pytest.mark.parametrize("context,message", [
+    ({"wind": "ron"}, "unknown key 'wind'"),
+    ({"concealed": "123m"}, "tiles come from the photo"),
+    ({"seat_wind": "X"}, "seat_wind"),
+    ({"honba": -1}, "honba"),
+    (["ron"], "JSON object"),
+])
+def test_context_is_validated_like_a_hand_request(context, message):
+    dets, _ = truth(RIICHI)
+    with pytest.raises(PhotoError, match=message):
+        score_photo(dets, context, reader=FakeReader(dets))
+
+
+def test_fix_corrects_a_tile_by_reading_order():
+    dets, _ = truth(RIICHI)
+    # reading order 2m 3m 4p 0p 6p ...: tile 3 is the 4p
+    photo = score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets), fixes={3: "1p"})
+    assert tiles(photo.request["concealed"]) == tiles("23m106p678s88s")
+    assert photo.result.get("error")                # 1p 0p 6p is no set
+    with pytest.raises(PhotoError, match="tiles 1..14"):
+        score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets), fixes={15: "1p"})
+
+
+def test_win_tile_argument_moves_the_winning_tile():
+    dets, _ = truth(RIICHI)
+    # 8s as the winning tile: 23m4m 406p 678s + 8s pair (a pair wait), same 2 han
+    photo = score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets), win_tile="8s")
+    assert photo.request["win_tile"] == "8s"
+    assert tiles(photo.request["concealed"]) == tiles("234m406p678s8s")
+    # a single wait adds 2 fu: 20 + 4 + 2 = 26 → 30, the same 2000
+    assert photo.result["payment"]["total"] == 2000
+    with pytest.raises(PhotoError, match="no 9p"):
+        score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets), win_tile="9p")
+
+
+def test_winning_tile_not_set_apart_takes_the_best_reading():
+    # 234m 567p 789s 555z 66z, nothing set apart: 5z (shanpon), 6z (tanki), 2m (ryanmen)…
+    # could each have completed it; their fu differ (wait fu; a triplet completed by ron
+    # counts as open), so the pipeline must take the best of them
+    t = Table().row("234m567p789s555z66z")
+    dets = to_detections(t)
+    ctx = {"win": "ron", "seat_wind": "S", "riichi": "riichi"}
+    photo = score_photo(dets, ctx, reader=FakeReader(dets))
+    assert {"5z", "6z", "2m"} <= set(photo.layout.win_candidates)
+    values = {}
+    for code in photo.layout.win_candidates:
+        req = {**photo.request, **photo.layout.request_for_win(code)}
+        values[code] = score_json(req)["payment"]["total"]
+    assert photo.result["payment"]["total"] == max(values.values())
+    [w] = [w for w in photo.warnings if w.code == "win_tile_not_shown"]
+    assert w.fix == f"--win-tile {photo.request['win_tile']}"
+    mcr = score_photo(dets, {"ruleset": "mcr", "win": "ron"}, reader=FakeReader(dets))
+    assert mcr.request["win_tile_shown"] is False
+
+
+def test_unreadable_image_is_a_clear_error():
+    with pytest.raises(ImageError):
+        score_photo(b"not an image", {}, reader=FakeReader(Detections(1, 1, [])))
+
+
+def test_check_photo_false_win_is_chombo():
+    dets, _ = truth(RIICHI)
+    # tile 3 (4p) read as 1p: the hand is no longer complete; a non-dealer's chombo pays a
+    # reverse mangan: 4000 to the dealer, 2000 to each other player (seed rules 001)
+    photo = check_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets), fixes={3: "1p"})
+    v = photo.result
+    assert v["valid"] is False and v["ruling"].startswith("chombo")
+    assert v["penalty"]["total"] == 8000
+    ok = check_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets))
+    assert ok.result["valid"] is True and ok.result["result"]["payment"]["total"] == 2000
+
+
+# ------------------------------------------------------------------------------ CLI
+
+@pytest.fixture
+def fake_model(monkeypatch):
+    dets, _ = truth(RIICHI)
+    import vision.pipeline as pipeline
+
+    monkeypatch.setattr(pipeline, "get_reader", lambda weights=None: FakeReader(dets))
+    return dets
+
+
+def run_cli(argv, capsys):
+    from vision.cli import main
+
+    code = main(argv)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_cli_report(fake_model, capsys, tmp_path):
+    photo = str(RIICHI.with_suffix(".jpg"))
+    ann = tmp_path / "out.png"
+    code, out, err = run_cli(["score", photo, "--win", "ron", "--seat", "S", "--dora", "1p",
+                              "--annotate", str(ann)], capsys)
+    assert code == 0, err
+    assert "pon 777z, called 7z from across" in out
+    assert "Value: 2 han 30 fu" in out and "total 2000" in out
+    assert ann.is_file() and ann.stat().st_size > 1000
+
+
+def test_cli_json(fake_model, capsys):
+    code, out, _ = run_cli(["score", str(RIICHI.with_suffix(".jpg")), "--json", "--context",
+                            json.dumps(RIICHI_CONTEXT)], capsys)
+    assert code == 0
+    assert json.loads(out)["result"]["payment"]["total"] == 2000
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["score", "missing.jpg"], "no such file"),
+    (["score", str(RIICHI.with_suffix(".json"))], "not an image"),
+    (["score", str(RIICHI.with_suffix(".jpg")), "--context", '{"wind": 1}'], "unknown key"),
+    (["score", str(RIICHI.with_suffix(".jpg")), "--fix", "three=5p"], "N=TILE"),
+    (["score", str(RIICHI.with_suffix(".jpg")), "--fix", "99=5p"], "tiles 1..14"),
+    (["score", str(RIICHI.with_suffix(".jpg")), "--win-tile", "9p"], "no 9p"),
+])
+def test_cli_errors_exit_2_without_traceback(fake_model, capsys, argv, message):
+    code, out, err = run_cli(argv, capsys)
+    assert code == 2
+    assert message in err and "Traceback" not in err
+
+
+def test_cli_no_model(monkeypatch, capsys, tmp_path):
+    code, _, err = run_cli(["score", str(RIICHI.with_suffix(".jpg")), "--weights", str(tmp_path)], capsys)
+    assert code == 2 and "detector is not available" in err
+
+
+# ------------------------------------------------------------------------------ real model
+
+@pytest.mark.skipif(not WEIGHTS.is_file(), reason="no trained weights in vision/weights")
+def test_sample_photo_end_to_end_with_the_model():
+    from vision.pipeline import get_reader
+
+    photo = score_photo(str(RIICHI.with_suffix(".jpg")), RIICHI_CONTEXT, reader=get_reader())
+    _, want = truth(RIICHI)
+    assert photo.request is not None
+    assert photo.result == score_json(want)
