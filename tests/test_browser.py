@@ -4,27 +4,23 @@ by Selenium; nothing is downloaded at run time).
 Upload the bundled sample photo (``tests/data/riichi_open_red.jpg``), set the context, tap a
 misread tile on the canvas, pick the right tile, and see the score change. The server runs the
 real layout parser, scorer and verdict; the detector is a stand-in that returns the photo's
-ground-truth boxes (``tests/data/riichi_open_red.json``) with the red five misread as a plain
-five, the error a real detector is most likely to make, so the expected values come from the
-rules and not from a model.
+ground-truth boxes with the red five misread as a plain five (``tests/sample_truth.py``, which
+also works out the expected values from the rules).
 
 Skipped with the reason when chromium, chromedriver or selenium is missing
 (``.ci/install_browser.sh`` installs them).
 """
 from __future__ import annotations
 
-import json
 import shutil
 import socket
 import tempfile
 import threading
 import time
-from pathlib import Path
-
 import pytest
+from sample_truth import SAMPLE, TruthReader
 
 from scoring.tiles import parse_tiles
-from vision.detections import Detection, Detections
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -38,27 +34,6 @@ from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
-
-SAMPLE = Path(__file__).with_name("data") / "riichi_open_red.jpg"
-TRUTH = json.loads(SAMPLE.with_suffix(".json").read_text())
-# The sample hand (its JSON): 23m 4(0)6p 678s 88s, pon of Red dragons (777z), ron on 4m,
-# South seat, East round. Riichi rules, non-dealer ron:
-#   read with 0p as 5p: yakuhai (chun) 1 han; fu 20 + 4 (open pon of honours) = 24 -> 30;
-#                       base 30 x 2^(2+1) = 240, x4 = 960 -> 1000
-#   fixed to 0p:        + aka dora 1 = 2 han 30 fu; base 480, x4 = 1920 -> 2000
-MISREAD = {"0p": "5p"}
-
-
-class TruthReader:
-    """Stand-in detector: the sample's ground-truth boxes, the red five read as a plain five."""
-
-    def read(self, img):
-        h, w = img.shape[:2]
-        assert (w, h) == (TRUTH["image"]["width"], TRUTH["image"]["height"])
-        return Detections(w, h, [
-            Detection(MISREAD.get(t["tile"], t["tile"]), tuple(float(v) for v in t["box"]),
-                      0.55 if t["tile"] in MISREAD else 0.95, t["sideways"])
-            for t in TRUTH["tiles"]])
 
 
 def _free_port() -> int:

@@ -295,3 +295,77 @@ def test_serve_command_rejects_bad_options(capsys):
     assert "--port" in capsys.readouterr().err
     assert main(["serve", "--timeout", "0"]) == 2
     assert "--timeout" in capsys.readouterr().err
+
+
+# ---- the real pipeline, scorer and verdict behind the API (stand-in detector) ----
+
+def test_score_the_sample_photo_then_fix_the_red_five():
+    """Values worked out in tests/sample_truth.py: 1 han 30 fu = 1000 as read, 2000 fixed."""
+    from sample_truth import CONTEXT, SAMPLE, TruthReader
+
+    c = TestClient(create_app(reader=TruthReader()))
+    photo = SAMPLE.read_bytes()
+    r = c.post("/api/score", files={"image": ("s.jpg", photo, "image/jpeg")},
+               data={"context": json.dumps(CONTEXT)})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert set(body) >= {"image", "tiles", "layout", "request", "result", "warnings"}
+    res = body["result"]
+    assert (res["han"], res["fu"], res["payment"]["total"]) == (1, 30, 1000)
+    n = next(t["n"] for t in body["tiles"] if t["tile"] == "5p")
+    r = c.post("/api/score", files={"image": ("s.jpg", photo, "image/jpeg")},
+               data={"context": json.dumps(CONTEXT), "fixes": json.dumps({str(n): "0p"})})
+    res = r.json()["result"]
+    assert (res["han"], res["fu"], res["payment"]["total"]) == (2, 30, 2000)
+    assert res["dora"]["aka"] == 1
+
+
+def test_score_rejects_a_bad_context_and_a_bad_fix_with_422():
+    from sample_truth import SAMPLE, TruthReader
+
+    c = TestClient(create_app(reader=TruthReader()))
+    photo = SAMPLE.read_bytes()
+    r = c.post("/api/score", files={"image": ("s.jpg", photo, "image/jpeg")},
+               data={"context": json.dumps({"seat_wind": "Q"})})
+    assert r.status_code == 422 and "seat_wind" in r.json()["error"]
+    r = c.post("/api/score", files={"image": ("s.jpg", photo, "image/jpeg")},
+               data={"fixes": json.dumps({"99": "5p"})})
+    assert r.status_code == 422 and "99" in r.json()["error"]
+
+
+def test_check_rules_an_open_hand_without_yaku_chombo():
+    """Riichi (seed 001): a win with no yaku is chombo; a non-dealer pays a reverse mangan
+    tsumo, 4000 to the dealer and 2000 to each other player (8000)."""
+    pytest.importorskip("scoring.verdict")
+    c = TestClient(create_app(reader=PixelReader()))
+    r = c.post("/api/check", json={
+        "ruleset": "riichi", "concealed": "234m456p678s8s",
+        "melds": [{"type": "pon", "tiles": "999m", "from": "across"}],
+        "win_tile": "8s", "win": "ron", "seat_wind": "S", "round_wind": "E",
+        "declared": "hu", "revealed": True})
+    assert r.status_code == 200
+    v = r.json()
+    assert (v["valid"], v["ruling"]) == (False, "chombo: no yaku")
+    assert v["penalty"]["total"] == 8000
+
+
+def test_concurrent_photos_through_the_real_pipeline_keep_their_fixes():
+    """Requests with different fixes at once: each answer carries its own correction."""
+    from sample_truth import CONTEXT, SAMPLE, TruthReader
+
+    c = TestClient(create_app(reader=TruthReader(), limits=Limits(workers=3)))
+    photo = SAMPLE.read_bytes()
+    base = c.post("/api/score", files={"image": ("s.jpg", photo, "image/jpeg")},
+                  data={"context": json.dumps(CONTEXT)}).json()
+    n = next(t["n"] for t in base["tiles"] if t["tile"] == "5p")
+    jobs = [None, "0p"] * 4
+
+    def one(fix):
+        data = {"context": json.dumps(CONTEXT)}
+        if fix:
+            data["fixes"] = json.dumps({str(n): fix})
+        return fix, c.post("/api/score", files={"image": ("s.jpg", photo, "image/jpeg")}, data=data).json()
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        for fix, body in pool.map(one, jobs):
+            assert body["result"]["payment"]["total"] == (2000 if fix else 1000)
