@@ -213,7 +213,8 @@ def validate(req: HandRequest) -> None:
     and riichi flags that cannot go together (ippatsu without riichi, riichi on an open hand,
     rinshan without a kan or by ron, chankan on a tsumo, haitei/houtei with rinshan or chankan,
     tenhou for a non-dealer, chiihou for the dealer, tenhou/chiihou after a call or by ron);
-    fields of the other ruleset left at their defaults.
+    riichi-only fields left at their defaults in an MCR request, and no flowers in a riichi one
+    (``last_copy`` and ``win_tile_shown`` are facts of any win and are ignored by riichi).
     """
     if req.ruleset not in RULESETS:
         _fail(f"unknown ruleset {req.ruleset!r} (use riichi or mcr)")
@@ -321,8 +322,6 @@ def _validate_riichi(req: HandRequest) -> None:
             _fail(f"{flag} cannot be on the last wall tile or a replacement tile")
     if req.flowers:
         _fail("flowers count only in MCR; riichi sets have no flowers")
-    if req.last_copy:
-        _fail("last_copy is an MCR field (Last Tile); it has no riichi meaning")
 
 
 def _validate_mcr(req: HandRequest) -> None:

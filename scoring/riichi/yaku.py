@@ -66,6 +66,7 @@ class Facts:
 
 
 _WIND_INDEX = {"E": 27, "S": 28, "W": 29, "N": 30}
+_NINE_GATES_ENDS = {1: 0, 2: 9, 4: 18}      # suit bit -> kind of its 1
 
 
 def hand_facts(req: HandRequest, counts: list[int], any_flags: int = -1, all_flags: int = 0) -> HandFacts:
@@ -95,11 +96,13 @@ def hand_facts(req: HandRequest, counts: list[int], any_flags: int = -1, all_fla
     all_th = not any_flags & SIMPLE
     maybe = (
         req.tenhou or req.chiihou or kans == 4 or not suits
-        or (all_th and (not has_honours or not melds))                    # chinroutou, kokushi
+        or (all_th and not has_honours)                                   # chinroutou
+        or (not melds and all_th and counts.count(0) == 21)               # kokushi: 13 kinds
         or (counts[31] >= 3 and counts[32] >= 3 and counts[33] >= 3)
         or (counts[27] >= 3) + (counts[28] >= 3) + (counts[29] >= 3) + (counts[30] >= 3) >= 3
         or all_flags & GREEN_TILE
-        or (not melds and not has_honours and suits in (1, 2, 4))          # nine gates
+        or (not melds and not has_honours and suits in (1, 2, 4)          # nine gates
+            and counts[_NINE_GATES_ENDS[suits]] >= 3 and counts[_NINE_GATES_ENDS[suits] + 8] >= 3)
         or (closed and counts.count(3) + counts.count(4) >= 4)            # suuankou
     )
     return HandFacts(
