@@ -16,7 +16,7 @@ import pytest
 from grey_tiles import GreyReader, render, tile_boxes
 from vision.detections import Detection, Detections
 from vision.stream import (FrameSource, HandStabiliser, LatestFrameReader, StreamRunner,
-                           TileTracker, group_boxes, hand_message, iou, reading_order, summarize)
+                           TileTracker, hand_message, iou, layout_groups, reading_order, summarize)
 
 CONTEXT = {"ruleset": "riichi", "win": "tsumo", "seat_wind": "E", "round_wind": "E"}
 # Hand A: 123m 456p 789s 23s 55z, winning tile 4s (closed, self-drawn, dealer).
@@ -230,14 +230,17 @@ def test_stream_command_rejects_bad_context(tmp_path, capsys):
     assert "--context" in capsys.readouterr().err
 
 
-def test_group_boxes_outline_melds_and_the_winning_tile():
-    scored = {"tiles": [{"box": [0, 0, 10, 14]}, {"box": [10, 0, 20, 14]}, {"box": [30, 2, 40, 16]},
-                        {"box": [50, 0, 64, 10]}],
+def test_layout_groups_for_the_outlines():
+    scored = {"tiles": [{"tile": "1m", "box": [0, 0, 10, 14]}, {"tile": "2m", "box": [10, 0, 20, 14]},
+                        {"tile": "4s", "box": [30, 2, 40, 16]}, {"tile": "7z", "box": [50, 0, 64, 10]}],
               "layout": {"groups": [{"kind": "concealed", "tiles": [1, 2]},
                                     {"kind": "win", "tiles": [3]},
                                     {"kind": "meld", "type": "pon", "tiles": [2, 4]}]}}
-    assert group_boxes(scored) == [("win", (30, 2, 40, 16)), ("pon", (10, 0, 64, 14))]
-    assert group_boxes({"layout": None}) == []
+    groups = layout_groups(scored)
+    assert [(g.kind, [d.tile for d in g.detections]) for g in groups] == [("win", ["4s"]), ("meld", ["2m", "7z"])]
+    assert groups[0].detections[0].box == (30, 2, 40, 16)
+    assert layout_groups({"layout": None}) == []
+
 
 
 def test_stream_command_rejects_a_context_the_scorer_would_refuse(tmp_path, capsys):

@@ -378,10 +378,18 @@ def summarize(result: dict | None) -> str:
     return f"{value} · {pay}" if pay is not None else value
 
 
-def group_boxes(scored: dict | None) -> list[tuple[str, tuple[float, float, float, float]]]:
-    """(label, union box) of each layout group of a ``tilescope score --json`` dict: melds
-    labelled by type (``pon``, ``chi``...), the winning tile ``win``, the ``dora`` row.
-    Group ``tiles`` are 1-based numbers into the dict's ``tiles`` list."""
+@dataclass(frozen=True)
+class LayoutGroup:
+    """A group of the current hand to outline (``vision.annotate.GroupLike``): ``kind`` is
+    ``meld``, ``win`` or ``dora``; ``detections`` its tiles."""
+
+    kind: str
+    detections: tuple[Detection, ...]
+
+
+def layout_groups(scored: dict | None) -> list[LayoutGroup]:
+    """The melds, winning tile and dora row of a ``tilescope score --json`` dict, as groups
+    of detections (group ``tiles`` are 1-based numbers into the dict's ``tiles`` list)."""
     if not scored or not scored.get("layout"):
         return []
     tiles = scored.get("tiles") or []
@@ -389,40 +397,27 @@ def group_boxes(scored: dict | None) -> list[tuple[str, tuple[float, float, floa
     for g in scored["layout"].get("groups", []):
         if g.get("kind") not in ("meld", "win", "dora"):
             continue
-        boxes = [tiles[n - 1]["box"] for n in g.get("tiles", []) if 1 <= n <= len(tiles)]
-        if boxes:
-            b = np.array(boxes, dtype=float)
-            label = g.get("type") or g["kind"]
-            out.append((label, (b[:, 0].min(), b[:, 1].min(), b[:, 2].max(), b[:, 3].max())))
+        dets = tuple(Detection(tiles[n - 1]["tile"], tuple(tiles[n - 1]["box"]), 1.0)
+                     for n in g.get("tiles", []) if 1 <= n <= len(tiles))
+        if dets:
+            out.append(LayoutGroup(g["kind"], dets))
     return out
 
 
 def draw_frame(image: np.ndarray, detections: Detections | None, banner: str | None,
-               groups: list[tuple[str, tuple[float, float, float, float]]] = ()) -> np.ndarray:
-    """A copy of ``image`` with tile boxes + labels, meld/win outlines (``group_boxes``) and a
-    score banner along the bottom."""
+               groups: list[LayoutGroup] = ()) -> np.ndarray:
+    """A copy of ``image`` with tile boxes and codes, the current hand's melds / winning tile /
+    dora row outlined (``vision.annotate.draw``) and a score banner along the bottom."""
     import cv2
 
-    out = image.copy()
+    from vision.annotate import draw
+
+    out = draw(image, detections.tiles if detections is not None else (), groups=groups)
     h, w = out.shape[:2]
     scale = max(0.4, min(w, h) / 900)
-    for label, box in groups:
-        x1, y1, x2, y2 = (int(round(v)) for v in box)
-        pad = max(3, int(6 * scale))
-        cv2.rectangle(out, (x1 - pad, y1 - pad), (x2 + pad, y2 + pad), (255, 160, 0), max(1, int(2 * scale)))
-        cv2.putText(out, label, (x1 - pad, y2 + pad + int(18 * scale)), cv2.FONT_HERSHEY_SIMPLEX,
-                    0.6 * scale, (255, 160, 0), max(1, int(2 * scale)), cv2.LINE_AA)
-    if detections is not None:
-        for d in detections.tiles:
-            x1, y1, x2, y2 = (int(round(v)) for v in d.box)
-            color = (60, 180, 60) if d.confidence >= 0.6 else (0, 140, 255)
-            cv2.rectangle(out, (x1, y1), (x2, y2), color, max(1, int(2 * scale)))
-            cv2.putText(out, d.tile, (x1, max(12, y1 - 3)), cv2.FONT_HERSHEY_SIMPLEX, 0.5 * scale,
-                        color, max(1, int(scale)), cv2.LINE_AA)
     if banner:
         bh = int(34 * scale) + 8
-        overlay = out[h - bh:h].astype(np.float32) * 0.35
-        out[h - bh:h] = overlay.astype(np.uint8)
+        out[h - bh:h] = (out[h - bh:h].astype(np.float32) * 0.35).astype(np.uint8)
         cv2.putText(out, banner, (8, h - 10), cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale,
                     (255, 255, 255), max(1, int(2 * scale)), cv2.LINE_AA)
     return out
@@ -483,7 +478,7 @@ class StreamRunner:
                 hand = message["hand"]
                 self.banner = None if hand is None else (
                     " ".join(hand["tiles"]) if self.scorer is None else hand["summary"])
-                self.groups = group_boxes(scored)
+                self.groups = layout_groups(scored)
                 if self.on_hand is not None:
                     self.on_hand(message)
         if self.writer is not None:
