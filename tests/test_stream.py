@@ -251,3 +251,22 @@ def test_stream_command_rejects_a_context_the_scorer_would_refuse(tmp_path, caps
     assert main(["stream", str(clip), "--context", '{"seat_wind": "X"}']) == 2
     err = capsys.readouterr().err
     assert "--context" in err and "seat_wind" in err
+
+
+def test_stream_command_prints_each_stable_hand_and_writes_the_annotated_copy(tmp_path, capsys, monkeypatch):
+    import json
+
+    import vision.pipeline
+    from vision.cli import main
+
+    monkeypatch.setattr(vision.pipeline, "get_reader", lambda weights=None: GreyReader())
+    clip, out = tmp_path / "clip.avi", tmp_path / "annotated.mp4"
+    write_clip(clip, clip_frames())
+    assert main(["stream", str(clip), "--json", "--out", str(out), "--context", json.dumps(CONTEXT)]) == 0
+    captured = capsys.readouterr()
+    lines = [json.loads(x) for x in captured.out.splitlines()]
+    assert [m["hand"]["tiles"] for m in lines] == [HAND_A, HAND_B]
+    assert "50 frames, 50 detected" in captured.err
+    cap = cv2.VideoCapture(str(out))
+    assert int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) == 50
+    cap.release()
