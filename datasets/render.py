@@ -729,11 +729,13 @@ def _discard_blocks(rng, aspect, n, style, existing) -> list[Block]:
 
 def render_rows(rng: np.random.Generator, style: TileArt | str, *, imgsz: int | tuple[int, int] = 640,
                 rows: int | None = None, per_row: int | None = None, grid: bool | None = None,
-                tiles: list[str] | None = None, flip_share: float = 0.3, look: Look | None = None,
-                jpeg: bool = True) -> tuple[np.ndarray, dict]:
+                tiles: list[str] | None = None, flip_share: float = 0.3, tile_flip: float | None = None,
+                look: Look | None = None, jpeg: bool = True) -> tuple[np.ndarray, dict]:
     """Loose rows of tiles lying face up (some rows upside down), or a tight grid of a set.
 
     ``tiles``: classes to lay out row by row (None: random classes of the style, a few backs).
+    ``flip_share``: chance of a row lying upside down; ``tile_flip``: chance of a single tile
+    turned upside down (None: 0 or 0.5 at random).
     Returns ``(image_bgr, annotation)`` with ``request`` None and every tile in group ``loose``.
     """
     style = get_style(style) if isinstance(style, str) else style
@@ -746,6 +748,7 @@ def render_rows(rng: np.random.Generator, style: TileArt | str, *, imgsz: int | 
     pool = [c for c in style.classes if c != "back"]
     if tiles is None:
         tiles = [("back" if rng.random() < 0.04 else str(rng.choice(pool))) for _ in range(rows * per_row)]
+    tile_flip = float(rng.choice([0.0, 0.0, 0.5])) if tile_flip is None else tile_flip
     gap = float(rng.uniform(0.0, 0.06)) if grid else float(rng.uniform(0.02, 0.4))
     row_gap = float(rng.uniform(0.03, 0.2)) if grid else float(rng.uniform(0.3, 1.5))
     blocks: list[Block] = []
@@ -761,6 +764,8 @@ def render_rows(rng: np.random.Generator, style: TileArt | str, *, imgsz: int | 
                 row.add("back", "loose", "down")
             else:
                 row.add(t, "loose")
+                if rng.random() < tile_flip:  # product photos turn single tiles every which way
+                    row.blocks[-1].theta += 180.0
         flip = rng.random() < flip_share
         y = -r * (aspect + row_gap)
         ang = float(rng.normal(0, 0 if grid else 3))

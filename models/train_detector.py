@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         data=str(yaml), epochs=args.epochs, time=args.time, imgsz=args.imgsz, batch=args.batch,
         workers=args.workers, device=args.device, cache=False if args.cache == "none" else args.cache,
         pretrained=False, plots=False, project=str(Path(args.project)), name=args.name, exist_ok=True,
-        amp=False, patience=100, seed=0, deterministic=False,
+        amp=False, patience=100, seed=0, deterministic=False, warmup_epochs=1,
         # Tiles are already small and rotated by the renderer: zoom out little, no rotation;
         # a mirrored tile is still a tile (2 classes), so horizontal flips are harmless.
         scale=0.3, degrees=0.0, translate=0.1, fliplr=0.5, mosaic=1.0, close_mosaic=3,
