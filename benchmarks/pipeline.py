@@ -1,0 +1,192 @@
+"""Photo → score accuracy and speed on rendered hands of a style never used in training.
+
+    python -m benchmarks.pipeline [--n 300] [--style kmahjongg-jade] [--truth] [--weights DIR]
+
+For each of N random winning hands (riichi and MCR, every meld kind, red fives, dora rows,
+flowers, upside-down photos) rendered by ``datasets.render`` with a held-out tile style, runs
+``vision.score_photo`` on the photo with the context a player would type (the true request
+minus what the photo shows) and reports the share of hands
+
+- **tiles right**: the multiset of tiles read equals the tiles drawn (ground truth boxes);
+- **grouping right**: concealed part, winning tile, melds (type, tiles, who it came from),
+  dora indicators and flower count equal the true hand's;
+- **score right**: the result equals ``score_json`` of the true request;
+
+plus the median end-to-end seconds per photo (read + layout + score, rendering excluded).
+``--truth`` feeds the renderer's exact boxes instead of the model: the layout parser's own
+accuracy. Hands with a tile hidden in the render (less than 40% visible, so not labelled) are
+counted separately: no reader can get them right. Run from the repository root; needs the
+artwork (``../shared/art`` or ``--art``).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import Counter
+
+import numpy as np
+
+
+def _tiles(mpsz: str) -> Counter:
+    from scoring.tiles import parse_tiles
+
+    return Counter(str(t) for t in parse_tiles(mpsz or ""))
+
+
+def _melds(melds: list[dict], mcr: bool) -> list[tuple]:
+    out = []
+    for m in melds:
+        tiles = sorted(_tiles(m["tiles"]).elements())
+        if mcr:
+            tiles = [t.replace("0", "5") for t in tiles]
+        out.append((m["type"], tuple(tiles), m.get("from") if m["type"] != "ankan" else None))
+    return sorted(out)
+
+
+def grouping_right(got: dict | None, want: dict, shown_dora: bool) -> bool:
+    """The photo's hand request has the true tiles in the true groups."""
+    if got is None or "win_tile" not in got:
+        return False
+    mcr = want["ruleset"] == "mcr"
+
+    def norm(c: Counter) -> Counter:
+        return Counter(t.replace("0", "5") for t in c.elements()) if mcr else c
+
+    win = want["win_tile"].replace("0", "5") if mcr else want["win_tile"]
+    if norm(_tiles(got["concealed"])) != norm(_tiles(want["concealed"])) or got["win_tile"] != win:
+        return False
+    if _melds(got.get("melds", []), mcr) != _melds(want.get("melds", []), mcr):
+        return False
+    if not mcr and shown_dora and _tiles(got.get("dora_indicators", "")) != _tiles(want.get("dora_indicators", "")):
+        return False
+    return not mcr or got.get("flowers", 0) == want.get("flowers", 0)
+
+
+def context_for(want: dict, shown_dora: bool) -> dict:
+    """What a player types: the true request minus the tiles the photo shows."""
+    ctx = {k: v for k, v in want.items() if k not in ("concealed", "melds", "win_tile")}
+    if shown_dora:
+        ctx.pop("dora_indicators", None)
+    if want["ruleset"] == "mcr":
+        ctx.pop("flowers", None)          # counted from the flower tiles in the photo
+    return ctx
+
+
+class TruthReader:
+    """The renderer's exact boxes as detections (to measure the layout parser alone)."""
+
+    def __init__(self) -> None:
+        self.detections = None
+
+    def read(self, image):
+        return self.detections
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.pipeline", description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=300, help="photos (default 300)")
+    ap.add_argument("--style", default=None, help="tile style (default: the held-out style)")
+    ap.add_argument("--art", default=None, help="artwork folder (default ../shared/art)")
+    ap.add_argument("--seed", type=int, default=20261129)
+    ap.add_argument("--imgsz", type=int, default=960, help="long side of the photos (default 960)")
+    ap.add_argument("--truth", action="store_true", help="use the ground-truth boxes, not the model")
+    ap.add_argument("--weights", default=None, help="model folder (default vision/weights)")
+    ap.add_argument("--json", metavar="FILE", help="also write per-hand results as JSON Lines")
+    ap.add_argument("--failures", type=int, default=5, help="print this many failed hands")
+    args = ap.parse_args(argv)
+
+    from datasets.art import HELDOUT_STYLES, ArtError, load_style
+    from datasets.hands import random_hand
+    from datasets.render import Look, render_hand
+    from scoring.api import score_json
+    from vision.detections import Detection, Detections
+    from vision.pipeline import get_reader, score_photo
+
+    style_name = args.style or HELDOUT_STYLES[0]
+    try:
+        style = load_style(style_name, args.art)
+    except ArtError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    truth_reader = TruthReader()
+    reader = truth_reader if args.truth else get_reader(args.weights)
+    try:
+        from tqdm import tqdm
+    except ImportError:                    # progress bar is optional
+        def tqdm(x, **_):
+            return x
+
+    rng = np.random.default_rng(args.seed)
+    rows, times, failures = [], [], []
+    for i in tqdm(range(args.n), desc="hands", unit="photo"):
+        ruleset = "mcr" if rng.random() < 0.35 else "riichi"
+        spec = random_hand(rng, ruleset)
+        try:
+            img, ann = render_hand(spec, rng, style, imgsz=args.imgsz,
+                                   upside_down=bool(rng.random() < 0.15), look=Look(occlude=0.0))
+        except KeyError:                   # the style lacks a tile of this hand
+            continue
+        want = ann["request"]
+        shown_dora = any(t["group"] == "dora" for t in ann["tiles"])
+        # tiles drawn vs tiles labelled (a tile less than 40% visible is not labelled)
+        drawn = (_tiles(want["concealed"]).total() + 1
+                 + sum(_tiles(m["tiles"]).total() for m in want.get("melds", []))
+                 + (_tiles(want.get("dora_indicators", "")).total() if shown_dora else 0)
+                 + len(spec.flower_tiles))
+        labelled = sum(1 for t in ann["tiles"] if not (t["tile"] == "back" and t["group"] == "dora"))
+        visible = labelled == drawn
+        if args.truth:
+            truth_reader.detections = Detections(
+                ann["image"]["width"], ann["image"]["height"],
+                [Detection(t["tile"], tuple(t["box"]), 0.99, t["sideways"]) for t in ann["tiles"]])
+        start = time.perf_counter()
+        photo = score_photo(img, context_for(want, shown_dora), reader=reader)
+        times.append(time.perf_counter() - start)
+        read = Counter(d.tile for d in photo.detections.tiles)
+        truth_tiles = Counter(t["tile"] for t in ann["tiles"])
+        row = {
+            "i": i, "ruleset": ruleset, "scene": ann["scene"], "visible": visible,
+            "upside_down": any(t.get("upside_down") for t in ann["tiles"] if t["group"] == "concealed"),
+            "tiles_right": read == truth_tiles,
+            "grouping_right": grouping_right(photo.request, want, shown_dora),
+            "score_right": photo.request is not None and photo.result == score_json(want),
+            "seconds": times[-1],
+        }
+        rows.append(row)
+        if not row["score_right"] and len(failures) < args.failures:
+            failures.append((row, want, photo.request, [w.message for w in photo.warnings]))
+
+    if not rows:
+        print("no hands rendered", file=sys.stderr)
+        return 2
+
+    def share(key: str, subset: list[dict]) -> str:
+        return f"{sum(r[key] for r in subset) / len(subset):.1%}" if subset else "-"
+
+    seen = [r for r in rows if r["visible"]]
+    print(f"{len(rows)} hands, style {style_name}, {'ground-truth boxes' if args.truth else 'model'}; "
+          f"{len(seen)} with every tile visible in the render")
+    for key, label in (("tiles_right", "tiles all right"), ("grouping_right", "grouping right"),
+                       ("score_right", "score = true hand's score")):
+        print(f"  {label:<28} {share(key, rows):>7} of all   {share(key, seen):>7} of fully visible")
+    for rs in ("riichi", "mcr"):
+        sub = [r for r in seen if r["ruleset"] == rs]
+        print(f"  score right, {rs:<6} (visible) {share('score_right', sub):>7}  ({len(sub)} hands)")
+    ups = [r for r in seen if r["upside_down"]]
+    print(f"  score right, upside down (visible) {share('score_right', ups):>7}  ({len(ups)} hands)")
+    print(f"  median seconds per photo (read + layout + score): {statistics.median(times):.4f}")
+    for row, want, got, warns in failures:
+        print(f"- hand {row['i']} ({row['scene']}, visible={row['visible']}):\n    true {json.dumps(want)}\n"
+              f"    read {json.dumps(got)}\n    warnings {warns}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            for r in rows:
+                fh.write(json.dumps(r) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
