@@ -4,9 +4,9 @@ Runs the stream engine (detector + tracker + stabiliser + scoring of each new st
 a video at the default settings and prints frames detected per second of wall-clock time. The
 issue's target is >= 15 on 2 cores.
 
-Without ``--video`` it makes one: a rendered hand photo (``datasets.render``, needs the tile
-artwork in ``../shared/art`` or ``--art``) moved a few pixels per frame like a hand-held
-camera, at 1280x720 (a webcam's usual size). Run from the repo root, by hand (not a test):
+Without ``--video`` it makes one: the bundled sample photo (``tests/data/riichi_open_red.jpg``)
+on a 1280x720 frame (a webcam's usual size), moved a few pixels per frame like a hand-held
+camera. Run from the repo root, by hand (not a test):
 
     nice .venv/bin/python -m benchmarks.stream [--video FILE] [--frames 150] [--threads 2]
 """
@@ -18,24 +18,29 @@ import statistics
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 
-def make_video(path: str, frames: int, seed: int, art: str | None) -> None:
+SAMPLE = Path(__file__).resolve().parents[1] / "tests" / "data" / "riichi_open_red.jpg"
+
+
+def make_video(path: str, frames: int) -> None:
+    """A 1280x720 30 fps clip of the bundled sample photo, shaken a few pixels per frame."""
     import cv2
     import numpy as np
 
-    from datasets.hands import random_hand
-    from datasets.render import get_style, render_hand
-
-    rng = np.random.default_rng(seed)
-    img, _ = render_hand(random_hand(rng, "riichi"), rng, get_style("riichi-tiles", art),
-                         imgsz=(1280, 720))
-    h, w = img.shape[:2]
-    out = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"mp4v"), 30.0, (w, h))
+    photo = cv2.imread(str(SAMPLE))
+    ph, pw = photo.shape[:2]
+    scale = 720 / ph
+    photo = cv2.resize(photo, (round(pw * scale), 720), interpolation=cv2.INTER_AREA)
+    img = np.full((720, 1280, 3), 40, np.uint8)
+    x0 = (1280 - photo.shape[1]) // 2
+    img[:, x0:x0 + photo.shape[1]] = photo
+    out = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"mp4v"), 30.0, (1280, 720))
     for i in range(frames):
         dx, dy = 3 * np.sin(i / 7.0), 2 * np.cos(i / 11.0)
         m = np.float32([[1, 0, dx], [0, 1, dy]])
-        out.write(cv2.warpAffine(img, m, (w, h), borderMode=cv2.BORDER_REPLICATE))
+        out.write(cv2.warpAffine(img, m, (1280, 720), borderMode=cv2.BORDER_REPLICATE))
     out.release()
 
 
@@ -45,8 +50,6 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--frames", type=int, default=150, help="frames to render (default 150)")
     p.add_argument("--threads", type=int, default=2, help="onnxruntime threads (default 2)")
     p.add_argument("--weights", help="weights folder (default: the bundled model)")
-    p.add_argument("--seed", type=int, default=7)
-    p.add_argument("--art", help="tile artwork folder (default ../shared/art)")
     args = p.parse_args(argv)
 
     from vision.detector import TileReader
@@ -63,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         tmp = tempfile.NamedTemporaryFile(suffix=".mp4", delete=False)
         tmp.close()
         video = tmp.name
-        make_video(video, args.frames, args.seed, args.art)
+        make_video(video, args.frames)
 
     class TimedReader:
         def __init__(self, inner):
