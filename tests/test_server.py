@@ -369,3 +369,18 @@ def test_concurrent_photos_through_the_real_pipeline_keep_their_fixes():
     with ThreadPoolExecutor(max_workers=8) as pool:
         for fix, body in pool.map(one, jobs):
             assert body["result"]["payment"]["total"] == (2000 if fix else 1000)
+
+
+@pytest.mark.parametrize("script", ["app.js", "overlay.js"])
+def test_page_scripts_parse(script):
+    """A syntax error would leave the page dead; node checks it where chromium is missing."""
+    import shutil
+    import subprocess
+
+    from vision.server import WEB_DIR
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    r = subprocess.run([node, "--check", str(WEB_DIR / script)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
