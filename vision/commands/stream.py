@@ -85,17 +85,17 @@ def run(args: argparse.Namespace) -> int:
     if args.out:
         import cv2
 
-        ok, first = source.cap.read()
-        if not ok:
+        w = int(source.cap.get(cv2.CAP_PROP_FRAME_WIDTH) or 0)
+        h = int(source.cap.get(cv2.CAP_PROP_FRAME_HEIGHT) or 0)
+        if w <= 0 or h <= 0:
             source.close()
-            return fail(f"cannot read a frame from {args.source!r}")
-        h, w = first.shape[:2]
-        writer = cv2.VideoWriter(args.out, cv2.VideoWriter_fourcc(*"mp4v"), source.fps, (w, h))
+            return fail(f"cannot tell the frame size of {args.source!r}")
+        # mp4v plays everywhere without extra codecs; .avi gets Motion JPEG.
+        fourcc = "MJPG" if args.out.lower().endswith(".avi") else "mp4v"
+        writer = cv2.VideoWriter(args.out, cv2.VideoWriter_fourcc(*fourcc), source.fps, (w, h))
         if not writer.isOpened():
             source.close()
             return fail(f"cannot write video {args.out!r}")
-        source.close()  # reopen so that the first frame is processed too
-        source = FrameSource(source_id, every=args.every)
 
     hub = server = None
     if args.overlay is not None:
