@@ -12,7 +12,9 @@ HELP = ("read a webcam (index), video file or stream URL; report each hand once 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("source", help="webcam index (0), video file, or stream URL (rtsp://, http://)")
-    parser.add_argument("--out", metavar="VIDEO.mp4", help="write the video with boxes and score banner")
+    parser.add_argument("--out", metavar="VIDEO.mp4",
+                        help="write the video with boxes, meld outlines and score banner (a live "
+                             "source writes the frames it detected)")
     parser.add_argument("--overlay", metavar="PORT", type=int,
                         help="serve an overlay page for an OBS browser source at http://HOST:PORT/ "
                              "(updated over the WebSocket /ws)")
