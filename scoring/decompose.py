@@ -149,20 +149,24 @@ def _hand_splits(counts: Sequence[int]) -> list[tuple[int, tuple[Group, ...]]]:
     b = bytes(counts)
     per_suit = []
     pairs = 0
-    for suit in range(4):
-        lo, hi = _SUIT_BOUNDS[suit]
+    single = True
+    for suit, lo, hi in ((0, 0, 9), (1, 9, 18), (2, 18, 27), (3, 27, 34)):
         part = b[lo:hi]
         if part == _EMPTY[suit]:
             continue
-        opts = _suit_groups(part, suit)
+        opts = _SPLIT_CACHE[suit].get(part)
+        if opts is None:
+            opts = _suit_groups(part, suit)
         if not opts:
             return []
         if opts[0][0] >= 0:
             pairs += 1
+        if len(opts) > 1:
+            single = False
         per_suit.append(opts)
     if pairs != 1:
         return []
-    if all(len(o) == 1 for o in per_suit):     # the usual case: one split per suit
+    if single:                                 # the usual case: one split per suit
         pair = -1
         groups: tuple[Group, ...] = ()
         for ((p, gs),) in per_suit:

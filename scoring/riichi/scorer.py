@@ -73,22 +73,22 @@ def score_riichi(req: HandRequest) -> RiichiResult:
     dealer = req.seat_wind == "E"
     tsumo = h.tsumo
     best_key = None
-    best = None
+    best = None     # (reading, [(yaku, han)] or None when no yaku, han, fu, fu lines, payment, limit, yakuman?)
     for r in rs:
         f = facts_for(h, r)
         ym = yakuman_of(f) if h.maybe_yakuman else None
         fu, raw, lines = fu_of(f, is_pinfu_shape(f))   # yakuman hands report fu too, as mahjong does
         if ym:
             multiples = sum(m for _, m in ym)
-            han = min(13 * multiples, 78)
+            han = min(13 * multiples, 78)               # six yakuman at most
             found = [(name, 13 * m) for name, m in ym]
             base, limit = base_points(han, fu, rules, yakuman=multiples)
         else:
             found = yaku_of(f)
             if not found:
-                key = (-1, False, 0, fu, raw)
+                key = (-1, False, 0, fu, raw)           # below any reading with a yaku
                 if best_key is None or key > best_key:
-                    best_key, best = key, (r, None, 0, fu, lines, None, None)
+                    best_key, best = key, (r, None, 0, fu, lines, None, None, False)
                 continue
             han = min(sum(v for _, v in found) + dora_han, 78)
             base, limit = base_points(han, fu, rules)
@@ -96,9 +96,9 @@ def score_riichi(req: HandRequest) -> RiichiResult:
         key = (pay.total, bool(ym), han, fu, raw)
         if best_key is None or key > best_key:
             best_key, best = key, (r, found, han, fu, lines, pay, limit, bool(ym))
-    r, found, han, fu, lines, pay = best[:6]
+    r, found, han, fu, lines, pay, limit, is_yakuman = best
+    fu_lines = tuple(FuLine(*x) for x in lines)
     if found is None:
-        return RiichiResult(False, 0, fu, None, (), dora, tuple(FuLine(*x) for x in lines), None, NO_YAKU, r)
-    limit, is_yakuman = best[6], best[7]
+        return RiichiResult(False, 0, fu, None, (), dora, fu_lines, None, NO_YAKU, r)
     return RiichiResult(True, han, fu, limit, tuple(YakuLine(n, v) for n, v in found),
-                        DoraCount() if is_yakuman else dora, tuple(FuLine(*x) for x in lines), pay, None, r)
+                        DoraCount() if is_yakuman else dora, fu_lines, pay, None, r)

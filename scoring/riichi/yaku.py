@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ..decompose import (KAN, RUN, RYANMEN, SEVEN_PAIRS, STANDARD, TANKI, THIRTEEN_ORPHANS,
-                         THIRTEEN_SIDED, TRIPLET, Reading)
+from ..decompose import (RUN, RYANMEN, SEVEN_PAIRS, STANDARD, TANKI, THIRTEEN_ORPHANS,
+                         THIRTEEN_SIDED, Reading)
 from ..hand import HandRequest, RiichiRules
 
 WHITE, GREEN, RED = 31, 32, 33
@@ -50,6 +50,8 @@ class HandFacts:
     suits: int                 # bit mask of suits present: m=1 p=2 s=4
     has_honours: bool
     kans: int
+    dragon_triplets: int       # dragon kinds held three or four times
+    wind_triplets: int         # wind kinds held three or four times
     maybe_yakuman: bool        # cheap necessary condition: some yakuman test could pass
 
 
@@ -94,12 +96,14 @@ def hand_facts(req: HandRequest, counts: list[int], any_flags: int = -1, all_fla
     suits = (any_flags >> 4) & 7
     has_honours = bool(any_flags & HONOUR)
     all_th = not any_flags & SIMPLE
+    dragons = winds = 0
+    if has_honours:
+        dragons = (counts[31] >= 3) + (counts[32] >= 3) + (counts[33] >= 3)
+        winds = (counts[27] >= 3) + (counts[28] >= 3) + (counts[29] >= 3) + (counts[30] >= 3)
     maybe = (
-        req.tenhou or req.chiihou or kans == 4 or not suits
+        req.tenhou or req.chiihou or kans == 4 or not suits or dragons == 3 or winds >= 3
         or (all_th and not has_honours)                                   # chinroutou
         or (not melds and all_th and counts.count(0) == 21)               # kokushi: 13 kinds
-        or (counts[31] >= 3 and counts[32] >= 3 and counts[33] >= 3)
-        or (counts[27] >= 3) + (counts[28] >= 3) + (counts[29] >= 3) + (counts[30] >= 3) >= 3
         or all_flags & GREEN_TILE
         or (not melds and not has_honours and suits in (1, 2, 4)          # nine gates
             and counts[_NINE_GATES_ENDS[suits]] >= 3 and counts[_NINE_GATES_ENDS[suits] + 8] >= 3)
@@ -108,7 +112,7 @@ def hand_facts(req: HandRequest, counts: list[int], any_flags: int = -1, all_fla
     return HandFacts(
         req, req.rules, closed, req.win == "tsumo", counts, _WIND_INDEX[req.seat_wind],
         _WIND_INDEX[req.round_wind], not any_flags & (TERMINAL | HONOUR), all_th,
-        bool(all_flags & GREEN_TILE), suits, has_honours, kans, bool(maybe))
+        bool(all_flags & GREEN_TILE), suits, has_honours, kans, dragons, winds, bool(maybe))
 
 
 def facts_for(h: HandFacts, r: Reading) -> Facts:
@@ -178,14 +182,8 @@ def _sanshoku_doukou(f: Facts) -> bool:
     return len(t) >= 3 and any(k < 9 and k + 9 in t and k + 18 in t for k in t)
 
 
-def _count_at_least(f: Facts, kinds: tuple[int, ...], n: int) -> int:
-    c = f.h.counts
-    return sum(1 for k in kinds if c[k] >= n)
-
-
 def _shousangen(f: Facts) -> bool:
-    c = f.h.counts
-    return f.r.form == STANDARD and _count_at_least(f, DRAGONS, 3) == 2 and any(c[k] == 2 for k in DRAGONS)
+    return f.h.dragon_triplets == 2 and f.r.form == STANDARD and f.r.pair in DRAGONS
 
 
 def _flush(f: Facts, honours: bool) -> bool:
@@ -268,9 +266,9 @@ def _kokushi(f: Facts) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Yakuman:
-    """A yakuman row: ``names[v-1]`` for test value v (1 plain, 2 the stronger form), and
-    whether the stronger form is a double yakuman when the ``double_yakuman`` rule is on;
-    ``always_double``: daisuushi is double whenever double yakuman are played."""
+    """A yakuman row: ``names[v-1]`` for test value v (1 plain, 2 the stronger form).
+    ``doubles``: the stronger form (or, with one name, the yakuman itself: daisuushi) is a
+    double yakuman when the ``double_yakuman`` rule is on."""
 
     names: tuple[str, ...]
     test: Callable[[Facts], int]
@@ -280,10 +278,9 @@ class Yakuman:
 YAKUMAN: tuple[Yakuman, ...] = (
     Yakuman(("kokushi musou", "kokushi musou (13-sided)"), _kokushi, True),
     Yakuman(("suuankou", "suuankou (tanki)"), _suuankou, True),
-    Yakuman(("daisangen",), lambda f: _count_at_least(f, DRAGONS, 3) == 3),
-    Yakuman(("shousuushi",), lambda f: f.r.form == STANDARD and _count_at_least(f, WINDS, 3) == 3
-            and any(f.h.counts[k] == 2 for k in WINDS)),
-    Yakuman(("daisuushi",), lambda f: _count_at_least(f, WINDS, 3) == 4, True),
+    Yakuman(("daisangen",), lambda f: f.h.dragon_triplets == 3),
+    Yakuman(("shousuushi",), lambda f: f.h.wind_triplets == 3 and f.r.form == STANDARD and f.r.pair in WINDS),
+    Yakuman(("daisuushi",), lambda f: f.h.wind_triplets == 4, True),
     Yakuman(("tsuuiisou",), lambda f: f.h.suits == 0),
     Yakuman(("chinroutou",), lambda f: f.h.all_terminal_honour and not f.h.has_honours),
     Yakuman(("ryuuiisou",), lambda f: f.h.all_green),
@@ -302,12 +299,9 @@ def yakuman_of(f: Facts) -> list[tuple[str, int]]:
         v = int(row.test(f))
         if not v:
             continue
-        name = row.names[min(v, len(row.names)) - 1]
-        if row.names == ("daisuushi",):
-            mult = 2 if double_rule else 1
-        else:
-            mult = 2 if (v == 2 and row.doubles and double_rule) else 1
-        out.append((name, mult))
+        names = row.names
+        strong = v == 2 or len(names) == 1
+        out.append((names[v - 1], 2 if (strong and row.doubles and double_rule) else 1))
     return out
 
 
