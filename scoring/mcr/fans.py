@@ -86,6 +86,7 @@ class Facts:
     nine_gates: bool
     _chow: dict | None = None
     _pung: dict | None = None
+    _packs: tuple | None = None
 
     @property
     def shape(self) -> str:
@@ -139,7 +140,20 @@ _TILE_LEVEL = frozenset((S.STANDARD, S.KNITTED_STRAIGHT, S.SEVEN_PAIRS))
 
 
 def _all_packs(f: Facts, test: Callable[[str, int], bool]) -> bool:
-    return f.basic and all(test(kind, t) for kind, t in f.packs())
+    return f.reading.shape == S.STANDARD and all(test(kind, t) for kind, t in f.packs())
+
+
+def _pack_traits(f: Facts) -> tuple[bool, bool, bool]:
+    """(every group has a 5, every group has a terminal/honour, every group is an even pung
+    or pair) over the five groups of a basic hand, found in one pass and kept on ``f``."""
+    if f._packs is None:
+        if f.reading.shape != S.STANDARD:
+            f._packs = (False, False, False)
+        else:
+            packs = f.packs()
+            f._packs = (all(_has5(k, t) for k, t in packs), all(_outside(k, t) for k, t in packs),
+                        all(_even_pung(k, t) for k, t in packs))
+    return f._packs
 
 
 def _has5(kind: str, t: int) -> bool:
@@ -157,7 +171,7 @@ def _even_pung(kind: str, t: int) -> bool:
     return kind != S.CHOW and t < 27 and t % 9 in (1, 3, 5, 7)
 
 
-HAND, SETS, CHOWS, PUNGS = "hand", "sets", "chows", "pungs"
+HAND, TILES, SETS, CHOWS, PUNGS = "hand", "tiles", "sets", "chows", "pungs"
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,8 +180,9 @@ class Fan:
     (returns how many times the fan applies to a :class:`Facts`; 0 = not at all).
 
     ``scope`` says what the test reads, so the scorer can evaluate it once per hand (``hand``:
-    the tiles and the win's context only) or per reading (``sets``); ``chows``/``pungs`` fans
-    come from the joint set-relation search (:mod:`scoring.mcr.relations`).
+    the tiles and the win's context only; ``tiles``: a property of the tiles, only for
+    set-based shapes) or per reading (``sets``); ``chows``/``pungs`` fans come from the joint
+    set-relation search (:mod:`scoring.mcr.relations`).
     """
 
     no: int
@@ -190,15 +205,19 @@ def _wait(f: Facts, slot: str) -> int:
 
 
 def _tl(test: Callable[[Facts], bool]) -> Callable[[Facts], int]:
-    """A tile-property fan: only for shapes made of sets, pairs or a knitted straight."""
-    return lambda f: 1 if f.reading.shape in _TILE_LEVEL and test(f) else 0
+    """A tile-property fan: only for shapes made of sets, pairs or a knitted straight.
+    ``.tiles_only`` is the bare test, for a caller that already knows the shape qualifies."""
+    def fan_test(f: Facts) -> int:
+        return 1 if f.reading.shape in _TILE_LEVEL and test(f) else 0
+    fan_test.tiles_only = test  # type: ignore[attr-defined]
+    return fan_test
 
 
 FANS: tuple[Fan, ...] = (
     # 88 points
     Fan(1, "Big Four Winds", 88, lambda f: f.pung_fan("Big Four Winds")),
     Fan(2, "Big Three Dragons", 88, lambda f: f.pung_fan("Big Three Dragons")),
-    Fan(3, "All Green", 88, _tl(lambda f: f.only(GREEN)), HAND),
+    Fan(3, "All Green", 88, _tl(lambda f: f.only(GREEN)), TILES),
     Fan(4, "Nine Gates", 88, lambda f: int(f.nine_gates and f.win_shown and f.basic)),
     Fan(5, "Four Kongs", 88, lambda f: int(f.melded_kongs + f.concealed_kongs == 4), HAND),
     Fan(6, "Seven Shifted Pairs", 88, lambda f: int(
@@ -206,10 +225,10 @@ FANS: tuple[Fan, ...] = (
         and f.reading.pairs[0] // 9 == f.reading.pairs[6] // 9 and f.reading.pairs[6] - f.reading.pairs[0] == 6)),
     Fan(7, "Thirteen Orphans", 88, lambda f: int(f.shape == S.THIRTEEN_ORPHANS)),
     # 64 points
-    Fan(8, "All Terminals", 64, _tl(lambda f: f.only(TERMINALS)), HAND),
+    Fan(8, "All Terminals", 64, _tl(lambda f: f.only(TERMINALS)), TILES),
     Fan(9, "Little Four Winds", 64, lambda f: int(_wind_pungs(f) == 3 and 27 <= f.pair <= 30)),
     Fan(10, "Little Three Dragons", 64, lambda f: int(_dragon_pungs(f) == 2 and f.pair >= 31)),
-    Fan(11, "All Honors", 64, _tl(lambda f: f.only(HONORS)), HAND),
+    Fan(11, "All Honors", 64, _tl(lambda f: f.only(HONORS)), TILES),
     Fan(12, "Four Concealed Pungs", 64, lambda f: int(f.concealed_pungs == 4)),
     Fan(13, "Pure Terminal Chows", 64, lambda f: f.chow_fan("Pure Terminal Chows"), CHOWS),
     # 48 points
@@ -219,23 +238,23 @@ FANS: tuple[Fan, ...] = (
     Fan(16, "Four Pure Shifted Chows", 32, lambda f: f.chow_fan("Four Pure Shifted Chows"), CHOWS),
     Fan(17, "Three Kongs", 32, lambda f: int(f.melded_kongs + f.concealed_kongs == 3), HAND),
     Fan(18, "All Terminals and Honors", 32, _tl(
-        lambda f: f.only(TERMINALS_HONORS) and f.mask & HONORS and f.mask & TERMINALS), HAND),
+        lambda f: f.only(TERMINALS_HONORS) and f.mask & HONORS and f.mask & TERMINALS), TILES),
     # 24 points
     Fan(19, "Seven Pairs", 24, lambda f: int(f.shape == S.SEVEN_PAIRS)),
     Fan(20, "Greater Honors and Knitted Tiles", 24, lambda f: int(
         f.shape == S.HONORS_KNITTED and f.mask & HONORS == HONORS)),
-    Fan(21, "All Even Pungs", 24, lambda f: int(_all_packs(f, _even_pung))),
-    Fan(22, "Full Flush", 24, _tl(lambda f: not f.has_honor() and f.suits() == 1), HAND),
+    Fan(21, "All Even Pungs", 24, lambda f: int(_pack_traits(f)[2])),
+    Fan(22, "Full Flush", 24, _tl(lambda f: not f.has_honor() and f.suits() == 1), TILES),
     Fan(23, "Pure Triple Chow", 24, lambda f: f.chow_fan("Pure Triple Chow"), CHOWS),
     Fan(24, "Pure Shifted Pungs", 24, lambda f: f.pung_fan("Pure Shifted Pungs"), PUNGS),
-    Fan(25, "Upper Tiles", 24, _tl(lambda f: f.only(RANKS_789)), HAND),
-    Fan(26, "Middle Tiles", 24, _tl(lambda f: f.only(RANKS_456)), HAND),
-    Fan(27, "Lower Tiles", 24, _tl(lambda f: f.only(RANKS_123)), HAND),
+    Fan(25, "Upper Tiles", 24, _tl(lambda f: f.only(RANKS_789)), TILES),
+    Fan(26, "Middle Tiles", 24, _tl(lambda f: f.only(RANKS_456)), TILES),
+    Fan(27, "Lower Tiles", 24, _tl(lambda f: f.only(RANKS_123)), TILES),
     # 16 points
     Fan(28, "Pure Straight", 16, lambda f: f.chow_fan("Pure Straight"), CHOWS),
     Fan(29, "Three-Suited Terminal Chows", 16, lambda f: f.chow_fan("Three-Suited Terminal Chows"), CHOWS),
     Fan(30, "Pure Shifted Chows", 16, lambda f: f.chow_fan("Pure Shifted Chows"), CHOWS),
-    Fan(31, "All Fives", 16, lambda f: int(_all_packs(f, _has5))),
+    Fan(31, "All Fives", 16, lambda f: int(_pack_traits(f)[0])),
     Fan(32, "Triple Pung", 16, lambda f: f.pung_fan("Triple Pung"), PUNGS),
     Fan(33, "Three Concealed Pungs", 16, lambda f: int(f.concealed_pungs == 3)),
     # 12 points
@@ -243,12 +262,12 @@ FANS: tuple[Fan, ...] = (
     Fan(35, "Knitted Straight", 12, lambda f: int(
         f.shape == S.KNITTED_STRAIGHT
         or (f.shape == S.HONORS_KNITTED and bin(f.mask & ~HONORS).count("1") == 9))),
-    Fan(36, "Upper Four", 12, _tl(lambda f: f.only(RANKS_6789)), HAND),
-    Fan(37, "Lower Four", 12, _tl(lambda f: f.only(RANKS_1234)), HAND),
+    Fan(36, "Upper Four", 12, _tl(lambda f: f.only(RANKS_6789)), TILES),
+    Fan(37, "Lower Four", 12, _tl(lambda f: f.only(RANKS_1234)), TILES),
     Fan(38, "Big Three Winds", 12, lambda f: f.pung_fan("Big Three Winds"), PUNGS),
     # 8 points
     Fan(39, "Mixed Straight", 8, lambda f: f.chow_fan("Mixed Straight"), CHOWS),
-    Fan(40, "Reversible Tiles", 8, _tl(lambda f: f.only(REVERSIBLE)), HAND),
+    Fan(40, "Reversible Tiles", 8, _tl(lambda f: f.only(REVERSIBLE)), TILES),
     Fan(41, "Mixed Triple Chow", 8, lambda f: f.chow_fan("Mixed Triple Chow"), CHOWS),
     Fan(42, "Mixed Shifted Pungs", 8, lambda f: f.pung_fan("Mixed Shifted Pungs"), PUNGS),
     Fan(43, "Chicken Hand", 8, lambda f: 0, HAND),  # given when nothing else scores: see score.py
@@ -258,7 +277,7 @@ FANS: tuple[Fan, ...] = (
     Fan(47, "Robbing the Kong", 8, lambda f: int(not f.self_drawn and f.robbing), HAND),
     # 6 points
     Fan(48, "All Pungs", 6, lambda f: int(f.basic and len(f.pungs) == 4)),
-    Fan(49, "Half Flush", 6, _tl(lambda f: f.has_honor() and f.suits() == 1), HAND),
+    Fan(49, "Half Flush", 6, _tl(lambda f: f.has_honor() and f.suits() == 1), TILES),
     Fan(50, "Mixed Shifted Chows", 6, lambda f: f.chow_fan("Mixed Shifted Chows"), CHOWS),
     Fan(51, "All Types", 6, lambda f: int(
         f.suits() == 3 and f.mask & WINDS != 0 and f.mask & DRAGONS != 0), HAND),
@@ -266,7 +285,7 @@ FANS: tuple[Fan, ...] = (
     Fan(53, "Two Concealed Kongs", 6, lambda f: int(f.concealed_kongs == 2), HAND),
     Fan(54, "Two Dragon Pungs", 6, lambda f: f.pung_fan("Two Dragon Pungs"), PUNGS),
     # 4 points
-    Fan(55, "Outside Hand", 4, lambda f: int(_all_packs(f, _outside))),
+    Fan(55, "Outside Hand", 4, lambda f: int(_pack_traits(f)[1])),
     Fan(56, "Fully Concealed Hand", 4, lambda f: int(f.open_melds == 0 and f.self_drawn), HAND),
     Fan(57, "Two Melded Kongs", 4, lambda f: int(f.melded_kongs == 2), HAND),
     Fan(58, "Last Tile", 4, lambda f: int(f.last_copy and f.win_shown), HAND),
@@ -282,7 +301,7 @@ FANS: tuple[Fan, ...] = (
     Fan(65, "Double Pung", 2, lambda f: f.pung_fan("Double Pung"), PUNGS),
     Fan(66, "Two Concealed Pungs", 2, lambda f: int(f.concealed_pungs == 2)),
     Fan(67, "Concealed Kong", 2, lambda f: int(f.concealed_kongs == 1), HAND),
-    Fan(68, "All Simples", 2, _tl(lambda f: not f.mask & TERMINALS_HONORS), HAND),
+    Fan(68, "All Simples", 2, _tl(lambda f: not f.mask & TERMINALS_HONORS), TILES),
     # 1 point
     Fan(69, "Pure Double Chow", 1, lambda f: f.chow_fan("Pure Double Chow"), CHOWS),
     Fan(70, "Mixed Double Chow", 1, lambda f: f.chow_fan("Mixed Double Chow"), CHOWS),
@@ -290,8 +309,8 @@ FANS: tuple[Fan, ...] = (
     Fan(72, "Two Terminal Chows", 1, lambda f: f.chow_fan("Two Terminal Chows"), CHOWS),
     Fan(73, "Pung of Terminals or Honors", 1, lambda f: sum(1 for k in f.pungs if k <= 30 and _th(k))),
     Fan(74, "Melded Kong", 1, lambda f: int(f.melded_kongs == 1), HAND),
-    Fan(75, "One Voided Suit", 1, _tl(lambda f: f.suits() == 2), HAND),
-    Fan(76, "No Honors", 1, _tl(lambda f: not f.has_honor()), HAND),
+    Fan(75, "One Voided Suit", 1, _tl(lambda f: f.suits() == 2), TILES),
+    Fan(76, "No Honors", 1, _tl(lambda f: not f.has_honor()), TILES),
     Fan(77, "Edge Wait", 1, lambda f: _wait(f, "edge")),
     Fan(78, "Closed Wait", 1, lambda f: _wait(f, "closed")),
     Fan(79, "Single Wait", 1, lambda f: _wait(f, "pair")),
@@ -300,6 +319,7 @@ FANS: tuple[Fan, ...] = (
 )
 
 BY_NAME: dict[str, Fan] = {fan.name: fan for fan in FANS}
+_BY_POINTS = {fan.name: -fan.points for fan in FANS}
 
 # Non-repeat principle: a counted fan excludes these (Green Book 2006 fan descriptions,
 # "不计" lists; where the book is silent the reference engine's reading is followed, see RULES.md).
@@ -361,7 +381,7 @@ def apply_exclusions(found: dict[str, int], f: Facts) -> dict[str, int]:
     Big Three Winds, Prevalent Wind or Seat Wind, nor for one of the terminal pungs of Nine Gates.
     """
     out = dict(found)
-    for name in sorted(found, key=lambda n: -BY_NAME[n].points):
+    for name in sorted(found, key=_BY_POINTS.__getitem__):
         if name in out:
             for ex in EXCLUDES.get(name, ()):
                 out.pop(ex, None)

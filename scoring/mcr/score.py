@@ -8,12 +8,12 @@ minimum. Fans and exclusions: :mod:`scoring.mcr.fans`. Rule options: :class:`Mcr
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..hand import HandError, HandRequest
 from ..tiles import Tile, to_mpsz
 from . import shapes as S
-from .fans import BY_NAME, FANS, HAND, SETS, Facts, apply_exclusions
+from .fans import BY_NAME, FANS, HAND, SETS, TILES, Facts, apply_exclusions
 
 NINE_GATES_BASE = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 WIND_KIND = {"E": 27, "S": 28, "W": 29, "N": 30}
@@ -102,14 +102,18 @@ class _Hand:
     melded_kongs: int
     concealed_kongs: int
     self_drawn: bool
-    flags: dict = field(default_factory=dict)
+    mask: int = 0
 
 
 def _reduce(req: HandRequest) -> _Hand:
     c13 = [0] * 34
+    mask = 0
     for t in req.concealed:
-        c13[t.kind] += 1
+        k = t.kind
+        c13[k] += 1
+        mask |= 1 << k
     w = req.win_tile.kind
+    mask |= 1 << w
     c14 = list(c13)
     c14[w] += 1
     held = list(c14)
@@ -120,6 +124,7 @@ def _reduce(req: HandRequest) -> _Hand:
         kinds = [x.kind for x in m.tiles]
         for k in kinds:
             held[k] += 1
+        mask |= 1 << kinds[0] | 1 << kinds[-1] | 1 << kinds[1]
         if t == "chi":
             melds.append(S.MSet(S.CHOW, min(kinds), True, False))
             open_melds += 1
@@ -133,7 +138,7 @@ def _reduce(req: HandRequest) -> _Hand:
             melds.append(S.MSet(S.KONG, kinds[0], True, False))
             open_melds += 1
             mk += 1
-    return _Hand(c13, c14, held, w, tuple(melds), open_melds, mk, ck, req.win == "tsumo")
+    return _Hand(c13, c14, held, w, tuple(melds), open_melds, mk, ck, req.win == "tsumo", mask)
 
 
 def _slots(r: S.Reading, w: int) -> list[str]:
@@ -172,6 +177,23 @@ def _is_nine_gates(h: _Hand) -> bool:
 
 
 _HAND_FANS = tuple(f for f in FANS if f.scope == HAND)
+_TILE_TESTS = tuple((f.name, f.test.tiles_only) for f in FANS if f.scope == TILES)
+# Hand-scope fans that are 0 unless the hand has a kong / a win event / all-melded sets, and
+# tile fans that need honours or no honours: skipped when they cannot apply (speed only).
+_KONG_FANS = {"Four Kongs", "Three Kongs", "Two Concealed Kongs", "Two Melded Kongs", "Concealed Kong",
+              "Melded Kong"}
+_EVENT_FANS = {"Last Tile Draw", "Last Tile Claim", "Out with Replacement Tile", "Robbing the Kong"}
+_NEVER_TESTED = {"Chicken Hand", "Flower Tiles"}  # given by the scorer itself
+_HAND_BASE = tuple(f for f in _HAND_FANS if f.name not in _KONG_FANS | _EVENT_FANS | _NEVER_TESTED
+                   | {"Last Tile", "Melded Hand"})
+_HAND_KONG = tuple(f for f in _HAND_FANS if f.name in _KONG_FANS)
+_HAND_EVENT = tuple(f for f in _HAND_FANS if f.name in _EVENT_FANS)
+_NEED_HONORS = {"All Honors", "All Terminals and Honors", "Half Flush"}
+_NEED_NO_HONORS = {"All Terminals", "Full Flush", "Upper Tiles", "Middle Tiles", "Lower Tiles", "Upper Four",
+                   "Lower Four", "All Simples", "No Honors"}
+_TILE_TESTS_BY_HONORS = {True: tuple(t for t in _TILE_TESTS if t[0] not in _NEED_NO_HONORS),
+                         False: tuple(t for t in _TILE_TESTS if t[0] not in _NEED_HONORS)}
+_POINTS = {fan.name: fan.points for fan in FANS}
 # Fans of the special shapes; every other per-reading fan reads sets, a pair or the winning
 # tile's place, which those shapes do not have, so it is only tested on set-based readings.
 _SPECIAL_ONLY = {
@@ -191,12 +213,19 @@ _NEEDS_PUNGS = frozenset(("Little Four Winds", "Little Three Dragons", "Four Con
                           "Prevalent Wind", "Seat Wind", "Two Concealed Pungs",
                           "Pung of Terminals or Honors"))
 _NEEDS_WAIT = frozenset(("Edge Wait", "Closed Wait", "Single Wait"))
-_GROUPS = {shape: (tuple(f for f in fans if f.name not in _NEEDS_PUNGS | _NEEDS_WAIT),
+# Nine Gates is tested only when the tiles form Nine Gates; Knitted Straight never on a
+# four-sets reading.
+_SKIP_ALWAYS = _NEEDS_PUNGS | _NEEDS_WAIT | {"Nine Gates"}
+_GROUPS = {shape: (tuple(f for f in fans if f.name not in _SKIP_ALWAYS
+                         and not (f.name == "Knitted Straight" and shape == S.STANDARD)),
                    tuple(f for f in fans if f.name in _NEEDS_PUNGS),
                    tuple(f for f in fans if f.name in _NEEDS_WAIT))
            for shape, fans in _SET_FANS.items()}
+_NINE_GATES = BY_NAME["Nine Gates"]
 _WAIT_SLOTS = ("pair", "edge", "closed")
-_ORDER = {fan.name: fan.no for fan in FANS}
+_HONOR_MASK = 0x7F << 27
+_TILE_LEVEL_SHAPES = frozenset((S.STANDARD, S.KNITTED_STRAIGHT, S.SEVEN_PAIRS))
+_ORDER = {fan.name: (-fan.points, fan.no) for fan in FANS}  # list order: points, then table
 
 
 def _fans_for(f: Facts, rules: McrRules, hand_cache: dict) -> dict[str, int]:
@@ -205,14 +234,28 @@ def _fans_for(f: Facts, rules: McrRules, hand_cache: dict) -> dict[str, int]:
     Fans of scope ``hand`` depend only on the tiles and the win's context, so they are
     evaluated once per hand (per kind of shape) and reused for every reading.
     """
-    key = f.tile_level
+    key = f.reading.shape in _TILE_LEVEL_SHAPES
     found = hand_cache.get(key)
     if found is None:
         found = {}
-        for fan in _HAND_FANS:
-            n = fan.test(f)
-            if n:
-                found[fan.name] = n
+        groups = [_HAND_BASE]
+        if f.melded_kongs or f.concealed_kongs:
+            groups.append(_HAND_KONG)
+        if f.last_wall or f.replacement or f.robbing:
+            groups.append(_HAND_EVENT)
+        if f.last_copy:
+            groups.append((BY_NAME["Last Tile"],))
+        if f.open_melds == 4:
+            groups.append((BY_NAME["Melded Hand"],))
+        for group in groups:
+            for fan in group:
+                n = fan.test(f)
+                if n:
+                    found[fan.name] = n
+        if key:
+            for name, test in _TILE_TESTS_BY_HONORS[f.mask & _HONOR_MASK != 0]:
+                if test(f):
+                    found[name] = 1
         hand_cache[key] = found
     found = dict(found)
     always, with_pungs, with_wait = _GROUPS[f.reading.shape]
@@ -225,6 +268,8 @@ def _fans_for(f: Facts, rules: McrRules, hand_cache: dict) -> dict[str, int]:
             n = fan.test(f)
             if n:
                 found[fan.name] = n
+    if f.nine_gates and _NINE_GATES.test(f):
+        found["Nine Gates"] = 1
     if f.unique_wait:
         for fan in with_wait:
             n = fan.test(f)
@@ -243,7 +288,9 @@ def _fans_for(f: Facts, rules: McrRules, hand_cache: dict) -> dict[str, int]:
 
 
 def _points(found: dict[str, int], rules: McrRules) -> int:
-    total = sum(BY_NAME[n].points * c for n, c in found.items())
+    total = 0
+    for n, c in found.items():
+        total += _POINTS[n] * c
     if rules.kong_pair_5 and "Concealed Kong" in found and "Melded Kong" in found:
         total += 2  # 5 instead of 2 + 1
     return total
@@ -279,16 +326,14 @@ def score_mcr(req: HandRequest, rules: McrRules | None = None) -> McrResult:
 
     def unique() -> bool:
         if not unique_cache:
-            ws = S.waits(h.c13, len(h.melds), [h.held[k] - (k == w) for k in range(34)],
-                         rules.fifth_copy_wait)
+            held13 = list(h.held)
+            held13[w] -= 1
+            ws = S.waits(h.c13, len(h.melds), held13, rules.fifth_copy_wait)
             unique_cache.append(ws == [w])
         return unique_cache[0]
 
     counts = h.held
-    mask = 0
-    for k in range(34):
-        if counts[k]:
-            mask |= 1 << k
+    mask = h.mask
     hand_cache: dict = {}
     best = None
     for r in readings:
@@ -297,28 +342,26 @@ def score_mcr(req: HandRequest, rules: McrRules | None = None) -> McrResult:
         concealed = sum(1 for s in r.sets if s.kind != S.CHOW and not s.open)
         for slot in _slots(r, w):
             waitable = slot in _WAIT_SLOTS and req.win_tile_shown
-            f = Facts(
-                reading=r, counts=counts, mask=mask, chows=chows, pungs=pungs, pair=r.pair,
-                concealed_pungs=concealed - (slot == "pung" and not h.self_drawn),
-                melded_kongs=h.melded_kongs, concealed_kongs=h.concealed_kongs,
-                open_melds=h.open_melds, slot=slot,
-                unique_wait=waitable and unique(), self_drawn=h.self_drawn,
-                last_wall=req.last_wall_tile, replacement=req.replacement_tile,
-                robbing=req.robbing_kong, last_copy=last_copy, win_shown=req.win_tile_shown,
-                seat=seat, prevalent=prevalent, nine_gates=nine_gates,
-            )
+            # positional: Facts(reading, counts, mask, chows, pungs, pair, concealed_pungs,
+            # melded_kongs, concealed_kongs, open_melds, slot, unique_wait, self_drawn,
+            # last_wall, replacement, robbing, last_copy, win_shown, seat, prevalent, nine_gates)
+            f = Facts(r, counts, mask, chows, pungs, r.pair,
+                      concealed - (slot == "pung" and not h.self_drawn),
+                      h.melded_kongs, h.concealed_kongs, h.open_melds, slot,
+                      waitable and unique(), h.self_drawn, req.last_wall_tile, req.replacement_tile,
+                      req.robbing_kong, last_copy, req.win_tile_shown, seat, prevalent, nine_gates)
             found = _fans_for(f, rules, hand_cache)
             pts = _points(found, rules)
             if best is None or pts > best[0]:
                 best = (pts, found, r)
     pts, found, reading = best
-    fans = [FanCount(name, BY_NAME[name].points, n) for name, n in sorted(found.items(), key=lambda x: _ORDER[x[0]])]
+    fans = [FanCount(name, _POINTS[name], found[name]) for name in sorted(found, key=_ORDER.__getitem__)]
     if rules.kong_pair_5 and "Concealed Kong" in found and "Melded Kong" in found:
         fans = [x for x in fans if x.name not in ("Concealed Kong", "Melded Kong")]
         fans.append(FanCount("Concealed Kong and Melded Kong", 5, 1))
+        fans.sort(key=lambda x: -x.points)
     if req.flowers:
         fans.append(FanCount("Flower Tiles", 1, req.flowers))
-    fans.sort(key=lambda x: -x.points)
     total = pts + req.flowers
     valid = pts >= rules.min_points
     payment = None

@@ -174,8 +174,12 @@ def knitted_readings(c: Sequence[int], melds: tuple[MSet, ...]) -> list[Reading]
     if len(melds) > 1:
         return []
     out = []
-    for pat in KNITTED_PATTERNS:
-        if all(c[k] for k in pat):
+    mask = 0
+    for k in range(27):
+        if c[k]:
+            mask |= 1 << k
+    for pat, pm in zip(KNITTED_PATTERNS, _KNITTED_MASKS):
+        if mask & pm == pm:
             rest = list(c)
             for k in pat:
                 rest[k] -= 1
@@ -187,12 +191,13 @@ def knitted_readings(c: Sequence[int], melds: tuple[MSet, ...]) -> list[Reading]
 def special_readings(c: Sequence[int]) -> list[Reading]:
     """Seven Pairs, Thirteen Orphans, Honors and Knitted Tiles of a 14-tile concealed hand."""
     out = []
-    if all(n % 2 == 0 for n in c):
+    distinct = sum(1 for n in c if n)
+    if distinct <= 7 and all(n % 2 == 0 for n in c):
         pairs = tuple(k for k in range(34) for _ in range(c[k] // 2))
         out.append(Reading(SEVEN_PAIRS, pairs=pairs))
-    if all(c[k] for k in TERMINALS_HONORS) and sum(c[k] for k in TERMINALS_HONORS) == 14:
+    if distinct == 13 and all(c[k] for k in TERMINALS_HONORS):
         out.append(Reading(THIRTEEN_ORPHANS))
-    if max(c) == 1:
+    if distinct == 14:
         suited = tuple(k for k in range(27) if c[k])
         if 7 <= len(suited) <= 9 and any(set(suited) <= set(p) for p in KNITTED_PATTERNS):
             out.append(Reading(HONORS_KNITTED))
