@@ -93,6 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--export", default=None, metavar="ONNX", help="export the run's best.pt to this ONNX path and exit")
     ap.add_argument("--eval", action="store_true", help="evaluate best.pt on the test split and exit")
     ap.add_argument("--weights", default=None, help="checkpoint for --export/--eval (default: the run's best.pt)")
+    ap.add_argument("--all-classes", action="store_true",
+                    help="train/evaluate the single-stage 46-class detector on the dataset's own labels")
     args = ap.parse_args(argv)
 
     src = Path(args.data)
@@ -105,19 +107,27 @@ def main(argv: list[str] | None = None) -> int:
         print("error: ultralytics is not installed: pip install -e '.[train]'", file=sys.stderr)
         return 2
 
+    if args.all_classes:
+        if not (src / "data.yaml").exists():
+            print(f"error: {src / 'data.yaml'} not found: make the dataset with datasets.make_dataset", file=sys.stderr)
+            return 2
+        prepare = lambda: src / "data.yaml"  # noqa: E731
+    else:
+        prepare = lambda: make_two_class(src, two)  # noqa: E731
+    names = "46 tile classes" if args.all_classes else "tile/back"
     if args.export:
         return export_onnx(weights, Path(args.export), args.imgsz)
     if args.eval:
-        yaml = make_two_class(src, two)
+        yaml = prepare()
         m = YOLO(str(weights))
         res = m.val(data=str(yaml), split="test", imgsz=args.imgsz, batch=args.batch, device=args.device,
                     workers=args.workers, plots=False, project=str(Path(args.project)), name=args.name + "_test",
                     exist_ok=True, verbose=True)
         box = res.box
         print(f"test mAP50 {box.map50:.4f}  mAP50-95 {box.map:.4f}  precision {box.mp:.4f}  recall {box.mr:.4f}")
-        for i, name in enumerate(DETECTOR_CLASSES):
-            if i < len(box.p):
-                print(f"  {name}: P {box.p[i]:.4f} R {box.r[i]:.4f} AP50 {box.ap50[i]:.4f}")
+        print(f"classes: {names}")
+        for j, ci in enumerate(box.ap_class_index):
+            print(f"  {res.names[int(ci)]}: P {box.p[j]:.4f} R {box.r[j]:.4f} AP50 {box.ap50[j]:.4f}")
         return 0
 
     if args.resume:
@@ -128,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         YOLO(str(last)).train(resume=True)
         return 0
 
-    yaml = make_two_class(src, two)
+    yaml = prepare()
     model = YOLO(args.model)
     model.train(
         data=str(yaml), epochs=args.epochs, time=args.time, imgsz=args.imgsz, batch=args.batch,
