@@ -23,7 +23,7 @@ Rules (amounts are :class:`PenaltyOptions`, defaults from the seed rule texts):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from typing import Any, Sequence
 
 from .hand import HandError, HandRequest, validate

@@ -40,6 +40,8 @@ def _ranks(lo: int, hi: int) -> int:
 
 
 RANKS_789, RANKS_456, RANKS_123 = _ranks(7, 9), _ranks(4, 6), _ranks(1, 3)
+FIVES = _ranks(5, 5)
+EVEN_RANKS = _ranks(2, 2) | _ranks(4, 4) | _ranks(6, 6) | _ranks(8, 8)
 RANKS_6789, RANKS_1234 = _ranks(6, 9), _ranks(1, 4)
 
 
@@ -139,20 +141,20 @@ class Facts:
 _TILE_LEVEL = frozenset((S.STANDARD, S.KNITTED_STRAIGHT, S.SEVEN_PAIRS))
 
 
-def _all_packs(f: Facts, test: Callable[[str, int], bool]) -> bool:
-    return f.reading.shape == S.STANDARD and all(test(kind, t) for kind, t in f.packs())
-
-
 def _pack_traits(f: Facts) -> tuple[bool, bool, bool]:
     """(every group has a 5, every group has a terminal/honour, every group is an even pung
-    or pair) over the five groups of a basic hand, found in one pass and kept on ``f``."""
+    or pair) over the five groups of a basic hand, kept on ``f``. A bitmask test first rules
+    out most hands (no 5 / no terminal or honour / a chow or an odd tile)."""
     if f._packs is None:
         if f.reading.shape != S.STANDARD:
             f._packs = (False, False, False)
         else:
+            m = f.mask
             packs = f.packs()
-            f._packs = (all(_has5(k, t) for k, t in packs), all(_outside(k, t) for k, t in packs),
-                        all(_even_pung(k, t) for k, t in packs))
+            fives = not m & HONORS and m & FIVES != 0 and all(_has5(k, t) for k, t in packs)
+            outside = m & TERMINALS_HONORS != 0 and all(_outside(k, t) for k, t in packs)
+            even = not f.chows and not m & ~EVEN_RANKS and all(_even_pung(k, t) for k, t in packs)
+            f._packs = (fives, outside, even)
     return f._packs
 
 
