@@ -839,7 +839,8 @@ def random_scene(rng: np.random.Generator, styles: list[str], *, imgsz: int | tu
         ruleset = "mcr" if (has_flowers and rng.random() < 0.5) else "riichi"
         spec = random_hand(rng, ruleset)
         if not all(f in style.classes for f in spec.flower_tiles):
-            spec.flower_tiles = []
+            spec.flower_tiles = []          # this style lacks some flowers: show none
+            spec.request["flowers"] = 0
         return render_hand(spec, rng, style, imgsz=imgsz, look=look, jpeg=jpeg,
                            upside_down=bool(rng.random() < 0.1),
                            discards=int(rng.integers(3, 19)) if rng.random() < 0.25 else 0)
