@@ -1,0 +1,56 @@
+"""The bundled crop classifier names the tiles in the ground-truth boxes of the bundled rendered
+photos (``tests/data/*.json``), so the crop pipeline (``vision.tile_crops``) and the exported
+model agree. Rendered photos, not real ones: the real-photo numbers are in models/README.md."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.classes import TILE_CLASSES
+from vision.tile_crops import CONTEXT, crop_boxes, fit_square
+
+REPO = Path(__file__).resolve().parents[1]
+MODEL = REPO / "vision" / "weights" / "classifier.onnx"
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def test_fit_square_keeps_aspect_and_centres():
+    crop = np.full((40, 20, 3), 255, np.uint8)           # portrait 20x40 -> 24x48 in 48
+    sq = fit_square(crop, 48)
+    assert sq.shape == (48, 48, 3)
+    assert sq[24, 12:36].min() == 255 and sq[24, :12].max() == 127 and sq[24, 36:].max() == 127
+
+
+def test_crop_boxes_widens_by_context_and_clips():
+    img = np.zeros((100, 100, 3), np.uint8)
+    img[40:60, 40:60] = 255
+    t = crop_boxes(img, np.array([[40, 40, 60, 60], [-5, -5, 10, 10]]), 48)
+    assert t.shape == (2, 3, 48, 48) and t.dtype == np.float32
+    # a 20 px box widened by 4% per side is 21.6 -> 22 px: the white square fills most of it
+    assert CONTEXT == 0.04 and t[0, :, 24, 24].tolist() == [1.0, 1.0, 1.0]
+    assert t[1].max() == 0.0                               # clipped box, all black
+
+
+@pytest.mark.skipif(not MODEL.is_file() or not list(DATA.glob("*.json")),
+                    reason="needs vision/weights/classifier.onnx and tests/data samples")
+def test_bundled_classifier_on_ground_truth_boxes():
+    ort = pytest.importorskip("onnxruntime")
+    from vision.imageio import load_image
+
+    sess = ort.InferenceSession(str(MODEL), providers=["CPUExecutionProvider"])
+    size = sess.get_inputs()[0].shape[2]
+    right = total = 0
+    for sidecar in sorted(DATA.glob("*.json")):
+        truth = json.loads(sidecar.read_text())
+        image = load_image(sidecar.with_suffix(".jpg"))
+        boxes = np.array([t["box"] for t in truth["tiles"]], np.float32)
+        probs = sess.run(None, {sess.get_inputs()[0].name: crop_boxes(image, boxes, size)})[0]
+        assert probs.shape == (len(boxes), len(TILE_CLASSES))
+        np.testing.assert_allclose(probs.sum(1), 1.0, atol=1e-4)
+        got = [TILE_CLASSES[i] for i in probs.argmax(1)]
+        right += sum(g == t["tile"] for g, t in zip(got, truth["tiles"]))
+        total += len(got)
+    assert right >= 0.8 * total, f"{right}/{total} ground-truth boxes named right"
