@@ -328,8 +328,13 @@ def score_mcr(req: HandRequest, rules: McrRules | None = None) -> McrResult:
         if not unique_cache:
             held13 = list(h.held)
             held13[w] -= 1
-            ws = S.waits(h.c13, len(h.melds), held13, rules.fifth_copy_wait)
-            unique_cache.append(ws == [w])
+            fifth = rules.fifth_copy_wait
+            # Most hands with another wait show it among the four-sets waits: no need to try
+            # the special shapes then.
+            if any(k != w and (fifth or held13[k] < 4) for k in S.standard_waits(h.c13)):
+                unique_cache.append(False)
+            else:
+                unique_cache.append(S.waits(h.c13, len(h.melds), held13, fifth) == [w])
         return unique_cache[0]
 
     counts = h.held
@@ -393,7 +398,7 @@ def describe(reading: S.Reading) -> str:
     parts = []
     if reading.knitted:
         parts.append("knitted straight " + tiles(reading.knitted))
-    for s in reading.sets:
+    for s in sorted(reading.sets, key=lambda x: (x.from_hand, x.tile)):
         ks = [s.tile, s.tile + 1, s.tile + 2] if s.kind == S.CHOW else [s.tile] * (4 if s.kind == S.KONG else 3)
         state = "melded " if s.open else ("concealed " if not s.from_hand else "")
         parts.append(f"{state}{s.kind} {tiles(ks)}")
