@@ -133,3 +133,29 @@ def test_a_file_that_is_not_a_photo_says_so(server_url, browser, tmp_path):
     WebDriverWait(browser, 10).until(lambda d: "not an image" in status.text,
                                      message="no error shown for a non-image file")
     assert "error" in status.get_attribute("class")
+
+
+def test_overlay_page_shows_what_the_websocket_sends(browser):
+    from vision.overlay import OverlayHub, OverlayServer
+
+    hub = OverlayHub()
+    server = OverlayServer(hub, _free_port())
+    server.start()
+    try:
+        browser.get(f"http://127.0.0.1:{server.server.config.port}/")
+        WebDriverWait(browser, 10).until(lambda d: hub.client_count == 1,
+                                         message="the overlay page did not connect to /ws")
+        hub.publish({"type": "hand", "frame": 7, "time_s": 0.7, "hand": {
+            "tiles": ["2m", "3m", "4m"], "summary": "1 han 30 fu · 1000", "warnings": [],
+            "request": {"concealed": "23m", "melds": [], "win_tile": "4m"},
+            "result": {"yaku": [{"name": "yakuhai (chun)", "han": 1}]}}})
+        WebDriverWait(browser, 10).until(
+            lambda d: d.find_element(By.ID, "value").text == "1 han 30 fu · 1000")
+        assert browser.find_element(By.ID, "lines").text == "yakuhai (chun) 1"
+        chips = browser.find_elements(By.CSS_SELECTOR, "#tiles .tile")
+        assert [c.text.replace("\n", "") for c in chips] == ["2m", "3m", "4m"]
+        hub.publish({"type": "hand", "frame": 9, "time_s": 0.9, "hand": None})
+        WebDriverWait(browser, 10).until(
+            lambda d: "hidden" in d.find_element(By.ID, "card").get_attribute("class"))
+    finally:
+        server.stop()

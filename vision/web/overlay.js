@@ -15,6 +15,15 @@ function chip(code) {
   return e;
 }
 
+function splitMpsz(text) {
+  const out = []; let digits = [];
+  for (const ch of (text || "").replace(/\s+/g, "")) {
+    if (/[0-9]/.test(ch)) digits.push(ch);
+    else { for (const d of digits) out.push(d + ch); digits = []; }
+  }
+  return out;
+}
+
 function show(msg) {
   const card = document.getElementById("card");
   if (msg.type !== "hand") return;
@@ -22,7 +31,17 @@ function show(msg) {
   if (!hand) { card.classList.add("hidden"); return; }
   const tiles = document.getElementById("tiles");
   tiles.textContent = "";
-  for (const t of hand.tiles) tiles.appendChild(chip(t));
+  // Grouped as scored (concealed | melds | winning tile) when a hand could be formed.
+  const req = hand.request;
+  const groups = req ? [splitMpsz(req.concealed), ...(req.melds || []).map((m) => splitMpsz(m.tiles)),
+    req.win_tile ? [req.win_tile] : []] : [hand.tiles];
+  for (const g of groups) {
+    if (!g.length) continue;
+    const span = document.createElement("span");
+    span.className = "group";
+    for (const t of g) span.appendChild(chip(t));
+    tiles.appendChild(span);
+  }
   document.getElementById("value").textContent = hand.summary || "";
   const res = hand.result || {};
   const names = (res.yaku || []).map((y) => `${y.name} ${y.han}`)
