@@ -7,7 +7,8 @@ differences. Known, documented rule differences (``scoring/riichi/RULES.md``) ar
 """
 from __future__ import annotations
 
-from scoring.hand import HandRequest
+from scoring.hand import HandRequest, RiichiRules
+from scoring.tiles import Tile
 
 try:
     from mahjong.constants import EAST
@@ -129,3 +130,56 @@ def known_difference(req: HandRequest, mine: dict, ref: dict) -> str | None:
     if req.rules.double_wind_pair_fu == 2 and req.seat_wind == req.round_wind:
         return "double wind pair 2 fu (rule option; mahjong always counts 4)"
     return None
+
+
+def one_suit_hands() -> list[tuple[int, ...]]:
+    """Counts (9 numbers) of every complete 14-tile hand of one suit."""
+    from scoring.decompose import is_complete
+
+    out: list[tuple[int, ...]] = []
+
+    def gen(i: int, left: int, cur: list[int]) -> None:
+        if i == 9:
+            if left == 0 and is_complete(cur + [0] * 25):
+                out.append(tuple(cur))
+            return
+        for n in range(min(4, left) + 1):
+            cur.append(n)
+            gen(i + 1, left - n, cur)
+            cur.pop()
+
+    gen(0, 14, [])
+    return out
+
+
+def one_suit_wins(hand: tuple[int, ...], suit: int = 1, **kw):
+    """Every win of a one-suit hand: (winning kind, tsumo/ron) -> HandRequest. Red fives are
+    off: four plain fives cannot be written in mahjong's 136 ids otherwise."""
+    tiles = [Tile(9 * suit + k) for k in range(9) for _ in range(hand[k])]
+    for k in range(9):
+        if not hand[k]:
+            continue
+        rest = list(tiles)
+        rest.remove(Tile(9 * suit + k))
+        for win in ("tsumo", "ron"):
+            yield HandRequest(concealed=tuple(rest), win_tile=Tile(9 * suit + k), win=win,
+                              rules=RiichiRules(aka=False), **kw)
+
+
+def random_one_suit_hands(rng, n: int) -> list[tuple[int, ...]]:
+    """``n`` random complete one-suit hands (counts of 9 numbers): four runs/triplets and a
+    pair drawn at random, at most four of a number."""
+    out: list[tuple[int, ...]] = []
+    while len(out) < n:
+        c = [0] * 9
+        for _ in range(4):
+            if rng.random() < 0.6:
+                k = rng.randrange(7)
+                for i in (k, k + 1, k + 2):
+                    c[i] += 1
+            else:
+                c[rng.randrange(9)] += 3
+        c[rng.randrange(9)] += 2
+        if max(c) <= 4:
+            out.append(tuple(c))
+    return out

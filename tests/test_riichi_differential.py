@@ -56,3 +56,14 @@ def test_slice_covers_the_rulebook():
     assert kinds == {"chi", "pon", "daiminkan", "kakan", "ankan"}
     assert flags >= {"riichi", "ippatsu", "last_wall_tile", "replacement_tile", "red"}
     assert len(seen_yaku) >= 30, sorted(seen_yaku)
+
+
+def test_one_suit_hands_agree():
+    # 150 random complete one-suit hands, every winning tile, tsumo and ron: the hands where
+    # readings compete most (pinfu, peikou, ittsu, sanankou, nine gates); all 13,277 such hands
+    # are checked by `benchmarks.riichi_differential --one-suit`
+    from riichi_reference import one_suit_wins, random_one_suit_hands
+
+    for hand in random_one_suit_hands(random.Random(2026), 150):
+        for req in one_suit_wins(hand, seat_wind="S", round_wind="E"):
+            assert compare(ours(score_hand(req)), reference_score(req)) == [], (hand, req.win_tile, req.win)
