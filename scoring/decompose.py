@@ -8,8 +8,10 @@ Three shapes are complete:
 - thirteen orphans (``thirteen_orphans``): one of each terminal and honour plus one more.
 
 A reading also says which group the winning tile completed and the wait that gives, because a
-hand such as 11123455678999m + 5m reads several ways and fu / wait yaku depend on the choice.
-The suit-by-suit decomposition is cached, so a hand costs a few dictionary look-ups.
+hand such as 123345m… winning on 3m (edge wait 12+3 or two-sided 45+3) or 111123m… on 1m
+(triplet or run) reads several ways, and fu and wait yaku depend on the choice.
+The suit-by-suit decomposition is cached (one entry per distinct suit pattern, a bounded
+set), so a hand costs a few dictionary look-ups.
 MCR-only shapes (knitted, honours-and-knitted) are not here.
 """
 from __future__ import annotations
