@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .hand import HandError, HandRequest, validate
+from .hand import HandError, HandRequest, check
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,15 +40,15 @@ def _riichi():
 def score_hand(req: HandRequest) -> Any:
     """Value one win. Returns a result object (``.to_json()``, ``.error``).
 
-    Validates ``req`` first (:func:`scoring.hand.validate`); an impossible or incomplete hand
+    Checks ``req`` first (:func:`scoring.hand.check`); an impossible or incomplete hand
     returns an :class:`ErrorResult` naming the problem instead of raising. ``ruleset ==
     "mcr"`` goes to ``scoring.mcr.score_mcr``; until that module exists the result is the error
     "MCR scoring not supported yet".
     """
     try:
-        validate(req)
+        tally = check(req)
         if req.ruleset == "riichi":
-            return (_score_riichi or _riichi())(req)
+            return (_score_riichi or _riichi())(req, tally)
         try:
             from .mcr import score_mcr
         except ImportError:

@@ -203,8 +203,26 @@ def validate_meld(m: Meld, index: int = 0) -> None:
             _fail(f"{_where(m, index)}: a chi can only be called from the player on the left")
 
 
+@dataclass(slots=True)
+class Tally:
+    """Tile counts of a checked hand, by kind 0..33 (red fives count as fives).
+
+    ``hand``: the concealed tiles and the winning tile. ``all``: those and every meld tile.
+    ``reds``: red fives anywhere in the hand.
+    """
+
+    hand: list[int]
+    all: list[int]
+    reds: int
+
+
 def validate(req: HandRequest) -> None:
-    """Raise HandError naming the first thing that makes ``req`` impossible.
+    """Raise HandError naming the first thing that makes ``req`` impossible (see :func:`check`)."""
+    check(req)
+
+
+def check(req: HandRequest) -> Tally:
+    """Validate ``req`` and return its tile counts; raise HandError naming the first problem.
 
     Checks: ruleset and enum fields; tile count (13 - 3 x melds concealed tiles); flowers only
     as the MCR ``flowers`` count; legal melds; physical tile set (at most 4 of a kind, a red
@@ -237,22 +255,25 @@ def validate(req: HandRequest) -> None:
             f"wrong tile count: {len(req.concealed)} concealed tiles (without the winning tile) "
             f"with {len(req.melds)} meld(s); expected {want}"
         )
-    counts = [0] * NUM_KINDS
+    hand = [0] * NUM_KINDS
     reds = 0
     for t in req.concealed:
         if t.kind >= FLOWER_BASE:
             _fail("flowers are not part of the hand; give their number in 'flowers' (MCR)")
-        counts[t.kind] += 1
+        hand[t.kind] += 1
         reds += t.red
     t = req.win_tile
     if t.kind >= FLOWER_BASE:
         _fail("flowers are not part of the hand; give their number in 'flowers' (MCR)")
-    counts[t.kind] += 1
+    hand[t.kind] += 1
     reds += t.red
-    for m in melds:
-        for t in m.tiles:
-            counts[t.kind] += 1
-            reds += t.red
+    counts = hand
+    if melds:
+        counts = list(hand)
+        for m in melds:
+            for t in m.tiles:
+                counts[t.kind] += 1
+                reds += t.red
     if max(counts) > 4 or reds > 1:     # the precise message comes from check_physical
         try:
             check_physical(req.all_tiles)
@@ -285,6 +306,7 @@ def validate(req: HandRequest) -> None:
         _validate_riichi(req)
     else:
         _validate_mcr(req)
+    return Tally(hand, counts, reds)
 
 
 def _validate_riichi(req: HandRequest) -> None:

@@ -6,7 +6,7 @@ highest payment, then a real yakuman over a counted one, then more han, then mor
 from __future__ import annotations
 
 from ..decompose import meld_groups, readings
-from ..hand import HandError, HandRequest
+from ..hand import HandError, HandRequest, Tally, check
 from ..tiles import NUM_KINDS, dora_from_indicator, to_mpsz
 from .fu import fu_of
 from .limits import base_points, payment
@@ -26,26 +26,46 @@ def _dora_count(indicators, counts: list[int]) -> int:
     return n
 
 
-def score_riichi(req: HandRequest) -> RiichiResult:
-    """Value a validated riichi request (see :func:`scoring.hand.validate`).
+_SUITS = ((0, 0, 9), (1, 9, 18), (2, 18, 27), (3, 27, 34))
+_EMPTY = (bytes(9), bytes(9), bytes(9), bytes(7))
+_FLAG_CACHE: tuple[dict, dict, dict, dict] = ({}, {}, {}, {})   # suit counts -> (OR, AND) of KIND_FLAGS
 
-    Raises HandError if the hand is not complete (no reading as four sets + pair, seven pairs
-    or thirteen orphans). A complete hand without yaku is a result with ``valid=False``.
-    """
-    win_kind = req.win_tile.kind
-    counts = [0] * NUM_KINDS
+
+def _flags(counts: list[int]) -> tuple[int, int]:
+    """OR and AND of :data:`KIND_FLAGS` over the kinds present in ``counts`` (per suit, cached)."""
+    b = bytes(counts)
     any_flags, all_flags = 0, -1
-    reds = 0
-    for t in req.concealed:
-        k = t.kind
-        counts[k] += 1
-        any_flags |= KIND_FLAGS[k]
-        all_flags &= KIND_FLAGS[k]
-        reds += t.red
-    counts[win_kind] += 1
-    any_flags |= KIND_FLAGS[win_kind]
-    all_flags &= KIND_FLAGS[win_kind]
-    reds += req.win_tile.red
+    for suit, lo, hi in _SUITS:
+        part = b[lo:hi]
+        if part == _EMPTY[suit]:
+            continue
+        got = _FLAG_CACHE[suit].get(part)
+        if got is None:
+            a, z = 0, -1
+            for i, n in enumerate(part):
+                if n:
+                    a |= KIND_FLAGS[lo + i]
+                    z &= KIND_FLAGS[lo + i]
+            got = _FLAG_CACHE[suit][part] = (a, z)
+        any_flags |= got[0]
+        all_flags &= got[1]
+    return any_flags, all_flags
+
+
+def score_riichi(req: HandRequest, tally: Tally | None = None) -> RiichiResult:
+    """Value a riichi request.
+
+    ``tally``: the request's counts from :func:`scoring.hand.check` when the caller has already
+    checked it (``score_hand`` does); otherwise the request is checked here. Raises HandError
+    for an impossible request or a hand that is not complete (no reading as four sets + pair,
+    seven pairs or thirteen orphans). A complete hand without yaku is a result with
+    ``valid=False``.
+    """
+    if tally is None:
+        tally = check(req)
+    win_kind = req.win_tile.kind
+    counts = tally.hand
+    all_counts = tally.all
     melds = req.melds
     rs = readings(counts, meld_groups(melds) if melds else (), win_kind)
     if not rs:
@@ -53,16 +73,8 @@ def score_riichi(req: HandRequest) -> RiichiResult:
         raise HandError(
             f"not a complete hand: {to_mpsz(req.concealed)} + {req.win_tile}{shown} is not four "
             "sets and a pair, seven different pairs or thirteen orphans")
-    all_counts = counts
-    if melds:
-        all_counts = list(counts)
-        for m in melds:
-            for t in m.tiles:
-                k = t.kind
-                all_counts[k] += 1
-                any_flags |= KIND_FLAGS[k]
-                all_flags &= KIND_FLAGS[k]
-                reds += t.red
+    any_flags, all_flags = _flags(all_counts)
+    reds = tally.reds
     h = hand_facts(req, all_counts, any_flags, all_flags)
     rules = h.rules
     aka = reds if rules.aka else 0
@@ -97,8 +109,8 @@ def score_riichi(req: HandRequest) -> RiichiResult:
         if best_key is None or key > best_key:
             best_key, best = key, (r, found, han, fu, lines, pay, limit, bool(ym))
     r, found, han, fu, lines, pay, limit, is_yakuman = best
-    fu_lines = tuple(FuLine(*x) for x in lines)
+    fu_lines = tuple(map(FuLine._make, lines))
     if found is None:
         return RiichiResult(False, 0, fu, None, (), dora, fu_lines, None, NO_YAKU, r)
-    return RiichiResult(True, han, fu, limit, tuple(YakuLine(n, v) for n, v in found),
+    return RiichiResult(True, han, fu, limit, tuple(map(YakuLine._make, found)),
                         DoraCount() if is_yakuman else dora, fu_lines, pay, None, r)
