@@ -146,15 +146,17 @@ def _pack_traits(f: Facts) -> tuple[bool, bool, bool]:
     or pair) over the five groups of a basic hand, kept on ``f``. A bitmask test first rules
     out most hands (no 5 / no terminal or honour / a chow or an odd tile)."""
     if f._packs is None:
-        if f.reading.shape != S.STANDARD:
-            f._packs = (False, False, False)
-        else:
+        f._packs = (False, False, False)
+        if f.reading.shape == S.STANDARD:
             m = f.mask
-            packs = f.packs()
-            fives = not m & HONORS and m & FIVES != 0 and all(_has5(k, t) for k, t in packs)
-            outside = m & TERMINALS_HONORS != 0 and all(_outside(k, t) for k, t in packs)
-            even = not f.chows and not m & ~EVEN_RANKS and all(_even_pung(k, t) for k, t in packs)
-            f._packs = (fives, outside, even)
+            may_fives = not m & HONORS and m & FIVES != 0
+            may_outside = m & TERMINALS_HONORS != 0
+            may_even = not f.chows and not m & ~EVEN_RANKS
+            if may_fives or may_outside or may_even:
+                packs = f.packs()
+                f._packs = (may_fives and all(_has5(k, t) for k, t in packs),
+                            may_outside and all(_outside(k, t) for k, t in packs),
+                            may_even and all(_even_pung(k, t) for k, t in packs))
     return f._packs
 
 

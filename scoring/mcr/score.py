@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from ..hand import HandError, HandRequest
 from ..tiles import Tile, to_mpsz
 from . import shapes as S
-from .fans import BY_NAME, FANS, HAND, SETS, TILES, Facts, apply_exclusions
+from .fans import (BY_NAME, DRAGONS, EVEN_RANKS, FANS, HAND, SETS, TERMINALS, TILES, WINDS, Facts,
+                   apply_exclusions)
 
 NINE_GATES_BASE = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 WIND_KIND = {"E": 27, "S": 28, "W": 29, "N": 30}
@@ -40,6 +41,9 @@ class McrRules:
     fifth_copy_wait: bool = False
     kong_pair_5: bool = False
     seven_pairs_tile_hog: bool = True
+
+
+_DEFAULT_RULES = McrRules()
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,20 +107,27 @@ class _Hand:
     concealed_kongs: int
     self_drawn: bool
     mask: int = 0
+    concealed_mask: int = 0
+
+
+# Declared sets are immutable values: one instance per (kind, tile, open), built once.
+_MELD_SETS = {(kind, k, is_open): S.MSet(kind, k, is_open, False)
+              for kind in (S.CHOW, S.PUNG, S.KONG) for k in range(34) for is_open in (True, False)}
 
 
 def _reduce(req: HandRequest) -> _Hand:
     c13 = [0] * 34
-    mask = 0
+    cmask = 0
     for t in req.concealed:
         k = t.kind
         c13[k] += 1
-        mask |= 1 << k
+        cmask |= 1 << k
     w = req.win_tile.kind
-    mask |= 1 << w
-    c14 = list(c13)
+    cmask |= 1 << w
+    c14 = c13.copy()
     c14[w] += 1
-    held = list(c14)
+    held = c14.copy()
+    mask = cmask
     melds = []
     open_melds = mk = ck = 0
     for m in req.melds:
@@ -126,19 +137,19 @@ def _reduce(req: HandRequest) -> _Hand:
             held[k] += 1
         mask |= 1 << kinds[0] | 1 << kinds[-1] | 1 << kinds[1]
         if t == "chi":
-            melds.append(S.MSet(S.CHOW, min(kinds), True, False))
+            melds.append(_MELD_SETS[S.CHOW, min(kinds), True])
             open_melds += 1
         elif t == "pon":
-            melds.append(S.MSet(S.PUNG, kinds[0], True, False))
+            melds.append(_MELD_SETS[S.PUNG, kinds[0], True])
             open_melds += 1
         elif t == "ankan":
-            melds.append(S.MSet(S.KONG, kinds[0], False, False))
+            melds.append(_MELD_SETS[S.KONG, kinds[0], False])
             ck += 1
         else:  # daiminkan, kakan: melded kongs
-            melds.append(S.MSet(S.KONG, kinds[0], True, False))
+            melds.append(_MELD_SETS[S.KONG, kinds[0], True])
             open_melds += 1
             mk += 1
-    return _Hand(c13, c14, held, w, tuple(melds), open_melds, mk, ck, req.win == "tsumo", mask)
+    return _Hand(c13, c14, held, w, tuple(melds), open_melds, mk, ck, req.win == "tsumo", mask, cmask)
 
 
 def _slots(r: S.Reading, w: int) -> list[str]:
@@ -179,7 +190,8 @@ def _is_nine_gates(h: _Hand) -> bool:
 _HAND_FANS = tuple(f for f in FANS if f.scope == HAND)
 _TILE_TESTS = tuple((f.name, f.test.tiles_only) for f in FANS if f.scope == TILES)
 # Hand-scope fans that are 0 unless the hand has a kong / a win event / all-melded sets, and
-# tile fans that need honours or no honours: skipped when they cannot apply (speed only).
+# tile fans that need honours or no honours, or a number of suits: skipped when they cannot
+# apply (speed only: each skip is a necessary condition of the fan's own row).
 _KONG_FANS = {"Four Kongs", "Three Kongs", "Two Concealed Kongs", "Two Melded Kongs", "Concealed Kong",
               "Melded Kong"}
 _EVENT_FANS = {"Last Tile Draw", "Last Tile Claim", "Out with Replacement Tile", "Robbing the Kong"}
@@ -191,8 +203,13 @@ _HAND_EVENT = tuple(f for f in _HAND_FANS if f.name in _EVENT_FANS)
 _NEED_HONORS = {"All Honors", "All Terminals and Honors", "Half Flush"}
 _NEED_NO_HONORS = {"All Terminals", "Full Flush", "Upper Tiles", "Middle Tiles", "Lower Tiles", "Upper Four",
                    "Lower Four", "All Simples", "No Honors"}
-_TILE_TESTS_BY_HONORS = {True: tuple(t for t in _TILE_TESTS if t[0] not in _NEED_NO_HONORS),
-                         False: tuple(t for t in _TILE_TESTS if t[0] not in _NEED_HONORS)}
+_NEED_SUITS = {"All Honors": (0,), "All Green": (0, 1), "Full Flush": (1,), "Half Flush": (1,),
+               "One Voided Suit": (2,), "Reversible Tiles": (0, 1, 2)}
+_TILE_TESTS_BY_PROFILE = {  # (has honours, number of suits) -> the tile fans worth testing
+    (honors, suits): tuple(t for t in _TILE_TESTS
+                           if t[0] not in (_NEED_NO_HONORS if honors else _NEED_HONORS)
+                           and suits in _NEED_SUITS.get(t[0], (0, 1, 2, 3)))
+    for honors in (True, False) for suits in range(4)}
 _POINTS = {fan.name: fan.points for fan in FANS}
 # Fans of the special shapes; every other per-reading fan reads sets, a pair or the winning
 # tile's place, which those shapes do not have, so it is only tested on set-based readings.
@@ -206,26 +223,59 @@ _SET_FANS = {shape: tuple(f for f in FANS if f.scope == SETS and f.name in names
              for shape, names in _SPECIAL_ONLY.items()}
 _SET_FANS[S.STANDARD] = _SET_FANS[S.KNITTED_STRAIGHT] = tuple(
     f for f in FANS if f.scope == SETS and f.name not in _SPECIAL_NAMES)
-# Per-reading fans that are 0 without a pung/kong, and those that are 0 unless the winning
-# tile sits in a pair, an edge or the middle of a chow: skipped when they cannot apply.
-_NEEDS_PUNGS = frozenset(("Little Four Winds", "Little Three Dragons", "Four Concealed Pungs",
-                          "All Even Pungs", "Three Concealed Pungs", "All Pungs", "Dragon Pung",
-                          "Prevalent Wind", "Seat Wind", "Two Concealed Pungs",
-                          "Pung of Terminals or Honors"))
-_NEEDS_WAIT = frozenset(("Edge Wait", "Closed Wait", "Single Wait"))
-# Nine Gates is tested only when the tiles form Nine Gates; Knitted Straight never on a
-# four-sets reading.
-_SKIP_ALWAYS = _NEEDS_PUNGS | _NEEDS_WAIT | {"Nine Gates"}
+# Per-reading fans are tested only when they can apply (speed only; each gate is a necessary
+# condition of the fan's own row):
+# - fans the set-relation search reports (Big Four Winds, Big Three Dragons) come with it;
+# - fans of the pungs only when a pung or kong is of the kinds listed here;
+# - Four/Three/Two Concealed Pungs only with two or more concealed pungs;
+# - a wait fan only for the winning tile's own place (pair, edge, closed) and a unique wait;
+# - Nine Gates only when the tiles form Nine Gates; Knitted Straight never on four sets.
+_FROM_RELATIONS = frozenset(("Big Four Winds", "Big Three Dragons"))
+_PUNG_GATES = {"Little Four Winds": WINDS, "Little Three Dragons": DRAGONS, "Dragon Pung": DRAGONS,
+               "Prevalent Wind": WINDS, "Seat Wind": WINDS, "Pung of Terminals or Honors": TERMINALS | WINDS,
+               "All Even Pungs": EVEN_RANKS, "All Pungs": (1 << 34) - 1}
+_CONCEALED_PUNG_FANS = frozenset(("Four Concealed Pungs", "Three Concealed Pungs", "Two Concealed Pungs"))
+_WAIT_FANS = {"pair": BY_NAME["Single Wait"], "edge": BY_NAME["Edge Wait"], "closed": BY_NAME["Closed Wait"]}
+_SKIP_ALWAYS = (_FROM_RELATIONS | set(_PUNG_GATES) | _CONCEALED_PUNG_FANS
+                | {fan.name for fan in _WAIT_FANS.values()} | {"Nine Gates"})
 _GROUPS = {shape: (tuple(f for f in fans if f.name not in _SKIP_ALWAYS
                          and not (f.name == "Knitted Straight" and shape == S.STANDARD)),
-                   tuple(f for f in fans if f.name in _NEEDS_PUNGS),
-                   tuple(f for f in fans if f.name in _NEEDS_WAIT))
+                   tuple((f, _PUNG_GATES[f.name]) for f in fans if f.name in _PUNG_GATES),
+                   tuple(f for f in fans if f.name in _CONCEALED_PUNG_FANS))
            for shape, fans in _SET_FANS.items()}
 _NINE_GATES = BY_NAME["Nine Gates"]
 _WAIT_SLOTS = ("pair", "edge", "closed")
 _HONOR_MASK = 0x7F << 27
 _TILE_LEVEL_SHAPES = frozenset((S.STANDARD, S.KNITTED_STRAIGHT, S.SEVEN_PAIRS))
 _ORDER = {fan.name: (-fan.points, fan.no) for fan in FANS}  # list order: points, then table
+_ONE_EACH = {fan.name: FanCount(fan.name, fan.points, 1) for fan in FANS}  # shared: immutable
+
+
+def _hand_fans(f: Facts, tile_level: bool) -> dict[str, int]:
+    """Fans of scope ``hand`` (and ``tiles`` for shapes made of sets or pairs): they depend
+    only on the tiles and the win's context, so they are evaluated once per hand."""
+    found = {}
+    groups = [_HAND_BASE]
+    if f.melded_kongs or f.concealed_kongs:
+        groups.append(_HAND_KONG)
+    if f.last_wall or f.replacement or f.robbing:
+        groups.append(_HAND_EVENT)
+    if f.last_copy:
+        groups.append((BY_NAME["Last Tile"],))
+    if f.open_melds == 4:
+        groups.append((BY_NAME["Melded Hand"],))
+    for group in groups:
+        for fan in group:
+            n = fan.test(f)
+            if n:
+                found[fan.name] = n
+    if tile_level:
+        m = f.mask
+        suits = (m & 0x1FF != 0) + (m & 0x3FE00 != 0) + (m & 0x7FC0000 != 0)
+        for name, test in _TILE_TESTS_BY_PROFILE[m & _HONOR_MASK != 0, suits]:
+            if test(f):
+                found[name] = 1
+    return found
 
 
 def _fans_for(f: Facts, rules: McrRules, hand_cache: dict) -> dict[str, int]:
@@ -234,52 +284,43 @@ def _fans_for(f: Facts, rules: McrRules, hand_cache: dict) -> dict[str, int]:
     Fans of scope ``hand`` depend only on the tiles and the win's context, so they are
     evaluated once per hand (per kind of shape) and reused for every reading.
     """
-    key = f.reading.shape in _TILE_LEVEL_SHAPES
+    shape = f.reading.shape
+    key = shape in _TILE_LEVEL_SHAPES
     found = hand_cache.get(key)
     if found is None:
-        found = {}
-        groups = [_HAND_BASE]
-        if f.melded_kongs or f.concealed_kongs:
-            groups.append(_HAND_KONG)
-        if f.last_wall or f.replacement or f.robbing:
-            groups.append(_HAND_EVENT)
-        if f.last_copy:
-            groups.append((BY_NAME["Last Tile"],))
-        if f.open_melds == 4:
-            groups.append((BY_NAME["Melded Hand"],))
-        for group in groups:
-            for fan in group:
-                n = fan.test(f)
-                if n:
-                    found[fan.name] = n
-        if key:
-            for name, test in _TILE_TESTS_BY_HONORS[f.mask & _HONOR_MASK != 0]:
-                if test(f):
-                    found[name] = 1
-        hand_cache[key] = found
-    found = dict(found)
-    always, with_pungs, with_wait = _GROUPS[f.reading.shape]
+        found = hand_cache[key] = _hand_fans(f, key)
+    found = found.copy()
+    always, pung_fans, concealed_pung_fans = _GROUPS[shape]
     for fan in always:
         n = fan.test(f)
         if n:
             found[fan.name] = n
-    if f.pungs:
-        for fan in with_pungs:
-            n = fan.test(f)
-            if n:
-                found[fan.name] = n
+    pungs = f.pungs
+    if pungs:
+        pm = 0
+        for k in pungs:
+            pm |= 1 << k
+        for fan, gate in pung_fans:
+            if pm & gate:
+                n = fan.test(f)
+                if n:
+                    found[fan.name] = n
+        if f.concealed_pungs >= 2:
+            for fan in concealed_pung_fans:
+                n = fan.test(f)
+                if n:
+                    found[fan.name] = n
+        if len(pungs) > 1:
+            found.update(f.pung_rel())
     if f.nine_gates and _NINE_GATES.test(f):
         found["Nine Gates"] = 1
     if f.unique_wait:
-        for fan in with_wait:
-            n = fan.test(f)
-            if n:
-                found[fan.name] = n
+        fan = _WAIT_FANS.get(f.slot)
+        if fan is not None and fan.test(f):
+            found[fan.name] = 1
     if len(f.chows) > 1:
         found.update(f.chow_rel())
-    if len(f.pungs) > 1:
-        found.update(f.pung_rel())
-    if not rules.seven_pairs_tile_hog and f.shape == S.SEVEN_PAIRS:
+    if not rules.seven_pairs_tile_hog and shape == S.SEVEN_PAIRS:
         found.pop("Tile Hog", None)
     found = apply_exclusions(found, f)
     if not found:
@@ -305,36 +346,44 @@ def score_mcr(req: HandRequest, rules: McrRules | None = None) -> McrResult:
     Raises :class:`NotCompleteError` (a HandError) when the tiles form no winning shape, and
     HandError for ``last_copy`` while the winner holds another copy of the winning tile.
     """
-    rules = rules or McrRules()
+    rules = rules or _DEFAULT_RULES
     h = _reduce(req)
-    readings = S.all_readings(h.c14, h.melds)
+    w = h.win
+    c13 = h.c13
+    readings = S.all_readings(h.c14, h.melds, h.concealed_mask)
     if not readings:
         raise NotCompleteError(
             f"not a complete hand: {to_mpsz(req.concealed)} + {req.win_tile}"
             + (f" with {len(req.melds)} meld(s)" if req.melds else "")
             + " is not four sets and a pair, seven pairs, thirteen orphans, honors and knitted tiles"
               " or a knitted straight with a set and a pair")
-    w = h.win
     in_melds = h.held[w] - h.c14[w]
     last_copy = req.last_copy or (in_melds == 3)
     if req.last_copy and h.c14[w] > 1:
         raise HandError(f"last_copy: the winner holds another {req.win_tile} concealed, so the winning "
                         f"tile is not the last of its kind shown (Last Tile needs the other three exposed)")
-    nine_gates = _is_nine_gates(h)
+    nine_gates = not h.melds and w < 27 and _is_nine_gates(h)
     seat, prevalent = WIND_KIND[req.seat_wind], WIND_KIND[req.round_wind]
+    shown = req.win_tile_shown
+    self_drawn = h.self_drawn
     unique_cache: list = []
 
     def unique() -> bool:
+        """The winning tile was the hand's only wait (:func:`scoring.mcr.shapes.waits`)."""
         if not unique_cache:
-            held13 = list(h.held)
+            held13 = h.held.copy()
             held13[w] -= 1
             fifth = rules.fifth_copy_wait
+            std = S.standard_waits(c13)
             # Most hands with another wait show it among the four-sets waits: no need to try
             # the special shapes then.
-            if any(k != w and (fifth or held13[k] < 4) for k in S.standard_waits(h.c13)):
+            if any(k != w and (fifth or held13[k] < 4) for k in std):
                 unique_cache.append(False)
             else:
-                unique_cache.append(S.waits(h.c13, len(h.melds), held13, fifth) == [w])
+                mask13 = h.concealed_mask if c13[w] else h.concealed_mask & ~(1 << w)
+                found = set(std)
+                found.update(S.special_waits(c13, len(h.melds), mask13))
+                unique_cache.append(sorted(k for k in found if fifth or held13[k] < 4) == [w])
         return unique_cache[0]
 
     counts = h.held
@@ -342,25 +391,36 @@ def score_mcr(req: HandRequest, rules: McrRules | None = None) -> McrResult:
     hand_cache: dict = {}
     best = None
     for r in readings:
-        chows = tuple(sorted(s.tile for s in r.sets if s.kind == S.CHOW))
-        pungs = tuple(sorted(s.tile for s in r.sets if s.kind != S.CHOW))
-        concealed = sum(1 for s in r.sets if s.kind != S.CHOW and not s.open)
+        chows = []
+        pungs = []
+        concealed = 0
+        for st in r.sets:
+            if st.kind == S.CHOW:
+                chows.append(st.tile)
+            else:
+                pungs.append(st.tile)
+                if not st.open:
+                    concealed += 1
+        chows.sort()
+        pungs.sort()
+        chows = tuple(chows)
+        pungs = tuple(pungs)
         for slot in _slots(r, w):
-            waitable = slot in _WAIT_SLOTS and req.win_tile_shown
             # positional: Facts(reading, counts, mask, chows, pungs, pair, concealed_pungs,
             # melded_kongs, concealed_kongs, open_melds, slot, unique_wait, self_drawn,
             # last_wall, replacement, robbing, last_copy, win_shown, seat, prevalent, nine_gates)
             f = Facts(r, counts, mask, chows, pungs, r.pair,
-                      concealed - (slot == "pung" and not h.self_drawn),
+                      concealed - (slot == "pung" and not self_drawn),
                       h.melded_kongs, h.concealed_kongs, h.open_melds, slot,
-                      waitable and unique(), h.self_drawn, req.last_wall_tile, req.replacement_tile,
-                      req.robbing_kong, last_copy, req.win_tile_shown, seat, prevalent, nine_gates)
+                      shown and slot in _WAIT_SLOTS and unique(), self_drawn, req.last_wall_tile,
+                      req.replacement_tile, req.robbing_kong, last_copy, shown, seat, prevalent, nine_gates)
             found = _fans_for(f, rules, hand_cache)
             pts = _points(found, rules)
             if best is None or pts > best[0]:
                 best = (pts, found, r)
     pts, found, reading = best
-    fans = [FanCount(name, _POINTS[name], found[name]) for name in sorted(found, key=_ORDER.__getitem__)]
+    fans = [_ONE_EACH[name] if found[name] == 1 else FanCount(name, _POINTS[name], found[name])
+            for name in sorted(found, key=_ORDER.__getitem__)]
     if rules.kong_pair_5 and "Concealed Kong" in found and "Melded Kong" in found:
         fans = [x for x in fans if x.name not in ("Concealed Kong", "Melded Kong")]
         fans.append(FanCount("Concealed Kong and Melded Kong", 5, 1))
@@ -373,7 +433,7 @@ def score_mcr(req: HandRequest, rules: McrRules | None = None) -> McrResult:
     reason = None
     if valid:
         each = rules.base_payment + total
-        if h.self_drawn:
+        if self_drawn:
             payment = {"total": 3 * each, "from_each": each}
         else:
             payment = {"total": each + 2 * rules.base_payment, "from_discarder": each,
@@ -381,7 +441,7 @@ def score_mcr(req: HandRequest, rules: McrRules | None = None) -> McrResult:
     else:
         reason = (f"{pts} points without flowers; a win needs at least {rules.min_points} "
                   f"(flowers never count toward the minimum)")
-    return McrResult(valid, total, pts, tuple(fans), payment, reading, reason, h.self_drawn)
+    return McrResult(valid, total, pts, tuple(fans), payment, reading, reason, self_drawn)
 
 
 def describe(reading: S.Reading) -> str:

@@ -136,29 +136,32 @@ _HONOR_PUNGS = tuple(MSet(PUNG, k, False, True) for k in range(34))
 
 def standard_readings(c: Sequence[int], melds: tuple[MSet, ...]) -> list[Reading]:
     """Every four-sets-and-pair reading of the concealed part ``c`` (winning tile included)."""
-    per_suit = []
-    for s, base in enumerate((0, 9, 18)):
+    honor_sets: tuple[MSet, ...] = ()
+    honor_pair = -1
+    for k in range(27, 34):
+        n = c[k]
+        if n:
+            if n == 3:
+                honor_sets += (_HONOR_PUNGS[k],)
+            elif n == 2 and honor_pair < 0:
+                honor_pair = k
+            else:
+                return []
+    combos: list[tuple[tuple[MSet, ...], int]] = [(melds + honor_sets, honor_pair)]
+    for base in (0, 9, 18):
         part = tuple(c[base:base + 9])
-        if not any(part):
+        if part == _EMPTY_SUIT:
             continue
         opts = _suit_sets(part, base)
         if not opts:
             return []
-        per_suit.append(opts)
-    honor_sets = []
-    honor_pair = -1
-    for k in range(27, 34):
-        n = c[k]
-        if n == 3:
-            honor_sets.append(_HONOR_PUNGS[k])
-        elif n == 2:
-            if honor_pair >= 0:
+        if len(combos) == 1 and len(opts) == 1:  # the usual case: one way each
+            (sets, pair), = combos
+            (osets, opair), = opts
+            if pair >= 0 and opair >= 0:
                 return []
-            honor_pair = k
-        elif n:
-            return []
-    combos: list[tuple[tuple[MSet, ...], int]] = [(tuple(honor_sets), honor_pair)]
-    for opts in per_suit:
+            combos = [(sets + osets, pair if pair >= 0 else opair)]
+            continue
         nxt = []
         for sets, pair in combos:
             for osets, opair in opts:
@@ -166,18 +169,23 @@ def standard_readings(c: Sequence[int], melds: tuple[MSet, ...]) -> list[Reading
                     continue
                 nxt.append((sets + osets, pair if pair >= 0 else opair))
         combos = nxt
-    return [Reading(STANDARD, melds + sets, pair) for sets, pair in combos if pair >= 0]
+    return [Reading(STANDARD, sets, pair) for sets, pair in combos if pair >= 0]
 
 
-def knitted_readings(c: Sequence[int], melds: tuple[MSet, ...]) -> list[Reading]:
-    """Knitted Straight + one set + pair (Green Book fan 35): at most one declared meld."""
+_EMPTY_SUIT = (0,) * 9
+
+
+def knitted_readings(c: Sequence[int], melds: tuple[MSet, ...], mask: int | None = None) -> list[Reading]:
+    """Knitted Straight + one set + pair (Green Book fan 35): at most one declared meld.
+    ``mask``: bit k set when ``c[k]``, if the caller has it."""
     if len(melds) > 1:
         return []
     out = []
-    mask = 0
-    for k in range(27):
-        if c[k]:
-            mask |= 1 << k
+    if mask is None:
+        mask = 0
+        for k in range(27):
+            if c[k]:
+                mask |= 1 << k
     for pat, pm in zip(KNITTED_PATTERNS, _KNITTED_MASKS):
         if mask & pm == pm:
             rest = list(c)
@@ -204,13 +212,24 @@ def special_readings(c: Sequence[int]) -> list[Reading]:
     return out
 
 
-def all_readings(c: Sequence[int], melds: tuple[MSet, ...]) -> list[Reading]:
+def all_readings(c: Sequence[int], melds: tuple[MSet, ...], mask: int | None = None) -> list[Reading]:
     """Every MCR reading of a complete hand: ``c`` = concealed counts with the winning tile,
-    ``melds`` = declared sets. Empty list: the hand is not complete."""
+    ``melds`` = declared sets. Empty list: the hand is not complete. ``mask``: bit k set when
+    ``c[k]``, if the caller has it (special shapes are then tried only when their tile count
+    of kinds fits)."""
     out = standard_readings(c, melds)
-    out += knitted_readings(c, melds)
-    if not melds:
-        out += special_readings(c)
+    if len(melds) <= 1:
+        if mask is None:
+            mask = 0
+            for k in range(34):
+                if c[k]:
+                    mask |= 1 << k
+        if (mask & _SUITED).bit_count() >= 9:
+            out += knitted_readings(c, melds, mask)
+        if not melds:
+            distinct = mask.bit_count()
+            if distinct <= 7 or distinct >= 13:
+                out += special_readings(c)
     return out
 
 
@@ -234,6 +253,7 @@ def is_complete(c: Sequence[int], n_melds: int) -> bool:
 
 _KNITTED_MASKS = tuple(sum(1 << k for k in pat) for pat in KNITTED_PATTERNS)
 _TH_MASK = sum(1 << k for k in TERMINALS_HONORS)
+_SUITED = (1 << 27) - 1
 
 
 @lru_cache(maxsize=None)
@@ -248,29 +268,49 @@ def _suit_adds(part: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=None)
+def _suit_info(part: tuple[int, ...]) -> tuple[int, bool, tuple[int, ...]]:
+    """(tile count, splits into sets and at most one pair, completing ranks) of one suit."""
+    n = sum(part)
+    return n, n == 0 or (n % 3 != 1 and _suit_ok(part)), _suit_adds(part)
+
+
 def standard_waits(c: Sequence[int]) -> list[int]:
     """Kinds that complete four-sets-and-pair from the concealed counts ``c`` (no copy limit).
 
     Works suit by suit: the other suits must already split into sets (and at most the one
     pair), the suit that takes the tile is looked up in a memo of its completing ranks.
     """
-    parts = (tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27]))
-    n = [sum(p) for p in parts]
-    ok = [n[i] == 0 or (n[i] % 3 != 1 and _suit_ok(parts[i])) for i in range(3)]
-    has_pair = [n[i] % 3 == 2 for i in range(3)]
     hon = c[27:34]
-    hon_bad = sum(1 for x in hon if x == 1 or x >= 4)
-    hon_pairs = sum(1 for x in hon if x == 2)
+    hon_bad = hon_pairs = 0
+    for x in hon:
+        if x:
+            if x == 2:
+                hon_pairs += 1
+            elif x != 3:
+                hon_bad += 1
+    if hon_bad > 1:
+        return []
+    info = (_suit_info(tuple(c[0:9])), _suit_info(tuple(c[9:18])), _suit_info(tuple(c[18:27])))
+    n_bad = 0
+    suit_pairs = 0
+    for n, ok, _ in info:
+        if not ok:
+            n_bad += 1
+        elif n % 3 == 2:
+            suit_pairs += 1
     out = []
-    for s in range(3):
-        if hon_bad or not all(ok[j] for j in range(3) if j != s):
-            continue
-        pairs = hon_pairs + sum(has_pair[j] for j in range(3) if j != s)
-        if pairs + ((n[s] + 1) % 3 == 2) != 1:
-            continue
-        out.extend(s * 9 + r for r in _suit_adds(parts[s]))
-    if all(ok):
-        suit_pairs = sum(has_pair)
+    if not hon_bad and n_bad <= 1:
+        for s in range(3):
+            n, ok, adds = info[s]
+            if n_bad and ok:
+                continue  # another suit cannot split: only that suit may take the tile
+            pairs = hon_pairs + suit_pairs - (ok and n % 3 == 2)
+            if pairs + ((n + 1) % 3 == 2) != 1 or not adds:
+                continue
+            base = s * 9
+            out.extend(base + r for r in adds)
+    if not n_bad:
         for h in range(7):
             x = hon[h]
             if x not in (1, 2) or hon_bad - (x == 1):
@@ -289,13 +329,25 @@ def waits(concealed: Sequence[int], n_melds: int, held: Sequence[int] | None = N
     wait unless ``fifth_copy`` (see RULES.md, "waits on a fifth copy").
     """
     held = concealed if held is None else held
-    c = list(concealed)
-    found = set(standard_waits(c))
-    mask = 0
-    for k in range(34):
-        if c[k]:
-            mask |= 1 << k
-    if n_melds <= 1 and any(bin(mask & pm).count("1") >= 8 for pm in _KNITTED_MASKS):
+    found = set(standard_waits(concealed))
+    found.update(special_waits(concealed, n_melds))
+    return sorted(k for k in found if fifth_copy or held[k] < 4)
+
+
+def special_waits(concealed: Sequence[int], n_melds: int, mask: int | None = None) -> set[int]:
+    """Kinds that complete the concealed counts as a knitted straight + set + pair, seven
+    pairs, thirteen orphans or honors and knitted tiles (no copy limit; four-sets waits are
+    :func:`standard_waits`). ``mask``: bit k set when ``concealed[k]``, if the caller has it."""
+    c = concealed
+    found: set[int] = set()
+    if n_melds > 1:
+        return found
+    if mask is None:
+        mask = 0
+        for k in range(34):
+            if c[k]:
+                mask |= 1 << k
+    if any((mask & pm).bit_count() >= 8 for pm in _KNITTED_MASKS):
         for pat in KNITTED_PATTERNS:
             missing = [k for k in pat if not c[k]]
             if len(missing) > 1:
@@ -310,18 +362,18 @@ def waits(concealed: Sequence[int], n_melds: int, held: Sequence[int] | None = N
             else:
                 found.update(standard_waits(rest))
     if n_melds == 0:
-        if bin(mask).count("1") <= 7:
+        distinct = mask.bit_count()
+        if distinct <= 7:
             odd = [k for k in range(34) if c[k] % 2]
             if len(odd) == 1:
                 found.add(odd[0])
-        th = [c[k] for k in TERMINALS_HONORS]
         if not mask & ~_TH_MASK:
-            distinct = sum(1 for x in th if x)
+            th = [c[k] for k in TERMINALS_HONORS]
             if distinct == 13:
                 found.update(TERMINALS_HONORS)
             elif distinct == 12 and max(th) == 2:
                 found.update(k for k in TERMINALS_HONORS if not c[k])
-        if bin(mask).count("1") == 13:
+        if distinct == 13:
             suited = {k for k in range(27) if c[k]}
             for pat in KNITTED_PATTERNS:
                 if not suited <= set(pat):
@@ -330,4 +382,4 @@ def waits(concealed: Sequence[int], n_melds: int, held: Sequence[int] | None = N
                     found.update(k for k in range(27, 34) if not c[k])
                 if 6 <= len(suited) <= 8:
                     found.update(k for k in pat if not c[k])
-    return sorted(k for k in found if fifth_copy or held[k] < 4)
+    return found
