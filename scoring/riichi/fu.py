@@ -12,7 +12,21 @@ from __future__ import annotations
 from ..decompose import KANCHAN, PENCHAN, SEVEN_PAIRS, STANDARD, TANKI, TRIPLET
 from .yaku import DRAGONS, Facts
 
-_TERMINAL_OR_HONOUR = tuple(k >= 27 or k % 9 in (0, 8) for k in range(34))
+_TILE_CLASS = tuple(2 if k >= 27 else 1 if k % 9 in (0, 8) else 0 for k in range(34))
+
+
+def _set_fu(triplet: bool, tiles: int, concealed: bool, by_ron: bool) -> tuple[int, str]:
+    """Fu of a triplet or kan and its reason: 2, doubled for terminals/honours, doubled when
+    concealed, x4 for a kan."""
+    fu = (2 if triplet else 8) * (2 if tiles else 1) * (2 if concealed else 1)
+    what = ("closed " if concealed else "open ") + ("pon" if triplet else "kan")
+    name = ("simples", "terminals", "honours")[tiles]
+    return fu, f"{what} of {name}" + (" (completed by ron)" if by_ron else "")
+
+
+# [triplet?][simples/terminals/honours][concealed?][completed by ron?] -> (fu, reason)
+_SET_FU = tuple(tuple(tuple(tuple(_set_fu(bool(t), c, bool(k), bool(r)) for r in (0, 1))
+                            for k in (0, 1)) for c in (0, 1, 2)) for t in (0, 1))
 _WAIT_REASON = {KANCHAN: "closed wait", PENCHAN: "edge wait", TANKI: "single wait"}
 
 
@@ -37,23 +51,13 @@ def fu_of(f: Facts, pinfu: bool) -> tuple[int, int, list[tuple[str, int]]]:
     if h.tsumo and not pinfu:
         lines.append(("tsumo", 2))
         raw += 2
-    ron = not h.tsumo
+    ron_group = r.win_group if not h.tsumo else -2
     for i, g in enumerate(r.sets):
         if g.shape == "run":
             continue
-        concealed = g.concealed and not (ron and i == r.win_group)
-        fu = 2
-        big = _TERMINAL_OR_HONOUR[g.kind]
-        if big:
-            fu *= 2
-        if g.shape != TRIPLET:
-            fu *= 4
-        if concealed:
-            fu *= 2
-        what = ("closed " if concealed else "open ") + ("pon" if g.shape == TRIPLET else "kan")
-        tiles = "honours" if g.kind >= 27 else ("terminals" if big else "simples")
-        note = " (completed by ron)" if g.concealed and not concealed else ""
-        lines.append((f"{what} of {tiles}{note}", fu))
+        by_ron = g.concealed and i == ron_group
+        fu, reason = _SET_FU[g.shape == TRIPLET][_TILE_CLASS[g.kind]][g.concealed and not by_ron][by_ron]
+        lines.append((reason, fu))
         raw += fu
     pair = r.pair
     if pair in DRAGONS:
