@@ -1,0 +1,55 @@
+"""scoring.api: score_hand / score_json (result shape of shared/spec/hand-json.md)."""
+import sys
+
+import pytest
+
+from scoring.api import ErrorResult, score_hand, score_json
+from scoring.hand import HandError, check
+from scoring.request import parse_request
+from scoring.riichi import score_riichi
+
+SPEC = {"ruleset": "riichi", "concealed": "234m456p678s8s",
+        "melds": [{"type": "pon", "tiles": "777z", "from": "across"}],
+        "win_tile": "8s", "win": "tsumo", "seat_wind": "E", "round_wind": "E"}
+
+
+@pytest.mark.parametrize("junk", [None, [], "hand", 3, {"ruleset": "riichi"},
+                                  {**SPEC, "melds": ["777z"]}, {**SPEC, "concealed": 234},
+                                  {**SPEC, "rules": {"kazoe": "maybe"}}])
+def test_score_json_never_raises(junk):
+    out = score_json(junk)
+    assert out["valid"] is False and isinstance(out["error"], str) and out["error"]
+
+
+def test_result_keys_follow_the_spec():
+    out = score_json(SPEC)
+    assert list(out) == ["valid", "han", "fu", "limit", "yaku", "dora", "fu_breakdown", "payment", "error"]
+    ron = score_json({**SPEC, "win": "ron", "seat_wind": "S"})
+    assert set(ron["payment"]) == {"total", "from_discarder"}
+    tsumo = score_json({**SPEC, "seat_wind": "S"})
+    assert set(tsumo["payment"]) == {"total", "from_dealer", "from_non_dealer"}
+
+
+def test_no_yaku_result_has_a_reason():
+    out = score_json({"ruleset": "riichi", "concealed": "123m456p789s13s99m", "win_tile": "2s", "win": "ron"})
+    assert out["valid"] is False and out["error"] is None and "no yaku" in out["reason"]
+
+
+def test_mcr_not_available_is_a_clear_error(monkeypatch):
+    monkeypatch.setitem(sys.modules, "scoring.mcr", None)   # import fails
+    out = score_json({**SPEC, "ruleset": "mcr"})
+    assert out == {"valid": False, "error": "MCR scoring not supported yet"}
+
+
+def test_score_hand_returns_error_results_not_exceptions():
+    req = parse_request({**SPEC, "win_tile": "9s"})
+    res = score_hand(req)
+    assert isinstance(res, ErrorResult) and "not a complete hand" in res.error
+
+
+def test_score_riichi_alone_checks_the_request():
+    req = parse_request({**SPEC, "riichi": "riichi"})       # riichi on an open hand
+    with pytest.raises(HandError, match="open hand"):
+        score_riichi(req)
+    good = parse_request(SPEC)
+    assert score_riichi(good, check(good)).han == 1
