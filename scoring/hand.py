@@ -6,8 +6,9 @@ of ``shared/spec/hand-json.md``: the concealed tiles *without* the winning tile,
 ruleset, riichi context (riichi, dora indicators, honba, sticks, rule options) or MCR context
 (flowers, last copy).
 
-:func:`validate` checks that a request describes a hand that could exist at a table and raises
-:class:`HandError` naming the first problem. Scorers may assume a validated request.
+:func:`check` (or :func:`validate`) checks that a request describes a hand that could exist at
+a table and raises :class:`HandError` naming the first problem; ``check`` also returns the
+tile counts (:class:`Tally`) so that a scorer does not count the tiles again.
 """
 from __future__ import annotations
 
