@@ -77,7 +77,6 @@ def test_not_an_object():
     ({"melds": [{"type": "pon", "tiles": "776z"}]}, "identical"),
     ({"melds": [{"type": "chi", "tiles": "891m"}]}, "consecutive"),
     ({"melds": [{"type": "chi", "tiles": "123z"}]}, "consecutive"),
-    ({"melds": [{"type": "chi", "tiles": "123m", "from": "across"}]}, "left"),
     ({"melds": [{"type": "daiminkan", "tiles": "777z"}]}, "4 tiles"),
     ({"melds": [{"type": "ankan", "tiles": "7777z", "called": "7z"}]}, "no called tile"),
     ({"melds": [{"type": "pon", "tiles": "777z", "called": "1z"}]}, "not in the meld"),
