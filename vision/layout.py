@@ -124,6 +124,7 @@ class Layout:
     direction: float = 0.0
     rows: int = 0
     ruleset: str = "riichi"
+    source: list[int] = field(default_factory=list)
 
     def request_for_win(self, win: str, shown: bool = True) -> dict:
         """The tile request with ``win`` as the winning tile (``--win-tile``): that tile is
@@ -252,6 +253,50 @@ def _project(tiles: list[_Tile], theta: float) -> None:
         x, y = t.det.center
         t.u = x * ex + y * ey
         t.v = x * nx + y * ny
+
+
+SIDEWAYS_CLEAR = 1.45      # a turned tile's along/across aspect over its neighbours' median
+
+
+def refine_sideways(dets: list[Detection], theta: float) -> list[bool]:
+    """Which tiles lie turned 90 degrees in their row: the detector's flags, checked against
+    geometry in the row's own frame.
+
+    A tile a x b (b/a about 4/3) turned sideways shows an along/across aspect (b/a)^2, about
+    1.8 times an upright one's, whatever the camera's foreshortening. Each tile is compared with
+    its six nearest neighbours along the row of the same pose (across it within 1.1 tile
+    depths: the same row, and a kakan's stacked tile; box area within x0.75..1.33, so standing
+    concealed tiles are not compared with lying melds). Above ``SIDEWAYS_CLEAR`` times their
+    median it is turned, below 0.8 times it is not (a low camera can hide a turned tile's
+    shape, so geometry only overrules the detector when it is clear); in between, and where
+    geometry cannot tell (a
+    tile with fewer than two such neighbours; rows near 45 degrees, where an axis-aligned box
+    shows no orientation), the detector's flag stands. Flags that still make no legal meld are
+    dropped later and the melds found by counting.
+    """
+    c, s = abs(math.cos(theta)), abs(math.sin(theta))
+    if len(dets) < 3 or abs(c * c - s * s) <= 0.35:
+        return [d.sideways for d in dets]
+    ext = [_extents(d, theta, 1.0) for d in dets]
+    q = [a / max(b, 1e-6) for a, b in ext]
+    area = [max(d.width * d.height, 1e-6) for d in dets]
+    ex, ey = math.cos(theta), math.sin(theta)
+    uv = [(x * ex + y * ey, -x * ey + y * ex) for x, y in (d.center for d in dets)]
+    out = []
+    for i, d in enumerate(dets):
+        # same row (or a kakan's stacked tile), same pose: a lying tile turned or not covers
+        # the same area; a standing one shows its whole face and covers more
+        band = [j for j in range(len(dets)) if j != i
+                and abs(uv[j][1] - uv[i][1]) <= 1.1 * max(ext[i][1], ext[j][1])
+                and 0.75 < area[j] / area[i] < 1.33]
+        near = sorted(band, key=lambda j: abs(uv[j][0] - uv[i][0]))[:6]
+        if len(near) < 2:
+            out.append(d.sideways)
+            continue
+        ratio = q[i] / max(_median([q[j] for j in near]), 1e-6)
+        # clear either way: geometry decides; in between: the detector's word
+        out.append(True if ratio > SIDEWAYS_CLEAR else False if ratio < 0.8 else d.sideways)
+    return out
 
 
 def _shape_ratio(dets: list[Detection], theta: float) -> float:
@@ -606,6 +651,12 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
     warnings: list[LayoutWarning] = []
 
     theta = row_direction(rest)
+    source = {id(d): i for i, d in enumerate(dets)}
+    turned = refine_sideways(rest, theta)
+    for k, (d, side) in enumerate(zip(rest, turned)):
+        if side != d.sideways:
+            rest[k] = replace(d, sideways=side)
+            source[id(rest[k])] = source[id(d)]
     ratio = _shape_ratio(rest, theta) if rest else 1.33
     tiles = [_Tile(d) for d in rest]
     for t in tiles:
@@ -647,6 +698,7 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
         groups.append(Group("flower", flowers))
 
     layout = _finish(groups, ruleset, warnings, low_confidence)
+    layout.source = [source[id(d)] for d in layout.order]
     reading = theta + (math.pi if flipped else 0.0)
     layout.upside_down = math.cos(reading) < 0      # read right to left in the image
     layout.direction = math.degrees(math.atan2(math.sin(reading), math.cos(reading)))
@@ -702,8 +754,10 @@ def _is_meld_row(row: _Row) -> bool:
     return _region_melds(row.segments)[1] < 1
 
 
-def _looks_like_dora(part, ruleset: str) -> bool:
-    return ruleset == "riichi" and part[2] <= 5
+def _meld_penalty_free(m: Group) -> bool:
+    """A closed kan shown as back, face, face, back (or two backs and two equal faces)."""
+    faces = [d.tile for d in m.detections if d.tile != BACK]
+    return len(m.detections) == 4 and len(faces) == 2 and _kind(faces[0]) == _kind(faces[1])
 
 
 def _row_parts(row: _Row) -> tuple[list[Group], float, list[list[_Slot]]]:
@@ -711,29 +765,47 @@ def _row_parts(row: _Row) -> tuple[list[Group], float, list[list[_Slot]]]:
     first, last = _meld_region(row.segments)
     if first < 0:
         return [], 0.0, list(row.segments)
-    melds, pen = _region_melds(row.segments[first:last + 1])
-    if pen >= 1 and not any(s.sideways for s in row.slots):
-        # face-down tiles that make no closed kan: a dead wall beside the dora indicators
+    region = row.segments[first:last + 1]
+    melds, pen = _region_melds(region)
+    head: list[_Slot] = []
+    if pen >= 1:
+        # tiles swallowed at the start of the meld run (no gap seen before the melds): the
+        # winning tile, or the concealed part, split off where the melds come out legal
+        seg = region[0]
+        for k in range(1, len(seg)):
+            if _segment_is_marked(seg[:k]):
+                break
+            m2, pen2 = _region_melds([seg[k:]] + region[1:])
+            if pen2 + 0.5 < pen:
+                melds, pen, head = m2, pen2 + 0.5, seg[:k]
+    if pen >= 3 or (pen >= 1 and not any(s.sideways for s in row.slots)
+                    and not any(m.meld_type == "ankan" and _meld_penalty_free(m) for m in melds)):
+        # marks that make no legal meld: a tile wrongly seen as turned, or a dead wall's
+        # face-down tiles beside the dora indicators; the counting decides instead
         return [], 0.0, list(row.segments)
-    plain = row.segments[:first] + row.segments[last + 1:]
-    # a lone tile swallowed at the start of the meld run is the winning tile set just before
-    # the melds (the gap between them too small to see)
-    if melds and pen >= 3 and len(row.segments[first]) > 1:
-        seg = row.segments[first]
-        head = [seg[0]]
-        trial = [seg[1:]] + row.segments[first + 1:last + 1]
-        m2, pen2 = _region_melds(trial)
-        if pen2 + 0.5 < pen and not _segment_is_marked(head):
-            return m2, pen2, row.segments[:first] + [head] + row.segments[last + 1:]
-    return melds, pen, plain
+    return melds, pen, row.segments[:first] + ([head] if head else []) + row.segments[last + 1:]
+
+
+def _unmarked_sets(segments: list[list[_Slot]]) -> list[Group] | None:
+    """The row's tiles as legal sets of 3 or 4 (melds whose sideways tile was not seen), or None."""
+    if not segments or sum(len(seg) for seg in segments) < 3:
+        return None
+    groups, _ = _region_melds(segments)
+    for g in groups:
+        if len(g.detections) not in (3, 4) or _is_set([d.tile for d in g.detections]) is None:
+            return None
+    return groups
 
 
 def _assign(rows: list[_Row], ruleset: str, warnings: list[LayoutWarning]) -> list[Group]:
     """Turn rows of segments into concealed / win / meld / dora / loose groups by counting.
 
-    Melds come from every row (the renderer and many players put them in a row of their own).
-    The hand row is the one whose other tiles make the count work: 14 + kans - meld tiles;
-    other rows are the dora indicators (riichi, at most 5 faces) or loose tiles.
+    Marked melds (a sideways or face-down tile) come from every row: players and the renderer
+    put them beside the hand or in a row of their own. Then every choice of hand row, and of a
+    role for each other row (unmarked melds, the dora indicators — riichi, at most 5 faces,
+    beyond the hand —, the rest of the hand, or loose tiles), is scored by whether the count
+    works: 14 + kans tiles in all, the hand row holding the rest (sets in it after the winning
+    tile are carved out later by :func:`_split_plain`).
     """
     if not rows:
         return []
@@ -742,28 +814,54 @@ def _assign(rows: list[_Row], ruleset: str, warnings: list[LayoutWarning]) -> li
     for r in rows:
         ms, _, plain_segs = _row_parts(r)
         melds.extend(ms)
-        parts.append((r, plain_segs, sum(len(s.tiles) for seg in plain_segs for s in seg)))
-    kans = sum(1 for m in melds if m.meld_type in ("daiminkan", "kakan", "ankan"))
-    need = 14 + kans - sum(len(m.detections) for m in melds)
-    candidates = [p for p in parts if p[2] > 0]
+        n = sum(len(s.tiles) for seg in plain_segs for s in seg)
+        if n:
+            parts.append((r, plain_segs, n))
+
+    def is_kan(m: Group) -> bool:
+        return m.meld_type in ("daiminkan", "kakan", "ankan")
+
+    def options(o, h):
+        opts = [("loose", 2.0, None)]
+        sets = _unmarked_sets(o[1])
+        if sets is not None:
+            opts.append(("meld", 0.8 * len(sets), sets))
+        faces = sum(1 for seg in o[1] for s in seg for d in s.dets if d.tile != BACK)
+        if ruleset == "riichi" and faces <= 5 and o[0].v < h[0].v:
+            opts.append(("dora", 0.0, None))
+        opts.append(("hand", 1.5, None))
+        return opts
+
+    best = None
+    for h in parts:
+        others = [o for o in parts if o is not h]
+        for roles in itertools.product(*[options(o, h) for o in others]):
+            if sum(1 for r in roles if r[0] == "dora") > 1:
+                continue
+            extra = [g for r in roles if r[0] == "meld" for g in r[2]]
+            all_melds = melds + extra
+            need = 14 + sum(1 for m in all_melds if is_kan(m)) - sum(len(m.detections) for m in all_melds)
+            have = h[2] + sum(o[2] for o, r in zip(others, roles) if r[0] == "hand")
+            excess = have - need
+            pen = sum(r[1] for r in roles)
+            pen += excess / 3 if excess >= 0 and excess % 3 == 0 else 100 + abs(excess)
+            key = (pen, -h[2])
+            if best is None or key < best[0]:
+                best = (key, h, others, roles)
     plain: list[list[_Slot]] = []
     dora: list[Detection] = []
     loose: list[Detection] = []
-    if candidates:
-        # rows are sorted nearest the player first; prefer a count that works, then more tiles
-        hand = min(candidates, key=lambda p: (min(abs(p[2] - need), abs(p[2] - need + 1)), -p[2]))
-        plain = list(hand[1])
-        for p in candidates:
-            if p is hand:
-                continue
-            dets = [d for seg in p[1] for s in seg for d in s.dets]
-            faces = sum(1 for d in dets if d.tile != BACK)
-            if ruleset == "riichi" and faces <= 5 and not dora:
-                # a short row apart from the hand: the dora indicators (1 + one per kan),
-                # perhaps beside face-down dead-wall tiles
+    if best is not None:
+        _, h, others, roles = best
+        plain = list(h[1])
+        for o, (role, _, sets) in zip(others, roles):
+            dets = [d for seg in o[1] for s in seg for d in s.dets]
+            if role == "meld":
+                melds.extend(sets)
+            elif role == "dora":
                 dora.extend(dets)
-            elif hand[2] + p[2] in (need, need - 1) and not _looks_like_dora(p, ruleset):
-                plain.extend(p[1])       # the hand laid out in two rows
+            elif role == "hand":
+                plain.extend(o[1])
             else:
                 loose.extend(dets)
 
@@ -794,14 +892,14 @@ def _split_plain(plain: list[list[_Slot]], melds: list[Group], ruleset: str,
         return [], None, []
     sizes = [sum(len(s.tiles) for s in seg) for seg in plain]
     n_melds = len(melds)
-    kinds_of = [[d.tile for s in seg for d in s.dets] for seg in plain]
+    sets_of = [_unmarked_sets([seg]) if i > 0 else None for i, seg in enumerate(plain)]
     options = []
     labels_per = []
     for i, seg in enumerate(plain):
         labs = ["c"]
         if i > 0 and sizes[i] == 1:
             labs.append("w")
-        if i > 0 and sizes[i] in (3, 4) and _is_set(kinds_of[i]):
+        if sets_of[i] is not None:
             labs.append("m")
         labels_per.append(labs)
     if len(plain) > 8:       # keep the enumeration small: only the ends can be special
@@ -809,20 +907,22 @@ def _split_plain(plain: list[list[_Slot]], melds: list[Group], ruleset: str,
     for labels in itertools.product(*labels_per):
         if labels.count("w") > 1:
             continue
-        m_extra = labels.count("m")
+        m_extra = sum(len(sets_of[i]) for i, lab in enumerate(labels) if lab == "m")
         conc = sum(sz for sz, lab in zip(sizes, labels) if lab == "c")
         total_melds = n_melds + m_extra
         has_win = "w" in labels
         ok = conc == (13 if has_win else 14) - 3 * total_melds and total_melds <= 4
         pen = 0.0 if ok else 100.0
         pen += 0 if has_win else 2.0
-        pen += m_extra * (3.0 if ruleset == "riichi" else 1.0)
+        # a set apart without a sideways tile: a meld whose turned tile was not seen, or the
+        # concealed part split by a gap; after the winning tile it can only be a meld
+        pen += m_extra * 1.0
         c_idx = [i for i, lab in enumerate(labels) if lab == "c"]
         pen += 0.5 * (len(c_idx) - 1)
         if has_win:
+            # the winning tile ends the concealed part: a group after it is a meld
             w = labels.index("w")
-            if any(i > w for i in c_idx):
-                pen += 1.0
+            pen += 1.0 * sum(1 for i in c_idx if i > w)
         options.append((pen, labels))
     options.sort(key=lambda o: o[0])
     pen, labels = options[0]
@@ -836,16 +936,14 @@ def _split_plain(plain: list[list[_Slot]], melds: list[Group], ruleset: str,
     concealed: list[Detection] = []
     win = None
     extra: list[Group] = []
-    for seg, lab in zip(plain, labels):
+    for i, (seg, lab) in enumerate(zip(plain, labels)):
         dets = [d for s in seg for d in s.dets]
         if lab == "c":
             concealed.extend(dets)
         elif lab == "w":
             win = dets[0]
         else:
-            shape = _is_set([d.tile for d in dets])
-            g = Group("meld", dets, {"kan": "daiminkan", "pon": "pon", "chi": "chi"}[shape])
-            extra.append(g)
+            extra.extend(sets_of[i])
     if pen >= 100:
         got = sum(sizes) + sum(len(m.detections) for m in melds)
         kans = sum(1 for m in melds if m.meld_type in ("daiminkan", "kakan", "ankan"))
@@ -1043,7 +1141,7 @@ def apply_fixes(layout: Layout, detections: Detections, fixes: dict[int, str]) -
     """
     from .classes import CLASS_INDEX
 
-    index = {id(d): i for i, d in enumerate(layout.order)}
+    index = {src: i for i, src in enumerate(layout.source)}
     new = {}
     for n, code in fixes.items():
         if not 1 <= n <= len(layout.order):
@@ -1052,8 +1150,8 @@ def apply_fixes(layout: Layout, detections: Detections, fixes: dict[int, str]) -
             raise ValueError(f"--fix {n}={code}: unknown tile code {code!r} (mpsz such as 5p, 0m, 7z, 3f, or back)")
         new[n - 1] = code
     tiles = []
-    for d in detections.tiles:
-        i = index.get(id(d))
+    for k, d in enumerate(detections.tiles):
+        i = index.get(k)
         if i is not None and i in new:
             d = replace(d, tile=new[i], confidence=1.0, alternatives=())
         tiles.append(d)
