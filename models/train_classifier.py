@@ -86,6 +86,24 @@ def _body_colour(tile: np.ndarray) -> np.ndarray:
     return np.median(tile[..., :3][opaque], axis=0) if opaque.any() else np.array([230, 235, 240])
 
 
+def recolour_body(tile: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Repaint the tile body in another colour, keeping the ink: a tinted set (ivory, green,
+    blue) or, one time in three, a dark body with light ink (jade, black sets)."""
+    body = _body_colour(tile).astype(np.float32)
+    bgr = tile[..., :3].astype(np.float32)
+    ink = np.clip((np.abs(bgr - body).max(axis=2) - 30) / 80, 0, 1)[..., None]
+    if rng.random() < 0.33:
+        hsv = np.uint8([[[rng.uniform(0, 180), rng.uniform(60, 255), rng.uniform(20, 110)]]])
+        new_body = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
+        new_ink = 255 - (255 - bgr) * rng.uniform(0.2, 0.5)      # lighter ink, same hue
+    else:
+        new_body = body * rng.uniform(0.65, 1.0, 3).astype(np.float32)
+        new_ink = bgr
+    out = tile.copy()
+    out[..., :3] = np.clip(new_body * (1 - ink) + new_ink * ink, 0, 255).astype(np.uint8)
+    return out
+
+
 def synthetic_back(rng: np.random.Generator, h: int = BASE_HEIGHT) -> np.ndarray:
     """A face-down tile: a rounded block in a saturated back colour, slight shading."""
     w = int(h * rng.uniform(0.68, 0.82))
@@ -234,6 +252,8 @@ def render_crop(style: dict[str, np.ndarray], cls: str, rng: np.random.Generator
         tile = style["back"] if "back" in style and rng.random() < 0.4 else synthetic_back(rng)
     else:
         tile = style[cls]
+        if rng.random() < 0.15:
+            tile = recolour_body(tile, rng)
     if rng.random() < 0.5:
         tile = _with_thickness(tile, rng)
     h, w = tile.shape[:2]
