@@ -153,10 +153,13 @@ def _pack_traits(f: Facts) -> tuple[bool, bool, bool]:
             may_outside = m & TERMINALS_HONORS != 0
             may_even = not f.chows and not m & ~EVEN_RANKS
             if may_fives or may_outside or may_even:
-                packs = f.packs()
-                f._packs = (may_fives and all(_has5(k, t) for k, t in packs),
-                            may_outside and all(_outside(k, t) for k, t in packs),
-                            may_even and all(_even_pung(k, t) for k, t in packs))
+                # the pair first: it rules out most hands at once
+                sets = f.reading.sets
+                pair = f.pair
+                f._packs = (
+                    may_fives and _has5("pair", pair) and all(_has5(s.kind, s.tile) for s in sets),
+                    may_outside and _th(pair) and all(_outside(s.kind, s.tile) for s in sets),
+                    may_even and _even_pung("pair", pair) and all(_even_pung(s.kind, s.tile) for s in sets))
     return f._packs
 
 
@@ -385,9 +388,12 @@ def apply_exclusions(found: dict[str, int], f: Facts) -> dict[str, int]:
     Big Three Winds, Prevalent Wind or Seat Wind, nor for one of the terminal pungs of Nine Gates.
     """
     out = dict(found)
-    for name in sorted(found, key=_BY_POINTS.__getitem__):
+    excluding = [name for name in found if name in EXCLUDES]
+    if len(excluding) > 1:
+        excluding.sort(key=_BY_POINTS.__getitem__)
+    for name in excluding:
         if name in out:
-            for ex in EXCLUDES.get(name, ()):
+            for ex in EXCLUDES[name]:
                 out.pop(ex, None)
     th = out.get("Pung of Terminals or Honors", 0)
     if th:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ..hand import HandError, HandRequest
 from ..tiles import Tile, to_mpsz
 from . import shapes as S
-from .fans import (BY_NAME, DRAGONS, EVEN_RANKS, FANS, HAND, SETS, TERMINALS, TILES, WINDS, Facts,
+from .fans import (BY_NAME, DRAGONS, FANS, HAND, SETS, TERMINALS, TILES, WINDS, Facts, _pack_traits,
                    apply_exclusions)
 
 NINE_GATES_BASE = (3, 1, 1, 1, 1, 1, 1, 1, 3)
@@ -187,29 +187,56 @@ def _is_nine_gates(h: _Hand) -> bool:
             and sum(h.c13) == 13)
 
 
+# --- which fans to test -------------------------------------------------------------------
+# Speed only: a fan's row in the table decides whether it applies; here a fan is merely not
+# tested when a cheap necessary condition of its row fails (no kong, no honour, a pung of
+# the wrong kind, ...). Each gate below names the condition it relies on.
+
 _HAND_FANS = tuple(f for f in FANS if f.scope == HAND)
 _TILE_TESTS = tuple((f.name, f.test.tiles_only) for f in FANS if f.scope == TILES)
-# Hand-scope fans that are 0 unless the hand has a kong / a win event / all-melded sets, and
-# tile fans that need honours or no honours, or a number of suits: skipped when they cannot
-# apply (speed only: each skip is a necessary condition of the fan's own row).
+# Hand-scope fans: tested once per hand, only when the hand has what they need.
 _KONG_FANS = {"Four Kongs", "Three Kongs", "Two Concealed Kongs", "Two Melded Kongs", "Concealed Kong",
               "Melded Kong"}
 _EVENT_FANS = {"Last Tile Draw", "Last Tile Claim", "Out with Replacement Tile", "Robbing the Kong"}
 _NEVER_TESTED = {"Chicken Hand", "Flower Tiles"}  # given by the scorer itself
-_HAND_BASE = tuple(f for f in _HAND_FANS if f.name not in _KONG_FANS | _EVENT_FANS | _NEVER_TESTED
-                   | {"Last Tile", "Melded Hand"})
 _HAND_KONG = tuple(f for f in _HAND_FANS if f.name in _KONG_FANS)
 _HAND_EVENT = tuple(f for f in _HAND_FANS if f.name in _EVENT_FANS)
+_CONCEALED_HAND = tuple(BY_NAME[n] for n in ("Fully Concealed Hand", "Concealed Hand"))  # no claimed meld
+_SELF_DRAWN = BY_NAME["Self-Drawn"]           # self-drawn only
+_ALL_TYPES = BY_NAME["All Types"]             # a wind and a dragon in the hand
+_TILE_HOG = BY_NAME["Tile Hog"]               # four of a kind somewhere
+_LAST_TILE = BY_NAME["Last Tile"]             # last_copy
+_MELDED_HAND = BY_NAME["Melded Hand"]         # four claimed melds
+assert {f.name for f in _HAND_FANS} == (_KONG_FANS | _EVENT_FANS | _NEVER_TESTED | {
+    f.name for f in (*_CONCEALED_HAND, _SELF_DRAWN, _ALL_TYPES, _TILE_HOG, _LAST_TILE, _MELDED_HAND)})
+# Tile fans need honours or no honours, a number of suits, or every suited rank in a set.
 _NEED_HONORS = {"All Honors", "All Terminals and Honors", "Half Flush"}
 _NEED_NO_HONORS = {"All Terminals", "Full Flush", "Upper Tiles", "Middle Tiles", "Lower Tiles", "Upper Four",
                    "Lower Four", "All Simples", "No Honors"}
 _NEED_SUITS = {"All Honors": (0,), "All Green": (0, 1), "Full Flush": (1,), "Half Flush": (1,),
                "One Voided Suit": (2,), "Reversible Tiles": (0, 1, 2)}
-_TILE_TESTS_BY_PROFILE = {  # (has honours, number of suits) -> the tile fans worth testing
-    (honors, suits): tuple(t for t in _TILE_TESTS
-                           if t[0] not in (_NEED_NO_HONORS if honors else _NEED_HONORS)
-                           and suits in _NEED_SUITS.get(t[0], (0, 1, 2, 3)))
-    for honors in (True, False) for suits in range(4)}
+_NEED_RANKS = {"All Terminals": (1, 9), "Upper Tiles": (7, 8, 9), "Middle Tiles": (4, 5, 6),
+               "Lower Tiles": (1, 2, 3), "Upper Four": (6, 7, 8, 9), "Lower Four": (1, 2, 3, 4),
+               "All Simples": (2, 3, 4, 5, 6, 7, 8), "All Terminals and Honors": (1, 9),
+               "All Green": (2, 3, 4, 6, 8), "Reversible Tiles": (1, 2, 3, 4, 5, 6, 8, 9)}
+_RANK_BITS = {name: sum(1 << (r - 1) for r in ranks) for name, ranks in _NEED_RANKS.items()}
+_TILE_TESTS_BY_KEY: dict[int, tuple] = {}  # profile key -> tile fans worth testing (at most 4096)
+
+
+def _tile_tests_for(key: int) -> tuple:
+    """The tile fans worth testing on hands of one profile: ``key`` = has honours (bit 11),
+    number of suits (bits 9-10), suited ranks present (bits 0-8, rank r at bit r - 1)."""
+    tests = _TILE_TESTS_BY_KEY.get(key)
+    if tests is None:
+        honors, suits, ranks = key >> 11, key >> 9 & 3, key & 0x1FF
+        tests = _TILE_TESTS_BY_KEY[key] = tuple(
+            (name, test) for name, test in _TILE_TESTS
+            if name not in (_NEED_NO_HONORS if honors else _NEED_HONORS)
+            and suits in _NEED_SUITS.get(name, (0, 1, 2, 3))
+            and not ranks & ~_RANK_BITS.get(name, 0x1FF))
+    return tests
+
+
 _POINTS = {fan.name: fan.points for fan in FANS}
 # Fans of the special shapes; every other per-reading fan reads sets, a pair or the winning
 # tile's place, which those shapes do not have, so it is only tested on set-based readings.
@@ -223,27 +250,32 @@ _SET_FANS = {shape: tuple(f for f in FANS if f.scope == SETS and f.name in names
              for shape, names in _SPECIAL_ONLY.items()}
 _SET_FANS[S.STANDARD] = _SET_FANS[S.KNITTED_STRAIGHT] = tuple(
     f for f in FANS if f.scope == SETS and f.name not in _SPECIAL_NAMES)
-# Per-reading fans are tested only when they can apply (speed only; each gate is a necessary
-# condition of the fan's own row):
+# Per-reading fans of set-based readings:
 # - fans the set-relation search reports (Big Four Winds, Big Three Dragons) come with it;
+# - All Fives, Outside Hand, All Even Pungs only when the pack traits (one pass) allow;
+# - All Chows only without pungs; Knitted Straight never on four sets;
 # - fans of the pungs only when a pung or kong is of the kinds listed here;
 # - Four/Three/Two Concealed Pungs only with two or more concealed pungs;
 # - a wait fan only for the winning tile's own place (pair, edge, closed) and a unique wait;
-# - Nine Gates only when the tiles form Nine Gates; Knitted Straight never on four sets.
+# - Nine Gates only when the tiles form Nine Gates.
 _FROM_RELATIONS = frozenset(("Big Four Winds", "Big Three Dragons"))
+_PACK_FANS = tuple(BY_NAME[n] for n in ("All Fives", "Outside Hand", "All Even Pungs"))
+_ALL_CHOWS = BY_NAME["All Chows"]
 _PUNG_GATES = {"Little Four Winds": WINDS, "Little Three Dragons": DRAGONS, "Dragon Pung": DRAGONS,
                "Prevalent Wind": WINDS, "Seat Wind": WINDS, "Pung of Terminals or Honors": TERMINALS | WINDS,
-               "All Even Pungs": EVEN_RANKS, "All Pungs": (1 << 34) - 1}
+               "All Pungs": (1 << 34) - 1}
 _CONCEALED_PUNG_FANS = frozenset(("Four Concealed Pungs", "Three Concealed Pungs", "Two Concealed Pungs"))
 _WAIT_FANS = {"pair": BY_NAME["Single Wait"], "edge": BY_NAME["Edge Wait"], "closed": BY_NAME["Closed Wait"]}
-_SKIP_ALWAYS = (_FROM_RELATIONS | set(_PUNG_GATES) | _CONCEALED_PUNG_FANS
-                | {fan.name for fan in _WAIT_FANS.values()} | {"Nine Gates"})
-_GROUPS = {shape: (tuple(f for f in fans if f.name not in _SKIP_ALWAYS
+_NINE_GATES = BY_NAME["Nine Gates"]
+_GATED = (_FROM_RELATIONS | set(_PUNG_GATES) | _CONCEALED_PUNG_FANS | {f.name for f in _PACK_FANS}
+          | {fan.name for fan in _WAIT_FANS.values()} | {_ALL_CHOWS.name, _NINE_GATES.name})
+_GROUPS = {shape: (tuple(f for f in fans if f.name not in _GATED
                          and not (f.name == "Knitted Straight" and shape == S.STANDARD)),
                    tuple((f, _PUNG_GATES[f.name]) for f in fans if f.name in _PUNG_GATES),
                    tuple(f for f in fans if f.name in _CONCEALED_PUNG_FANS))
            for shape, fans in _SET_FANS.items()}
-_NINE_GATES = BY_NAME["Nine Gates"]
+_SET_BASED = frozenset((S.STANDARD, S.KNITTED_STRAIGHT))
+assert _GROUPS[S.STANDARD][0] == () and [f.name for f in _GROUPS[S.KNITTED_STRAIGHT][0]] == ["Knitted Straight"]
 _WAIT_SLOTS = ("pair", "edge", "closed")
 _HONOR_MASK = 0x7F << 27
 _TILE_LEVEL_SHAPES = frozenset((S.STANDARD, S.KNITTED_STRAIGHT, S.SEVEN_PAIRS))
@@ -254,25 +286,34 @@ _ONE_EACH = {fan.name: FanCount(fan.name, fan.points, 1) for fan in FANS}  # sha
 def _hand_fans(f: Facts, tile_level: bool) -> dict[str, int]:
     """Fans of scope ``hand`` (and ``tiles`` for shapes made of sets or pairs): they depend
     only on the tiles and the win's context, so they are evaluated once per hand."""
-    found = {}
-    groups = [_HAND_BASE]
+    tests = []
+    m = f.mask
+    if not f.open_melds:
+        tests += _CONCEALED_HAND
+    if f.self_drawn:
+        tests.append(_SELF_DRAWN)
+    if m & WINDS and m & DRAGONS:
+        tests.append(_ALL_TYPES)
+    if 4 in f.counts:
+        tests.append(_TILE_HOG)
     if f.melded_kongs or f.concealed_kongs:
-        groups.append(_HAND_KONG)
+        tests += _HAND_KONG
     if f.last_wall or f.replacement or f.robbing:
-        groups.append(_HAND_EVENT)
+        tests += _HAND_EVENT
     if f.last_copy:
-        groups.append((BY_NAME["Last Tile"],))
+        tests.append(_LAST_TILE)
     if f.open_melds == 4:
-        groups.append((BY_NAME["Melded Hand"],))
-    for group in groups:
-        for fan in group:
-            n = fan.test(f)
-            if n:
-                found[fan.name] = n
+        tests.append(_MELDED_HAND)
+    found = {}
+    for fan in tests:
+        n = fan.test(f)
+        if n:
+            found[fan.name] = n
     if tile_level:
-        m = f.mask
-        suits = (m & 0x1FF != 0) + (m & 0x3FE00 != 0) + (m & 0x7FC0000 != 0)
-        for name, test in _TILE_TESTS_BY_PROFILE[m & _HONOR_MASK != 0, suits]:
+        key = (((m & _HONOR_MASK != 0) << 11) | ((m & 0x1FF != 0) + (m & 0x3FE00 != 0) + (m & 0x7FC0000 != 0)) << 9
+               | (m | m >> 9 | m >> 18) & 0x1FF)
+        tile_tests = _TILE_TESTS_BY_KEY.get(key) or _tile_tests_for(key)
+        for name, test in tile_tests:
             if test(f):
                 found[name] = 1
     return found
@@ -296,6 +337,13 @@ def _fans_for(f: Facts, rules: McrRules, hand_cache: dict) -> dict[str, int]:
         if n:
             found[fan.name] = n
     pungs = f.pungs
+    if shape in _SET_BASED:
+        if shape == S.STANDARD and True in _pack_traits(f):
+            for fan in _PACK_FANS:
+                if fan.test(f):
+                    found[fan.name] = 1
+        if not pungs and _ALL_CHOWS.test(f):
+            found[_ALL_CHOWS.name] = 1
     if pungs:
         pm = 0
         for k in pungs:

@@ -134,19 +134,21 @@ def _suit_sets(part: tuple[int, ...], base: int) -> tuple[tuple[tuple[MSet, ...]
 _HONOR_PUNGS = tuple(MSet(PUNG, k, False, True) for k in range(34))
 
 
-def standard_readings(c: Sequence[int], melds: tuple[MSet, ...]) -> list[Reading]:
-    """Every four-sets-and-pair reading of the concealed part ``c`` (winning tile included)."""
+def standard_readings(c: Sequence[int], melds: tuple[MSet, ...], mask: int | None = None) -> list[Reading]:
+    """Every four-sets-and-pair reading of the concealed part ``c`` (winning tile included).
+    ``mask``: bit k set when ``c[k]``, if the caller has it (empty suits are then skipped)."""
     honor_sets: tuple[MSet, ...] = ()
     honor_pair = -1
-    for k in range(27, 34):
-        n = c[k]
-        if n:
-            if n == 3:
-                honor_sets += (_HONOR_PUNGS[k],)
-            elif n == 2 and honor_pair < 0:
-                honor_pair = k
-            else:
-                return []
+    if mask is None or mask & _HONORS:
+        for k in range(27, 34):
+            n = c[k]
+            if n:
+                if n == 3:
+                    honor_sets += (_HONOR_PUNGS[k],)
+                elif n == 2 and honor_pair < 0:
+                    honor_pair = k
+                else:
+                    return []
     combos: list[tuple[tuple[MSet, ...], int]] = [(melds + honor_sets, honor_pair)]
     for base in (0, 9, 18):
         part = tuple(c[base:base + 9])
@@ -196,18 +198,24 @@ def knitted_readings(c: Sequence[int], melds: tuple[MSet, ...], mask: int | None
     return out
 
 
-def special_readings(c: Sequence[int]) -> list[Reading]:
-    """Seven Pairs, Thirteen Orphans, Honors and Knitted Tiles of a 14-tile concealed hand."""
+def special_readings(c: Sequence[int], mask: int | None = None) -> list[Reading]:
+    """Seven Pairs, Thirteen Orphans, Honors and Knitted Tiles of a 14-tile concealed hand.
+    ``mask``: bit k set when ``c[k]``, if the caller has it."""
+    if mask is None:
+        mask = 0
+        for k in range(34):
+            if c[k]:
+                mask |= 1 << k
     out = []
-    distinct = sum(1 for n in c if n)
-    if distinct <= 7 and all(n % 2 == 0 for n in c):
+    distinct = mask.bit_count()
+    if distinct <= 7 and 1 not in c and 3 not in c:  # counts are 0..4: every count even
         pairs = tuple(k for k in range(34) for _ in range(c[k] // 2))
         out.append(Reading(SEVEN_PAIRS, pairs=pairs))
-    if distinct == 13 and all(c[k] for k in TERMINALS_HONORS):
+    if distinct == 13 and not mask & ~_TH_MASK:
         out.append(Reading(THIRTEEN_ORPHANS))
     if distinct == 14:
-        suited = tuple(k for k in range(27) if c[k])
-        if 7 <= len(suited) <= 9 and any(set(suited) <= set(p) for p in KNITTED_PATTERNS):
+        suited = mask & _SUITED
+        if 7 <= suited.bit_count() <= 9 and any(not suited & ~pm for pm in _KNITTED_MASKS):
             out.append(Reading(HONORS_KNITTED))
     return out
 
@@ -217,7 +225,7 @@ def all_readings(c: Sequence[int], melds: tuple[MSet, ...], mask: int | None = N
     ``melds`` = declared sets. Empty list: the hand is not complete. ``mask``: bit k set when
     ``c[k]``, if the caller has it (special shapes are then tried only when their tile count
     of kinds fits)."""
-    out = standard_readings(c, melds)
+    out = standard_readings(c, melds, mask)
     if len(melds) <= 1:
         if mask is None:
             mask = 0
@@ -229,7 +237,7 @@ def all_readings(c: Sequence[int], melds: tuple[MSet, ...], mask: int | None = N
         if not melds:
             distinct = mask.bit_count()
             if distinct <= 7 or distinct >= 13:
-                out += special_readings(c)
+                out += special_readings(c, mask)
     return out
 
 
@@ -254,6 +262,7 @@ def is_complete(c: Sequence[int], n_melds: int) -> bool:
 _KNITTED_MASKS = tuple(sum(1 << k for k in pat) for pat in KNITTED_PATTERNS)
 _TH_MASK = sum(1 << k for k in TERMINALS_HONORS)
 _SUITED = (1 << 27) - 1
+_HONORS = 0x7F << 27
 
 
 @lru_cache(maxsize=None)
