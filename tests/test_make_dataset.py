@@ -26,3 +26,36 @@ def test_collapse_to_tile_and_back():
         collapse_line("46 0.1 0.1 0.1 0.1")
     with pytest.raises(ValueError):
         collapse_line("3 0.1 0.1")
+
+
+def test_make_dataset_writes_yolo_layout(tmp_path):
+    from datasets.art import ArtError, list_styles
+
+    try:
+        list_styles()
+    except ArtError:
+        pytest.skip("tile artwork not found (../shared/art or $TILESCOPE_ART)")
+    from datasets.make_dataset import main
+
+    out = tmp_path / "ds"
+    args = ["--out", str(out), "--n", "2", "--val", "1", "--test", "1", "--imgsz", "128", "--workers", "1",
+            "--styles", "xmahjongg-dorwhite"]
+    assert main(args) == 0
+    for split, n in (("train", 2), ("val", 1), ("test", 1)):
+        assert len(list((out / "images" / split).glob("*.jpg"))) == n
+        assert len(list((out / "labels" / split).glob("*.txt"))) == n
+    import json
+
+    ann = json.loads((out / "annotations" / "test" / "test_000000.json").read_text())
+    assert ann["style"] == "kmahjongg-jade"          # the held-out style, test split only
+    lines = (out / "labels" / "test" / "test_000000.txt").read_text().split()
+    assert len(lines) == 5 * len(ann["tiles"])
+    yaml = (out / "data.yaml").read_text()
+    assert "nc: 46" in yaml and "45: 'back'" in yaml
+
+
+def test_make_dataset_refuses_bad_counts(capsys):
+    from datasets.make_dataset import main
+
+    assert main(["--out", "/tmp/never", "--n", "-1"]) == 2
+    assert "must be >= 0" in capsys.readouterr().err
