@@ -9,25 +9,34 @@ ron counts as open; an open hand with no fu counts 30; the total rounds up to 10
 """
 from __future__ import annotations
 
-from ..decompose import KANCHAN, PENCHAN, SEVEN_PAIRS, STANDARD, TANKI, TRIPLET
-from .yaku import DRAGONS, Facts
+from ..decompose import KANCHAN, PENCHAN, RUN, SEVEN_PAIRS, STANDARD, TANKI, TRIPLET
+from .result import FuLine
+from .yaku import WHITE, Facts
 
 _TILE_CLASS = tuple(2 if k >= 27 else 1 if k % 9 in (0, 8) else 0 for k in range(34))
 
 
-def _set_fu(triplet: bool, tiles: int, concealed: bool, by_ron: bool) -> tuple[int, str]:
+def _set_fu(triplet: bool, tiles: int, concealed: bool, by_ron: bool) -> FuLine:
     """Fu of a triplet or kan and its reason: 2, doubled for terminals/honours, doubled when
     concealed, x4 for a kan."""
     fu = (2 if triplet else 8) * (2 if tiles else 1) * (2 if concealed else 1)
     what = ("closed " if concealed else "open ") + ("pon" if triplet else "kan")
     name = ("simples", "terminals", "honours")[tiles]
-    return fu, f"{what} of {name}" + (" (completed by ron)" if by_ron else "")
+    return FuLine(f"{what} of {name}" + (" (completed by ron)" if by_ron else ""), fu)
 
 
-# [triplet?][simples/terminals/honours][concealed?][completed by ron?] -> (fu, reason)
+# [triplet?][simples/terminals/honours][concealed?][completed by ron?] -> FuLine
 _SET_FU = tuple(tuple(tuple(tuple(_set_fu(bool(t), c, bool(k), bool(r)) for r in (0, 1))
                             for k in (0, 1)) for c in (0, 1, 2)) for t in (0, 1))
-_WAIT_REASON = {KANCHAN: "closed wait", PENCHAN: "edge wait", TANKI: "single wait"}
+_WAIT_LINE = {KANCHAN: FuLine("closed wait", 2), PENCHAN: FuLine("edge wait", 2),
+              TANKI: FuLine("single wait", 2)}
+# the fixed lines, built once (a result holds them as they are)
+_BASE, _CLOSED_RON, _TSUMO = FuLine("base", 20), FuLine("closed ron", 10), FuLine("tsumo", 2)
+_SEVEN_PAIRS = FuLine("seven pairs", 25)
+_DRAGON_PAIR, _SEAT_PAIR, _ROUND_PAIR = (
+    FuLine("pair of dragons", 2), FuLine("pair of seat wind", 2), FuLine("pair of round wind", 2))
+_DOUBLE_WIND_PAIR = {fu: FuLine("pair of seat and round wind", fu) for fu in (2, 4)}
+_OPEN_NO_FU = FuLine("open hand without fu counts 30", 10)
 
 
 def round_fu(raw: int) -> int:
@@ -35,48 +44,57 @@ def round_fu(raw: int) -> int:
     return raw if raw == 25 else -(-raw // 10) * 10
 
 
-def fu_of(f: Facts, pinfu: bool) -> tuple[int, int, list[tuple[str, int]]]:
-    """``(rounded fu, raw fu, [(reason, fu), ...])`` of reading ``f``. ``pinfu``: the reading scores pinfu
-    (then a tsumo gets no tsumo fu: pinfu tsumo is 20 fu)."""
+def fu_of(f: Facts, pinfu: bool) -> tuple[int, int, list[FuLine]]:
+    """``(rounded fu, raw fu, [FuLine(reason, fu), ...])`` of reading ``f``. ``pinfu``: the
+    reading scores pinfu (then a tsumo gets no tsumo fu: pinfu tsumo is 20 fu)."""
     r, h = f.r, f.h
-    if r.form == SEVEN_PAIRS:
-        return 25, 25, [("seven pairs", 25)]
-    if r.form != STANDARD:       # thirteen orphans: a yakuman, fu are not counted
-        return 0, 0, []
-    lines = [("base", 20)]
+    form = r.form
+    if form != STANDARD:
+        if form == SEVEN_PAIRS:
+            return 25, 25, [_SEVEN_PAIRS]
+        return 0, 0, []          # thirteen orphans: a yakuman, fu are not counted
+    lines = [_BASE]
     raw = 20
-    if h.closed and not h.tsumo:
-        lines.append(("closed ron", 10))
-        raw += 10
-    if h.tsumo and not pinfu:
-        lines.append(("tsumo", 2))
-        raw += 2
-    ron_group = r.win_group if not h.tsumo else -2
-    for i, g in enumerate(r.sets):
-        if g.shape == "run":
-            continue
-        by_ron = g.concealed and i == ron_group
-        fu, reason = _SET_FU[g.shape == TRIPLET][_TILE_CLASS[g.kind]][g.concealed and not by_ron][by_ron]
-        lines.append((reason, fu))
-        raw += fu
+    tsumo = h.tsumo
+    if tsumo:
+        if not pinfu:
+            lines.append(_TSUMO)
+            raw += 2
+        ron_group = -2
+    else:
+        if h.closed:
+            lines.append(_CLOSED_RON)
+            raw += 10
+        ron_group = r.win_group
+    i = 0
+    for shape, kind, concealed, _ in r.sets:
+        if shape != RUN:
+            by_ron = i == ron_group and concealed
+            line = _SET_FU[shape == TRIPLET][_TILE_CLASS[kind]][concealed and not by_ron][by_ron]
+            lines.append(line)
+            raw += line.fu
+        i += 1
     pair = r.pair
-    if pair in DRAGONS:
-        lines.append(("pair of dragons", 2))
+    if pair >= 27:
+        if pair >= WHITE:
+            lines.append(_DRAGON_PAIR)
+            raw += 2
+        elif pair == h.seat:
+            if pair == h.round:
+                line = _DOUBLE_WIND_PAIR[h.rules.double_wind_pair_fu]
+                lines.append(line)
+                raw += line.fu
+            else:
+                lines.append(_SEAT_PAIR)
+                raw += 2
+        elif pair == h.round:
+            lines.append(_ROUND_PAIR)
+            raw += 2
+    wait = _WAIT_LINE.get(r.wait)
+    if wait is not None:
+        lines.append(wait)
         raw += 2
-    elif pair == h.seat and pair == h.round:
-        fu = h.rules.double_wind_pair_fu
-        lines.append(("pair of seat and round wind", fu))
-        raw += fu
-    elif pair == h.seat:
-        lines.append(("pair of seat wind", 2))
-        raw += 2
-    elif pair == h.round:
-        lines.append(("pair of round wind", 2))
-        raw += 2
-    if r.wait in _WAIT_REASON:
-        lines.append((_WAIT_REASON[r.wait], 2))
-        raw += 2
-    if not h.closed and raw == 20:
-        lines.append(("open hand without fu counts 30", 10))
+    if raw == 20 and not h.closed:
+        lines.append(_OPEN_NO_FU)
         raw = 30
     return round_fu(raw), raw, lines

@@ -10,8 +10,9 @@ from ..hand import HandError, HandRequest, Tally, check
 from ..tiles import NUM_KINDS, dora_from_indicator, to_mpsz
 from .fu import fu_of
 from .limits import base_points, payment
-from .result import DoraCount, FuLine, RiichiResult, YakuLine
-from .yaku import KIND_FLAGS, facts_for, hand_facts, is_pinfu_shape, yaku_of, yakuman_of
+from .result import DoraCount, RiichiResult, YakuLine
+from .yaku import (KIND_FLAGS, facts_for, hand_facts, hand_yaku, hand_yakuman, is_pinfu_shape,
+                   reading_yaku, reading_yakuman)
 
 NO_YAKU = "complete hand but no yaku (dora are not yaku); declaring this win is chombo"
 
@@ -52,6 +53,13 @@ def _flags(counts: list[int]) -> tuple[int, int]:
     return any_flags, all_flags
 
 
+def _lines(ranked: list) -> tuple:
+    """Result lines of ``[(rank, line), ...]`` in table order."""
+    if len(ranked) > 1:
+        ranked.sort()
+    return tuple([line for _, line in ranked])
+
+
 def score_riichi(req: HandRequest, tally: Tally | None = None) -> RiichiResult:
     """Value a riichi request.
 
@@ -74,43 +82,69 @@ def score_riichi(req: HandRequest, tally: Tally | None = None) -> RiichiResult:
             f"not a complete hand: {to_mpsz(req.concealed)} + {req.win_tile}{shown} is not four "
             "sets and a pair, seven different pairs or thirteen orphans")
     any_flags, all_flags = _flags(all_counts)
-    reds = tally.reds
     h = hand_facts(req, all_counts, any_flags, all_flags)
     rules = h.rules
-    aka = reds if rules.aka else 0
-    dora = DoraCount(
-        _dora_count(req.dora_indicators, all_counts), aka,
-        _dora_count(req.ura_dora_indicators, all_counts) if req.riichi != "none" else 0)
-    dora_han = dora.dora + dora.aka + dora.ura
+    # what is the same for every reading, asked once
+    hand_ym = hand_yakuman(h) if h.maybe_yakuman else None
+    hand_found = None
     dealer = req.seat_wind == "E"
     tsumo = h.tsumo
+    honba, sticks = req.honba, req.riichi_sticks
+    dora_han = -1                               # counted when a reading first needs it
+    several = len(rs) > 1
     best_key = None
-    best = None     # (reading, [(yaku, han)] or None when no yaku, han, fu, fu lines, payment, limit, yakuman?)
+    best = None     # (reading, ranked yaku lines or None when no yaku, han, fu, fu lines, payment, limit, yakuman?)
     for r in rs:
         f = facts_for(h, r)
-        ym = yakuman_of(f) if h.maybe_yakuman else None
+        ym = hand_ym + reading_yakuman(f) if hand_ym is not None else None
         fu, raw, lines = fu_of(f, is_pinfu_shape(f))   # yakuman hands report fu too, as mahjong does
         if ym:
-            multiples = sum(m for _, m in ym)
+            multiples = 0
+            for _, (_, m) in ym:
+                multiples += m
             han = min(13 * multiples, 78)               # six yakuman at most
-            found = [(name, 13 * m) for name, m in ym]
+            found = [(i, YakuLine(name, 13 * m)) for i, (name, m) in ym]
             base, limit = base_points(han, fu, rules, yakuman=multiples)
         else:
-            found = yaku_of(f)
+            if hand_found is None:
+                hand_found = hand_yaku(h)
+            found = reading_yaku(f)
+            if hand_found:
+                found = hand_found + found
             if not found:
                 key = (-1, False, 0, fu, raw)           # below any reading with a yaku
                 if best_key is None or key > best_key:
                     best_key, best = key, (r, None, 0, fu, lines, None, None, False)
                 continue
-            han = min(sum(v for _, v in found) + dora_han, 78)
+            if dora_han < 0:
+                dora = _dora(req, all_counts, tally.reds, rules)
+                dora_han = dora.dora + dora.aka + dora.ura
+            han = dora_han
+            for _, line in found:
+                han += line.han
+            if han > 78:
+                han = 78
             base, limit = base_points(han, fu, rules)
-        pay = payment(base, dealer, tsumo, req.honba, req.riichi_sticks)
+        pay = payment(base, dealer, tsumo, honba, sticks)
+        if not several:
+            best = (r, found, han, fu, lines, pay, limit, bool(ym))
+            break
         key = (pay.total, bool(ym), han, fu, raw)
         if best_key is None or key > best_key:
             best_key, best = key, (r, found, han, fu, lines, pay, limit, bool(ym))
     r, found, han, fu, lines, pay, limit, is_yakuman = best
-    fu_lines = tuple(map(FuLine._make, lines))
+    fu_lines = tuple(lines)
+    if is_yakuman:
+        dora = DoraCount()
+    elif dora_han < 0:
+        dora = _dora(req, all_counts, tally.reds, rules)
     if found is None:
         return RiichiResult(False, 0, fu, None, (), dora, fu_lines, None, NO_YAKU, r)
-    return RiichiResult(True, han, fu, limit, tuple(map(YakuLine._make, found)),
-                        DoraCount() if is_yakuman else dora, fu_lines, pay, None, r)
+    return RiichiResult(True, han, fu, limit, _lines(found), dora, fu_lines, pay, None, r)
+
+
+def _dora(req: HandRequest, all_counts: list[int], reds: int, rules) -> DoraCount:
+    """Dora han of the hand: indicators (kan dora included), red fives, ura dora (riichi only)."""
+    return DoraCount(
+        _dora_count(req.dora_indicators, all_counts), reds if rules.aka else 0,
+        _dora_count(req.ura_dora_indicators, all_counts) if req.riichi != "none" else 0)

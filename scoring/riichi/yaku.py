@@ -1,11 +1,13 @@
-"""The riichi yaku table: each row a name, its han closed / open, and a test of one reading.
+"""The riichi yaku table: each row a name, its han closed / open, and a test.
 
 Values are the standard ones (Japanese Professional Mahjong League / WRC / Tenhou rules; the
 ``mahjong`` package agrees): open value 0 means the yaku needs a closed hand; an open value one
 below the closed value is kuisagari. Yakuman are a separate table worth 13 han per multiple.
 
-A test receives :class:`Facts`, everything about one reading of one hand that a yaku looks at,
-built once per reading by :func:`facts_for`.
+A row is tested either once per hand (``HAND``: the test receives :class:`HandFacts` — the win's
+flags, winds and tile counts, the same for every reading) or once per reading (``READING``: the
+test receives :class:`Facts`, the sets of one reading, built by :func:`facts_for`). Splitting
+them is only a matter of speed: a hand with several readings asks the hand questions once.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from typing import Callable
 from ..decompose import (RUN, RYANMEN, SEVEN_PAIRS, STANDARD, TANKI, THIRTEEN_ORPHANS,
                          THIRTEEN_SIDED, Reading)
 from ..hand import HandRequest, RiichiRules
+from .result import YakuLine
 
 WHITE, GREEN, RED = 31, 32, 33
 DRAGONS = (WHITE, GREEN, RED)
@@ -35,12 +38,21 @@ KIND_FLAGS = tuple(
 
 @dataclass(slots=True)
 class HandFacts:
-    """What does not depend on the reading: the request, winds, tile counts, flags."""
+    """What does not depend on the reading: the win's flags, winds, tile counts, traits."""
 
     req: HandRequest
     rules: RiichiRules
+    riichi: str                # none / riichi / double
+    ippatsu: bool
+    robbing_kong: bool         # chankan
+    replacement_tile: bool     # rinshan
+    last_wall_tile: bool       # haitei / houtei
+    tenhou: bool
+    chiihou: bool
     closed: bool
+    has_melds: bool            # any declared meld, closed kans included
     tsumo: bool
+    win_kind: int
     counts: list[int]          # every tile of the hand, melds included, by kind
     seat: int                  # seat wind kind 27..30
     round: int                 # round wind kind 27..30
@@ -100,8 +112,9 @@ def hand_facts(req: HandRequest, counts: list[int], any_flags: int = -1, all_fla
     if has_honours:
         dragons = (counts[31] >= 3) + (counts[32] >= 3) + (counts[33] >= 3)
         winds = (counts[27] >= 3) + (counts[28] >= 3) + (counts[29] >= 3) + (counts[30] >= 3)
+    tenhou, chiihou = req.tenhou, req.chiihou
     maybe = (
-        req.tenhou or req.chiihou or kans == 4 or not suits or dragons == 3 or winds >= 3
+        tenhou or chiihou or kans == 4 or not suits or dragons == 3 or winds >= 3
         or (all_th and not has_honours)                                   # chinroutou
         or (not melds and all_th and counts.count(0) == 21)               # kokushi: 13 kinds
         or all_flags & GREEN_TILE
@@ -110,9 +123,11 @@ def hand_facts(req: HandRequest, counts: list[int], any_flags: int = -1, all_fla
         or (closed and counts.count(3) + counts.count(4) >= 4)            # suuankou
     )
     return HandFacts(
-        req, req.rules, closed, req.win == "tsumo", counts, _WIND_INDEX[req.seat_wind],
-        _WIND_INDEX[req.round_wind], not any_flags & (TERMINAL | HONOUR), all_th,
-        bool(all_flags & GREEN_TILE), suits, has_honours, kans, dragons, winds, bool(maybe))
+        req, req.rules, req.riichi, req.ippatsu, req.robbing_kong, req.replacement_tile,
+        req.last_wall_tile, tenhou, chiihou, closed, bool(melds), req.win == "tsumo",
+        req.win_tile.kind, counts, _WIND_INDEX[req.seat_wind], _WIND_INDEX[req.round_wind],
+        not any_flags & (TERMINAL | HONOUR), all_th, bool(all_flags & GREEN_TILE), suits,
+        has_honours, kans, dragons, winds, bool(maybe))
 
 
 def facts_for(h: HandFacts, r: Reading) -> Facts:
@@ -124,19 +139,19 @@ def facts_for(h: HandFacts, r: Reading) -> Facts:
     peikou = 0
     if r.form == STANDARD:
         ron_group = -1 if h.tsumo else r.win_group
-        concealed_runs = []
-        for i, g in enumerate(r.sets):
-            if g.shape == RUN:
-                runs.append(g.kind)
-                if g.concealed:
-                    concealed_runs.append(g.kind)
+        i = 0
+        for shape, kind, closed_group, _ in r.sets:
+            if shape == RUN:
+                runs.append(kind)
             else:
-                triplets.append(g.kind)
-                if g.concealed and i != ron_group:
+                triplets.append(kind)
+                if closed_group and i != ron_group:
                     concealed += 1
-        if h.closed and len(concealed_runs) >= 2 and len(set(concealed_runs)) < len(concealed_runs):
+            i += 1
+        # a closed hand's runs are all concealed (a chi opens it)
+        if h.closed and len(runs) >= 2 and len(set(runs)) < len(runs):
             seen: dict[int, int] = {}
-            for k in concealed_runs:
+            for k in runs:
                 seen[k] = seen.get(k, 0) + 1
             peikou = sum(n // 2 for n in seen.values())
     return Facts(h, r, runs, triplets, concealed, peikou)
@@ -151,8 +166,8 @@ def is_pinfu_shape(f: Facts) -> bool:
             and r.pair not in DRAGONS and r.pair != h.seat and r.pair != h.round)
 
 
-def _tanyao(f: Facts) -> bool:
-    return f.h.all_simples and (f.h.closed or f.h.rules.open_tanyao)
+def _tanyao(h: HandFacts) -> bool:
+    return h.all_simples and (h.closed or h.rules.open_tanyao)
 
 
 def _sanshoku(f: Facts) -> bool:
@@ -186,62 +201,65 @@ def _shousangen(f: Facts) -> bool:
     return f.h.dragon_triplets == 2 and f.r.form == STANDARD and f.r.pair in DRAGONS
 
 
-def _flush(f: Facts, honours: bool) -> bool:
-    s = f.h.suits
-    return s in (1, 2, 4) and f.h.has_honours == honours
+def _flush(h: HandFacts, honours: bool) -> bool:
+    return h.suits in (1, 2, 4) and h.has_honours == honours
+
+
+HAND, READING = "hand", "reading"   # what a row's test looks at: HandFacts or Facts
 
 
 @dataclass(frozen=True, slots=True)
 class Yaku:
-    """A row of the rulebook: ``name``, han closed, han open (0: closed only), test."""
+    """A row of the rulebook: ``name``, han closed, han open (0: closed only), what the test
+    looks at (``HAND`` or ``READING``), test."""
 
     name: str
     closed: int
     open: int
-    test: Callable[[Facts], bool]
+    per: str
+    test: Callable
 
 
 YAKU: tuple[Yaku, ...] = (
-    Yaku("riichi", 1, 0, lambda f: f.h.req.riichi == "riichi"),
-    Yaku("double riichi", 2, 0, lambda f: f.h.req.riichi == "double"),
-    Yaku("ippatsu", 1, 0, lambda f: f.h.req.ippatsu),
-    Yaku("menzen tsumo", 1, 0, lambda f: f.h.tsumo and f.h.closed),
-    Yaku("pinfu", 1, 0, is_pinfu_shape),
-    Yaku("iipeikou", 1, 0, lambda f: f.peikou == 1),
-    Yaku("tanyao", 1, 1, _tanyao),
-    Yaku("yakuhai (haku)", 1, 1, lambda f: f.h.counts[WHITE] >= 3),
-    Yaku("yakuhai (hatsu)", 1, 1, lambda f: f.h.counts[GREEN] >= 3),
-    Yaku("yakuhai (chun)", 1, 1, lambda f: f.h.counts[RED] >= 3),
-    Yaku("yakuhai (seat wind)", 1, 1, lambda f: f.h.counts[f.h.seat] >= 3),
-    Yaku("yakuhai (round wind)", 1, 1, lambda f: f.h.counts[f.h.round] >= 3),
-    Yaku("chankan", 1, 1, lambda f: f.h.req.robbing_kong),
-    Yaku("rinshan kaihou", 1, 1, lambda f: f.h.req.replacement_tile),
-    Yaku("haitei", 1, 1, lambda f: f.h.req.last_wall_tile and f.h.tsumo),
-    Yaku("houtei", 1, 1, lambda f: f.h.req.last_wall_tile and not f.h.tsumo),
-    Yaku("sanshoku", 2, 1, _sanshoku),
-    Yaku("ittsu", 2, 1, _ittsu),
-    Yaku("chanta", 2, 1, lambda f: f.h.has_honours and _outside(f)),
-    Yaku("chiitoitsu", 2, 0, lambda f: f.r.form == SEVEN_PAIRS),
-    Yaku("toitoi", 2, 2, lambda f: len(f.triplets) == 4),
-    Yaku("sanankou", 2, 2, lambda f: f.concealed_triplets == 3),
-    Yaku("sankantsu", 2, 2, lambda f: f.h.kans == 3),
-    Yaku("sanshoku doukou", 2, 2, _sanshoku_doukou),
-    Yaku("honroutou", 2, 2, lambda f: f.h.all_terminal_honour),
-    Yaku("shousangen", 2, 2, _shousangen),
-    Yaku("honitsu", 3, 2, lambda f: _flush(f, True)),
-    Yaku("junchan", 3, 2, lambda f: not f.h.has_honours and _outside(f)),
-    Yaku("ryanpeikou", 3, 0, lambda f: f.peikou >= 2),
-    Yaku("chinitsu", 6, 5, lambda f: _flush(f, False)),
+    Yaku("riichi", 1, 0, HAND, lambda h: h.riichi == "riichi"),
+    Yaku("double riichi", 2, 0, HAND, lambda h: h.riichi == "double"),
+    Yaku("ippatsu", 1, 0, HAND, lambda h: h.ippatsu),
+    Yaku("menzen tsumo", 1, 0, HAND, lambda h: h.tsumo and h.closed),
+    Yaku("pinfu", 1, 0, READING, is_pinfu_shape),
+    Yaku("iipeikou", 1, 0, READING, lambda f: f.peikou == 1),
+    Yaku("tanyao", 1, 1, HAND, _tanyao),
+    Yaku("yakuhai (haku)", 1, 1, HAND, lambda h: h.counts[WHITE] >= 3),
+    Yaku("yakuhai (hatsu)", 1, 1, HAND, lambda h: h.counts[GREEN] >= 3),
+    Yaku("yakuhai (chun)", 1, 1, HAND, lambda h: h.counts[RED] >= 3),
+    Yaku("yakuhai (seat wind)", 1, 1, HAND, lambda h: h.counts[h.seat] >= 3),
+    Yaku("yakuhai (round wind)", 1, 1, HAND, lambda h: h.counts[h.round] >= 3),
+    Yaku("chankan", 1, 1, HAND, lambda h: h.robbing_kong),
+    Yaku("rinshan kaihou", 1, 1, HAND, lambda h: h.replacement_tile),
+    Yaku("haitei", 1, 1, HAND, lambda h: h.last_wall_tile and h.tsumo),
+    Yaku("houtei", 1, 1, HAND, lambda h: h.last_wall_tile and not h.tsumo),
+    Yaku("sanshoku", 2, 1, READING, _sanshoku),
+    Yaku("ittsu", 2, 1, READING, _ittsu),
+    Yaku("chanta", 2, 1, READING, lambda f: f.h.has_honours and _outside(f)),
+    Yaku("chiitoitsu", 2, 0, READING, lambda f: f.r.form == SEVEN_PAIRS),
+    Yaku("toitoi", 2, 2, READING, lambda f: len(f.triplets) == 4),
+    Yaku("sanankou", 2, 2, READING, lambda f: f.concealed_triplets == 3),
+    Yaku("sankantsu", 2, 2, HAND, lambda h: h.kans == 3),
+    Yaku("sanshoku doukou", 2, 2, READING, _sanshoku_doukou),
+    Yaku("honroutou", 2, 2, HAND, lambda h: h.all_terminal_honour),
+    Yaku("shousangen", 2, 2, READING, _shousangen),
+    Yaku("honitsu", 3, 2, HAND, lambda h: _flush(h, True)),
+    Yaku("junchan", 3, 2, READING, lambda f: not f.h.has_honours and _outside(f)),
+    Yaku("ryanpeikou", 3, 0, READING, lambda f: f.peikou >= 2),
+    Yaku("chinitsu", 6, 5, HAND, lambda h: _flush(h, False)),
 )
 
 
 # ------------------------------------------------------------------ yakuman
 
-def _pure_nine_gates_shape(f: Facts) -> int:
+def _pure_nine_gates_shape(h: HandFacts) -> int:
     """0: not nine gates; 1: nine gates; 2: pure nine gates (the 13 tiles before the win
     were 1112345678999 of one suit: a nine-sided wait)."""
-    h = f.h
-    if not h.closed or h.req.melds or h.suits not in (1, 2, 4) or h.has_honours:
+    if not h.closed or h.has_melds or h.suits not in (1, 2, 4) or h.has_honours:
         return 0
     base = {1: 0, 2: 9, 4: 18}[h.suits]
     c = h.counts[base:base + 9]
@@ -249,7 +267,7 @@ def _pure_nine_gates_shape(f: Facts) -> int:
     extra = [c[i] - need[i] for i in range(9)]
     if any(e < 0 for e in extra) or sum(extra) != 1:
         return 0
-    return 2 if extra[f.r.win_kind - base] == 1 else 1
+    return 2 if extra[h.win_kind - base] == 1 else 1
 
 
 def _suuankou(f: Facts) -> int:
@@ -266,55 +284,109 @@ def _kokushi(f: Facts) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Yakuman:
-    """A yakuman row: ``names[v-1]`` for test value v (1 plain, 2 the stronger form).
-    ``doubles``: the stronger form (or, with one name, the yakuman itself: daisuushi) is a
-    double yakuman when the ``double_yakuman`` rule is on."""
+    """A yakuman row: ``names[v-1]`` for test value v (1 plain, 2 the stronger form); what the
+    test looks at (``HAND`` or ``READING``). ``doubles``: the stronger form (or, with one name,
+    the yakuman itself: daisuushi) is a double yakuman when the ``double_yakuman`` rule is on."""
 
     names: tuple[str, ...]
-    test: Callable[[Facts], int]
+    per: str
+    test: Callable
     doubles: bool = False
 
 
 YAKUMAN: tuple[Yakuman, ...] = (
-    Yakuman(("kokushi musou", "kokushi musou (13-sided)"), _kokushi, True),
-    Yakuman(("suuankou", "suuankou (tanki)"), _suuankou, True),
-    Yakuman(("daisangen",), lambda f: f.h.dragon_triplets == 3),
-    Yakuman(("shousuushi",), lambda f: f.h.wind_triplets == 3 and f.r.form == STANDARD and f.r.pair in WINDS),
-    Yakuman(("daisuushi",), lambda f: f.h.wind_triplets == 4, True),
-    Yakuman(("tsuuiisou",), lambda f: f.h.suits == 0),
-    Yakuman(("chinroutou",), lambda f: f.h.all_terminal_honour and not f.h.has_honours),
-    Yakuman(("ryuuiisou",), lambda f: f.h.all_green),
-    Yakuman(("chuuren poutou", "chuuren poutou (pure)"), _pure_nine_gates_shape, True),
-    Yakuman(("suukantsu",), lambda f: f.h.kans == 4),
-    Yakuman(("tenhou",), lambda f: f.h.req.tenhou),
-    Yakuman(("chiihou",), lambda f: f.h.req.chiihou),
+    Yakuman(("kokushi musou", "kokushi musou (13-sided)"), READING, _kokushi, True),
+    Yakuman(("suuankou", "suuankou (tanki)"), READING, _suuankou, True),
+    Yakuman(("daisangen",), HAND, lambda h: h.dragon_triplets == 3),
+    Yakuman(("shousuushi",), READING,
+            lambda f: f.h.wind_triplets == 3 and f.r.form == STANDARD and f.r.pair in WINDS),
+    Yakuman(("daisuushi",), HAND, lambda h: h.wind_triplets == 4, True),
+    Yakuman(("tsuuiisou",), HAND, lambda h: h.suits == 0),
+    Yakuman(("chinroutou",), HAND, lambda h: h.all_terminal_honour and not h.has_honours),
+    Yakuman(("ryuuiisou",), HAND, lambda h: h.all_green),
+    Yakuman(("chuuren poutou", "chuuren poutou (pure)"), HAND, _pure_nine_gates_shape, True),
+    Yakuman(("suukantsu",), HAND, lambda h: h.kans == 4),
+    Yakuman(("tenhou",), HAND, lambda h: h.tenhou),
+    Yakuman(("chiihou",), HAND, lambda h: h.chiihou),
 )
 
 
-def yakuman_of(f: Facts) -> list[tuple[str, int]]:
-    """``[(name, multiple), ...]`` for every yakuman of reading ``f`` (multiple 1 or 2)."""
+# The tables split once by what a test looks at and by open/closed hand: rows as
+# (rank in the table, test, result line); results are merged back in table order by rank.
+def _rows(per: str, closed: bool) -> tuple:
+    return tuple((i, y.test, YakuLine(y.name, y.closed if closed else y.open))
+                 for i, y in enumerate(YAKU) if y.per == per and (y.closed if closed else y.open))
+
+
+_HAND_ROWS = {True: _rows(HAND, True), False: _rows(HAND, False)}
+_READING_ROWS = {True: _rows(READING, True), False: _rows(READING, False)}
+
+
+def _yakuman_rows(per: str) -> tuple:
+    out = []
+    for i, y in enumerate(YAKUMAN):
+        if y.per != per:
+            continue
+        # result (name, multiple) for test value v, without and with the double_yakuman rule
+        plain = tuple((name, 1) for name in y.names)
+        double = tuple((name, 2 if (y.doubles and (v == 1 or len(y.names) == 1)) else 1)
+                       for v, name in enumerate(y.names))
+        out.append((i, y.test, plain, double))
+    return tuple(out)
+
+
+_HAND_YAKUMAN = _yakuman_rows(HAND)
+_READING_YAKUMAN = _yakuman_rows(READING)
+
+
+def hand_yakuman(h: HandFacts) -> list[tuple[int, tuple[str, int]]]:
+    """``[(rank, (name, multiple)), ...]`` for the yakuman rows that look at the hand only."""
+    out = []
+    double_rule = h.rules.double_yakuman
+    for i, test, plain, double in _HAND_YAKUMAN:
+        v = int(test(h))
+        if v:
+            out.append((i, (double if double_rule else plain)[v - 1]))
+    return out
+
+
+def reading_yakuman(f: Facts) -> list[tuple[int, tuple[str, int]]]:
+    """``[(rank, (name, multiple)), ...]`` for the yakuman rows that look at the reading."""
     out = []
     double_rule = f.h.rules.double_yakuman
-    for row in YAKUMAN:
-        v = int(row.test(f))
-        if not v:
-            continue
-        names = row.names
-        strong = v == 2 or len(names) == 1
-        out.append((names[v - 1], 2 if (strong and row.doubles and double_rule) else 1))
+    for i, test, plain, double in _READING_YAKUMAN:
+        v = int(test(f))
+        if v:
+            out.append((i, (double if double_rule else plain)[v - 1]))
     return out
 
 
-# the table split once by hand state: (name, han, test) rows that can score
-_CLOSED_ROWS = tuple((y.name, y.closed, y.test) for y in YAKU if y.closed)
-_OPEN_ROWS = tuple((y.name, y.open, y.test) for y in YAKU if y.open)
+def yakuman_of(f: Facts) -> list[tuple[str, int]]:
+    """``[(name, multiple), ...]`` for every yakuman of reading ``f`` (multiple 1 or 2), in
+    table order."""
+    return [y for _, y in sorted(hand_yakuman(f.h) + reading_yakuman(f))]
 
 
-def yaku_of(f: Facts) -> list[tuple[str, int]]:
-    """``[(name, han), ...]`` for every ordinary yaku of reading ``f`` (open values applied,
-    the weaker of each exclusive pair dropped)."""
+def hand_yaku(h: HandFacts) -> list[tuple[int, YakuLine]]:
+    """``[(rank, YakuLine), ...]`` for the ordinary yaku rows that look at the hand only
+    (open values applied for an open hand)."""
     out = []
-    for name, han, test in (_CLOSED_ROWS if f.h.closed else _OPEN_ROWS):
-        if test(f):
-            out.append((name, han))
+    for i, test, line in _HAND_ROWS[h.closed]:
+        if test(h):
+            out.append((i, line))
     return out
+
+
+def reading_yaku(f: Facts) -> list[tuple[int, YakuLine]]:
+    """``[(rank, YakuLine), ...]`` for the ordinary yaku rows that look at the reading."""
+    out = []
+    for i, test, line in _READING_ROWS[f.h.closed]:
+        if test(f):
+            out.append((i, line))
+    return out
+
+
+def yaku_of(f: Facts) -> list[YakuLine]:
+    """Every ordinary yaku of reading ``f`` as ``YakuLine(name, han)``, in table order (open
+    values applied; of each exclusive pair only one row can pass)."""
+    return [y for _, y in sorted(hand_yaku(f.h) + reading_yaku(f))]
