@@ -880,72 +880,93 @@ def _assign(rows: list[_Row], ruleset: str, warnings: list[LayoutWarning]) -> li
     return groups
 
 
+def _tail_sets(slots: list[_Slot], gaps: list[bool]) -> tuple[float, list[Group]] | None:
+    """Cut ``slots`` (the end of the hand row) into legal sets of 3 or 4, least cost, or None.
+
+    ``gaps[i]``: a gap was seen before ``slots[i]``. A cut where no gap was seen costs 0.2
+    (gaps between melds are small); a gap inside a set costs 0.5.
+    """
+    n = len(slots)
+    best: list[tuple[float, list[Group]] | None] = [None] * (n + 1)
+    best[0] = (0.0, [])
+    for i in range(n):
+        if best[i] is None:
+            continue
+        for size in (3, 4):
+            j = i + size
+            if j > n:
+                continue
+            dets = [d for sl in slots[i:j] for d in sl.dets]
+            shape = _is_set([d.tile for d in dets])
+            if shape is None:
+                continue
+            cost = best[i][0] + 0.3 + 0.5 * sum(gaps[i + 1:j]) + (0 if i == 0 or gaps[i] else 0.2)
+            if best[j] is None or cost < best[j][0]:
+                group = Group("meld", dets, {"kan": "daiminkan", "pon": "pon", "chi": "chi"}[shape])
+                best[j] = (cost, best[i][1] + [group])
+    return best[n]
+
+
 def _split_plain(plain: list[list[_Slot]], melds: list[Group], ruleset: str,
                  warnings: list[LayoutWarning]) -> tuple[list[Detection], Detection | None, list[Group]]:
-    """Choose which plain segments are the concealed part, the winning tile and unmarked melds.
+    """Cut the hand's unmarked tiles into the concealed part, the winning tile and melds.
 
-    Enumerates the labelings (segment 0 is always concealed) and keeps the one whose tile count
-    works out with the fewest assumptions: the winning tile shown apart, few unmarked melds
-    (riichi melds are always marked), the concealed part in one piece.
+    The hand lies as [concealed][winning tile][melds…] in reading order; melds whose turned
+    tile was not seen are legal sets of 3 or 4 at the end. Every cut is tried and scored: the
+    tile count must work (13 - 3 x melds concealed tiles besides the winning tile), cuts should
+    fall on the gaps that were seen and gaps should not fall inside a group; a winning tile not
+    set apart costs most (it must then be guessed).
     """
     if not plain:
         return [], None, []
-    sizes = [sum(len(s.tiles) for s in seg) for seg in plain]
-    n_melds = len(melds)
-    sets_of = [_unmarked_sets([seg]) if i > 0 else None for i, seg in enumerate(plain)]
+    slots = [sl for seg in plain for sl in seg]
+    gaps = [False] * len(slots)
+    k = 0
+    for seg in plain:
+        gaps[k] = k > 0
+        k += len(seg)
+    n = len(slots)
+    marked = len(melds)
     options = []
-    labels_per = []
-    for i, seg in enumerate(plain):
-        labs = ["c"]
-        if i > 0 and sizes[i] == 1:
-            labs.append("w")
-        if sets_of[i] is not None:
-            labs.append("m")
-        labels_per.append(labs)
-    if len(plain) > 8:       # keep the enumeration small: only the ends can be special
-        labels_per = [labs if (i < 2 or i >= len(plain) - 3) else ["c"] for i, labs in enumerate(labels_per)]
-    for labels in itertools.product(*labels_per):
-        if labels.count("w") > 1:
-            continue
-        m_extra = sum(len(sets_of[i]) for i, lab in enumerate(labels) if lab == "m")
-        conc = sum(sz for sz, lab in zip(sizes, labels) if lab == "c")
-        total_melds = n_melds + m_extra
-        has_win = "w" in labels
-        ok = conc == (13 if has_win else 14) - 3 * total_melds and total_melds <= 4
-        pen = 0.0 if ok else 100.0
-        pen += 0 if has_win else 2.0
-        # a set apart without a sideways tile: a meld whose turned tile was not seen, or the
-        # concealed part split by a gap; after the winning tile it can only be a meld
-        pen += m_extra * 1.0
-        c_idx = [i for i, lab in enumerate(labels) if lab == "c"]
-        pen += 0.5 * (len(c_idx) - 1)
-        if has_win:
-            # the winning tile ends the concealed part: a group after it is a meld
-            w = labels.index("w")
-            pen += 1.0 * sum(1 for i in c_idx if i > w)
-        options.append((pen, labels))
+    for c in range(1, n + 1):                         # concealed = slots[:c]
+        inner = 0.5 * sum(gaps[1:c])
+        for has_win in (True, False):
+            w_end = c + 1 if has_win else c
+            if w_end > n:
+                continue
+            cost = inner
+            if has_win:
+                # the winning tile set apart; without a gap it is a guess, worse than
+                # saying it was not shown (then the best candidate is scored, with a warning)
+                cost += 0 if gaps[c] else 2.5
+            else:
+                cost += 2.0
+            tail = slots[w_end:]
+            if tail:
+                cut = _tail_sets(tail, gaps[w_end:])
+                if cut is None:
+                    continue
+                cost += cut[0] + (0 if gaps[w_end] else 0.7)
+                extra = cut[1]
+            else:
+                extra = []
+            concealed = sum(len(sl.tiles) for sl in slots[:c])
+            want = (13 if has_win else 14) - 3 * (marked + len(extra))
+            if concealed != want or marked + len(extra) > 4:
+                cost += 100 + abs(concealed - want)
+            options.append((cost, c, has_win, extra))
     options.sort(key=lambda o: o[0])
-    pen, labels = options[0]
-    ties = [o for o in options if o[0] == pen and o[1] != labels]
-    if ties:
+    cost, c, has_win, extra = options[0]
+    rivals = [o for o in options[1:] if o[0] - cost < 0.25 and o[0] < 100]
+    if rivals:
         warnings.append(LayoutWarning(
             "ambiguous_grouping",
             "the gaps in the hand row can be read in more than one way; used the reading with "
-            "the winning tile at the right end",
-        ))
-    concealed: list[Detection] = []
-    win = None
-    extra: list[Group] = []
-    for i, (seg, lab) in enumerate(zip(plain, labels)):
-        dets = [d for s in seg for d in s.dets]
-        if lab == "c":
-            concealed.extend(dets)
-        elif lab == "w":
-            win = dets[0]
-        else:
-            extra.extend(sets_of[i])
-    if pen >= 100:
-        got = sum(sizes) + sum(len(m.detections) for m in melds)
+            "the winning tile at the right end"))
+    concealed = [d for sl in slots[:c] for d in sl.dets]
+    win = slots[c].dets[0] if has_win else None
+    if cost >= 100:
+        got = sum(len(sl.tiles) for sl in slots) + sum(len(m.detections) for m in melds)
         kans = sum(1 for m in melds if m.meld_type in ("daiminkan", "kakan", "ankan"))
         warnings.append(LayoutWarning(
             "tile_count",
