@@ -144,22 +144,24 @@ _TILE_LEVEL = frozenset((S.STANDARD, S.KNITTED_STRAIGHT, S.SEVEN_PAIRS))
 def _pack_traits(f: Facts) -> tuple[bool, bool, bool]:
     """(every group has a 5, every group has a terminal/honour, every group is an even pung
     or pair) over the five groups of a basic hand, kept on ``f``. A bitmask test first rules
-    out most hands (no 5 / no terminal or honour / a chow or an odd tile)."""
+    out most hands (no 5 / no terminal or honour / a chow or an odd tile), then the pair."""
     if f._packs is None:
-        f._packs = (False, False, False)
+        fives = outside = even = False
         if f.reading.shape == S.STANDARD:
             m = f.mask
-            may_fives = not m & HONORS and m & FIVES != 0
-            may_outside = m & TERMINALS_HONORS != 0
-            may_even = not f.chows and not m & ~EVEN_RANKS
-            if may_fives or may_outside or may_even:
-                # the pair first: it rules out most hands at once
-                sets = f.reading.sets
-                pair = f.pair
-                f._packs = (
-                    may_fives and _has5("pair", pair) and all(_has5(s.kind, s.tile) for s in sets),
-                    may_outside and _th(pair) and all(_outside(s.kind, s.tile) for s in sets),
-                    may_even and _even_pung("pair", pair) and all(_even_pung(s.kind, s.tile) for s in sets))
+            pair = f.pair
+            fives = not m & HONORS and m & FIVES != 0 and _has5("pair", pair)
+            outside = m & TERMINALS_HONORS != 0 and _th(pair)
+            even = not f.chows and not m & ~EVEN_RANKS and _even_pung("pair", pair)
+            if fives or outside or even:
+                for s in f.reading.sets:
+                    kind, t = s.kind, s.tile
+                    fives = fives and _has5(kind, t)
+                    outside = outside and _outside(kind, t)
+                    even = even and _even_pung(kind, t)
+                    if not (fives or outside or even):
+                        break
+        f._packs = (fives, outside, even)
     return f._packs
 
 
@@ -387,8 +389,12 @@ def apply_exclusions(found: dict[str, int], f: Facts) -> dict[str, int]:
     Partial rule: Pung of Terminals or Honors is not counted again for a wind pung that scores
     Big Three Winds, Prevalent Wind or Seat Wind, nor for one of the terminal pungs of Nine Gates.
     """
-    out = dict(found)
-    excluding = [name for name in found if name in EXCLUDES]
+    return _exclude(dict(found), f)
+
+
+def _exclude(out: dict[str, int], f: Facts) -> dict[str, int]:
+    """:func:`apply_exclusions` on ``out`` itself (returned)."""
+    excluding = [name for name in out if name in EXCLUDES]
     if len(excluding) > 1:
         excluding.sort(key=_BY_POINTS.__getitem__)
     for name in excluding:

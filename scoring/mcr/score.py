@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from ..hand import HandError, HandRequest
 from ..tiles import Tile, to_mpsz
 from . import shapes as S
-from .fans import (BY_NAME, DRAGONS, FANS, HAND, SETS, TERMINALS, TILES, WINDS, Facts, _pack_traits,
-                   apply_exclusions)
+from .fans import BY_NAME, DRAGONS, FANS, HAND, SETS, TERMINALS, TILES, WINDS, Facts, _exclude, _pack_traits
 
 NINE_GATES_BASE = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 WIND_KIND = {"E": 27, "S": 28, "W": 29, "N": 30}
@@ -262,13 +261,13 @@ _FROM_RELATIONS = frozenset(("Big Four Winds", "Big Three Dragons"))
 _PACK_FANS = tuple(BY_NAME[n] for n in ("All Fives", "Outside Hand", "All Even Pungs"))
 _ALL_CHOWS = BY_NAME["All Chows"]
 _PUNG_GATES = {"Little Four Winds": WINDS, "Little Three Dragons": DRAGONS, "Dragon Pung": DRAGONS,
-               "Prevalent Wind": WINDS, "Seat Wind": WINDS, "Pung of Terminals or Honors": TERMINALS | WINDS,
-               "All Pungs": (1 << 34) - 1}
+               "Prevalent Wind": WINDS, "Seat Wind": WINDS, "Pung of Terminals or Honors": TERMINALS | WINDS}
+_ALL_PUNGS = BY_NAME["All Pungs"]  # four pungs or kongs
 _CONCEALED_PUNG_FANS = frozenset(("Four Concealed Pungs", "Three Concealed Pungs", "Two Concealed Pungs"))
 _WAIT_FANS = {"pair": BY_NAME["Single Wait"], "edge": BY_NAME["Edge Wait"], "closed": BY_NAME["Closed Wait"]}
 _NINE_GATES = BY_NAME["Nine Gates"]
 _GATED = (_FROM_RELATIONS | set(_PUNG_GATES) | _CONCEALED_PUNG_FANS | {f.name for f in _PACK_FANS}
-          | {fan.name for fan in _WAIT_FANS.values()} | {_ALL_CHOWS.name, _NINE_GATES.name})
+          | {fan.name for fan in _WAIT_FANS.values()} | {_ALL_CHOWS.name, _ALL_PUNGS.name, _NINE_GATES.name})
 _GROUPS = {shape: (tuple(f for f in fans if f.name not in _GATED
                          and not (f.name == "Knitted Straight" and shape == S.STANDARD)),
                    tuple((f, _PUNG_GATES[f.name]) for f in fans if f.name in _PUNG_GATES),
@@ -360,6 +359,8 @@ def _fans_for(f: Facts, rules: McrRules, hand_cache: dict) -> dict[str, int]:
                     found[fan.name] = n
         if len(pungs) > 1:
             found.update(f.pung_rel())
+            if len(pungs) == 4 and _ALL_PUNGS.test(f):
+                found[_ALL_PUNGS.name] = 1
     if f.nine_gates and _NINE_GATES.test(f):
         found["Nine Gates"] = 1
     if f.unique_wait:
@@ -370,19 +371,35 @@ def _fans_for(f: Facts, rules: McrRules, hand_cache: dict) -> dict[str, int]:
         found.update(f.chow_rel())
     if not rules.seven_pairs_tile_hog and shape == S.SEVEN_PAIRS:
         found.pop("Tile Hog", None)
-    found = apply_exclusions(found, f)
+    found = _exclude(found, f)  # found is this reading's own dict
     if not found:
         found["Chicken Hand"] = 1
     return found
 
 
-def _points(found: dict[str, int], rules: McrRules) -> int:
-    total = 0
-    for n, c in found.items():
-        total += _POINTS[n] * c
-    if rules.kong_pair_5 and "Concealed Kong" in found and "Melded Kong" in found:
-        total += 2  # 5 instead of 2 + 1
-    return total
+# (fan, count) pairs of a reading -> (points, FanCounts in list order). Hands share far fewer
+# fan combinations than tiles, so this stays small; cleared if it ever grows past the bound.
+_VALUED: dict[tuple, tuple[int, tuple[FanCount, ...]]] = {}
+_VALUED_MAX = 8192
+
+
+def _value(found: dict[str, int]) -> tuple[int, tuple[FanCount, ...]]:
+    """Points (Green Book values, before rule options) and the fan list of ``found``."""
+    key = tuple(found.items())
+    got = _VALUED.get(key)
+    if got is None:
+        total = 0
+        for n, c in key:
+            total += _POINTS[n] * c
+        fans = tuple(_ONE_EACH[n] if found[n] == 1 else FanCount(n, _POINTS[n], found[n])
+                     for n in sorted(found, key=_ORDER.__getitem__))
+        if len(_VALUED) >= _VALUED_MAX:
+            _VALUED.clear()
+        got = _VALUED[key] = (total, fans)
+    return got
+
+
+_FLOWERS = {n: FanCount("Flower Tiles", 1, n) for n in range(1, 9)}
 
 
 def score_mcr(req: HandRequest, rules: McrRules | None = None) -> McrResult:
@@ -437,6 +454,7 @@ def score_mcr(req: HandRequest, rules: McrRules | None = None) -> McrResult:
     counts = h.held
     mask = h.mask
     hand_cache: dict = {}
+    kong_pair_5 = rules.kong_pair_5
     best = None
     for r in readings:
         chows = []
@@ -463,18 +481,19 @@ def score_mcr(req: HandRequest, rules: McrRules | None = None) -> McrResult:
                       shown and slot in _WAIT_SLOTS and unique(), self_drawn, req.last_wall_tile,
                       req.replacement_tile, req.robbing_kong, last_copy, shown, seat, prevalent, nine_gates)
             found = _fans_for(f, rules, hand_cache)
-            pts = _points(found, rules)
+            pts, fans = _value(found)
+            if kong_pair_5 and "Concealed Kong" in found and "Melded Kong" in found:
+                pts += 2  # 5 instead of 2 + 1
             if best is None or pts > best[0]:
-                best = (pts, found, r)
-    pts, found, reading = best
-    fans = [_ONE_EACH[name] if found[name] == 1 else FanCount(name, _POINTS[name], found[name])
-            for name in sorted(found, key=_ORDER.__getitem__)]
-    if rules.kong_pair_5 and "Concealed Kong" in found and "Melded Kong" in found:
+                best = (pts, found, r, fans)
+    pts, found, reading, fans = best
+    if kong_pair_5 and "Concealed Kong" in found and "Melded Kong" in found:
         fans = [x for x in fans if x.name not in ("Concealed Kong", "Melded Kong")]
         fans.append(FanCount("Concealed Kong and Melded Kong", 5, 1))
         fans.sort(key=lambda x: -x.points)
+        fans = tuple(fans)
     if req.flowers:
-        fans.append(FanCount("Flower Tiles", 1, req.flowers))
+        fans += (_FLOWERS.get(req.flowers) or FanCount("Flower Tiles", 1, req.flowers),)
     total = pts + req.flowers
     valid = pts >= rules.min_points
     payment = None
@@ -489,7 +508,7 @@ def score_mcr(req: HandRequest, rules: McrRules | None = None) -> McrResult:
     else:
         reason = (f"{pts} points without flowers; a win needs at least {rules.min_points} "
                   f"(flowers never count toward the minimum)")
-    return McrResult(valid, total, pts, tuple(fans), payment, reading, reason, self_drawn)
+    return McrResult(valid, total, pts, fans, payment, reading, reason, self_drawn)
 
 
 def describe(reading: S.Reading) -> str:

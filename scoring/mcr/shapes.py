@@ -131,6 +131,10 @@ def _suit_sets(part: tuple[int, ...], base: int) -> tuple[tuple[tuple[MSet, ...]
                  for sets, p in suit_decompositions(part))
 
 
+# One memo per suit, keyed on the 9 counts alone (cheaper to look up than (counts, base)).
+_SUIT_SETS = tuple(lru_cache(maxsize=None)(lambda part, base=base: _suit_sets(part, base)) for base in (0, 9, 18))
+
+
 _HONOR_PUNGS = tuple(MSet(PUNG, k, False, True) for k in range(34))
 
 
@@ -150,11 +154,11 @@ def standard_readings(c: Sequence[int], melds: tuple[MSet, ...], mask: int | Non
                 else:
                     return []
     combos: list[tuple[tuple[MSet, ...], int]] = [(melds + honor_sets, honor_pair)]
-    for base in (0, 9, 18):
+    for base, suit_sets in zip((0, 9, 18), _SUIT_SETS):
         part = tuple(c[base:base + 9])
         if part == _EMPTY_SUIT:
             continue
-        opts = _suit_sets(part, base)
+        opts = suit_sets(part)
         if not opts:
             return []
         if len(combos) == 1 and len(opts) == 1:  # the usual case: one way each
