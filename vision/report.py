@@ -39,7 +39,7 @@ def group_lines(layout: Layout) -> list[str]:
             text = f"{g.meld_type} {text}"
             if g.called:
                 text += f", called {g.called}" + (f" from {g.from_}" if g.from_ else "")
-        lines.append(f"  {_KIND_NAMES[g.kind]:<13} {_numbers(layout, g):<6} {text:<28} {_glyphs(g.tiles)}")
+        lines.append(f"  {_KIND_NAMES[g.kind]:<13} {_numbers(layout, g):<6} {text:<34} {_glyphs(g.tiles)}")
     return lines
 
 

@@ -25,7 +25,7 @@ pass --fix N=TILE (repeatable), e.g. --fix 3=5p; 0m 0p 0s are red fives, 1z..7z 
 White Green Red, 1f..8f flowers, 'back' a face-down tile.
 
 Examples:
-  tilescope score vision/samples/riichi_hand.jpg --win ron --seat S
+  tilescope score vision/samples/riichi_open_red.jpg --win ron --seat S --dora 1p
   tilescope score hand.jpg --ruleset mcr --win tsumo --seat W --round S
   tilescope score hand.jpg --context '{"win": "ron", "riichi": "riichi", "honba": 1}' --json
 """
