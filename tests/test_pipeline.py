@@ -150,6 +150,21 @@ def test_winning_tile_not_set_apart_takes_the_best_reading():
     assert mcr.request["win_tile_shown"] is False
 
 
+def test_misread_tile_gets_the_fix_from_its_alternatives():
+    dets, _ = truth(RIICHI)
+    # the 4p misread as 1p (confidence 0.41), the reader's second guess being 4p
+    tiles_ = [Detection("1p", d.box, 0.41, d.sideways, (("4p", 0.35), ("7p", 0.1))) if d.tile == "4p" else d
+              for d in dets.tiles]
+    misread = Detections(dets.width, dets.height, tiles_)
+    photo = score_photo(misread, RIICHI_CONTEXT, reader=FakeReader(misread))
+    assert photo.result.get("error") and not photo.ok
+    codes = {w.code: w for w in photo.warnings}
+    assert codes["low_confidence"].fix == "--fix 3=4p"
+    assert codes["hand_invalid"].fix == "--fix 3=4p"
+    fixed = score_photo(misread, RIICHI_CONTEXT, reader=FakeReader(misread), fixes={3: "4p"})
+    assert fixed.result["payment"]["total"] == 2000
+
+
 def test_unreadable_image_is_a_clear_error():
     with pytest.raises(ImageError):
         score_photo(b"not an image", {}, reader=FakeReader(Detections(1, 1, [])))
