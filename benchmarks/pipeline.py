@@ -1,6 +1,7 @@
 """Photo → score accuracy and speed on rendered hands of a style never used in training.
 
     python -m benchmarks.pipeline [--n 300] [--style kmahjongg-jade] [--truth] [--weights DIR]
+    python -m benchmarks.pipeline --real [DIR]      # what it reads on real photos
 
 For each of N random winning hands (riichi and MCR, every meld kind, red fives, dora rows,
 flowers, upside-down photos) rendered by ``datasets.render`` with a held-out tile style, runs
@@ -85,6 +86,34 @@ class TruthReader:
         return self.detections
 
 
+def read_real(folder: str, weights: str | None) -> int:
+    """Print, per real photo, the rows and groups the pipeline reads and how long it took."""
+    from pathlib import Path
+
+    from vision.pipeline import get_reader, score_photo
+    from vision.report import group_lines, warning_lines
+
+    paths = sorted(p for p in Path(folder).glob("*") if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+    if not paths:
+        print(f"no photos in {folder}", file=sys.stderr)
+        return 2
+    reader = get_reader(weights)
+    times = []
+    for path in paths:
+        start = time.perf_counter()
+        photo = score_photo(str(path), {"ruleset": "mcr", "win": "tsumo"}, reader=reader)
+        times.append(time.perf_counter() - start)
+        lay = photo.layout
+        print(f"{path.name}: {len(lay.order)} tiles, {lay.rows} row(s), direction {lay.direction:.0f} deg, "
+              f"{times[-1]:.2f} s")
+        print("\n".join(group_lines(lay)))
+        result = photo.result
+        print("  value: " + (f"{result.get('total')} points" if not result.get("error") else result["error"]))
+        print("\n".join(warning_lines(photo.warnings[:4])))
+    print(f"median seconds per photo: {statistics.median(times):.3f}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.pipeline", description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=300, help="photos (default 300)")
@@ -96,7 +125,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--weights", default=None, help="model folder (default vision/weights)")
     ap.add_argument("--json", metavar="FILE", help="also write per-hand results as JSON Lines")
     ap.add_argument("--failures", type=int, default=5, help="print this many failed hands")
+    ap.add_argument("--real", nargs="?", const="../shared/real/camerash/photos", metavar="DIR",
+                    help="instead: print what the pipeline reads on each real photo in DIR "
+                         "(default ../shared/real/camerash/photos)")
     args = ap.parse_args(argv)
+    if args.real:
+        return read_real(args.real, args.weights)
 
     from datasets.art import HELDOUT_STYLES, ArtError, load_style
     from datasets.hands import random_hand
