@@ -126,10 +126,10 @@ def _suit_decompositions(counts: tuple[int, ...], honours: bool) -> tuple[tuple[
 _SUIT_SLICES = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
 
 
-_SUIT_BOUNDS = ((0, 9), (9, 18), (18, 27), (27, 34))
-_EMPTY = (bytes(9), bytes(9), bytes(9), bytes(7))
-# per suit: its counts as bytes -> ((pair kind or -1, concealed groups), ...); filled on use
-_SPLIT_CACHE: tuple[dict, dict, dict, dict] = ({}, {}, {}, {})
+# per suit: its counts as bytes -> ((pair kind or -1, concealed groups), ...); filled on use,
+# the empty suit preset (one split: no pair, no group)
+_SPLIT_CACHE: tuple[dict, dict, dict, dict] = (
+    {bytes(9): ((-1, ()),)}, {bytes(9): ((-1, ()),)}, {bytes(9): ((-1, ()),)}, {bytes(7): ((-1, ()),)})
 
 
 def _suit_groups(part: bytes, suit: int) -> tuple[tuple[int, tuple[Group, ...]], ...]:
@@ -149,42 +149,29 @@ def _suit_groups(part: bytes, suit: int) -> tuple[tuple[int, tuple[Group, ...]],
 def _hand_splits(counts: Sequence[int]) -> list[tuple[int, tuple[Group, ...]]]:
     """Every (pair kind, concealed groups) split of ``counts`` (3n+2 tiles); empty if none."""
     b = bytes(counts)
-    per_suit = []
-    pairs = 0
-    single = True
-    for suit, lo, hi in ((0, 0, 9), (1, 9, 18), (2, 18, 27), (3, 27, 34)):
-        part = b[lo:hi]
-        if part == _EMPTY[suit]:
-            continue
-        opts = _SPLIT_CACHE[suit].get(part)
-        if opts is None:
-            opts = _suit_groups(part, suit)
-        if not opts:
-            return []
-        if opts[0][0] >= 0:
-            pairs += 1
-        if len(opts) > 1:
-            single = False
-        per_suit.append(opts)
-    if pairs != 1:
+    cm, cp, cs, cz = _SPLIT_CACHE
+    part = b[:9]
+    m = cm.get(part) or _suit_groups(part, 0)
+    part = b[9:18]
+    p = cp.get(part) or _suit_groups(part, 1)
+    part = b[18:27]
+    s = cs.get(part) or _suit_groups(part, 2)
+    part = b[27:34]
+    z = cz.get(part) or _suit_groups(part, 3)
+    if not (m and p and s and z):
         return []
-    if single:                                 # the usual case: one split per suit
-        pair = -1
-        groups: tuple[Group, ...] = ()
-        for ((p, gs),) in per_suit:
-            if p >= 0:
-                pair = p
-            groups += gs
-        return [(pair, groups)]
+    # a suit's splits either all hold the pair or none does (its tile count decides)
+    if (m[0][0] >= 0) + (p[0][0] >= 0) + (s[0][0] >= 0) + (z[0][0] >= 0) != 1:
+        return []
+    if len(m) == 1 and len(p) == 1 and len(s) == 1 and len(z) == 1:   # the usual case
+        pm, gm = m[0]
+        pp, gp = p[0]
+        ps, gs = s[0]
+        pz, gz = z[0]
+        return [(max(pm, pp, ps, pz), gm + gp + gs + gz)]
     out = []
-    for combo in product(*per_suit):
-        pair = -1
-        groups = ()
-        for p, gs in combo:
-            if p >= 0:
-                pair = p
-            groups += gs
-        out.append((pair, groups))
+    for (pm, gm), (pp, gp), (ps, gs), (pz, gz) in product(m, p, s, z):
+        out.append((max(pm, pp, ps, pz), gm + gp + gs + gz))
     return out
 
 
@@ -263,26 +250,34 @@ def readings(counts: Sequence[int], melds: Sequence[Group] = (), win_kind: int =
     out: list[Reading] = []
     melds = tuple(melds)
     for pair, hand in _hand_splits(counts):
-        groups = hand + melds
+        groups = hand + melds if melds else hand
         if pair == win_kind:
             out.append(Reading(STANDARD, groups, pair, win_kind, -1, TANKI))
         seen = None
-        for j, g in enumerate(hand):
-            k = g.kind
-            if g.shape == TRIPLET:
+        j = -1
+        for g in hand:
+            j += 1
+            shape, k = g[0], g[1]
+            if shape == TRIPLET:
                 if k != win_kind:
                     continue
                 wait = SHANPON
             elif k <= win_kind <= k + 2:
-                wait = _run_wait(k, win_kind)
+                pos = win_kind - k
+                if pos == 1:
+                    wait = KANCHAN
+                elif pos == 0:
+                    wait = PENCHAN if k % 9 == 6 else RYANMEN
+                else:
+                    wait = PENCHAN if k % 9 == 0 else RYANMEN
             else:
                 continue
             if seen is None:
-                seen = {g}
-            elif g in seen:
+                seen = [g]
+            elif g in seen:        # the same set twice (iipeikou): one reading
                 continue
             else:
-                seen.add(g)
+                seen.append(g)
             out.append(Reading(STANDARD, groups, pair, win_kind, j, wait))
     if not melds:
         if is_seven_pairs(counts):

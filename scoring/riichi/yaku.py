@@ -65,6 +65,7 @@ class HandFacts:
     dragon_triplets: int       # dragon kinds held three or four times
     wind_triplets: int         # wind kinds held three or four times
     maybe_yakuman: bool        # cheap necessary condition: some yakuman test could pass
+    traits: int                # trait bits of the hand (RIICHI ... ONE_SUIT)
 
 
 @dataclass(slots=True)
@@ -77,6 +78,7 @@ class Facts:
     triplets: list[int]        # kind of every triplet and kan
     concealed_triplets: int    # triplets/kans formed in hand or closed kans, a ron-completed one excluded
     peikou: int                # pairs of identical concealed runs (closed hands only)
+    traits: int                # the hand's trait bits and the reading's (A_RUN ... PAIRS_FORM)
 
 
 _WIND_INDEX = {"E": 27, "S": 28, "W": 29, "N": 30}
@@ -113,6 +115,23 @@ def hand_facts(req: HandRequest, counts: list[int], any_flags: int = -1, all_fla
         dragons = (counts[31] >= 3) + (counts[32] >= 3) + (counts[33] >= 3)
         winds = (counts[27] >= 3) + (counts[28] >= 3) + (counts[29] >= 3) + (counts[30] >= 3)
     tenhou, chiihou = req.tenhou, req.chiihou
+    riichi, tsumo = req.riichi, req.win == "tsumo"
+    robbing, replacement, last = req.robbing_kong, req.replacement_tile, req.last_wall_tile
+    traits = ALL_SIMPLES if not any_flags & (TERMINAL | HONOUR) else NO_SIMPLES if all_th else 0
+    if riichi != "none":
+        traits |= RIICHI
+    if tsumo:
+        traits |= TSUMO
+    if robbing or replacement or last:
+        traits |= WIN_EVENT
+    if dragons:
+        traits |= DRAGON_SET
+    if winds:
+        traits |= WIND_SET
+    if kans == 3:
+        traits |= THREE_KANS
+    if suits in (1, 2, 4):
+        traits |= ONE_SUIT
     maybe = (
         tenhou or chiihou or kans == 4 or not suits or dragons == 3 or winds >= 3
         or (all_th and not has_honours)                                   # chinroutou
@@ -123,11 +142,11 @@ def hand_facts(req: HandRequest, counts: list[int], any_flags: int = -1, all_fla
         or (closed and counts.count(3) + counts.count(4) >= 4)            # suuankou
     )
     return HandFacts(
-        req, req.rules, req.riichi, req.ippatsu, req.robbing_kong, req.replacement_tile,
-        req.last_wall_tile, tenhou, chiihou, closed, bool(melds), req.win == "tsumo",
-        req.win_tile.kind, counts, _WIND_INDEX[req.seat_wind], _WIND_INDEX[req.round_wind],
-        not any_flags & (TERMINAL | HONOUR), all_th, bool(all_flags & GREEN_TILE), suits,
-        has_honours, kans, dragons, winds, bool(maybe))
+        req, req.rules, riichi, req.ippatsu, robbing, replacement, last, tenhou, chiihou,
+        closed, bool(melds), tsumo, req.win_tile.kind, counts, _WIND_INDEX[req.seat_wind],
+        _WIND_INDEX[req.round_wind], not any_flags & (TERMINAL | HONOUR), all_th,
+        bool(all_flags & GREEN_TILE), suits, has_honours, kans, dragons, winds, bool(maybe),
+        traits)
 
 
 def facts_for(h: HandFacts, r: Reading) -> Facts:
@@ -137,6 +156,7 @@ def facts_for(h: HandFacts, r: Reading) -> Facts:
     triplets: list[int] = []
     concealed = 0
     peikou = 0
+    traits = h.traits
     if r.form == STANDARD:
         ron_group = -1 if h.tsumo else r.win_group
         i = 0
@@ -154,7 +174,15 @@ def facts_for(h: HandFacts, r: Reading) -> Facts:
             for k in runs:
                 seen[k] = seen.get(k, 0) + 1
             peikou = sum(n // 2 for n in seen.values())
-    return Facts(h, r, runs, triplets, concealed, peikou)
+            if peikou:
+                traits |= PEIKOU
+        if runs:
+            traits |= A_RUN if len(runs) < 3 else A_RUN | THREE_RUNS
+        if len(triplets) >= 3:
+            traits |= THREE_TRIPLETS
+    elif r.form == SEVEN_PAIRS:
+        traits |= PAIRS_FORM
+    return Facts(h, r, runs, triplets, concealed, peikou, traits)
 
 
 # ------------------------------------------------------------------ tests, one per yaku
@@ -207,50 +235,71 @@ def _flush(h: HandFacts, honours: bool) -> bool:
 
 HAND, READING = "hand", "reading"   # what a row's test looks at: HandFacts or Facts
 
+# Traits a row needs before its test is worth asking (a necessary condition, never a
+# sufficient one: the test decides). A hand's traits are bits of HandFacts.traits, a reading's
+# of Facts.traits; only the rows whose trait is present are tested, so a plain hand asks a few
+# questions instead of thirty.
+ALWAYS = 0
+RIICHI = 1 << 0           # riichi or double riichi declared
+TSUMO = 1 << 1            # self-drawn win
+WIN_EVENT = 1 << 2        # robbing a kan, a replacement tile or the last tile
+ALL_SIMPLES = 1 << 3      # no terminal or honour anywhere
+NO_SIMPLES = 1 << 4       # only terminals and honours
+DRAGON_SET = 1 << 5       # a dragon held three or four times
+WIND_SET = 1 << 6         # a wind held three or four times
+THREE_KANS = 1 << 7       # exactly three kans
+ONE_SUIT = 1 << 8         # one suit, honours or not
+A_RUN = 1 << 9            # the reading has a run
+THREE_RUNS = 1 << 10      # the reading has three or four runs
+THREE_TRIPLETS = 1 << 11  # the reading has three or four triplets/kans
+PEIKOU = 1 << 12          # the reading has two identical concealed runs
+PAIRS_FORM = 1 << 13      # the reading is seven pairs
+
 
 @dataclass(frozen=True, slots=True)
 class Yaku:
     """A row of the rulebook: ``name``, han closed, han open (0: closed only), what the test
-    looks at (``HAND`` or ``READING``), test."""
+    looks at (``HAND`` or ``READING``), the trait it needs (see above), test."""
 
     name: str
     closed: int
     open: int
     per: str
+    needs: int
     test: Callable
 
 
 YAKU: tuple[Yaku, ...] = (
-    Yaku("riichi", 1, 0, HAND, lambda h: h.riichi == "riichi"),
-    Yaku("double riichi", 2, 0, HAND, lambda h: h.riichi == "double"),
-    Yaku("ippatsu", 1, 0, HAND, lambda h: h.ippatsu),
-    Yaku("menzen tsumo", 1, 0, HAND, lambda h: h.tsumo and h.closed),
-    Yaku("pinfu", 1, 0, READING, is_pinfu_shape),
-    Yaku("iipeikou", 1, 0, READING, lambda f: f.peikou == 1),
-    Yaku("tanyao", 1, 1, HAND, _tanyao),
-    Yaku("yakuhai (haku)", 1, 1, HAND, lambda h: h.counts[WHITE] >= 3),
-    Yaku("yakuhai (hatsu)", 1, 1, HAND, lambda h: h.counts[GREEN] >= 3),
-    Yaku("yakuhai (chun)", 1, 1, HAND, lambda h: h.counts[RED] >= 3),
-    Yaku("yakuhai (seat wind)", 1, 1, HAND, lambda h: h.counts[h.seat] >= 3),
-    Yaku("yakuhai (round wind)", 1, 1, HAND, lambda h: h.counts[h.round] >= 3),
-    Yaku("chankan", 1, 1, HAND, lambda h: h.robbing_kong),
-    Yaku("rinshan kaihou", 1, 1, HAND, lambda h: h.replacement_tile),
-    Yaku("haitei", 1, 1, HAND, lambda h: h.last_wall_tile and h.tsumo),
-    Yaku("houtei", 1, 1, HAND, lambda h: h.last_wall_tile and not h.tsumo),
-    Yaku("sanshoku", 2, 1, READING, _sanshoku),
-    Yaku("ittsu", 2, 1, READING, _ittsu),
-    Yaku("chanta", 2, 1, READING, lambda f: f.h.has_honours and _outside(f)),
-    Yaku("chiitoitsu", 2, 0, READING, lambda f: f.r.form == SEVEN_PAIRS),
-    Yaku("toitoi", 2, 2, READING, lambda f: len(f.triplets) == 4),
-    Yaku("sanankou", 2, 2, READING, lambda f: f.concealed_triplets == 3),
-    Yaku("sankantsu", 2, 2, HAND, lambda h: h.kans == 3),
-    Yaku("sanshoku doukou", 2, 2, READING, _sanshoku_doukou),
-    Yaku("honroutou", 2, 2, HAND, lambda h: h.all_terminal_honour),
-    Yaku("shousangen", 2, 2, READING, _shousangen),
-    Yaku("honitsu", 3, 2, HAND, lambda h: _flush(h, True)),
-    Yaku("junchan", 3, 2, READING, lambda f: not f.h.has_honours and _outside(f)),
-    Yaku("ryanpeikou", 3, 0, READING, lambda f: f.peikou >= 2),
-    Yaku("chinitsu", 6, 5, HAND, lambda h: _flush(h, False)),
+    Yaku("riichi", 1, 0, HAND, RIICHI, lambda h: h.riichi == "riichi"),
+    Yaku("double riichi", 2, 0, HAND, RIICHI, lambda h: h.riichi == "double"),
+    Yaku("ippatsu", 1, 0, HAND, RIICHI, lambda h: h.ippatsu),
+    Yaku("menzen tsumo", 1, 0, HAND, TSUMO, lambda h: h.tsumo and h.closed),
+    Yaku("pinfu", 1, 0, READING, THREE_RUNS, is_pinfu_shape),
+    Yaku("iipeikou", 1, 0, READING, PEIKOU, lambda f: f.peikou == 1),
+    Yaku("tanyao", 1, 1, HAND, ALL_SIMPLES, _tanyao),
+    Yaku("yakuhai (haku)", 1, 1, HAND, DRAGON_SET, lambda h: h.counts[WHITE] >= 3),
+    Yaku("yakuhai (hatsu)", 1, 1, HAND, DRAGON_SET, lambda h: h.counts[GREEN] >= 3),
+    Yaku("yakuhai (chun)", 1, 1, HAND, DRAGON_SET, lambda h: h.counts[RED] >= 3),
+    Yaku("yakuhai (seat wind)", 1, 1, HAND, WIND_SET, lambda h: h.counts[h.seat] >= 3),
+    Yaku("yakuhai (round wind)", 1, 1, HAND, WIND_SET, lambda h: h.counts[h.round] >= 3),
+    Yaku("chankan", 1, 1, HAND, WIN_EVENT, lambda h: h.robbing_kong),
+    Yaku("rinshan kaihou", 1, 1, HAND, WIN_EVENT, lambda h: h.replacement_tile),
+    Yaku("haitei", 1, 1, HAND, WIN_EVENT, lambda h: h.last_wall_tile and h.tsumo),
+    Yaku("houtei", 1, 1, HAND, WIN_EVENT, lambda h: h.last_wall_tile and not h.tsumo),
+    Yaku("sanshoku", 2, 1, READING, THREE_RUNS, _sanshoku),
+    Yaku("ittsu", 2, 1, READING, THREE_RUNS, _ittsu),
+    Yaku("chanta", 2, 1, READING, A_RUN, lambda f: f.h.has_honours and _outside(f)),
+    Yaku("chiitoitsu", 2, 0, READING, PAIRS_FORM, lambda f: f.r.form == SEVEN_PAIRS),
+    Yaku("toitoi", 2, 2, READING, THREE_TRIPLETS, lambda f: len(f.triplets) == 4),
+    Yaku("sanankou", 2, 2, READING, THREE_TRIPLETS, lambda f: f.concealed_triplets == 3),
+    Yaku("sankantsu", 2, 2, HAND, THREE_KANS, lambda h: h.kans == 3),
+    Yaku("sanshoku doukou", 2, 2, READING, THREE_TRIPLETS, _sanshoku_doukou),
+    Yaku("honroutou", 2, 2, HAND, NO_SIMPLES, lambda h: h.all_terminal_honour),
+    Yaku("shousangen", 2, 2, READING, DRAGON_SET, _shousangen),
+    Yaku("honitsu", 3, 2, HAND, ONE_SUIT, lambda h: _flush(h, True)),
+    Yaku("junchan", 3, 2, READING, A_RUN, lambda f: not f.h.has_honours and _outside(f)),
+    Yaku("ryanpeikou", 3, 0, READING, PEIKOU, lambda f: f.peikou >= 2),
+    Yaku("chinitsu", 6, 5, HAND, ONE_SUIT, lambda h: _flush(h, False)),
 )
 
 
@@ -311,15 +360,16 @@ YAKUMAN: tuple[Yakuman, ...] = (
 )
 
 
-# The tables split once by what a test looks at and by open/closed hand: rows as
-# (rank in the table, test, result line); results are merged back in table order by rank.
-def _rows(per: str, closed: bool) -> tuple:
+# The rows worth testing for one set of traits, built on first use: (rank in the table, test,
+# result line); results are merged back in table order by rank. Keyed by traits, open/closed.
+_ROW_CACHE: tuple[dict, dict] = ({}, {})     # [HAND rows, READING rows]
+
+
+def _rows(per: str, closed: bool, traits: int) -> tuple:
     return tuple((i, y.test, YakuLine(y.name, y.closed if closed else y.open))
-                 for i, y in enumerate(YAKU) if y.per == per and (y.closed if closed else y.open))
-
-
-_HAND_ROWS = {True: _rows(HAND, True), False: _rows(HAND, False)}
-_READING_ROWS = {True: _rows(READING, True), False: _rows(READING, False)}
+                 for i, y in enumerate(YAKU)
+                 if y.per == per and (y.closed if closed else y.open)
+                 and (y.needs == ALWAYS or y.needs & traits))
 
 
 def _yakuman_rows(per: str) -> tuple:
@@ -370,8 +420,12 @@ def yakuman_of(f: Facts) -> list[tuple[str, int]]:
 def hand_yaku(h: HandFacts) -> list[tuple[int, YakuLine]]:
     """``[(rank, YakuLine), ...]`` for the ordinary yaku rows that look at the hand only
     (open values applied for an open hand)."""
+    key = h.traits << 1 | h.closed
+    rows = _ROW_CACHE[0].get(key)
+    if rows is None:
+        rows = _ROW_CACHE[0][key] = _rows(HAND, h.closed, h.traits)
     out = []
-    for i, test, line in _HAND_ROWS[h.closed]:
+    for i, test, line in rows:
         if test(h):
             out.append((i, line))
     return out
@@ -379,8 +433,13 @@ def hand_yaku(h: HandFacts) -> list[tuple[int, YakuLine]]:
 
 def reading_yaku(f: Facts) -> list[tuple[int, YakuLine]]:
     """``[(rank, YakuLine), ...]`` for the ordinary yaku rows that look at the reading."""
+    closed = f.h.closed
+    key = f.traits << 1 | closed
+    rows = _ROW_CACHE[1].get(key)
+    if rows is None:
+        rows = _ROW_CACHE[1][key] = _rows(READING, closed, f.traits)
     out = []
-    for i, test, line in _READING_ROWS[f.h.closed]:
+    for i, test, line in rows:
         if test(f):
             out.append((i, line))
     return out
