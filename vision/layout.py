@@ -10,23 +10,20 @@ player on the left, middle = across, rightmost = right); an added kan (kakan) is
 tile with the fourth tile stacked on/beside it; a closed kan (ankan) shows two backs and two
 faces. Riichi dora indicators lie in a separate, shorter row; flowers are set aside.
 
-Steps (each a small function below):
+Steps:
 
 1. flowers are set aside (any ``1f``..``8f`` detection);
-2. the dominant row direction is the doubled-angle mean of nearest-neighbour vectors (tiles
-   touch their row neighbours, rows are further apart), so it works at any photo rotation;
-3. each tile's extent along / across the row is recovered from its axis-aligned box;
-4. rows are the connected components of "row neighbour" links (small offset across the row,
-   a gap along it of at most ``max_row_gap`` tile widths) and "stack" links (two sideways tiles
-   of a kakan); each row's direction is then refined by a least-squares line through its upright
-   tiles, which copes with perspective (rows stay straight lines, but need not be parallel);
-5. tiles are ordered along the row and split into segments at gaps wider than ``gap_ratio``
-   tile widths;
-6. the photo's orientation (upright or seen from across the table, i.e. the rows read
-   right-to-left in image coordinates) is decided by votes: melds lie right of the concealed
-   part, the lone winning tile at the right end, the dora row above the hand;
-7. segments become groups by counting: a hand is 13 - 3 x melds concealed tiles plus the
-   winning tile (kans add one tile each).
+2. geometry (:mod:`vision.rows`): the row direction, which tiles lie sideways, the rows and
+   their segments (cut at gaps);
+3. the photo's orientation (upright, or taken from across the table so the rows read
+   right-to-left in the image) is decided by votes: melds lie right of the concealed part,
+   the lone winning tile just right of it, a dora row beyond the hand;
+4. marked melds (a sideways or face-down tile) are cut into chi/pon/kan by their tiles (a small
+   DP, tolerant of gaps it cannot see between melds);
+5. rows get roles by counting — the hand row, rows of melds whose turned tile was not seen,
+   the dora row, loose tiles — so that the hand holds 14 + kans tiles;
+6. the hand row is cut into concealed part | winning tile | melds without a seen sideways
+   tile, scored by the count (13 - 3 x melds concealed tiles) and the gaps seen.
 
 Everything uncertain becomes a :class:`LayoutWarning` with the best guess and the fix to pass.
 """
@@ -39,11 +36,10 @@ from dataclasses import dataclass, field, replace
 from scoring.tiles import Tile, TileError, parse_tile, to_mpsz
 
 from .detections import Detection, Detections
+from .rows import BACK, Row, Slot, find_rows, refine_sideways, row_direction
 
-BACK = "back"
 LOW_CONFIDENCE = 0.6        # below this a tile is reported with its alternatives
 
-GROUP_KINDS = ("concealed", "win", "meld", "dora", "flower", "loose")
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,329 +161,6 @@ class Layout:
         }
 
 
-# ------------------------------------------------------------------------------ geometry
-
-@dataclass(slots=True)
-class _Tile:
-    """A detection with its row coordinates (u along the row, v across it, towards the player)."""
-
-    det: Detection
-    u: float = 0.0
-    v: float = 0.0
-    along: float = 0.0      # extent along the row, pixels
-    across: float = 0.0     # extent across the row, pixels
-    partner: "_Tile | None" = None      # the other sideways tile of a kakan's stacked pair
-
-    @property
-    def sideways(self) -> bool:
-        return self.det.sideways
-
-    @property
-    def width(self) -> float:
-        """The tile's short side as seen in the row (what a gap is measured in)."""
-        return self.across if self.sideways else self.along
-
-
-def _nearest_vectors(centers: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    out = []
-    for i, (x, y) in enumerate(centers):
-        best, vec = math.inf, None
-        for j, (x2, y2) in enumerate(centers):
-            if i != j:
-                d = (x2 - x) ** 2 + (y2 - y) ** 2
-                if d < best:
-                    best, vec = d, (x2 - x, y2 - y)
-        if vec is not None:
-            out.append(vec)
-    return out
-
-
-def row_direction(dets: list[Detection]) -> float:
-    """Dominant row direction in radians, in (-pi/2, pi/2], image coordinates (y down).
-
-    The doubled-angle mean of nearest-neighbour vectors: tiles in a row touch, so most
-    nearest neighbours lie along the row whatever the photo's rotation. 0 for fewer than 2 tiles.
-    """
-    vecs = _nearest_vectors([d.center for d in dets])
-    if not vecs:
-        return 0.0
-    doubled = [2.0 * math.atan2(vy, vx) for vx, vy in vecs]
-    keep = doubled
-    theta = 0.0
-    for _ in range(3):
-        # re-estimate from the vectors near the current estimate: the few links between
-        # rows (a dora tile's nearest neighbour in the hand, a kakan's stacked tile) are outliers
-        sx = sum(math.cos(a) for a in keep)
-        sy = sum(math.sin(a) for a in keep)
-        theta = 0.5 * math.atan2(sy, sx)
-        keep = [a for a in doubled if math.cos(a - 2.0 * theta) > 0.5] or doubled
-    if theta <= -math.pi / 2:
-        theta += math.pi
-    return theta
-
-
-def _extents(det: Detection, theta: float, ratio: float) -> tuple[float, float]:
-    """Extent (along, across) the row of a tile rectangle whose axis-aligned box is ``det.box``.
-
-    A rectangle a x b turned by theta has box W = a|cos| + b|sin|, H = a|sin| + b|cos|.
-    Solved directly when well conditioned; near 45 degrees only a + b is known and it is split
-    by ``ratio`` (across / along of an upright tile, measured on the same photo).
-    """
-    w, h = det.width, det.height
-    c, s = abs(math.cos(theta)), abs(math.sin(theta))
-    det_ = c * c - s * s
-    floor = 0.15 * max(w, h)
-    if abs(det_) > 0.35:
-        a = (w * c - h * s) / det_
-        b = (h * c - w * s) / det_
-        return max(a, floor), max(b, floor)
-    total = (w + h) / (c + s)
-    r = 1.0 / ratio if det.sideways else ratio
-    return total / (1.0 + r), total * r / (1.0 + r)
-
-
-def _project(tiles: list[_Tile], theta: float) -> None:
-    ex, ey = math.cos(theta), math.sin(theta)
-    nx, ny = -ey, ex          # normal, pointing "down" when theta = 0 (towards the player)
-    for t in tiles:
-        x, y = t.det.center
-        t.u = x * ex + y * ey
-        t.v = x * nx + y * ny
-
-
-SIDEWAYS_CLEAR = 1.45      # a turned tile's along/across aspect over its neighbours' median
-
-
-def refine_sideways(dets: list[Detection], theta: float) -> list[bool]:
-    """Which tiles lie turned 90 degrees in their row: the detector's flags, checked against
-    geometry in the row's own frame.
-
-    A tile a x b (b/a about 4/3) turned sideways shows an along/across aspect (b/a)^2, about
-    1.8 times an upright one's, whatever the camera's foreshortening. Each tile is compared with
-    its six nearest neighbours along the row of the same pose (across it within 1.1 tile
-    depths: the same row, and a kakan's stacked tile; box area within x0.75..1.33, so standing
-    concealed tiles are not compared with lying melds). Above ``SIDEWAYS_CLEAR`` times their
-    median it is turned, below 0.8 times it is not (a low camera can hide a turned tile's
-    shape, so geometry only overrules the detector when it is clear); in between, and where
-    geometry cannot tell (a
-    tile with fewer than two such neighbours; rows near 45 degrees, where an axis-aligned box
-    shows no orientation), the detector's flag stands. Flags that still make no legal meld are
-    dropped later and the melds found by counting.
-    """
-    c, s = abs(math.cos(theta)), abs(math.sin(theta))
-    if len(dets) < 3 or abs(c * c - s * s) <= 0.35:
-        return [d.sideways for d in dets]
-    ext = [_extents(d, theta, 1.0) for d in dets]
-    q = [a / max(b, 1e-6) for a, b in ext]
-    area = [max(d.width * d.height, 1e-6) for d in dets]
-    ex, ey = math.cos(theta), math.sin(theta)
-    uv = [(x * ex + y * ey, -x * ey + y * ex) for x, y in (d.center for d in dets)]
-    out = []
-    for i, d in enumerate(dets):
-        # same row (or a kakan's stacked tile), same pose: a lying tile turned or not covers
-        # the same area; a standing one shows its whole face and covers more
-        band = [j for j in range(len(dets)) if j != i
-                and abs(uv[j][1] - uv[i][1]) <= 1.1 * max(ext[i][1], ext[j][1])
-                and 0.75 < area[j] / area[i] < 1.33]
-        near = sorted(band, key=lambda j: abs(uv[j][0] - uv[i][0]))[:6]
-        if len(near) < 2:
-            out.append(d.sideways)
-            continue
-        ratio = q[i] / max(_median([q[j] for j in near]), 1e-6)
-        # clear either way: geometry decides; in between: the detector's word
-        out.append(True if ratio > SIDEWAYS_CLEAR else False if ratio < 0.8 else d.sideways)
-    return out
-
-
-def _shape_ratio(dets: list[Detection], theta: float) -> float:
-    """Across / along extent of an upright tile, from the well-conditioned cases or the pitch."""
-    c, s = abs(math.cos(theta)), abs(math.sin(theta))
-    upright = [d for d in dets if not d.sideways and d.tile != BACK] or dets
-    if abs(c * c - s * s) > 0.35:
-        vals = []
-        for d in upright:
-            a, b = _extents(d, theta, 1.0)
-            vals.append(b / a)
-        return min(max(_median(vals), 0.3), 3.0)
-    # near 45 degrees: the pitch between touching row neighbours is the along extent
-    vecs = _nearest_vectors([d.center for d in dets])
-    pitch = _median([math.hypot(*v) for v in vecs]) if vecs else 1.0
-    total = _median([(d.width + d.height) / (c + s) for d in upright])
-    return min(max(total / max(pitch, 1e-6) - 1.0, 0.3), 3.0)
-
-
-def _median(vals: list[float]) -> float:
-    if not vals:
-        return 0.0
-    s = sorted(vals)
-    n = len(s)
-    return s[n // 2] if n % 2 else 0.5 * (s[n // 2 - 1] + s[n // 2])
-
-
-def _pitch(tiles: list[_Tile]) -> float:
-    """Median centre distance of upright tiles to their nearest upright neighbour: the pitch of
-    touching row neighbours, a tile width that box extents cannot give on oblique views."""
-    upright = [t for t in tiles if not t.sideways] or tiles
-    vecs = _nearest_vectors([t.det.center for t in upright])
-    return _median([math.hypot(*v) for v in vecs]) if vecs else 0.0
-
-
-def _rows(tiles: list[_Tile], max_row_gap: float) -> list[list[_Tile]]:
-    """Connected components of row-neighbour and kakan-stack links."""
-    pitch = _pitch(tiles)
-    n = len(tiles)
-    parent = list(range(n))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for i in range(n):
-        for j in range(i + 1, n):
-            a, b = tiles[i], tiles[j]
-            du, dv = abs(a.u - b.u), abs(a.v - b.v)
-            gap = du - 0.5 * (a.along + b.along)
-            width = max(a.width, b.width, 0.8 * pitch)
-            # the across extent of an upright tile: the row's "height"; a sideways tile is
-            # about 3/4 of it across, so two sideways tiles stand for 4/3 of theirs
-            upright = [x.across for x in (a, b) if not x.sideways]
-            row_height = max(upright) if upright else 1.33 * max(a.across, b.across)
-            linked = dv < 0.42 * row_height and gap < max_row_gap * width
-            if linked or a.partner is b:
-                parent[find(i)] = find(j)
-    comps: dict[int, list[_Tile]] = {}
-    for i in range(n):
-        comps.setdefault(find(i), []).append(tiles[i])
-    return list(comps.values())
-
-
-def _refine_row(row: list[_Tile], theta: float) -> float:
-    """Least-squares direction through the row's upright tile centres (perspective makes rows
-    non-parallel), kept within 25 degrees of the photo's direction and pointing the same way."""
-    pts = [t.det.center for t in row if not t.sideways] or [t.det.center for t in row]
-    if len(pts) < 3:
-        return theta
-    mx = sum(p[0] for p in pts) / len(pts)
-    my = sum(p[1] for p in pts) / len(pts)
-    sxx = sum((p[0] - mx) ** 2 for p in pts)
-    syy = sum((p[1] - my) ** 2 for p in pts)
-    sxy = sum((p[0] - mx) * (p[1] - my) for p in pts)
-    phi = 0.5 * math.atan2(2 * sxy, sxx - syy)
-    if math.cos(phi - theta) < 0:
-        phi += math.pi
-    diff = math.atan2(math.sin(phi - theta), math.cos(phi - theta))
-    return phi if abs(diff) < math.radians(25) else theta
-
-
-@dataclass(slots=True)
-class _Slot:
-    """One position along a row: one tile, or a kakan's stacked pair (lower one first)."""
-
-    tiles: list[_Tile]
-
-    @property
-    def u(self) -> float:
-        return sum(t.u for t in self.tiles) / len(self.tiles)
-
-    @property
-    def along(self) -> float:
-        return max(t.along for t in self.tiles)
-
-    @property
-    def sideways(self) -> bool:
-        return any(t.sideways for t in self.tiles)
-
-    @property
-    def stacked(self) -> bool:
-        return len(self.tiles) > 1
-
-    @property
-    def dets(self) -> list[Detection]:
-        return [t.det for t in self.tiles]
-
-
-@dataclass(slots=True)
-class _Row:
-    slots: list[_Slot]
-    segments: list[list[_Slot]] = field(default_factory=list)
-    v: float = 0.0
-
-    @property
-    def count(self) -> int:
-        return sum(len(s.tiles) for s in self.slots)
-
-
-def _pair_stacks(tiles: list[_Tile]) -> None:
-    """Mark kakan stacks: two sideways tiles closer, centre to centre, than 1.1 upright pitches.
-
-    Side by side, two sideways tiles are at least 4/3 of a pitch apart (their long sides lie
-    along the row); stacked, only a tile's short side (foreshortened) apart. The pitch is the
-    median nearest-neighbour distance of upright tiles (touching row neighbours).
-    """
-    pitch = _pitch(tiles)
-    side = [t for t in tiles if t.sideways]
-    cands = []
-    for i, a in enumerate(side):
-        for b in side[i + 1:]:
-            d = math.dist(a.det.center, b.det.center)
-            if d < 1.1 * pitch:
-                cands.append((d, id(a), id(b), a, b))
-    cands.sort(key=lambda c: c[0])
-    for _, _, _, a, b in cands:
-        if a.partner is None and b.partner is None:
-            a.partner, b.partner = b, a
-
-
-def _slots(row: list[_Tile]) -> list[_Slot]:
-    """Tiles of one row in order along it; a kakan's two sideways tiles share a slot."""
-    slots: list[_Slot] = []
-    seen: set[int] = set()
-    for t in row:
-        if id(t) in seen:
-            continue
-        members = [t] + ([t.partner] if t.partner is not None and t.partner in row else [])
-        seen.update(id(m) for m in members)
-        members.sort(key=lambda m: -m.v)       # the tile nearest the player first
-        slots.append(_Slot(members))
-    slots.sort(key=lambda s: s.u)
-    return slots
-
-
-SIDEWAYS_ALONG = 1.33       # a sideways tile's length along the row, in upright tile widths
-
-
-def _segments(slots: list[_Slot], gap_ratio: float) -> list[list[_Slot]]:
-    """Split a row where the gap between neighbours exceeds ``gap_ratio`` tile widths.
-
-    The tile width is the local pitch of touching upright neighbours (centre to centre), which,
-    unlike box extents, stays right under perspective, where a tile's box is a parallelogram's.
-    """
-    if not slots:
-        return []
-    steps = []          # (index, pitch) of upright-upright neighbours
-    for i, (a, b) in enumerate(zip(slots, slots[1:])):
-        if not a.sideways and not b.sideways:
-            steps.append((i, b.u - a.u))
-    if not steps:
-        pitch_all = [t.across for s in slots for t in s.tiles]
-        steps = [(0, _median(pitch_all))]
-    segs = [[slots[0]]]
-    for i, (prev, cur) in enumerate(zip(slots, slots[1:])):
-        # local pitch: the smallest steps near here (most neighbours touch) — perspective
-        # changes the pitch along the row
-        near = sorted(steps, key=lambda st: abs(st[0] - i))[:4]
-        pitch = sorted(p for _, p in near)[min(1, len(near) - 1)]
-        expected = pitch * (0.5 * (SIDEWAYS_ALONG if prev.sideways else 1.0)
-                            + 0.5 * (SIDEWAYS_ALONG if cur.sideways else 1.0))
-        if (cur.u - prev.u) - expected > gap_ratio * pitch:
-            segs.append([cur])
-        else:
-            segs[-1].append(cur)
-    return segs
-
-
 # ------------------------------------------------------------------------------ melds
 
 def _kind(code: str) -> int | None:
@@ -516,7 +189,7 @@ _FROM_3 = ("left", "across", "right")
 _FROM_4 = ("left", "across", "across", "right")
 
 
-def _meld_from_slots(slots: list[_Slot]) -> tuple[Group, int]:
+def _meld_from_slots(slots: list[Slot]) -> tuple[Group, int]:
     """A meld group from 3 or 4 slots, and a penalty (0 = a legal, clearly marked meld)."""
     dets = [d for s in slots for d in s.dets]
     faces = [d.tile for d in dets if d.tile != BACK]
@@ -557,7 +230,7 @@ def _meld_from_slots(slots: list[_Slot]) -> tuple[Group, int]:
     return Group("meld", dets, mtype, called, from_), penalty
 
 
-def _split_melds(slots: list[_Slot], breaks: frozenset[int] = frozenset()) -> tuple[list[Group], float]:
+def _split_melds(slots: list[Slot], breaks: frozenset[int] = frozenset()) -> tuple[list[Group], float]:
     """Split a run of meld slots into melds of 3 or 4 slots, least total penalty (DP).
 
     ``breaks``: slot indices that follow a gap in the row. Melds are told apart by their tiles
@@ -585,7 +258,7 @@ def _split_melds(slots: list[_Slot], breaks: frozenset[int] = frozenset()) -> tu
     return [Group("meld", dets, "pon" if len(dets) == 3 else "daiminkan")], 10.0
 
 
-def _meld_region(segments: list[list[_Slot]]) -> tuple[int, int]:
+def _meld_region(segments: list[list[Slot]]) -> tuple[int, int]:
     """Segment indices [first, last] of the melds, or (-1, -1).
 
     From the first to the last marked segment (a sideways or face-down tile), widened over
@@ -616,8 +289,8 @@ def _meld_region(segments: list[list[_Slot]]) -> tuple[int, int]:
     return best[1], best[2]
 
 
-def _region_melds(segments: list[list[_Slot]]) -> tuple[list[Group], float]:
-    slots: list[_Slot] = []
+def _region_melds(segments: list[list[Slot]]) -> tuple[list[Group], float]:
+    slots: list[Slot] = []
     breaks = set()
     for seg in segments:
         if slots:
@@ -657,25 +330,7 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
         if side != d.sideways:
             rest[k] = replace(d, sideways=side)
             source[id(rest[k])] = source[id(d)]
-    ratio = _shape_ratio(rest, theta) if rest else 1.33
-    tiles = [_Tile(d) for d in rest]
-    for t in tiles:
-        t.along, t.across = _extents(t.det, theta, ratio)
-    _project(tiles, theta)
-    _pair_stacks(tiles)
-    comps = _rows(tiles, max_row_gap)
-
-    rows: list[_Row] = []
-    for comp in comps:
-        phi = _refine_row(comp, theta)
-        for t in comp:
-            t.along, t.across = _extents(t.det, phi, ratio)
-        _project(comp, phi)
-        slots = _slots(comp)
-        row = _Row(slots, _segments(slots, gap_ratio))
-        _project(comp, theta)           # a common frame to compare rows
-        row.v = _median([t.v for t in comp])
-        rows.append(row)
+    rows = find_rows(rest, theta, gap_ratio, max_row_gap)
 
     flipped = _decide_orientation(rows, ruleset)
     if flipped:
@@ -706,12 +361,12 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
     return layout
 
 
-def _segment_is_marked(seg: list[_Slot]) -> bool:
+def _segment_is_marked(seg: list[Slot]) -> bool:
     """A segment that is (or contains) a meld: a sideways tile or a face-down tile."""
     return any(s.sideways or any(d.tile == BACK for d in s.dets) for s in seg)
 
 
-def _decide_orientation(rows: list[_Row], ruleset: str) -> bool:
+def _decide_orientation(rows: list[Row], ruleset: str) -> bool:
     """True if the photo was taken from across the table (rows read right-to-left).
 
     Votes: melds lie right of the concealed part (2); the lone winning tile just right of it
@@ -744,7 +399,7 @@ def _decide_orientation(rows: list[_Row], ruleset: str) -> bool:
     return votes < 0
 
 
-def _is_meld_row(row: _Row) -> bool:
+def _is_meld_row(row: Row) -> bool:
     """A row of exposed melds: a sideways tile, or nothing but well-formed closed kans
     (back, face, face, back). A dead wall's backs beside dora indicators are not a meld."""
     if any(s.sideways for s in row.slots):
@@ -760,14 +415,14 @@ def _meld_penalty_free(m: Group) -> bool:
     return len(m.detections) == 4 and len(faces) == 2 and _kind(faces[0]) == _kind(faces[1])
 
 
-def _row_parts(row: _Row) -> tuple[list[Group], float, list[list[_Slot]]]:
+def _row_parts(row: Row) -> tuple[list[Group], float, list[list[Slot]]]:
     """A row's melds (with their DP penalty) and its other segments, in reading order."""
     first, last = _meld_region(row.segments)
     if first < 0:
         return [], 0.0, list(row.segments)
     region = row.segments[first:last + 1]
     melds, pen = _region_melds(region)
-    head: list[_Slot] = []
+    head: list[Slot] = []
     if pen >= 1:
         # tiles swallowed at the start of the meld run (no gap seen before the melds): the
         # winning tile, or the concealed part, split off where the melds come out legal
@@ -786,7 +441,7 @@ def _row_parts(row: _Row) -> tuple[list[Group], float, list[list[_Slot]]]:
     return melds, pen, row.segments[:first] + ([head] if head else []) + row.segments[last + 1:]
 
 
-def _unmarked_sets(segments: list[list[_Slot]]) -> list[Group] | None:
+def _unmarked_sets(segments: list[list[Slot]]) -> list[Group] | None:
     """The row's tiles as legal sets of 3 or 4 (melds whose sideways tile was not seen), or None."""
     if not segments or sum(len(seg) for seg in segments) < 3:
         return None
@@ -797,7 +452,7 @@ def _unmarked_sets(segments: list[list[_Slot]]) -> list[Group] | None:
     return groups
 
 
-def _assign(rows: list[_Row], ruleset: str, warnings: list[LayoutWarning]) -> list[Group]:
+def _assign(rows: list[Row], ruleset: str, warnings: list[LayoutWarning]) -> list[Group]:
     """Turn rows of segments into concealed / win / meld / dora / loose groups by counting.
 
     Marked melds (a sideways or face-down tile) come from every row: players and the renderer
@@ -848,7 +503,7 @@ def _assign(rows: list[_Row], ruleset: str, warnings: list[LayoutWarning]) -> li
             key = (pen, -h[2])
             if best is None or key < best[0]:
                 best = (key, h, others, roles)
-    plain: list[list[_Slot]] = []
+    plain: list[list[Slot]] = []
     dora: list[Detection] = []
     loose: list[Detection] = []
     if best is not None:
@@ -880,7 +535,7 @@ def _assign(rows: list[_Row], ruleset: str, warnings: list[LayoutWarning]) -> li
     return groups
 
 
-def _tail_sets(slots: list[_Slot], gaps: list[bool]) -> tuple[float, list[Group]] | None:
+def _tail_sets(slots: list[Slot], gaps: list[bool]) -> tuple[float, list[Group]] | None:
     """Cut ``slots`` (the end of the hand row) into legal sets of 3 or 4, least cost, or None.
 
     ``gaps[i]``: a gap was seen before ``slots[i]``. A cut where no gap was seen costs 0.2
@@ -907,7 +562,7 @@ def _tail_sets(slots: list[_Slot], gaps: list[bool]) -> tuple[float, list[Group]
     return best[n]
 
 
-def _split_plain(plain: list[list[_Slot]], melds: list[Group], ruleset: str,
+def _split_plain(plain: list[list[Slot]], melds: list[Group], ruleset: str,
                  warnings: list[LayoutWarning]) -> tuple[list[Detection], Detection | None, list[Group]]:
     """Cut the hand's unmarked tiles into the concealed part, the winning tile and melds.
 
