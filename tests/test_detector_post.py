@@ -97,6 +97,16 @@ def test_reading_order_rows_top_to_bottom_then_left_to_right():
     assert reading_order(boxes).tolist() == [3, 1, 2, 0]
 
 
+def test_reading_order_keeps_a_tilted_row_together():
+    # 6 tiles 60x80 stepping 20 px down per tile (a 15-degree roll): the row spans 100 px in y,
+    # more than the 48 px row gap (0.6 x 80), but each step is 20 px. A tile 100 px below the
+    # row's last one starts a second row.
+    row = [[x * 62, 100 + 20 * x, x * 62 + 60, 180 + 20 * x] for x in range(6)]
+    below = [[0, 300, 60, 380]]
+    boxes = np.array(below + row[::-1], np.float32)     # input order scrambled
+    assert reading_order(boxes).tolist() == [6, 5, 4, 3, 2, 1, 0]
+
+
 def test_mark_sideways_against_row_median():
     # row of four upright 60x80 tiles (aspect 0.75) and one 80x60 (1.33 = 1.78 x median)
     row = [[x, 60, x + 60, 140] for x in (0, 70, 140, 210)] + [[280, 80, 360, 140]]

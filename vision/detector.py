@@ -135,7 +135,8 @@ def unletterbox_boxes(boxes: np.ndarray, lb: Letterbox, width: int, height: int)
 
 def _rows(boxes: np.ndarray) -> list[list[int]]:
     """Group boxes into rows: sorted by centre y, a new row starts when the centre jumps by more
-    than half the median tile height (a sideways tile sits lower but within its row)."""
+    than 0.6 median tile heights from the previous tile's (a chain, so a slightly tilted row and a
+    sideways tile sitting lower stay in their row)."""
     if len(boxes) == 0:
         return []
     cy = (boxes[:, 1] + boxes[:, 3]) / 2
@@ -143,7 +144,7 @@ def _rows(boxes: np.ndarray) -> list[list[int]]:
     gap = 0.6 * float(np.median(np.maximum(boxes[:, 3] - boxes[:, 1], short)))
     rows: list[list[int]] = []
     for i in np.argsort(cy, kind="stable"):
-        if rows and cy[i] - np.mean(cy[rows[-1]]) <= gap:
+        if rows and cy[i] - cy[rows[-1][-1]] <= gap:
             rows[-1].append(int(i))
         else:
             rows.append([int(i)])
