@@ -7,7 +7,9 @@ discarder — leftmost = left, middle = across, rightmost = right; a chi only fr
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,7 @@ from scoring.tiles import parse_tiles
 from synthetic_hands import APART, Table, codes, to_detections
 from vision.detections import Detection, Detections
 from vision.layout import apply_fixes, parse_layout
+from vision.rows import refine_sideways, row_direction
 
 DATA = Path(__file__).parent / "data"
 # a mild camera tilt: the far side shrinks (keystone), depth is foreshortened
@@ -203,6 +206,30 @@ def test_request_for_win_moves_the_winning_tile():
     assert multiset(req["concealed"]) == multiset("234m07p55z")
     with pytest.raises(ValueError, match="no 9s"):
         lay.request_for_win("9s")
+
+
+@pytest.mark.parametrize("angle", [0, 20, 65, 90, 135, 180, -30])
+def test_row_direction_follows_the_photo_rotation(angle):
+    # the direction is a line's: angle modulo 180 degrees, in (-90, 90]
+    theta = math.degrees(row_direction(to_detections(open_hand(), angle_deg=angle).tiles))
+    want = (angle + 90) % 180 - 90
+    assert abs((theta - want + 90) % 180 - 90) < 1.0
+
+
+def test_sideways_flags_checked_against_geometry():
+    t = open_hand()
+    dets = to_detections(t, angle_deg=15, shuffle_seed=None).tiles
+    truth = [p.sideways for p in t.tiles]
+    # a detector that saw no sideways tile at all: the turned tiles' shape gives them away
+    blind = [replace(d, sideways=False) for d in dets]
+    assert refine_sideways(blind, row_direction(dets)) == truth
+    # one that called an upright concealed tile turned: geometry alone does not overrule it
+    # (a low camera can hide a turned tile's shape), but a mark that makes no legal meld is
+    # dropped and the hand found by counting
+    noisy = Detections(1600, 1600, [replace(d, sideways=(i == 2) or d.sideways) for i, d in enumerate(dets)])
+    req = parse_layout(noisy, "riichi").tile_request
+    assert multiset(req["concealed"]) == multiset("234m67p55z") and req["win_tile"] == "0p"
+    assert sorted(sorted(multiset(m["tiles"]).elements()) for m in req["melds"]) == [["1z"] * 4, ["8s"] * 3]
 
 
 def test_empty_photo():

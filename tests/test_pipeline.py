@@ -233,6 +233,13 @@ def test_cli_errors_exit_2_without_traceback(fake_model, capsys, argv, message):
     assert message in err and "Traceback" not in err
 
 
+def test_cli_hand_that_cannot_be_scored_exits_1(fake_model, capsys):
+    # tile 3 (the 4p) corrected to 1p: read fine, but not a winning hand
+    code, out, err = run_cli(["score", str(RIICHI.with_suffix(".jpg")), "--fix", "3=1p"], capsys)
+    assert code == 1
+    assert "Cannot score: not a complete hand" in out
+
+
 def test_cli_no_model(monkeypatch, capsys, tmp_path):
     code, _, err = run_cli(["score", str(RIICHI.with_suffix(".jpg")), "--weights", str(tmp_path)], capsys)
     assert code == 2 and "detector is not available" in err
