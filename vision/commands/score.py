@@ -24,6 +24,10 @@ player sees the hand: concealed, winning tile, melds, dora row, flowers). If one
 pass --fix N=TILE (repeatable), e.g. --fix 3=5p; 0m 0p 0s are red fives, 1z..7z = E S W N
 White Green Red, 1f..8f flowers, 'back' a face-down tile.
 
+Rule options (red fives, kiriage, kazoe…) go in --context as "rules" (shared/spec/hand-json.md).
+Exit codes: 0 scored (a hand without yaku is still a result); 1 the photo was read but no
+winning hand could be scored (the report says why and what to pass); 2 bad photo or usage.
+
 Examples:
   tilescope score vision/samples/riichi_open_red.jpg --win ron --seat S --dora 1p
   tilescope score hand.jpg --ruleset mcr --win tsumo --seat W --round S
