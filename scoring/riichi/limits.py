@@ -19,6 +19,11 @@ _MULTIPLE_NAMES = {1: "yakuman", 2: "double yakuman", 3: "triple yakuman",
                    4: "quadruple yakuman", 5: "quintuple yakuman", 6: "sextuple yakuman"}
 
 
+# Payment fields in order: total, from_discarder, from_each, from_dealer, from_non_dealer
+# (built straight from the tuple: the keyword constructor costs more than the arithmetic)
+_new_payment = tuple.__new__
+
+
 def _ceil100(x: int) -> int:
     return -(-x // 100) * 100
 
@@ -59,10 +64,10 @@ def payment(base: int, dealer: bool, tsumo: bool, honba: int = 0, sticks: int = 
     """Who pays what for a win worth ``base`` points (see the module rules)."""
     if not tsumo:
         p = _ceil100(base * (6 if dealer else 4)) + 300 * honba
-        return Payment(total=p + 1000 * sticks, from_discarder=p)
+        return _new_payment(Payment, (p + 1000 * sticks, p, None, None, None))
     if dealer:
         each = _ceil100(base * 2) + 100 * honba
-        return Payment(total=3 * each + 1000 * sticks, from_each=each)
+        return _new_payment(Payment, (3 * each + 1000 * sticks, None, each, None, None))
     d = _ceil100(base * 2) + 100 * honba
     n = _ceil100(base) + 100 * honba
-    return Payment(total=d + 2 * n + 1000 * sticks, from_dealer=d, from_non_dealer=n)
+    return _new_payment(Payment, (d + 2 * n + 1000 * sticks, None, None, d, n))

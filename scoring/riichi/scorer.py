@@ -10,7 +10,7 @@ from ..hand import HandError, HandRequest, Tally, check
 from ..tiles import NUM_KINDS, dora_from_indicator, to_mpsz
 from .fu import fu_of
 from .limits import base_points, payment
-from .result import DoraCount, RiichiResult, YakuLine
+from .result import DoraCount, RiichiResult
 from .yaku import (KIND_FLAGS, facts_for, hand_facts, hand_yaku, hand_yakuman, is_pinfu_shape,
                    reading_yaku, reading_yakuman)
 
@@ -85,7 +85,7 @@ def score_riichi(req: HandRequest, tally: Tally | None = None) -> RiichiResult:
     h = hand_facts(req, all_counts, any_flags, all_flags)
     rules = h.rules
     # what is the same for every reading, asked once
-    hand_ym = hand_yakuman(h) if h.maybe_yakuman else None
+    hand_ym = hand_yakuman(h) if h.yakuman_traits else None
     hand_found = None
     dealer = req.seat_wind == "E"
     tsumo = h.tsumo
@@ -100,10 +100,11 @@ def score_riichi(req: HandRequest, tally: Tally | None = None) -> RiichiResult:
         fu, raw, lines = fu_of(f, is_pinfu_shape(f))   # yakuman hands report fu too, as mahjong does
         if ym:
             multiples = 0
-            for _, (_, m) in ym:
+            found = []
+            for i, (line, m) in ym:
                 multiples += m
+                found.append((i, line))
             han = min(13 * multiples, 78)               # six yakuman at most
-            found = [(i, YakuLine(name, 13 * m)) for i, (name, m) in ym]
             base, limit = base_points(han, fu, rules, yakuman=multiples)
         else:
             if hand_found is None:

@@ -64,7 +64,7 @@ class HandFacts:
     kans: int
     dragon_triplets: int       # dragon kinds held three or four times
     wind_triplets: int         # wind kinds held three or four times
-    maybe_yakuman: bool        # cheap necessary condition: some yakuman test could pass
+    yakuman_traits: int        # yakuman trait bits (FIRST_DRAW ...); 0: no yakuman possible
     traits: int                # trait bits of the hand (RIICHI ... ONE_SUIT)
 
 
@@ -132,21 +132,35 @@ def hand_facts(req: HandRequest, counts: list[int], any_flags: int = -1, all_fla
         traits |= THREE_KANS
     if suits in (1, 2, 4):
         traits |= ONE_SUIT
-    maybe = (
-        tenhou or chiihou or kans == 4 or not suits or dragons == 3 or winds >= 3
-        or (all_th and not has_honours)                                   # chinroutou
-        or (not melds and all_th and counts.count(0) == 21)               # kokushi: 13 kinds
-        or all_flags & GREEN_TILE
-        or (not melds and not has_honours and suits in (1, 2, 4)          # nine gates
-            and counts[_NINE_GATES_ENDS[suits]] >= 3 and counts[_NINE_GATES_ENDS[suits] + 8] >= 3)
-        or (closed and counts.count(3) + counts.count(4) >= 4)            # suuankou
-    )
+    # yakuman traits: each a necessary condition of one or two yakuman rows
+    ym = 0
+    if tenhou or chiihou:
+        ym |= FIRST_DRAW
+    if kans == 4:
+        ym |= FOUR_KANS
+    if not suits:
+        ym |= HONOURS_ONLY
+    if dragons == 3:
+        ym |= THREE_DRAGONS
+    if winds >= 3:
+        ym |= THREE_WINDS
+    if all_th and not has_honours:
+        ym |= TERMINALS_ONLY
+    if all_flags & GREEN_TILE:
+        ym |= GREEN_ONLY
+    if not melds:
+        if all_th and counts.count(0) == 21:
+            ym |= THIRTEEN_KINDS
+        if (not has_honours and suits in (1, 2, 4) and counts[_NINE_GATES_ENDS[suits]] >= 3
+                and counts[_NINE_GATES_ENDS[suits] + 8] >= 3):
+            ym |= NINE_GATES
+    if closed and counts.count(3) + counts.count(4) >= 4:
+        ym |= FOUR_TRIPLETS
     return HandFacts(
         req, req.rules, riichi, req.ippatsu, robbing, replacement, last, tenhou, chiihou,
         closed, bool(melds), tsumo, req.win_tile.kind, counts, _WIND_INDEX[req.seat_wind],
         _WIND_INDEX[req.round_wind], not any_flags & (TERMINAL | HONOUR), all_th,
-        bool(all_flags & GREEN_TILE), suits, has_honours, kans, dragons, winds, bool(maybe),
-        traits)
+        bool(all_flags & GREEN_TILE), suits, has_honours, kans, dragons, winds, ym, traits)
 
 
 def facts_for(h: HandFacts, r: Reading) -> Facts:
@@ -331,32 +345,47 @@ def _kokushi(f: Facts) -> int:
     return 2 if f.r.wait == THIRTEEN_SIDED else 1
 
 
+# Yakuman traits (bits of HandFacts.yakuman_traits), necessary conditions as for the yaku.
+FIRST_DRAW = 1 << 0       # tenhou or chiihou declared
+FOUR_KANS = 1 << 1
+HONOURS_ONLY = 1 << 2
+THREE_DRAGONS = 1 << 3    # all three dragons held three or four times
+THREE_WINDS = 1 << 4      # three or four winds held three or four times
+TERMINALS_ONLY = 1 << 5   # terminals and no honour
+GREEN_ONLY = 1 << 6       # only green tiles
+THIRTEEN_KINDS = 1 << 7   # no meld, only terminals and honours, 13 different kinds
+NINE_GATES = 1 << 8       # no meld, one suit without honours, its 1 and 9 three times
+FOUR_TRIPLETS = 1 << 9    # closed, four kinds held three or four times
+
+
 @dataclass(frozen=True, slots=True)
 class Yakuman:
     """A yakuman row: ``names[v-1]`` for test value v (1 plain, 2 the stronger form); what the
-    test looks at (``HAND`` or ``READING``). ``doubles``: the stronger form (or, with one name,
-    the yakuman itself: daisuushi) is a double yakuman when the ``double_yakuman`` rule is on."""
+    test looks at (``HAND`` or ``READING``); the yakuman trait it needs. ``doubles``: the
+    stronger form (or, with one name, the yakuman itself: daisuushi) is a double yakuman when
+    the ``double_yakuman`` rule is on."""
 
     names: tuple[str, ...]
     per: str
+    needs: int
     test: Callable
     doubles: bool = False
 
 
 YAKUMAN: tuple[Yakuman, ...] = (
-    Yakuman(("kokushi musou", "kokushi musou (13-sided)"), READING, _kokushi, True),
-    Yakuman(("suuankou", "suuankou (tanki)"), READING, _suuankou, True),
-    Yakuman(("daisangen",), HAND, lambda h: h.dragon_triplets == 3),
-    Yakuman(("shousuushi",), READING,
+    Yakuman(("kokushi musou", "kokushi musou (13-sided)"), READING, THIRTEEN_KINDS, _kokushi, True),
+    Yakuman(("suuankou", "suuankou (tanki)"), READING, FOUR_TRIPLETS, _suuankou, True),
+    Yakuman(("daisangen",), HAND, THREE_DRAGONS, lambda h: h.dragon_triplets == 3),
+    Yakuman(("shousuushi",), READING, THREE_WINDS,
             lambda f: f.h.wind_triplets == 3 and f.r.form == STANDARD and f.r.pair in WINDS),
-    Yakuman(("daisuushi",), HAND, lambda h: h.wind_triplets == 4, True),
-    Yakuman(("tsuuiisou",), HAND, lambda h: h.suits == 0),
-    Yakuman(("chinroutou",), HAND, lambda h: h.all_terminal_honour and not h.has_honours),
-    Yakuman(("ryuuiisou",), HAND, lambda h: h.all_green),
-    Yakuman(("chuuren poutou", "chuuren poutou (pure)"), HAND, _pure_nine_gates_shape, True),
-    Yakuman(("suukantsu",), HAND, lambda h: h.kans == 4),
-    Yakuman(("tenhou",), HAND, lambda h: h.tenhou),
-    Yakuman(("chiihou",), HAND, lambda h: h.chiihou),
+    Yakuman(("daisuushi",), HAND, THREE_WINDS, lambda h: h.wind_triplets == 4, True),
+    Yakuman(("tsuuiisou",), HAND, HONOURS_ONLY, lambda h: h.suits == 0),
+    Yakuman(("chinroutou",), HAND, TERMINALS_ONLY, lambda h: h.all_terminal_honour and not h.has_honours),
+    Yakuman(("ryuuiisou",), HAND, GREEN_ONLY, lambda h: h.all_green),
+    Yakuman(("chuuren poutou", "chuuren poutou (pure)"), HAND, NINE_GATES, _pure_nine_gates_shape, True),
+    Yakuman(("suukantsu",), HAND, FOUR_KANS, lambda h: h.kans == 4),
+    Yakuman(("tenhou",), HAND, FIRST_DRAW, lambda h: h.tenhou),
+    Yakuman(("chiihou",), HAND, FIRST_DRAW, lambda h: h.chiihou),
 )
 
 
@@ -372,49 +401,60 @@ def _rows(per: str, closed: bool, traits: int) -> tuple:
                  and (y.needs == ALWAYS or y.needs & traits))
 
 
-def _yakuman_rows(per: str) -> tuple:
+# Yakuman rows likewise: (rank, test, results) where results[v - 1] is (YakuLine(name, 13 x
+# multiple), multiple) for test value v. Keyed by yakuman traits, double-yakuman rule.
+_YAKUMAN_CACHE: tuple[dict, dict] = ({}, {})  # [HAND rows, READING rows]
+
+
+def _yakuman_rows(per: str, double_rule: bool, traits: int) -> tuple:
     out = []
     for i, y in enumerate(YAKUMAN):
-        if y.per != per:
+        if y.per != per or not y.needs & traits:
             continue
-        # result (name, multiple) for test value v, without and with the double_yakuman rule
-        plain = tuple((name, 1) for name in y.names)
-        double = tuple((name, 2 if (y.doubles and (v == 1 or len(y.names) == 1)) else 1)
-                       for v, name in enumerate(y.names))
-        out.append((i, y.test, plain, double))
+        results = []
+        for v, name in enumerate(y.names, 1):
+            m = 2 if double_rule and y.doubles and (v == 2 or len(y.names) == 1) else 1
+            results.append((YakuLine(name, 13 * m), m))
+        out.append((i, y.test, tuple(results)))
     return tuple(out)
 
 
-_HAND_YAKUMAN = _yakuman_rows(HAND)
-_READING_YAKUMAN = _yakuman_rows(READING)
-
-
-def hand_yakuman(h: HandFacts) -> list[tuple[int, tuple[str, int]]]:
-    """``[(rank, (name, multiple)), ...]`` for the yakuman rows that look at the hand only."""
-    out = []
+def hand_yakuman(h: HandFacts) -> list[tuple[int, tuple[YakuLine, int]]]:
+    """``[(rank, (YakuLine(name, 13 x multiple), multiple)), ...]`` for the yakuman rows that
+    look at the hand only (multiple 1, or 2 for a double yakuman under that rule)."""
     double_rule = h.rules.double_yakuman
-    for i, test, plain, double in _HAND_YAKUMAN:
+    key = h.yakuman_traits << 1 | double_rule
+    rows = _YAKUMAN_CACHE[0].get(key)
+    if rows is None:
+        rows = _YAKUMAN_CACHE[0][key] = _yakuman_rows(HAND, double_rule, h.yakuman_traits)
+    out = []
+    for i, test, results in rows:
         v = int(test(h))
         if v:
-            out.append((i, (double if double_rule else plain)[v - 1]))
+            out.append((i, results[v - 1]))
     return out
 
 
-def reading_yakuman(f: Facts) -> list[tuple[int, tuple[str, int]]]:
-    """``[(rank, (name, multiple)), ...]`` for the yakuman rows that look at the reading."""
+def reading_yakuman(f: Facts) -> list[tuple[int, tuple[YakuLine, int]]]:
+    """As :func:`hand_yakuman`, for the yakuman rows that look at the reading."""
+    h = f.h
+    double_rule = h.rules.double_yakuman
+    key = h.yakuman_traits << 1 | double_rule
+    rows = _YAKUMAN_CACHE[1].get(key)
+    if rows is None:
+        rows = _YAKUMAN_CACHE[1][key] = _yakuman_rows(READING, double_rule, h.yakuman_traits)
     out = []
-    double_rule = f.h.rules.double_yakuman
-    for i, test, plain, double in _READING_YAKUMAN:
+    for i, test, results in rows:
         v = int(test(f))
         if v:
-            out.append((i, (double if double_rule else plain)[v - 1]))
+            out.append((i, results[v - 1]))
     return out
 
 
 def yakuman_of(f: Facts) -> list[tuple[str, int]]:
     """``[(name, multiple), ...]`` for every yakuman of reading ``f`` (multiple 1 or 2), in
     table order."""
-    return [y for _, y in sorted(hand_yakuman(f.h) + reading_yakuman(f))]
+    return [(line.name, m) for _, (line, m) in sorted(hand_yakuman(f.h) + reading_yakuman(f))]
 
 
 def hand_yaku(h: HandFacts) -> list[tuple[int, YakuLine]]:
