@@ -285,41 +285,41 @@ _ONE_EACH = {fan.name: FanCount(fan.name, fan.points, 1) for fan in FANS}  # sha
 def _hand_fans(f: Facts, tile_level: bool) -> dict[str, int]:
     """Fans of scope ``hand`` (and ``tiles`` for shapes made of sets or pairs): they depend
     only on the tiles and the win's context, so they are evaluated once per hand."""
-    tests = []
+    found = {}
     m = f.mask
     if not f.open_melds:
-        tests += _CONCEALED_HAND
-    if f.self_drawn:
-        tests.append(_SELF_DRAWN)
-    if m & WINDS and m & DRAGONS:
-        tests.append(_ALL_TYPES)
+        for fan in _CONCEALED_HAND:
+            if fan.test(f):
+                found[fan.name] = 1
+    if f.self_drawn and _SELF_DRAWN.test(f):
+        found[_SELF_DRAWN.name] = 1
+    if m & WINDS and m & DRAGONS and _ALL_TYPES.test(f):
+        found[_ALL_TYPES.name] = 1
     if 4 in f.counts:
-        tests.append(_TILE_HOG)
-    if f.melded_kongs or f.concealed_kongs:
-        tests += _HAND_KONG
-    if f.last_wall or f.replacement or f.robbing:
-        tests += _HAND_EVENT
-    if f.last_copy:
-        tests.append(_LAST_TILE)
-    if f.open_melds == 4:
-        tests.append(_MELDED_HAND)
-    found = {}
-    for fan in tests:
-        n = fan.test(f)
+        n = _TILE_HOG.test(f)
         if n:
-            found[fan.name] = n
+            found[_TILE_HOG.name] = n
+    if (f.melded_kongs or f.concealed_kongs or f.last_wall or f.replacement or f.robbing or f.last_copy
+            or f.open_melds == 4):
+        for fan in _RARE_HAND_FANS:
+            n = fan.test(f)
+            if n:
+                found[fan.name] = n
     if tile_level:
         key = (((m & _HONOR_MASK != 0) << 11) | ((m & 0x1FF != 0) + (m & 0x3FE00 != 0) + (m & 0x7FC0000 != 0)) << 9
                | (m | m >> 9 | m >> 18) & 0x1FF)
-        tile_tests = _TILE_TESTS_BY_KEY.get(key) or _tile_tests_for(key)
-        for name, test in tile_tests:
+        tile_tests = _TILE_TESTS_BY_KEY.get(key)
+        for name, test in tile_tests if tile_tests is not None else _tile_tests_for(key):
             if test(f):
                 found[name] = 1
     return found
 
 
-def _fans_for(f: Facts, rules: McrRules, hand_cache: dict) -> dict[str, int]:
-    """Every fan of one reading before exclusions are applied, then after them.
+_RARE_HAND_FANS = (*_HAND_KONG, *_HAND_EVENT, _LAST_TILE, _MELDED_HAND)  # kongs, win events, ...
+
+
+def _fans_for(f: Facts, rules: McrRules, hand_cache: dict) -> tuple[dict[str, int], int, tuple[FanCount, ...]]:
+    """Every fan of one reading, then the non-repeat principle: see :func:`_settle`.
 
     Fans of scope ``hand`` depend only on the tiles and the win's context, so they are
     evaluated once per hand (per kind of shape) and reused for every reading.
@@ -371,32 +371,22 @@ def _fans_for(f: Facts, rules: McrRules, hand_cache: dict) -> dict[str, int]:
         found.update(f.chow_rel())
     if not rules.seven_pairs_tile_hog and shape == S.SEVEN_PAIRS:
         found.pop("Tile Hog", None)
-    found = _exclude(found, f)  # found is this reading's own dict
+    return _settle(found, f)
+
+
+def _settle(found: dict[str, int], f: Facts) -> tuple[dict[str, int], int, tuple[FanCount, ...]]:
+    """The non-repeat principle on one reading's fans ``found`` (changed in place), Chicken
+    Hand when nothing is left, the points (Green Book values, before rule options) and the
+    fan list in table order."""
+    found = _exclude(found, f)
     if not found:
         found["Chicken Hand"] = 1
-    return found
-
-
-# (fan, count) pairs of a reading -> (points, FanCounts in list order). Hands share far fewer
-# fan combinations than tiles, so this stays small; cleared if it ever grows past the bound.
-_VALUED: dict[tuple, tuple[int, tuple[FanCount, ...]]] = {}
-_VALUED_MAX = 8192
-
-
-def _value(found: dict[str, int]) -> tuple[int, tuple[FanCount, ...]]:
-    """Points (Green Book values, before rule options) and the fan list of ``found``."""
-    key = tuple(found.items())
-    got = _VALUED.get(key)
-    if got is None:
-        total = 0
-        for n, c in key:
-            total += _POINTS[n] * c
-        fans = tuple(_ONE_EACH[n] if found[n] == 1 else FanCount(n, _POINTS[n], found[n])
-                     for n in sorted(found, key=_ORDER.__getitem__))
-        if len(_VALUED) >= _VALUED_MAX:
-            _VALUED.clear()
-        got = _VALUED[key] = (total, fans)
-    return got
+    total = 0
+    for n, c in found.items():
+        total += _POINTS[n] * c
+    fans = tuple(_ONE_EACH[n] if found[n] == 1 else FanCount(n, _POINTS[n], found[n])
+                 for n in sorted(found, key=_ORDER.__getitem__))
+    return found, total, fans
 
 
 _FLOWERS = {n: FanCount("Flower Tiles", 1, n) for n in range(1, 9)}
@@ -480,8 +470,7 @@ def score_mcr(req: HandRequest, rules: McrRules | None = None) -> McrResult:
                       h.melded_kongs, h.concealed_kongs, h.open_melds, slot,
                       shown and slot in _WAIT_SLOTS and unique(), self_drawn, req.last_wall_tile,
                       req.replacement_tile, req.robbing_kong, last_copy, shown, seat, prevalent, nine_gates)
-            found = _fans_for(f, rules, hand_cache)
-            pts, fans = _value(found)
+            found, pts, fans = _fans_for(f, rules, hand_cache)
             if kong_pair_5 and "Concealed Kong" in found and "Melded Kong" in found:
                 pts += 2  # 5 instead of 2 + 1
             if best is None or pts > best[0]:

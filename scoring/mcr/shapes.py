@@ -282,10 +282,10 @@ def _suit_adds(part: tuple[int, ...]) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=None)
-def _suit_info(part: tuple[int, ...]) -> tuple[int, bool, tuple[int, ...]]:
-    """(tile count, splits into sets and at most one pair, completing ranks) of one suit."""
+def _suit_info(part: tuple[int, ...]) -> tuple[int, bool]:
+    """(tile count, splits into sets and at most one pair) of one suit's 9 counts."""
     n = sum(part)
-    return n, n == 0 or (n % 3 != 1 and _suit_ok(part)), _suit_adds(part)
+    return n, n == 0 or (n % 3 != 1 and _suit_ok(part))
 
 
 def standard_waits(c: Sequence[int]) -> list[int]:
@@ -307,7 +307,7 @@ def standard_waits(c: Sequence[int]) -> list[int]:
     info = (_suit_info(tuple(c[0:9])), _suit_info(tuple(c[9:18])), _suit_info(tuple(c[18:27])))
     n_bad = 0
     suit_pairs = 0
-    for n, ok, _ in info:
+    for n, ok in info:
         if not ok:
             n_bad += 1
         elif n % 3 == 2:
@@ -315,14 +315,14 @@ def standard_waits(c: Sequence[int]) -> list[int]:
     out = []
     if not hon_bad and n_bad <= 1:
         for s in range(3):
-            n, ok, adds = info[s]
+            n, ok = info[s]
             if n_bad and ok:
                 continue  # another suit cannot split: only that suit may take the tile
             pairs = hon_pairs + suit_pairs - (ok and n % 3 == 2)
-            if pairs + ((n + 1) % 3 == 2) != 1 or not adds:
+            if pairs + ((n + 1) % 3 == 2) != 1:
                 continue
             base = s * 9
-            out.extend(base + r for r in adds)
+            out.extend(base + r for r in _suit_adds(tuple(c[base:base + 9])))
     if not n_bad:
         for h in range(7):
             x = hon[h]
