@@ -215,16 +215,28 @@ def is_thirteen_orphans(counts: Sequence[int]) -> bool:
 _MELD_SHAPE = {"chi": RUN, "pon": TRIPLET, "daiminkan": KAN, "kakan": KAN, "ankan": KAN}
 
 
+# every meld group there can be, by meld type, lowest kind and meld index (shared values)
+_MELD_GROUPS = {
+    t: tuple(tuple(Group(shape, kind, t == "ankan", i) for i in range(4)) for kind in range(NUM_KINDS))
+    for t, shape in _MELD_SHAPE.items()
+}
+
+
 def meld_groups(melds: Iterable) -> tuple[Group, ...]:
     """Groups for declared melds (objects with ``type`` and ``tiles``, e.g.
     :class:`scoring.hand.Meld`), in order; a closed kan is a concealed group."""
     out = []
-    for i, m in enumerate(melds):
+    i = 0
+    for m in melds:
         t = m.tiles
         kind = t[0].kind
         if m.type == "chi":
             kind = min(kind, t[1].kind, t[2].kind)
-        out.append(Group(_MELD_SHAPE[m.type], kind, m.type == "ankan", i))
+        if i < 4 and kind < NUM_KINDS:
+            out.append(_MELD_GROUPS[m.type][kind][i])
+        else:                   # not a playable meld (unchecked input): built as before
+            out.append(Group(_MELD_SHAPE[m.type], kind, m.type == "ankan", i))
+        i += 1
     return tuple(out)
 
 

@@ -249,37 +249,37 @@ def check(req: HandRequest) -> Tally:
     for m in melds:
         validate_meld(m, i)
         i += 1
-    want = 13 - 3 * len(req.melds)
+    want = 13 - 3 * len(melds)
     if len(req.concealed) != want:
         _fail(
             f"wrong tile count: {len(req.concealed)} concealed tiles (without the winning tile) "
-            f"with {len(req.melds)} meld(s); expected {want}"
+            f"with {len(melds)} meld(s); expected {want}"
         )
     hand = [0] * NUM_KINDS
     reds = 0
-    for t in req.concealed:
-        if t.kind >= FLOWER_BASE:
+    for t in req.concealed + (req.win_tile,):
+        k = t.kind
+        if k >= FLOWER_BASE:
             _fail("flowers are not part of the hand; give their number in 'flowers' (MCR)")
-        hand[t.kind] += 1
-        reds += t.red
-    t = req.win_tile
-    if t.kind >= FLOWER_BASE:
-        _fail("flowers are not part of the hand; give their number in 'flowers' (MCR)")
-    hand[t.kind] += 1
-    reds += t.red
+        hand[k] += 1
+        if t.red:
+            reds += 1
     counts = hand
     if melds:
-        counts = list(hand)
+        counts = hand.copy()
         for m in melds:
             for t in m.tiles:
                 counts[t.kind] += 1
-                reds += t.red
+                if t.red:
+                    reds += 1
     if max(counts) > 4 or reds > 1:     # the precise message comes from check_physical
         try:
             check_physical(req.all_tiles)
         except TileError as exc:
             raise HandError(str(exc)) from None
     for name, tiles in (("dora_indicators", req.dora_indicators), ("ura_dora_indicators", req.ura_dora_indicators)):
+        if not tiles:
+            continue
         for t in tiles:
             if t.kind >= FLOWER_BASE:
                 _fail(f"{name}: a flower cannot be a dora indicator")
@@ -321,10 +321,11 @@ def _validate_riichi(req: HandRequest) -> None:
         _fail("honba and riichi_sticks cannot be negative")
     if req.riichi != "none" and req.melds and not req.is_closed:
         _fail("riichi on an open hand: riichi needs a closed hand (closed kans allowed)")
-    if req.ippatsu and req.riichi == "none":
-        _fail("ippatsu without riichi")
-    if req.ippatsu and req.replacement_tile:
-        _fail("ippatsu with replacement_tile: declaring a kan ends the ippatsu turn")
+    if req.ippatsu:
+        if req.riichi == "none":
+            _fail("ippatsu without riichi")
+        if req.replacement_tile:
+            _fail("ippatsu with replacement_tile: declaring a kan ends the ippatsu turn")
     if req.tenhou and req.chiihou:
         _fail("tenhou and chiihou cannot go together")
     for flag in ("tenhou", "chiihou") if req.tenhou or req.chiihou else ():

@@ -66,14 +66,15 @@ def fu_of(f: Facts, pinfu: bool) -> tuple[int, int, list[FuLine]]:
             lines.append(_CLOSED_RON)
             raw += 10
         ron_group = r.win_group
-    i = 0
-    for shape, kind, concealed, _ in r.sets:
-        if shape != RUN:
-            by_ron = i == ron_group and concealed
-            line = _SET_FU[shape == TRIPLET][_TILE_CLASS[kind]][concealed and not by_ron][by_ron]
-            lines.append(line)
-            raw += line.fu
-        i += 1
+    if f.triplets:              # runs give no fu
+        i = 0
+        for shape, kind, concealed, _ in r.sets:
+            if shape != RUN:
+                by_ron = i == ron_group and concealed
+                line = _SET_FU[shape == TRIPLET][_TILE_CLASS[kind]][concealed and not by_ron][by_ron]
+                lines.append(line)
+                raw += line.fu
+            i += 1
     pair = r.pair
     if pair >= 27:
         if pair >= WHITE:
