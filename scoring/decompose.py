@@ -240,15 +240,6 @@ def meld_groups(melds: Iterable) -> tuple[Group, ...]:
     return tuple(out)
 
 
-def _run_wait(start: int, win: int) -> str:
-    pos = win - start
-    if pos == 1:
-        return KANCHAN
-    if pos == 0:
-        return PENCHAN if start % 9 == 6 else RYANMEN
-    return PENCHAN if start % 9 == 0 else RYANMEN
-
-
 def readings(counts: Sequence[int], melds: Sequence[Group] = (), win_kind: int = -1) -> list[Reading]:
     """Every reading of a complete hand.
 
@@ -267,14 +258,17 @@ def readings(counts: Sequence[int], melds: Sequence[Group] = (), win_kind: int =
             out.append(Reading(STANDARD, groups, pair, win_kind, -1, TANKI))
         seen = None
         j = -1
+        low = win_kind - 2
         for g in hand:
             j += 1
-            shape, k = g[0], g[1]
-            if shape == TRIPLET:
+            k = g[1]
+            if k > win_kind or k < low:          # cannot hold the winning tile
+                continue
+            if g[0] == TRIPLET:
                 if k != win_kind:
                     continue
                 wait = SHANPON
-            elif k <= win_kind <= k + 2:
+            else:
                 pos = win_kind - k
                 if pos == 1:
                     wait = KANCHAN
@@ -282,8 +276,6 @@ def readings(counts: Sequence[int], melds: Sequence[Group] = (), win_kind: int =
                     wait = PENCHAN if k % 9 == 6 else RYANMEN
                 else:
                     wait = PENCHAN if k % 9 == 0 else RYANMEN
-            else:
-                continue
             if seen is None:
                 seen = [g]
             elif g in seen:        # the same set twice (iipeikou): one reading

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..decompose import KANCHAN, PENCHAN, RUN, SEVEN_PAIRS, STANDARD, TANKI, TRIPLET
 from .result import FuLine
-from .yaku import WHITE, Facts
+from .yaku import WHITE, Facts, is_pinfu_shape
 
 _TILE_CLASS = tuple(2 if k >= 27 else 1 if k % 9 in (0, 8) else 0 for k in range(34))
 
@@ -44,9 +44,9 @@ def round_fu(raw: int) -> int:
     return raw if raw == 25 else -(-raw // 10) * 10
 
 
-def fu_of(f: Facts, pinfu: bool) -> tuple[int, int, list[FuLine]]:
-    """``(rounded fu, raw fu, [FuLine(reason, fu), ...])`` of reading ``f``. ``pinfu``: the
-    reading scores pinfu (then a tsumo gets no tsumo fu: pinfu tsumo is 20 fu)."""
+def fu_of(f: Facts) -> tuple[int, int, list[FuLine]]:
+    """``(rounded fu, raw fu, [FuLine(reason, fu), ...])`` of reading ``f``. A pinfu reading
+    gets no tsumo fu (pinfu tsumo is 20 fu)."""
     r, h = f.r, f.h
     form = r.form
     if form != STANDARD:
@@ -57,7 +57,7 @@ def fu_of(f: Facts, pinfu: bool) -> tuple[int, int, list[FuLine]]:
     raw = 20
     tsumo = h.tsumo
     if tsumo:
-        if not pinfu:
+        if not is_pinfu_shape(f):
             lines.append(_TSUMO)
             raw += 2
         ron_group = -2

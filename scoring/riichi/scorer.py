@@ -11,8 +11,8 @@ from ..tiles import NUM_KINDS, dora_from_indicator, to_mpsz
 from .fu import fu_of
 from .limits import base_points, payment
 from .result import DoraCount, RiichiResult
-from .yaku import (KIND_FLAGS, facts_for, hand_facts, hand_yaku, hand_yakuman, is_pinfu_shape,
-                   reading_yaku, reading_yakuman)
+from .yaku import (KIND_FLAGS, facts_for, hand_facts, hand_yaku, hand_yakuman, reading_yaku,
+                   reading_yakuman)
 
 NO_YAKU = "complete hand but no yaku (dora are not yaku); declaring this win is chombo"
 
@@ -27,30 +27,35 @@ def _dora_count(indicators, counts: list[int]) -> int:
     return n
 
 
-_SUITS = ((0, 0, 9), (1, 9, 18), (2, 18, 27), (3, 27, 34))
-_EMPTY = (bytes(9), bytes(9), bytes(9), bytes(7))
 _FLAG_CACHE: tuple[dict, dict, dict, dict] = ({}, {}, {}, {})   # suit counts -> (OR, AND) of KIND_FLAGS
+for _cache, _empty in zip(_FLAG_CACHE, (bytes(9), bytes(9), bytes(9), bytes(7))):
+    _cache[_empty] = (0, -1)        # an absent suit changes neither
+
+
+def _suit_flags(part: bytes, suit: int) -> tuple[int, int]:
+    a, z = 0, -1
+    lo = 9 * suit
+    for i, n in enumerate(part):
+        if n:
+            a |= KIND_FLAGS[lo + i]
+            z &= KIND_FLAGS[lo + i]
+    _FLAG_CACHE[suit][part] = (a, z)
+    return a, z
 
 
 def _flags(counts: list[int]) -> tuple[int, int]:
     """OR and AND of :data:`KIND_FLAGS` over the kinds present in ``counts`` (per suit, cached)."""
     b = bytes(counts)
-    any_flags, all_flags = 0, -1
-    for suit, lo, hi in _SUITS:
-        part = b[lo:hi]
-        if part == _EMPTY[suit]:
-            continue
-        got = _FLAG_CACHE[suit].get(part)
-        if got is None:
-            a, z = 0, -1
-            for i, n in enumerate(part):
-                if n:
-                    a |= KIND_FLAGS[lo + i]
-                    z &= KIND_FLAGS[lo + i]
-            got = _FLAG_CACHE[suit][part] = (a, z)
-        any_flags |= got[0]
-        all_flags &= got[1]
-    return any_flags, all_flags
+    cm, cp, cs, cz = _FLAG_CACHE
+    part = b[:9]
+    am, zm = cm.get(part) or _suit_flags(part, 0)
+    part = b[9:18]
+    ap, zp = cp.get(part) or _suit_flags(part, 1)
+    part = b[18:27]
+    as_, zs = cs.get(part) or _suit_flags(part, 2)
+    part = b[27:34]
+    az, zz = cz.get(part) or _suit_flags(part, 3)
+    return am | ap | as_ | az, zm & zp & zs & zz
 
 
 def _lines(ranked: list) -> tuple:
@@ -97,7 +102,7 @@ def score_riichi(req: HandRequest, tally: Tally | None = None) -> RiichiResult:
     for r in rs:
         f = facts_for(h, r)
         ym = hand_ym + reading_yakuman(f) if hand_ym is not None else None
-        fu, raw, lines = fu_of(f, is_pinfu_shape(f))   # yakuman hands report fu too, as mahjong does
+        fu, raw, lines = fu_of(f)           # yakuman hands report fu too, as mahjong does
         if ym:
             multiples = 0
             found = []
