@@ -321,7 +321,6 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
     dets = list(detections.tiles)
     flowers = [d for d in dets if d.tile.endswith("f")]
     rest = [d for d in dets if not d.tile.endswith("f")]
-    warnings: list[LayoutWarning] = []
 
     theta = row_direction(rest)
     source = {id(d): i for i, d in enumerate(dets)}
@@ -332,18 +331,18 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
             source[id(rest[k])] = source[id(d)]
     rows = find_rows(rest, theta, gap_ratio, max_row_gap)
 
-    flipped = _decide_orientation(rows, ruleset)
-    if flipped:
-        for row in rows:
-            row.slots.reverse()
-            row.segments = [list(reversed(seg)) for seg in reversed(row.segments)]
-            row.v = -row.v
-            for s in row.slots:
-                s.tiles.reverse()       # nearest the player first, seen from the other side
-    # rows from the one nearest the player (the hand) outwards
-    rows.sort(key=lambda r: -r.v)
-
-    groups = _assign(rows, ruleset, warnings)
+    # Both readings are tried: the orientation cues (melds right of the concealed part, the
+    # lone winning tile, the dora row beyond) are a prior, the counting decides. Rows are
+    # ordered from the one nearest the player outwards.
+    votes = _orientation_votes(rows)
+    trials = []
+    for flipped, candidate in ((False, rows), (True, _flip(rows))):
+        candidate = sorted(candidate, key=lambda r: -r.v)
+        trial_warnings: list[LayoutWarning] = []
+        groups, cost = _assign(candidate, ruleset, trial_warnings)
+        cost += 0.4 * max(0.0, votes if flipped else -votes)
+        trials.append((cost, flipped, groups, trial_warnings, candidate))
+    _, flipped, groups, warnings, rows = min(trials, key=lambda t: t[0])
     if flowers:
         centre = [d.center for d in flowers]
         # flowers in reading order: along the photo's row direction
@@ -366,15 +365,15 @@ def _segment_is_marked(seg: list[Slot]) -> bool:
     return any(s.sideways or any(d.tile == BACK for d in s.dets) for s in seg)
 
 
-def _decide_orientation(rows: list[Row], ruleset: str) -> bool:
-    """True if the photo was taken from across the table (rows read right-to-left).
+def _orientation_votes(rows: list[Row]) -> float:
+    """Evidence that the photo was taken from across the table (negative: it was; 0: none).
 
-    Votes: melds lie right of the concealed part (2); the lone winning tile just right of it
-    (1); a row that is not melds (dora indicators) lies beyond the hand, away from the player
-    (0.5 each). No evidence: read left to right in the image.
+    Melds lie right of the concealed part (2); the lone winning tile just right of it (1); a
+    row that is not melds (dora indicators) lies beyond the hand, away from the player (0.5
+    each). Positive votes favour reading the rows left to right in the image.
     """
     if not rows:
-        return False
+        return 0.0
     main = max(rows, key=lambda r: r.count)
     votes = 0.0
     segs = main.segments
@@ -396,7 +395,19 @@ def _decide_orientation(rows: list[Row], ruleset: str) -> bool:
     for r in rows:
         if r is not main and not _is_meld_row(r):
             votes += 0.5 if r.v < main.v else -0.5
-    return votes < 0
+    return votes
+
+
+def _flip(rows: list[Row]) -> list[Row]:
+    """The rows as seen from across the table: every row reversed, near and far swapped."""
+    out = []
+    for r in rows:
+        new = {id(s): Slot(list(reversed(s.tiles))) for s in r.slots}
+        row = Row([new[id(s)] for s in reversed(r.slots)],
+                  [[new[id(s)] for s in reversed(seg)] for seg in reversed(r.segments)])
+        row.v = -r.v
+        out.append(row)
+    return out
 
 
 def _is_meld_row(row: Row) -> bool:
@@ -452,7 +463,7 @@ def _unmarked_sets(segments: list[list[Slot]]) -> list[Group] | None:
     return groups
 
 
-def _assign(rows: list[Row], ruleset: str, warnings: list[LayoutWarning]) -> list[Group]:
+def _assign(rows: list[Row], ruleset: str, warnings: list[LayoutWarning]) -> tuple[list[Group], float]:
     """Turn rows of segments into concealed / win / meld / dora / loose groups by counting.
 
     Marked melds (a sideways or face-down tile) come from every row: players and the renderer
@@ -463,12 +474,14 @@ def _assign(rows: list[Row], ruleset: str, warnings: list[LayoutWarning]) -> lis
     tile are carved out later by :func:`_split_plain`).
     """
     if not rows:
-        return []
+        return [], 0.0
     melds: list[Group] = []
     parts = []
+    meld_cost = 0.0
     for r in rows:
-        ms, _, plain_segs = _row_parts(r)
+        ms, pen, plain_segs = _row_parts(r)
         melds.extend(ms)
+        meld_cost += pen
         n = sum(len(s.tiles) for seg in plain_segs for s in seg)
         if n:
             parts.append((r, plain_segs, n))
@@ -520,7 +533,7 @@ def _assign(rows: list[Row], ruleset: str, warnings: list[LayoutWarning]) -> lis
             else:
                 loose.extend(dets)
 
-    concealed, win, extra_melds = _split_plain(plain, melds, ruleset, warnings)
+    concealed, win, extra_melds, cut_cost = _split_plain(plain, melds, ruleset, warnings)
     groups: list[Group] = []
     if concealed:
         groups.append(Group("concealed", concealed))
@@ -532,7 +545,8 @@ def _assign(rows: list[Row], ruleset: str, warnings: list[LayoutWarning]) -> lis
         groups.append(Group("dora", dora))
     if loose:
         groups.append(Group("loose", loose))
-    return groups
+    role_cost = best[0][0] if best is not None else 0.0
+    return groups, meld_cost + role_cost + cut_cost
 
 
 def _tail_sets(slots: list[Slot], gaps: list[bool]) -> tuple[float, list[Group]] | None:
@@ -563,17 +577,18 @@ def _tail_sets(slots: list[Slot], gaps: list[bool]) -> tuple[float, list[Group]]
 
 
 def _split_plain(plain: list[list[Slot]], melds: list[Group], ruleset: str,
-                 warnings: list[LayoutWarning]) -> tuple[list[Detection], Detection | None, list[Group]]:
+                 warnings: list[LayoutWarning]) -> tuple[list[Detection], Detection | None, list[Group], float]:
     """Cut the hand's unmarked tiles into the concealed part, the winning tile and melds.
 
     The hand lies as [concealed][winning tile][melds…] in reading order; melds whose turned
     tile was not seen are legal sets of 3 or 4 at the end. Every cut is tried and scored: the
     tile count must work (13 - 3 x melds concealed tiles besides the winning tile), cuts should
     fall on the gaps that were seen and gaps should not fall inside a group; a winning tile not
-    set apart costs most (it must then be guessed).
+    set apart costs most (it must then be guessed). Returns the concealed tiles, the winning
+    tile (None when not set apart), the unmarked melds and the cut's cost.
     """
     if not plain:
-        return [], None, []
+        return [], None, [], 0.0
     slots = [sl for seg in plain for sl in seg]
     gaps = [False] * len(slots)
     k = 0
@@ -628,7 +643,7 @@ def _split_plain(plain: list[list[Slot]], melds: list[Group], ruleset: str,
             f"the hand shows {got} tiles; a winning hand with {len(melds)} exposed meld(s) "
             f"and {kans} kan(s) has {14 + kans} — a tile may be missing, hidden or doubled",
         ))
-    return concealed, win, extra
+    return concealed, win, extra, cost
 
 
 def _finish(groups: list[Group], ruleset: str, warnings: list[LayoutWarning],
