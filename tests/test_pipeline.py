@@ -150,18 +150,32 @@ def test_winning_tile_not_set_apart_takes_the_best_reading():
     assert mcr.request["win_tile_shown"] is False
 
 
-def test_misread_tile_gets_the_fix_from_its_alternatives():
+def misread(confidence: float) -> Detections:
+    """The riichi sample with its 4p read as 1p, the reader's second guess being 4p."""
     dets, _ = truth(RIICHI)
-    # the 4p misread as 1p (confidence 0.41), the reader's second guess being 4p
-    tiles_ = [Detection("1p", d.box, 0.41, d.sideways, (("4p", 0.35), ("7p", 0.1))) if d.tile == "4p" else d
-              for d in dets.tiles]
-    misread = Detections(dets.width, dets.height, tiles_)
-    photo = score_photo(misread, RIICHI_CONTEXT, reader=FakeReader(misread))
+    return Detections(dets.width, dets.height, [
+        Detection("1p", d.box, confidence, d.sideways, (("4p", 0.35), ("7p", 0.1))) if d.tile == "4p" else d
+        for d in dets.tiles])
+
+
+def test_unsure_misread_tile_is_corrected_and_said_so():
+    dets = misread(0.41)
+    photo = score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets))
+    assert photo.result["payment"]["total"] == 2000          # the true hand's value
+    [w] = photo.warnings
+    assert w.code == "corrected" and w.tiles == (3,) and w.fix == "--fix 3=1p"
+    # the user says 1p was right: no correction, the hand cannot be scored
+    kept = score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets), fixes={3: "1p"})
+    assert kept.result.get("error") and [w.code for w in kept.warnings] == ["hand_invalid"]
+
+
+def test_confident_misread_tile_only_gets_a_suggested_fix():
+    dets = misread(0.8)
+    photo = score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets))
     assert photo.result.get("error") and not photo.ok
-    codes = {w.code: w for w in photo.warnings}
-    assert codes["low_confidence"].fix == "--fix 3=4p"
-    assert codes["hand_invalid"].fix == "--fix 3=4p"
-    fixed = score_photo(misread, RIICHI_CONTEXT, reader=FakeReader(misread), fixes={3: "4p"})
+    [w] = photo.warnings
+    assert w.code == "hand_invalid" and w.fix == "--fix 3=4p"
+    fixed = score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets), fixes={3: "4p"})
     assert fixed.result["payment"]["total"] == 2000
 
 

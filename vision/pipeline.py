@@ -25,7 +25,7 @@ from scoring.hand import HandError
 from scoring.request import parse_request
 
 from .detections import Detections
-from .layout import Layout, LayoutWarning, apply_fixes, parse_layout
+from .layout import LOW_CONFIDENCE, Layout, LayoutWarning, apply_fixes, parse_layout
 
 # Keys of a request that come from the photo, never from the context.
 PHOTO_KEYS = ("concealed", "melds")
@@ -208,10 +208,19 @@ def _best_win_tile(layout: Layout, ctx: dict, judge) -> tuple[dict, dict, str]:
     return best
 
 
-def _suggest_fixes(detections: Detections, layout: Layout, ctx: dict, judge, limit: int = 3) -> list[str]:
+@dataclass(frozen=True, slots=True)
+class _Correction:
+    number: int          # reading order, 1-based
+    read_as: str
+    confidence: float
+    tile: str            # the alternative that makes the hand score
+
+
+def _suggest_fixes(detections: Detections, layout: Layout, ctx: dict, judge,
+                   limit: int = 3) -> list[_Correction]:
     """Single-tile corrections from the reader's alternatives that make the hand score.
 
-    Tried lowest confidence first (at most 8 tiles, 2 alternatives each); never applied.
+    Tried lowest confidence first (at most 8 tiles, 2 alternatives each).
     """
     tried = sorted((d for d in layout.order if d.alternatives), key=lambda d: d.confidence)[:8]
     out = []
@@ -222,16 +231,38 @@ def _suggest_fixes(detections: Detections, layout: Layout, ctx: dict, judge, lim
                 fixed = apply_fixes(layout, detections, {n: alt})
             except ValueError:
                 continue
-            lay2 = parse_layout(fixed, layout.ruleset)
-            req, _ = _hand_request(lay2, ctx, None)
-            if req is None:
-                continue
-            if not judge(req).get("error"):
-                out.append(f"--fix {n}={alt}")
+            req, _ = _hand_request(parse_layout(fixed, layout.ruleset), ctx, None)
+            if req is not None and not judge(req).get("error"):
+                out.append(_Correction(n, d.tile, d.confidence, alt))
                 break
         if len(out) >= limit:
             break
     return out
+
+
+def _judge_layout(layout: Layout, ctx: dict, win_tile: str | None, judge):
+    """(request, result, warnings) for one layout: the winning tile as shown, given, or the
+    best-scoring candidate when it was not set apart (with a warning saying so)."""
+    warnings = list(layout.warnings)
+    win = win_tile or ctx.get("win_tile")
+    if win:
+        warnings = [w for w in warnings if w.code != "win_tile_not_shown"]
+    req, why = _hand_request(layout, ctx, win_tile)
+    if req is None:
+        return None, {"valid": False, "error": why}, warnings
+    if not (layout.win_candidates and not win):
+        return req, judge(req), warnings
+    req, result, code = _best_win_tile(layout, ctx, judge)
+    others = [c for c in layout.win_candidates if c != code]
+    warnings = [w for w in warnings if w.code != "win_tile_not_shown"]
+    also = f" (could also be {', '.join(others)})" if others else ""
+    if layout.ruleset == "mcr":
+        text = ("the winning tile is not set apart: scored as not shown (no Edge/Closed/Single "
+                f"Wait, Last Tile or Nine Gates; seed rules §1.9) with {code}{also}")
+    else:
+        text = f"the winning tile is not set apart: scored with {code}, the highest-scoring choice{also}"
+    warnings.append(LayoutWarning("win_tile_not_shown", text, f"--win-tile {code}"))
+    return req, result, warnings
 
 
 def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool) -> PhotoResult:
@@ -249,34 +280,29 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool) -> Pho
     t_layout = time.perf_counter() - t0
 
     t0 = time.perf_counter()
-    warnings = list(layout.warnings)
-    win = win_tile or ctx.get("win_tile")
-    if win:
-        warnings = [w for w in warnings if w.code != "win_tile_not_shown"]
-    req, why = _hand_request(layout, ctx, win_tile)
-    if req is None:
-        result = {"valid": False, "error": why}
-    elif layout.win_candidates and not win:
-        req, result, code = _best_win_tile(layout, ctx, judge)
-        others = [c for c in layout.win_candidates if c != code]
-        warnings = [w for w in warnings if w.code != "win_tile_not_shown"]
-        also = f" (could also be {', '.join(others)})" if others else ""
-        if ruleset == "mcr":
-            text = ("the winning tile is not set apart: scored as not shown (no Edge/Closed/Single "
-                    f"Wait, Last Tile or Nine Gates; seed rules §1.9) with {code}{also}")
-        else:
-            text = (f"the winning tile is not set apart: scored with {code}, the highest-scoring "
-                    f"choice{also}")
-        warnings.append(LayoutWarning("win_tile_not_shown", text, f"--win-tile {code}"))
-    else:
-        result = judge(req)
+    req, result, warnings = _judge_layout(layout, ctx, win_tile, judge)
     if result.get("error") and req is not None and hand_only:
-        fixes_found = _suggest_fixes(detections, layout, ctx, judge)
-        hint = (" — these corrections would make it a winning hand: " + ", ".join(fixes_found)
-                if fixes_found else "")
-        warnings.append(LayoutWarning("hand_invalid", f"the hand as read cannot be scored: "
-                                      f"{result['error']}{hint}",
-                                      fixes_found[0] if fixes_found else ""))
+        found = _suggest_fixes(detections, layout, ctx, judge)
+        first = found[0] if found else None
+        if first is not None and first.confidence < LOW_CONFIDENCE:
+            # the reader was unsure of this tile and its next guess makes a winning hand:
+            # score that, and say so (never silently)
+            detections = apply_fixes(layout, detections, {first.number: first.tile})
+            layout = parse_layout(detections, ruleset)
+            req, result, warnings = _judge_layout(layout, ctx, win_tile, judge)
+            warnings.append(LayoutWarning(
+                "corrected",
+                f"tile {first.number} was read as {first.read_as} (confidence "
+                f"{first.confidence:.2f}), which makes no winning hand; scored with the reader's "
+                f"next guess {first.tile}. If {first.read_as} was right, pass the fix",
+                f"--fix {first.number}={first.read_as}", (first.number,)))
+        else:
+            fixes_text = [f"--fix {c.number}={c.tile}" for c in found]
+            hint = (" — these corrections would make it a winning hand: " + ", ".join(fixes_text)
+                    if fixes_text else "")
+            warnings.append(LayoutWarning(
+                "hand_invalid", f"the hand as read cannot be scored: {result['error']}{hint}",
+                fixes_text[0] if fixes_text else ""))
     t_score = time.perf_counter() - t0
     return PhotoResult(detections, layout, req, result, warnings,
                        {"read": t_read, "layout": t_layout, "score": t_score})
