@@ -11,8 +11,7 @@ from ..tiles import NUM_KINDS, dora_from_indicator, to_mpsz
 from .fu import fu_of
 from .limits import base_points, payment
 from .result import DoraCount, RiichiResult
-from .yaku import (KIND_FLAGS, facts_for, hand_facts, hand_yaku, hand_yakuman, reading_yaku,
-                   reading_yakuman)
+from .yaku import KIND_FLAGS, facts_for, hand_facts, yaku_of, yakuman_of
 
 NO_YAKU = "complete hand but no yaku (dora are not yaku); declaring this win is chombo"
 
@@ -58,13 +57,6 @@ def _flags(counts: list[int]) -> tuple[int, int]:
     return am | ap | as_ | az, zm & zp & zs & zz
 
 
-def _lines(ranked: list) -> tuple:
-    """Result lines of ``[(rank, line), ...]`` in table order."""
-    if len(ranked) > 1:
-        ranked.sort()
-    return tuple([line for _, line in ranked])
-
-
 def score_riichi(req: HandRequest, tally: Tally | None = None) -> RiichiResult:
     """Value a riichi request.
 
@@ -89,34 +81,28 @@ def score_riichi(req: HandRequest, tally: Tally | None = None) -> RiichiResult:
     any_flags, all_flags = _flags(all_counts)
     h = hand_facts(req, all_counts, any_flags, all_flags)
     rules = h.rules
-    # what is the same for every reading, asked once
-    hand_ym = hand_yakuman(h) if h.yakuman_traits else None
-    hand_found = None
+    maybe_yakuman = h.yakuman_traits
     dealer = req.seat_wind == "E"
     tsumo = h.tsumo
     honba, sticks = req.honba, req.riichi_sticks
     dora_han = -1                               # counted when a reading first needs it
     several = len(rs) > 1
     best_key = None
-    best = None     # (reading, ranked yaku lines or None when no yaku, han, fu, fu lines, payment, limit, yakuman?)
+    best = None     # (reading, yaku lines or None when no yaku, han, fu, fu lines, payment, limit, yakuman?)
     for r in rs:
         f = facts_for(h, r)
-        ym = hand_ym + reading_yakuman(f) if hand_ym is not None else None
+        ym = yakuman_of(f) if maybe_yakuman else None
         fu, raw, lines = fu_of(f)           # yakuman hands report fu too, as mahjong does
         if ym:
             multiples = 0
             found = []
-            for i, (line, m) in ym:
+            for line, m in ym:
                 multiples += m
-                found.append((i, line))
+                found.append(line)
             han = min(13 * multiples, 78)               # six yakuman at most
             base, limit = base_points(han, fu, rules, yakuman=multiples)
         else:
-            if hand_found is None:
-                hand_found = hand_yaku(h)
-            found = reading_yaku(f)
-            if hand_found:
-                found = hand_found + found
+            found = yaku_of(f)
             if not found:
                 key = (-1, False, 0, fu, raw)           # below any reading with a yaku
                 if best_key is None or key > best_key:
@@ -126,7 +112,7 @@ def score_riichi(req: HandRequest, tally: Tally | None = None) -> RiichiResult:
                 dora = _dora(req, all_counts, tally.reds, rules)
                 dora_han = dora.dora + dora.aka + dora.ura
             han = dora_han
-            for _, line in found:
+            for line in found:
                 han += line.han
             if han > 78:
                 han = 78
@@ -146,7 +132,7 @@ def score_riichi(req: HandRequest, tally: Tally | None = None) -> RiichiResult:
         dora = _dora(req, all_counts, tally.reds, rules)
     if found is None:
         return RiichiResult(False, 0, fu, None, (), dora, fu_lines, None, NO_YAKU, r)
-    return RiichiResult(True, han, fu, limit, _lines(found), dora, fu_lines, pay, None, r)
+    return RiichiResult(True, han, fu, limit, tuple(found), dora, fu_lines, pay, None, r)
 
 
 def _dora(req: HandRequest, all_counts: list[int], reds: int, rules) -> DoraCount:

@@ -4,10 +4,11 @@ Values are the standard ones (Japanese Professional Mahjong League / WRC / Tenho
 ``mahjong`` package agrees): open value 0 means the yaku needs a closed hand; an open value one
 below the closed value is kuisagari. Yakuman are a separate table worth 13 han per multiple.
 
-A row is tested either once per hand (``HAND``: the test receives :class:`HandFacts` — the win's
-flags, winds and tile counts, the same for every reading) or once per reading (``READING``: the
-test receives :class:`Facts`, the sets of one reading, built by :func:`facts_for`). Splitting
-them is only a matter of speed: a hand with several readings asks the hand questions once.
+A row's test looks either at the hand (``HAND``: it receives :class:`HandFacts` — the win's
+flags, winds and tile counts, the same for every reading) or at one reading (``READING``: it
+receives :class:`Facts`, the sets of one reading, built by :func:`facts_for`). Each row also
+names the traits it needs (cheap necessary conditions, computed once per hand and reading):
+only the rows whose traits are present are tested.
 """
 from __future__ import annotations
 
@@ -194,6 +195,10 @@ def facts_for(h: HandFacts, r: Reading) -> Facts:
             traits |= A_RUN if len(runs) < 3 else A_RUN | THREE_RUNS
         if len(triplets) >= 3:
             traits |= THREE_TRIPLETS
+        if r.wait == RYANMEN:
+            traits |= TWO_SIDED
+        if _TERMINAL_OR_HONOUR[r.pair]:
+            traits |= OUTSIDE_PAIR
     elif r.form == SEVEN_PAIRS:
         traits |= PAIRS_FORM
     return Facts(h, r, runs, triplets, concealed, peikou, traits)
@@ -249,11 +254,10 @@ def _flush(h: HandFacts, honours: bool) -> bool:
 
 HAND, READING = "hand", "reading"   # what a row's test looks at: HandFacts or Facts
 
-# Traits a row needs before its test is worth asking (a necessary condition, never a
-# sufficient one: the test decides). A hand's traits are bits of HandFacts.traits, a reading's
-# of Facts.traits; only the rows whose trait is present are tested, so a plain hand asks a few
-# questions instead of thirty.
-ALWAYS = 0
+# Traits a row needs before its test is worth asking (necessary conditions, never sufficient
+# ones: the test decides). A hand's traits are bits of HandFacts.traits, a reading's of
+# Facts.traits; only the rows whose traits are all present are tested, so a plain hand asks a
+# few questions instead of thirty.
 RIICHI = 1 << 0           # riichi or double riichi declared
 TSUMO = 1 << 1            # self-drawn win
 WIN_EVENT = 1 << 2        # robbing a kan, a replacement tile or the last tile
@@ -268,12 +272,14 @@ THREE_RUNS = 1 << 10      # the reading has three or four runs
 THREE_TRIPLETS = 1 << 11  # the reading has three or four triplets/kans
 PEIKOU = 1 << 12          # the reading has two identical concealed runs
 PAIRS_FORM = 1 << 13      # the reading is seven pairs
+TWO_SIDED = 1 << 14       # the reading's wait is two-sided (ryanmen)
+OUTSIDE_PAIR = 1 << 15    # the reading's pair is a terminal or an honour
 
 
 @dataclass(frozen=True, slots=True)
 class Yaku:
     """A row of the rulebook: ``name``, han closed, han open (0: closed only), what the test
-    looks at (``HAND`` or ``READING``), the trait it needs (see above), test."""
+    looks at (``HAND`` or ``READING``), the traits it needs (see above), test."""
 
     name: str
     closed: int
@@ -288,7 +294,7 @@ YAKU: tuple[Yaku, ...] = (
     Yaku("double riichi", 2, 0, HAND, RIICHI, lambda h: h.riichi == "double"),
     Yaku("ippatsu", 1, 0, HAND, RIICHI, lambda h: h.ippatsu),
     Yaku("menzen tsumo", 1, 0, HAND, TSUMO, lambda h: h.tsumo and h.closed),
-    Yaku("pinfu", 1, 0, READING, THREE_RUNS, is_pinfu_shape),
+    Yaku("pinfu", 1, 0, READING, THREE_RUNS | TWO_SIDED, is_pinfu_shape),
     Yaku("iipeikou", 1, 0, READING, PEIKOU, lambda f: f.peikou == 1),
     Yaku("tanyao", 1, 1, HAND, ALL_SIMPLES, _tanyao),
     Yaku("yakuhai (haku)", 1, 1, HAND, DRAGON_SET, lambda h: h.counts[WHITE] >= 3),
@@ -302,7 +308,7 @@ YAKU: tuple[Yaku, ...] = (
     Yaku("houtei", 1, 1, HAND, WIN_EVENT, lambda h: h.last_wall_tile and not h.tsumo),
     Yaku("sanshoku", 2, 1, READING, THREE_RUNS, _sanshoku),
     Yaku("ittsu", 2, 1, READING, THREE_RUNS, _ittsu),
-    Yaku("chanta", 2, 1, READING, A_RUN, lambda f: f.h.has_honours and _outside(f)),
+    Yaku("chanta", 2, 1, READING, A_RUN | OUTSIDE_PAIR, lambda f: f.h.has_honours and _outside(f)),
     Yaku("chiitoitsu", 2, 0, READING, PAIRS_FORM, lambda f: f.r.form == SEVEN_PAIRS),
     Yaku("toitoi", 2, 2, READING, THREE_TRIPLETS, lambda f: len(f.triplets) == 4),
     Yaku("sanankou", 2, 2, READING, THREE_TRIPLETS, lambda f: f.concealed_triplets == 3),
@@ -311,7 +317,7 @@ YAKU: tuple[Yaku, ...] = (
     Yaku("honroutou", 2, 2, HAND, NO_SIMPLES, lambda h: h.all_terminal_honour),
     Yaku("shousangen", 2, 2, READING, DRAGON_SET, _shousangen),
     Yaku("honitsu", 3, 2, HAND, ONE_SUIT, lambda h: _flush(h, True)),
-    Yaku("junchan", 3, 2, READING, A_RUN, lambda f: not f.h.has_honours and _outside(f)),
+    Yaku("junchan", 3, 2, READING, A_RUN | OUTSIDE_PAIR, lambda f: not f.h.has_honours and _outside(f)),
     Yaku("ryanpeikou", 3, 0, READING, PEIKOU, lambda f: f.peikou >= 2),
     Yaku("chinitsu", 6, 5, HAND, ONE_SUIT, lambda h: _flush(h, False)),
 )
@@ -389,103 +395,64 @@ YAKUMAN: tuple[Yakuman, ...] = (
 )
 
 
-# The rows worth testing for one set of traits, built on first use: (rank in the table, test,
-# result line); results are merged back in table order by rank. Keyed by traits, open/closed.
-_ROW_CACHE: tuple[dict, dict] = ({}, {})     # [HAND rows, READING rows]
+# The rows worth testing for one set of traits, in table order, built on first use:
+# (test, asks the hand?, result line). Keyed by the reading's traits (the hand's included) and
+# open/closed; the open value applies to an open hand and rows worth 0 there are left out.
+_ROW_CACHE: dict[int, tuple] = {}
 
 
-def _rows(per: str, closed: bool, traits: int) -> tuple:
-    return tuple((i, y.test, YakuLine(y.name, y.closed if closed else y.open))
-                 for i, y in enumerate(YAKU)
-                 if y.per == per and (y.closed if closed else y.open)
-                 and (y.needs == ALWAYS or y.needs & traits))
-
-
-# Yakuman rows likewise: (rank, test, results) where results[v - 1] is (YakuLine(name, 13 x
-# multiple), multiple) for test value v. Keyed by yakuman traits, double-yakuman rule.
-_YAKUMAN_CACHE: tuple[dict, dict] = ({}, {})  # [HAND rows, READING rows]
-
-
-def _yakuman_rows(per: str, double_rule: bool, traits: int) -> tuple:
-    out = []
-    for i, y in enumerate(YAKUMAN):
-        if y.per != per or not y.needs & traits:
-            continue
-        results = []
-        for v, name in enumerate(y.names, 1):
-            m = 2 if double_rule and y.doubles and (v == 2 or len(y.names) == 1) else 1
-            results.append((YakuLine(name, 13 * m), m))
-        out.append((i, y.test, tuple(results)))
-    return tuple(out)
-
-
-def hand_yakuman(h: HandFacts) -> list[tuple[int, tuple[YakuLine, int]]]:
-    """``[(rank, (YakuLine(name, 13 x multiple), multiple)), ...]`` for the yakuman rows that
-    look at the hand only (multiple 1, or 2 for a double yakuman under that rule)."""
-    double_rule = h.rules.double_yakuman
-    key = h.yakuman_traits << 1 | double_rule
-    rows = _YAKUMAN_CACHE[0].get(key)
-    if rows is None:
-        rows = _YAKUMAN_CACHE[0][key] = _yakuman_rows(HAND, double_rule, h.yakuman_traits)
-    out = []
-    for i, test, results in rows:
-        v = int(test(h))
-        if v:
-            out.append((i, results[v - 1]))
-    return out
-
-
-def reading_yakuman(f: Facts) -> list[tuple[int, tuple[YakuLine, int]]]:
-    """As :func:`hand_yakuman`, for the yakuman rows that look at the reading."""
-    h = f.h
-    double_rule = h.rules.double_yakuman
-    key = h.yakuman_traits << 1 | double_rule
-    rows = _YAKUMAN_CACHE[1].get(key)
-    if rows is None:
-        rows = _YAKUMAN_CACHE[1][key] = _yakuman_rows(READING, double_rule, h.yakuman_traits)
-    out = []
-    for i, test, results in rows:
-        v = int(test(f))
-        if v:
-            out.append((i, results[v - 1]))
-    return out
-
-
-def yakuman_of(f: Facts) -> list[tuple[str, int]]:
-    """``[(name, multiple), ...]`` for every yakuman of reading ``f`` (multiple 1 or 2), in
-    table order."""
-    return [(line.name, m) for _, (line, m) in sorted(hand_yakuman(f.h) + reading_yakuman(f))]
-
-
-def hand_yaku(h: HandFacts) -> list[tuple[int, YakuLine]]:
-    """``[(rank, YakuLine), ...]`` for the ordinary yaku rows that look at the hand only
-    (open values applied for an open hand)."""
-    key = h.traits << 1 | h.closed
-    rows = _ROW_CACHE[0].get(key)
-    if rows is None:
-        rows = _ROW_CACHE[0][key] = _rows(HAND, h.closed, h.traits)
-    out = []
-    for i, test, line in rows:
-        if test(h):
-            out.append((i, line))
-    return out
-
-
-def reading_yaku(f: Facts) -> list[tuple[int, YakuLine]]:
-    """``[(rank, YakuLine), ...]`` for the ordinary yaku rows that look at the reading."""
-    closed = f.h.closed
-    key = f.traits << 1 | closed
-    rows = _ROW_CACHE[1].get(key)
-    if rows is None:
-        rows = _ROW_CACHE[1][key] = _rows(READING, closed, f.traits)
-    out = []
-    for i, test, line in rows:
-        if test(f):
-            out.append((i, line))
-    return out
+def _rows(closed: bool, traits: int) -> tuple:
+    return tuple((y.test, y.per == HAND, YakuLine(y.name, y.closed if closed else y.open))
+                 for y in YAKU
+                 if (y.closed if closed else y.open) and y.needs & traits == y.needs)
 
 
 def yaku_of(f: Facts) -> list[YakuLine]:
     """Every ordinary yaku of reading ``f`` as ``YakuLine(name, han)``, in table order (open
     values applied; of each exclusive pair only one row can pass)."""
-    return [y for _, y in sorted(hand_yaku(f.h) + reading_yaku(f))]
+    h = f.h
+    key = f.traits << 1 | h.closed
+    rows = _ROW_CACHE.get(key)
+    if rows is None:
+        rows = _ROW_CACHE[key] = _rows(h.closed, f.traits)
+    out = []
+    for test, per_hand, line in rows:
+        if test(h if per_hand else f):
+            out.append(line)
+    return out
+
+
+# Yakuman rows likewise: (test, asks the hand?, results) where results[v - 1] is
+# (YakuLine(name, 13 x multiple), multiple) for test value v. Keyed by the yakuman traits and
+# the double-yakuman rule.
+_YAKUMAN_CACHE: dict[int, tuple] = {}
+
+
+def _yakuman_rows(double_rule: bool, traits: int) -> tuple:
+    out = []
+    for y in YAKUMAN:
+        if y.needs & traits != y.needs:
+            continue
+        results = []
+        for v, name in enumerate(y.names, 1):
+            m = 2 if double_rule and y.doubles and (v == 2 or len(y.names) == 1) else 1
+            results.append((YakuLine(name, 13 * m), m))
+        out.append((y.test, y.per == HAND, tuple(results)))
+    return tuple(out)
+
+
+def yakuman_of(f: Facts) -> list[tuple[YakuLine, int]]:
+    """``[(YakuLine(name, 13 x multiple), multiple), ...]`` for every yakuman of reading ``f``,
+    in table order (multiple 1, or 2 for a double yakuman under that rule)."""
+    h = f.h
+    double_rule = h.rules.double_yakuman
+    key = h.yakuman_traits << 1 | double_rule
+    rows = _YAKUMAN_CACHE.get(key)
+    if rows is None:
+        rows = _YAKUMAN_CACHE[key] = _yakuman_rows(double_rule, h.yakuman_traits)
+    out = []
+    for test, per_hand, results in rows:
+        v = int(test(h if per_hand else f))
+        if v:
+            out.append(results[v - 1])
+    return out
