@@ -501,9 +501,12 @@ def _assign(rows: list[Row], ruleset: str, warnings: list[LayoutWarning]) -> tup
         return opts
 
     best = None
-    for h in parts:
-        others = [o for o in parts if o is not h]
-        for roles in itertools.product(*[options(o, h) for o in others]):
+    # the hand row is among the four largest; other rows beyond the three nearest it can
+    # only be loose tiles (keeps a photo of a whole set, dozens of rows, fast)
+    for h in sorted(parts, key=lambda p: -p[2])[:4]:
+        others = sorted((o for o in parts if o is not h), key=lambda o: abs(o[0].v - h[0].v))
+        choices = [options(o, h) if k < 3 else [("loose", 2.0, None)] for k, o in enumerate(others)]
+        for roles in itertools.product(*choices):
             if sum(1 for r in roles if r[0] == "dora") > 1:
                 continue
             extra = [g for r in roles if r[0] == "meld" for g in r[2]]
