@@ -9,6 +9,7 @@ minimum. Fans and exclusions: :mod:`scoring.mcr.fans`. Rule options: :class:`Mcr
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 from ..hand import HandError, HandRequest
 from ..tiles import Tile, to_mpsz
@@ -92,6 +93,31 @@ class McrResult:
         return [f.name for f in self.fans]
 
 
+# The generated __init__ of a frozen dataclass sets each field through object.__setattr__;
+# score_mcr builds one result per hand, so it fills the slots directly (same object).
+_new = object.__new__
+_RESULT_SETTERS = tuple(getattr(McrResult, name).__set__ for name in McrResult.__slots__)
+assert McrResult.__slots__ == ("valid", "total", "total_without_flowers", "fans", "payment", "reading",
+                               "reason", "self_drawn", "error")
+(_RESULT_VALID, _RESULT_TOTAL, _RESULT_TOTAL_WF, _RESULT_FANS, _RESULT_PAYMENT, _RESULT_READING, _RESULT_REASON, _RESULT_SELF_DRAWN,
+ _RESULT_ERROR) = _RESULT_SETTERS
+
+
+def _result(valid, total, total_without_flowers, fans, payment, reading, reason, self_drawn) -> McrResult:
+    """``McrResult(...)`` with ``error=None``, built faster (see above)."""
+    r = _new(McrResult)
+    _RESULT_VALID(r, valid)
+    _RESULT_TOTAL(r, total)
+    _RESULT_TOTAL_WF(r, total_without_flowers)
+    _RESULT_FANS(r, fans)
+    _RESULT_PAYMENT(r, payment)
+    _RESULT_READING(r, reading)
+    _RESULT_REASON(r, reason)
+    _RESULT_SELF_DRAWN(r, self_drawn)
+    _RESULT_ERROR(r, None)
+    return r
+
+
 @dataclass(slots=True)
 class _Hand:
     """A validated request reduced to counts (what the fan tests need)."""
@@ -114,47 +140,54 @@ _MELD_SETS = {(kind, k, is_open): S.MSet(kind, k, is_open, False)
               for kind in (S.CHOW, S.PUNG, S.KONG) for k in range(34) for is_open in (True, False)}
 
 
+_BIT = tuple(1 << k for k in range(34))
+
+
 def _reduce(req: HandRequest) -> _Hand:
     c13 = [0] * 34
     cmask = 0
     for t in req.concealed:
         k = t.kind
         c13[k] += 1
-        cmask |= 1 << k
+        cmask |= _BIT[k]
     w = req.win_tile.kind
-    cmask |= 1 << w
-    c14 = c13.copy()
-    c14[w] += 1
-    held = c14.copy()
+    cmask |= _BIT[w]
+    held = c13.copy()
+    held[w] += 1
+    c14 = tuple(held)
     mask = cmask
     melds = []
     open_melds = mk = ck = 0
     for m in req.melds:
         t = m.type
-        kinds = [x.kind for x in m.tiles]
-        for k in kinds:
+        tiles = m.tiles
+        lo = 99
+        for x in tiles:
+            k = x.kind
             held[k] += 1
-        mask |= 1 << kinds[0] | 1 << kinds[-1] | 1 << kinds[1]
+            mask |= _BIT[k]
+            if k < lo:
+                lo = k
         if t == "chi":
-            melds.append(_MELD_SETS[S.CHOW, min(kinds), True])
+            melds.append(_MELD_SETS[S.CHOW, lo, True])
             open_melds += 1
         elif t == "pon":
-            melds.append(_MELD_SETS[S.PUNG, kinds[0], True])
+            melds.append(_MELD_SETS[S.PUNG, lo, True])
             open_melds += 1
         elif t == "ankan":
-            melds.append(_MELD_SETS[S.KONG, kinds[0], False])
+            melds.append(_MELD_SETS[S.KONG, lo, False])
             ck += 1
         else:  # daiminkan, kakan: melded kongs
-            melds.append(_MELD_SETS[S.KONG, kinds[0], True])
+            melds.append(_MELD_SETS[S.KONG, lo, True])
             open_melds += 1
             mk += 1
-    return _Hand(c13, c14, held, w, tuple(melds), open_melds, mk, ck, req.win == "tsumo", mask, cmask)
+    return _Hand(tuple(c13), c14, held, w, tuple(melds), open_melds, mk, ck, req.win == "tsumo", mask, cmask)
 
 
-def _slots(r: S.Reading, w: int) -> list[str]:
+def _slots(r: S.Reading, w: int) -> Sequence[str]:
     """Where the winning tile kind ``w`` can sit in reading ``r``."""
     if r.shape not in (S.STANDARD, S.KNITTED_STRAIGHT):
-        return ["none"]
+        return _NO_SLOT
     out = []
     if r.pair == w:
         out.append("pair")
@@ -175,13 +208,18 @@ def _slots(r: S.Reading, w: int) -> list[str]:
             out.append("pung")
     if w in r.knitted:
         out.append("knitted")
-    return out or ["none"]
+    return out or _NO_SLOT
+
+
+_NO_SLOT = ("none",)
 
 
 def _is_nine_gates(h: _Hand) -> bool:
     if h.melds or h.win >= 27:
         return False
     base = h.win // 9 * 9
+    if h.concealed_mask != 0x1FF << base:  # all nine ranks of one suit and nothing else
+        return False
     return (tuple(h.c13[base:base + 9]) == NINE_GATES_BASE
             and sum(h.c13) == 13)
 
@@ -382,14 +420,34 @@ def _settle(found: dict[str, int], f: Facts) -> tuple[dict[str, int], int, tuple
     if not found:
         found["Chicken Hand"] = 1
     total = 0
-    for n, c in found.items():
+    fans = []
+    for n in sorted(found, key=_ORDER.__getitem__):
+        c = found[n]
         total += _POINTS[n] * c
-    fans = tuple(_ONE_EACH[n] if found[n] == 1 else FanCount(n, _POINTS[n], found[n])
-                 for n in sorted(found, key=_ORDER.__getitem__))
-    return found, total, fans
+        fans.append(_ONE_EACH[n] if c == 1 else FanCount(n, _POINTS[n], c))
+    return found, total, tuple(fans)
 
 
 _FLOWERS = {n: FanCount("Flower Tiles", 1, n) for n in range(1, 9)}
+
+
+def _unique_wait(h: _Hand, fifth_copy: bool) -> bool:
+    """The winning tile was the hand's only wait (:func:`scoring.mcr.shapes.waits` of the 13
+    tiles before the win is ``[win]``). A kind of which the winner holds all four copies is no
+    wait unless ``fifth_copy``; the winning tile itself is always a wait of a complete hand."""
+    w = h.win
+    c13 = h.c13
+    held = h.held
+    std = S.standard_waits(c13)
+    # Most hands with another wait show it among the four-sets waits: no need to try the
+    # special shapes then.
+    for k in std:
+        if k != w and (fifth_copy or held[k] < 4):
+            return False
+    mask13 = h.concealed_mask if c13[w] else h.concealed_mask & ~(1 << w)
+    found = set(std)
+    found.update(S.special_waits(c13, len(h.melds), mask13))
+    return sorted(k for k in found if k == w or fifth_copy or held[k] < 4) == [w]
 
 
 def score_mcr(req: HandRequest, rules: McrRules | None = None) -> McrResult:
@@ -421,25 +479,7 @@ def score_mcr(req: HandRequest, rules: McrRules | None = None) -> McrResult:
     seat, prevalent = WIND_KIND[req.seat_wind], WIND_KIND[req.round_wind]
     shown = req.win_tile_shown
     self_drawn = h.self_drawn
-    unique_cache: list = []
-
-    def unique() -> bool:
-        """The winning tile was the hand's only wait (:func:`scoring.mcr.shapes.waits`)."""
-        if not unique_cache:
-            held13 = h.held.copy()
-            held13[w] -= 1
-            fifth = rules.fifth_copy_wait
-            std = S.standard_waits(c13)
-            # Most hands with another wait show it among the four-sets waits: no need to try
-            # the special shapes then.
-            if any(k != w and (fifth or held13[k] < 4) for k in std):
-                unique_cache.append(False)
-            else:
-                mask13 = h.concealed_mask if c13[w] else h.concealed_mask & ~(1 << w)
-                found = set(std)
-                found.update(S.special_waits(c13, len(h.melds), mask13))
-                unique_cache.append(sorted(k for k in found if fifth or held13[k] < 4) == [w])
-        return unique_cache[0]
+    unique = None  # the winning tile was the hand's only wait: worked out when first needed
 
     counts = h.held
     mask = h.mask
@@ -462,13 +502,18 @@ def score_mcr(req: HandRequest, rules: McrRules | None = None) -> McrResult:
         chows = tuple(chows)
         pungs = tuple(pungs)
         for slot in _slots(r, w):
+            waited_once = False
+            if shown and slot in _WAIT_SLOTS:
+                if unique is None:
+                    unique = _unique_wait(h, rules.fifth_copy_wait)
+                waited_once = unique
             # positional: Facts(reading, counts, mask, chows, pungs, pair, concealed_pungs,
             # melded_kongs, concealed_kongs, open_melds, slot, unique_wait, self_drawn,
             # last_wall, replacement, robbing, last_copy, win_shown, seat, prevalent, nine_gates)
             f = Facts(r, counts, mask, chows, pungs, r.pair,
                       concealed - (slot == "pung" and not self_drawn),
                       h.melded_kongs, h.concealed_kongs, h.open_melds, slot,
-                      shown and slot in _WAIT_SLOTS and unique(), self_drawn, req.last_wall_tile,
+                      waited_once, self_drawn, req.last_wall_tile,
                       req.replacement_tile, req.robbing_kong, last_copy, shown, seat, prevalent, nine_gates)
             found, pts, fans = _fans_for(f, rules, hand_cache)
             if kong_pair_5 and "Concealed Kong" in found and "Melded Kong" in found:
@@ -497,7 +542,7 @@ def score_mcr(req: HandRequest, rules: McrRules | None = None) -> McrResult:
     else:
         reason = (f"{pts} points without flowers; a win needs at least {rules.min_points} "
                   f"(flowers never count toward the minimum)")
-    return McrResult(valid, total, pts, fans, payment, reading, reason, self_drawn)
+    return _result(valid, total, pts, fans, payment, reading, reason, self_drawn)
 
 
 def describe(reading: S.Reading) -> str:

@@ -61,6 +61,25 @@ class Reading:
     pairs: tuple[int, ...] = ()
 
 
+# A frozen dataclass's generated __init__ sets each field through object.__setattr__, which
+# costs more than the rest of a reading's construction; the scorer builds a reading per way
+# the hand splits, so it fills the slots directly (same object, same immutability).
+_new = object.__new__
+_SET_SHAPE, _SET_SETS, _SET_PAIR, _SET_KNITTED, _SET_PAIRS = (getattr(Reading, name).__set__ for name in Reading.__slots__)
+assert Reading.__slots__ == ("shape", "sets", "pair", "knitted", "pairs")
+
+
+def _reading(shape: str, sets: tuple, pair: int, knitted: tuple = ()) -> Reading:
+    """``Reading(shape, sets, pair, knitted)``, built faster (see above)."""
+    r = _new(Reading)
+    _SET_SHAPE(r, shape)
+    _SET_SETS(r, sets)
+    _SET_PAIR(r, pair)
+    _SET_KNITTED(r, knitted)
+    _SET_PAIRS(r, ())
+    return r
+
+
 # --- per-suit memo -------------------------------------------------------------------------
 
 @lru_cache(maxsize=None)
@@ -153,7 +172,9 @@ def standard_readings(c: Sequence[int], melds: tuple[MSet, ...], mask: int | Non
                     honor_pair = k
                 else:
                     return []
-    combos: list[tuple[tuple[MSet, ...], int]] = [(melds + honor_sets, honor_pair)]
+    sets = melds + honor_sets
+    pair = honor_pair
+    combos: list[tuple[tuple[MSet, ...], int]] | None = None  # once a suit splits more than one way
     for base, suit_sets in zip((0, 9, 18), _SUIT_SETS):
         part = tuple(c[base:base + 9])
         if part == _EMPTY_SUIT:
@@ -161,13 +182,16 @@ def standard_readings(c: Sequence[int], melds: tuple[MSet, ...], mask: int | Non
         opts = suit_sets(part)
         if not opts:
             return []
-        if len(combos) == 1 and len(opts) == 1:  # the usual case: one way each
-            (sets, pair), = combos
-            (osets, opair), = opts
-            if pair >= 0 and opair >= 0:
-                return []
-            combos = [(sets + osets, pair if pair >= 0 else opair)]
-            continue
+        if combos is None:
+            if len(opts) == 1:  # the usual case: one way
+                osets, opair = opts[0]
+                if opair >= 0:
+                    if pair >= 0:
+                        return []
+                    pair = opair
+                sets += osets
+                continue
+            combos = [(sets, pair)]
         nxt = []
         for sets, pair in combos:
             for osets, opair in opts:
@@ -175,7 +199,9 @@ def standard_readings(c: Sequence[int], melds: tuple[MSet, ...], mask: int | Non
                     continue
                 nxt.append((sets + osets, pair if pair >= 0 else opair))
         combos = nxt
-    return [Reading(STANDARD, sets, pair) for sets, pair in combos if pair >= 0]
+    if combos is None:
+        return [_reading(STANDARD, sets, pair)] if pair >= 0 else []
+    return [_reading(STANDARD, sets, pair) for sets, pair in combos if pair >= 0]
 
 
 _EMPTY_SUIT = (0,) * 9
@@ -198,7 +224,7 @@ def knitted_readings(c: Sequence[int], melds: tuple[MSet, ...], mask: int | None
             for k in pat:
                 rest[k] -= 1
             for r in standard_readings(rest, melds):
-                out.append(Reading(KNITTED_STRAIGHT, r.sets, r.pair, knitted=pat))
+                out.append(_reading(KNITTED_STRAIGHT, r.sets, r.pair, pat))
     return out
 
 
