@@ -13,6 +13,7 @@ tile counts (:class:`Tally`) so that a scorer does not count the tiles again.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from .tiles import FLOWER_BASE, NUM_KINDS, Tile, TileError, check_physical, to_mpsz
 
@@ -166,6 +167,7 @@ def _where(m: Meld, index: int) -> str:
 
 
 _MELD_SIZE = {"chi": 3, "pon": 3, "daiminkan": 4, "kakan": 4, "ankan": 4}
+_KIND, _RED = attrgetter("kind"), attrgetter("red")
 
 
 def validate_meld(m: Meld, index: int = 0) -> None:
@@ -176,7 +178,7 @@ def validate_meld(m: Meld, index: int = 0) -> None:
     tiles = m.tiles
     if len(tiles) != want:
         _fail(f"{_where(m, index)}: a {m.type} has {want} tiles, got {len(tiles)}")
-    kinds = sorted([t.kind for t in tiles])
+    kinds = sorted(map(_KIND, tiles))
     k0 = kinds[0]
     if kinds[-1] >= NUM_KINDS:
         _fail(f"{_where(m, index)}: flowers cannot be in a meld")
@@ -255,23 +257,21 @@ def check(req: HandRequest) -> Tally:
             f"wrong tile count: {len(req.concealed)} concealed tiles (without the winning tile) "
             f"with {len(melds)} meld(s); expected {want}"
         )
+    tiles = req.concealed + (req.win_tile,)
+    kinds = list(map(_KIND, tiles))
+    if max(kinds) >= FLOWER_BASE:
+        _fail("flowers are not part of the hand; give their number in 'flowers' (MCR)")
     hand = [0] * NUM_KINDS
-    reds = 0
-    for t in req.concealed + (req.win_tile,):
-        k = t.kind
-        if k >= FLOWER_BASE:
-            _fail("flowers are not part of the hand; give their number in 'flowers' (MCR)")
+    for k in kinds:
         hand[k] += 1
-        if t.red:
-            reds += 1
+    reds = sum(map(_RED, tiles))
     counts = hand
     if melds:
         counts = hand.copy()
         for m in melds:
-            for t in m.tiles:
-                counts[t.kind] += 1
-                if t.red:
-                    reds += 1
+            for k in map(_KIND, m.tiles):
+                counts[k] += 1
+            reds += sum(map(_RED, m.tiles))
     if max(counts) > 4 or reds > 1:     # the precise message comes from check_physical
         try:
             check_physical(req.all_tiles)

@@ -173,16 +173,17 @@ def facts_for(h: HandFacts, r: Reading) -> Facts:
     peikou = 0
     traits = h.traits
     if r.form == STANDARD:
-        ron_group = -1 if h.tsumo else r.win_group
-        i = 0
-        for shape, kind, closed_group, _ in r.sets:
-            if shape == RUN:
-                runs.append(kind)
-            else:
-                triplets.append(kind)
-                if closed_group and i != ron_group:
-                    concealed += 1
-            i += 1
+        sets = r.sets
+        runs = [g[1] for g in sets if g[0] == RUN]
+        if len(runs) < 4:
+            ron_group = -1 if h.tsumo else r.win_group
+            i = 0
+            for shape, kind, closed_group, _ in sets:
+                if shape != RUN:
+                    triplets.append(kind)
+                    if closed_group and i != ron_group:
+                        concealed += 1
+                i += 1
         # a closed hand's runs are all concealed (a chi opens it)
         if h.closed and len(runs) >= 2 and len(set(runs)) < len(runs):
             seen: dict[int, int] = {}
@@ -219,12 +220,18 @@ def _tanyao(h: HandFacts) -> bool:
 
 def _sanshoku(f: Facts) -> bool:
     runs = f.runs
-    return len(runs) >= 3 and any(k < 7 and k + 9 in runs and k + 18 in runs for k in runs)
+    for k in runs:
+        if k < 7 and k + 9 in runs and k + 18 in runs:
+            return True
+    return False
 
 
 def _ittsu(f: Facts) -> bool:
     runs = f.runs
-    return len(runs) >= 3 and any(k % 9 == 0 and k + 3 in runs and k + 6 in runs for k in runs)
+    for k in runs:
+        if k % 9 == 0 and k + 3 in runs and k + 6 in runs:
+            return True
+    return False
 
 
 def _outside(f: Facts) -> bool:
@@ -234,9 +241,13 @@ def _outside(f: Facts) -> bool:
         return False
     if not _TERMINAL_OR_HONOUR[r.pair]:
         return False
-    if any(not _TERMINAL_OR_HONOUR[k] for k in f.triplets):
-        return False
-    return all(k % 9 in (0, 6) for k in f.runs)
+    for k in f.triplets:
+        if not _TERMINAL_OR_HONOUR[k]:
+            return False
+    for k in f.runs:
+        if k % 9 != 0 and k % 9 != 6:
+            return False
+    return True
 
 
 def _sanshoku_doukou(f: Facts) -> bool:
