@@ -134,27 +134,27 @@ def hand_facts(req: HandRequest, counts: list[int], any_flags: int = -1, all_fla
     if suits in (1, 2, 4):
         traits |= ONE_SUIT
     # yakuman traits: each a necessary condition of one or two yakuman rows
-    ym = 0
-    if tenhou or chiihou:
-        ym |= FIRST_DRAW
+    ym = FIRST_DRAW if tenhou or chiihou else 0
     if kans == 4:
         ym |= FOUR_KANS
-    if not suits:
-        ym |= HONOURS_ONLY
-    if dragons == 3:
-        ym |= THREE_DRAGONS
-    if winds >= 3:
-        ym |= THREE_WINDS
-    if all_th and not has_honours:
-        ym |= TERMINALS_ONLY
+    if has_honours:
+        if not suits:
+            ym |= HONOURS_ONLY
+        if dragons == 3:
+            ym |= THREE_DRAGONS
+        if winds >= 3:
+            ym |= THREE_WINDS
+    elif not melds and suits in (1, 2, 4):
+        end = _NINE_GATES_ENDS[suits]
+        if counts[end] >= 3 and counts[end + 8] >= 3:
+            ym |= NINE_GATES
+    if all_th:
+        if not has_honours:
+            ym |= TERMINALS_ONLY
+        if not melds and counts.count(0) == 21:
+            ym |= THIRTEEN_KINDS
     if all_flags & GREEN_TILE:
         ym |= GREEN_ONLY
-    if not melds:
-        if all_th and counts.count(0) == 21:
-            ym |= THIRTEEN_KINDS
-        if (not has_honours and suits in (1, 2, 4) and counts[_NINE_GATES_ENDS[suits]] >= 3
-                and counts[_NINE_GATES_ENDS[suits] + 8] >= 3):
-            ym |= NINE_GATES
     if closed and counts.count(3) + counts.count(4) >= 4:
         ym |= FOUR_TRIPLETS
     return HandFacts(
