@@ -19,13 +19,6 @@ NO_YAKU = "complete hand but no yaku (dora are not yaku); declaring this win is 
 _DORA_OF = tuple(dora_from_indicator(k) for k in range(NUM_KINDS))
 
 
-def _dora_count(indicators, counts: list[int]) -> int:
-    n = 0
-    for t in indicators:
-        n += counts[_DORA_OF[t.kind]]
-    return n
-
-
 _FLAG_CACHE: tuple[dict, dict, dict, dict] = ({}, {}, {}, {})   # suit counts -> (OR, AND) of KIND_FLAGS
 for _cache, _empty in zip(_FLAG_CACHE, (bytes(9), bytes(9), bytes(9), bytes(7))):
     _cache[_empty] = (0, -1)        # an absent suit changes neither
@@ -137,6 +130,10 @@ def score_riichi(req: HandRequest, tally: Tally | None = None) -> RiichiResult:
 
 def _dora(req: HandRequest, all_counts: list[int], reds: int, rules) -> DoraCount:
     """Dora han of the hand: indicators (kan dora included), red fives, ura dora (riichi only)."""
-    return DoraCount(
-        _dora_count(req.dora_indicators, all_counts), reds if rules.aka else 0,
-        _dora_count(req.ura_dora_indicators, all_counts) if req.riichi != "none" else 0)
+    dora = ura = 0
+    for t in req.dora_indicators:
+        dora += all_counts[_DORA_OF[t.kind]]
+    if req.riichi != "none":
+        for t in req.ura_dora_indicators:
+            ura += all_counts[_DORA_OF[t.kind]]
+    return DoraCount(dora, reds if rules.aka else 0, ura)
