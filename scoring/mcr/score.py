@@ -15,6 +15,7 @@ from ..hand import HandError, HandRequest
 from ..tiles import Tile, to_mpsz
 from . import shapes as S
 from .fans import BY_NAME, DRAGONS, FANS, HAND, SETS, TERMINALS, TILES, WINDS, Facts, _exclude, _pack_traits
+from .relations import chow_fans, pung_fans
 
 NINE_GATES_BASE = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 WIND_KIND = {"E": 27, "S": 28, "W": 29, "N": 30}
@@ -316,7 +317,6 @@ assert _GROUPS[S.STANDARD][0] == () and [f.name for f in _GROUPS[S.KNITTED_STRAI
 _WAIT_SLOTS = ("pair", "edge", "closed")
 _HONOR_MASK = 0x7F << 27
 _TILE_LEVEL_SHAPES = frozenset((S.STANDARD, S.KNITTED_STRAIGHT, S.SEVEN_PAIRS))
-_ORDER = {fan.name: (-fan.points, fan.no) for fan in FANS}  # list order: points, then table
 _ONE_EACH = {fan.name: FanCount(fan.name, fan.points, 1) for fan in FANS}  # shared: immutable
 
 
@@ -356,7 +356,7 @@ def _hand_fans(f: Facts, tile_level: bool) -> dict[str, int]:
 _RARE_HAND_FANS = (*_HAND_KONG, *_HAND_EVENT, _LAST_TILE, _MELDED_HAND)  # kongs, win events, ...
 
 
-def _fans_for(f: Facts, rules: McrRules, hand_cache: dict) -> tuple[dict[str, int], int, tuple[FanCount, ...]]:
+def _fans_for(f: Facts, rules: McrRules, hand_cache: dict) -> tuple[dict[str, int], int]:
     """Every fan of one reading, then the non-repeat principle: see :func:`_settle`.
 
     Fans of scope ``hand`` depend only on the tiles and the win's context, so they are
@@ -368,7 +368,7 @@ def _fans_for(f: Facts, rules: McrRules, hand_cache: dict) -> tuple[dict[str, in
     if found is None:
         found = hand_cache[key] = _hand_fans(f, key)
     found = found.copy()
-    always, pung_fans, concealed_pung_fans = _GROUPS[shape]
+    always, pung_group, concealed_pung_group = _GROUPS[shape]
     for fan in always:
         n = fan.test(f)
         if n:
@@ -385,18 +385,18 @@ def _fans_for(f: Facts, rules: McrRules, hand_cache: dict) -> tuple[dict[str, in
         pm = 0
         for k in pungs:
             pm |= 1 << k
-        for fan, gate in pung_fans:
+        for fan, gate in pung_group:
             if pm & gate:
                 n = fan.test(f)
                 if n:
                     found[fan.name] = n
         if f.concealed_pungs >= 2:
-            for fan in concealed_pung_fans:
+            for fan in concealed_pung_group:
                 n = fan.test(f)
                 if n:
                     found[fan.name] = n
         if len(pungs) > 1:
-            found.update(f.pung_rel())
+            found.update(pung_fans(pungs))
             if len(pungs) == 4 and _ALL_PUNGS.test(f):
                 found[_ALL_PUNGS.name] = 1
     if f.nine_gates and _NINE_GATES.test(f):
@@ -406,26 +406,33 @@ def _fans_for(f: Facts, rules: McrRules, hand_cache: dict) -> tuple[dict[str, in
         if fan is not None and fan.test(f):
             found[fan.name] = 1
     if len(f.chows) > 1:
-        found.update(f.chow_rel())
+        found.update(chow_fans(f.chows, f.pair))
     if not rules.seven_pairs_tile_hog and shape == S.SEVEN_PAIRS:
         found.pop("Tile Hog", None)
     return _settle(found, f)
 
 
-def _settle(found: dict[str, int], f: Facts) -> tuple[dict[str, int], int, tuple[FanCount, ...]]:
+def _settle(found: dict[str, int], f: Facts) -> tuple[dict[str, int], int]:
     """The non-repeat principle on one reading's fans ``found`` (changed in place), Chicken
-    Hand when nothing is left, the points (Green Book values, before rule options) and the
-    fan list in table order."""
+    Hand when nothing is left, and the points (Green Book values, before rule options)."""
     found = _exclude(found, f)
     if not found:
         found["Chicken Hand"] = 1
     total = 0
-    fans = []
-    for n in sorted(found, key=_ORDER.__getitem__):
-        c = found[n]
+    for n, c in found.items():
         total += _POINTS[n] * c
-        fans.append(_ONE_EACH[n] if c == 1 else FanCount(n, _POINTS[n], c))
-    return found, total, tuple(fans)
+    return found, total
+
+
+def _fan_list(found: dict[str, int]) -> tuple[FanCount, ...]:
+    """The fans of the chosen reading in table order (points, then Green Book number)."""
+    return tuple([_ONE_EACH[n] if found[n] == 1 else FanCount(n, _POINTS[n], found[n])
+                  for n in sorted(found, key=_NUMBER.__getitem__)])
+
+
+_NUMBER = {fan.name: fan.no for fan in FANS}
+# The table lists the fans by points, highest first, so the Green Book number orders them.
+assert all(a.points >= b.points for a, b in zip(FANS, FANS[1:]))
 
 
 _FLOWERS = {n: FanCount("Flower Tiles", 1, n) for n in range(1, 9)}
@@ -485,13 +492,14 @@ def score_mcr(req: HandRequest, rules: McrRules | None = None) -> McrResult:
     mask = h.mask
     hand_cache: dict = {}
     kong_pair_5 = rules.kong_pair_5
+    CHOW = S.CHOW
     best = None
     for r in readings:
         chows = []
         pungs = []
         concealed = 0
         for st in r.sets:
-            if st.kind == S.CHOW:
+            if st.kind == CHOW:
                 chows.append(st.tile)
             else:
                 pungs.append(st.tile)
@@ -515,12 +523,13 @@ def score_mcr(req: HandRequest, rules: McrRules | None = None) -> McrResult:
                       h.melded_kongs, h.concealed_kongs, h.open_melds, slot,
                       waited_once, self_drawn, req.last_wall_tile,
                       req.replacement_tile, req.robbing_kong, last_copy, shown, seat, prevalent, nine_gates)
-            found, pts, fans = _fans_for(f, rules, hand_cache)
+            found, pts = _fans_for(f, rules, hand_cache)
             if kong_pair_5 and "Concealed Kong" in found and "Melded Kong" in found:
                 pts += 2  # 5 instead of 2 + 1
             if best is None or pts > best[0]:
-                best = (pts, found, r, fans)
-    pts, found, reading, fans = best
+                best = (pts, found, r)
+    pts, found, reading = best
+    fans = _fan_list(found)
     if kong_pair_5 and "Concealed Kong" in found and "Melded Kong" in found:
         fans = [x for x in fans if x.name not in ("Concealed Kong", "Melded Kong")]
         fans.append(FanCount("Concealed Kong and Melded Kong", 5, 1))
