@@ -133,6 +133,8 @@ def main(argv: list[str]) -> int:
     print(f"  mahjong 2.1.0 (config ready)  {r['mahjong_per_s']:9.0f} hands/s   tilescope {r['ratio']:.1f}x faster")
     print(f"  mahjong 2.1.0 (config built)  {r['mahjong_with_config_per_s']:9.0f} hands/s   "
           f"tilescope {r['ratio_with_config']:.1f}x faster")
+    from benchmarks.mcr_differential import print_speed  # MCR: tilescope vs pymahjonggb (C++)
+    print_speed(n)
     return 0
 
 
