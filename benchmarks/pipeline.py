@@ -9,8 +9,9 @@ flowers, upside-down photos) rendered by ``datasets.render`` with a held-out til
 minus what the photo shows) and reports the share of hands
 
 - **tiles right**: the multiset of tiles read equals the tiles drawn (ground truth boxes);
-- **grouping right**: concealed part, winning tile, melds (type, tiles, who it came from),
-  dora indicators and flower count equal the true hand's;
+- **groups right**: concealed part, winning tile, melds (type and tiles), dora indicators and
+  flower count equal the true hand's; **... and who discarded**: also each meld's ``from``
+  (read from the sideways tile's position; no value depends on it);
 - **score right**: the result equals ``score_json`` of the true request;
 
 plus the median end-to-end seconds per photo (read + layout + score, rendering excluded).
@@ -37,18 +38,20 @@ def _tiles(mpsz: str) -> Counter:
     return Counter(str(t) for t in parse_tiles(mpsz or ""))
 
 
-def _melds(melds: list[dict], mcr: bool) -> list[tuple]:
+def _melds(melds: list[dict], mcr: bool, with_from: bool = True) -> list[tuple]:
     out = []
     for m in melds:
         tiles = sorted(_tiles(m["tiles"]).elements())
         if mcr:
             tiles = [t.replace("0", "5") for t in tiles]
-        out.append((m["type"], tuple(tiles), m.get("from") if m["type"] != "ankan" else None))
+        source = m.get("from") if m["type"] != "ankan" and with_from else None
+        out.append((m["type"], tuple(tiles), source))
     return sorted(out)
 
 
-def grouping_right(got: dict | None, want: dict, shown_dora: bool) -> bool:
-    """The photo's hand request has the true tiles in the true groups."""
+def grouping_right(got: dict | None, want: dict, shown_dora: bool, with_from: bool = True) -> bool:
+    """The photo's hand request has the true tiles in the true groups (``with_from``: and each
+    meld's discarder, read from the sideways tile's position)."""
     if got is None or "win_tile" not in got:
         return False
     mcr = want["ruleset"] == "mcr"
@@ -59,7 +62,7 @@ def grouping_right(got: dict | None, want: dict, shown_dora: bool) -> bool:
     win = want["win_tile"].replace("0", "5") if mcr else want["win_tile"]
     if norm(_tiles(got["concealed"])) != norm(_tiles(want["concealed"])) or got["win_tile"] != win:
         return False
-    if _melds(got.get("melds", []), mcr) != _melds(want.get("melds", []), mcr):
+    if _melds(got.get("melds", []), mcr, with_from) != _melds(want.get("melds", []), mcr, with_from):
         return False
     if not mcr and shown_dora and _tiles(got.get("dora_indicators", "")) != _tiles(want.get("dora_indicators", "")):
         return False
@@ -186,6 +189,7 @@ def main(argv: list[str] | None = None) -> int:
             "upside_down": any(t.get("upside_down") for t in ann["tiles"] if t["group"] == "concealed"),
             "tiles_right": read == truth_tiles,
             "grouping_right": grouping_right(photo.request, want, shown_dora),
+            "sets_right": grouping_right(photo.request, want, shown_dora, with_from=False),
             "score_right": photo.request is not None and photo.result == score_json(want),
             "seconds": times[-1],
         }
@@ -203,7 +207,8 @@ def main(argv: list[str] | None = None) -> int:
     seen = [r for r in rows if r["visible"]]
     print(f"{len(rows)} hands, style {style_name}, {'ground-truth boxes' if args.truth else 'model'}; "
           f"{len(seen)} with every tile visible in the render")
-    for key, label in (("tiles_right", "tiles all right"), ("grouping_right", "grouping right"),
+    for key, label in (("tiles_right", "tiles all right"), ("sets_right", "groups right (tiles, types)"),
+                       ("grouping_right", "... and who discarded"),
                        ("score_right", "score = true hand's score")):
         print(f"  {label:<28} {share(key, rows):>7} of all   {share(key, seen):>7} of fully visible")
     for rs in ("riichi", "mcr"):

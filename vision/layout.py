@@ -36,7 +36,7 @@ from dataclasses import dataclass, field, replace
 from scoring.tiles import Tile, TileError, parse_tile, to_mpsz
 
 from .detections import Detection, Detections
-from .rows import BACK, Row, Slot, find_rows, refine_sideways, row_direction
+from .rows import BACK, Row, Slot, _extents, find_rows, refine_sideways, row_direction
 
 LOW_CONFIDENCE = 0.6        # below this a tile is reported with its alternatives
 
@@ -351,6 +351,9 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
         flowers = [d for _, d in sorted(zip(centre, flowers), key=lambda p: sign * (p[0][0] * ex + p[0][1] * ey))]
         groups.append(Group("flower", flowers))
 
+    for g in groups:
+        if g.kind == "meld" and g.from_ is None and g.meld_type != "ankan":
+            _infer_called(g, theta)
     layout = _finish(groups, ruleset, warnings, low_confidence)
     layout.source = [source[id(d)] for d in layout.order]
     reading = theta + (math.pi if flipped else 0.0)
@@ -647,6 +650,33 @@ def _split_plain(plain: list[list[Slot]], melds: list[Group], ruleset: str,
             f"and {kans} kan(s) has {14 + kans} — a tile may be missing, hidden or doubled",
         ))
     return concealed, win, extra, cost
+
+
+def _infer_called(g: Group, theta: float) -> None:
+    """Who a meld whose turned tile was not seen came from.
+
+    A chi is always called from the player on the left, its called tile laid leftmost. For a
+    pon or open kan, the tile whose along/across aspect stands out from the others' (a turned
+    tile's is larger, see :func:`vision.rows.refine_sideways`) is taken as the turned one when
+    it stands out clearly, relative to this meld only — weaker evidence than
+    ``refine_sideways`` needs for a whole row. Otherwise ``from`` stays unknown.
+    """
+    if g.meld_type == "chi":
+        g.from_, g.called = "left", g.detections[0].tile
+        return
+    c, s = abs(math.cos(theta)), abs(math.sin(theta))
+    if abs(c * c - s * s) <= 0.35:
+        return
+    z = []
+    for d in g.detections:
+        along, across = _extents(d, theta, 1.0)
+        z.append(math.log(max(along, 1e-6) / max(across, 1e-6)))
+    order = sorted(range(len(z)), key=lambda i: -z[i])
+    top, second = order[0], order[1]
+    rest = sorted(z)[: len(z) - 1]
+    if z[top] - rest[len(rest) // 2] > 0.18 and z[top] - z[second] > 0.12:
+        positions = _FROM_4 if len(g.detections) == 4 else _FROM_3
+        g.from_, g.called = positions[min(top, len(positions) - 1)], g.detections[top].tile
 
 
 def _finish(groups: list[Group], ruleset: str, warnings: list[LayoutWarning],
