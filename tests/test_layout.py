@@ -91,6 +91,20 @@ def test_open_kan_sideways_position(position, source):
     assert multiset(req["concealed"]) == multiset("123m456p7z")
 
 
+def test_melds_without_a_sideways_tile_found_by_counting():
+    # MCR players often lay melds straight: 123m 456p 7z + 7z apart, then 789s and 555z
+    t = (Table().row("123m456p7z").row(["7z"], gap=APART)
+         .meld(codes("789s"), None).meld(codes("555z"), None))
+    lay = parse_layout(to_detections(t, angle_deg=180), "mcr")
+    req = lay.tile_request
+    assert multiset(req["concealed"]) == multiset("123m456p7z") and req["win_tile"] == "7z"
+    # a chi is always called from the left (its called tile laid leftmost); a straight pon
+    # does not say who discarded it
+    assert req["melds"] == [{"type": "chi", "tiles": "789s", "called": "7s", "from": "left"},
+                            {"type": "pon", "tiles": "555z"}]
+    assert [w.code for w in lay.warnings] == ["meld_without_sideways", "meld_without_sideways"]
+
+
 def test_added_kan_stacked_and_beside():
     stacked = Table().row("123m456p7z").row(["7z"], gap=APART).meld(codes("3333s"), 0, stacked=True)
     req = parse_layout(to_detections(stacked), "riichi").tile_request

@@ -686,7 +686,7 @@ def _finish(groups: list[Group], ruleset: str, warnings: list[LayoutWarning],
     num = layout.number
 
     for g in groups:
-        if g.kind == "meld" and g.meld_type != "ankan" and g.from_ is None:
+        if g.kind == "meld" and g.meld_type != "ankan" and not any(d.sideways for d in g.detections):
             nums = tuple(num(d) for d in g.detections)
             warnings.append(LayoutWarning(
                 "meld_without_sideways",
