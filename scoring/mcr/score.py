@@ -357,7 +357,8 @@ _RARE_HAND_FANS = (*_HAND_KONG, *_HAND_EVENT, _LAST_TILE, _MELDED_HAND)  # kongs
 
 
 def _fans_for(f: Facts, rules: McrRules, hand_cache: dict) -> tuple[dict[str, int], int]:
-    """Every fan of one reading, then the non-repeat principle: see :func:`_settle`.
+    """Every fan of one reading after the non-repeat principle (Chicken Hand when none is
+    left), and their points before rule options.
 
     Fans of scope ``hand`` depend only on the tiles and the win's context, so they are
     evaluated once per hand (per kind of shape) and reused for every reading.
@@ -409,12 +410,8 @@ def _fans_for(f: Facts, rules: McrRules, hand_cache: dict) -> tuple[dict[str, in
         found.update(chow_fans(f.chows, f.pair))
     if not rules.seven_pairs_tile_hog and shape == S.SEVEN_PAIRS:
         found.pop("Tile Hog", None)
-    return _settle(found, f)
-
-
-def _settle(found: dict[str, int], f: Facts) -> tuple[dict[str, int], int]:
-    """The non-repeat principle on one reading's fans ``found`` (changed in place), Chicken
-    Hand when nothing is left, and the points (Green Book values, before rule options)."""
+    # the non-repeat principle, Chicken Hand when nothing is left, the points (before rule
+    # options)
     found = _exclude(found, f)
     if not found:
         found["Chicken Hand"] = 1

@@ -321,16 +321,12 @@ def standard_waits(c: Sequence[int]) -> list[int]:
     pair), the suit that takes the tile is looked up in a memo of its completing ranks.
     """
     hon = c[27:34]
-    hon_bad = hon_pairs = 0
-    for x in hon:
-        if x:
-            if x == 2:
-                hon_pairs += 1
-            elif x != 3:
-                hon_bad += 1
+    hon_pairs = hon.count(2)
+    hon_bad = 7 - hon.count(0) - hon_pairs - hon.count(3)  # a single honour, or four
     if hon_bad > 1:
         return []
-    info = (_suit_info(tuple(c[0:9])), _suit_info(tuple(c[9:18])), _suit_info(tuple(c[18:27])))
+    parts = (tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27]))
+    info = (_suit_info(parts[0]), _suit_info(parts[1]), _suit_info(parts[2]))
     n_bad = 0
     suit_pairs = 0
     for n, ok in info:
@@ -348,7 +344,8 @@ def standard_waits(c: Sequence[int]) -> list[int]:
             if pairs + ((n + 1) % 3 == 2) != 1:
                 continue
             base = s * 9
-            out.extend(base + r for r in _suit_adds(tuple(c[base:base + 9])))
+            for r in _suit_adds(parts[s]):
+                out.append(base + r)
     if not n_bad:
         for h in range(7):
             x = hon[h]
