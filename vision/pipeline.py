@@ -186,7 +186,10 @@ def _score(req: dict) -> dict:
 
 
 def _value(result: dict) -> tuple:
-    """Sort key for 'the highest-scoring reading' (riichi: payment; MCR: total points)."""
+    """Sort key for 'the highest-scoring reading' (riichi: payment; MCR: total points); a
+    verdict counts by whether the win stands, then by the hand's value."""
+    if "ruling" in result:
+        return (1 if result.get("valid") else 0,) + _value(result.get("result") or {})[1:]
     if result.get("error") or not result:
         return (-1, 0)
     pay = (result.get("payment") or {}).get("total", 0)
