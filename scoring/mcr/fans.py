@@ -394,13 +394,17 @@ def apply_exclusions(found: dict[str, int], f: Facts) -> dict[str, int]:
 
 def _exclude(out: dict[str, int], f: Facts) -> dict[str, int]:
     """:func:`apply_exclusions` on ``out`` itself (returned)."""
-    excluding = [name for name in out if name in EXCLUDES]
-    if len(excluding) > 1:
-        excluding.sort(key=_BY_POINTS.__getitem__)
-    for name in excluding:
-        if name in out:
-            for ex in EXCLUDES[name]:
-                out.pop(ex, None)
+    excluding = []
+    for name in out:
+        if name in EXCLUDES:
+            excluding.append(name)
+    if excluding:
+        if len(excluding) > 1:
+            excluding.sort(key=_BY_POINTS.__getitem__)
+        for name in excluding:
+            if name in out:
+                for ex in EXCLUDES[name]:
+                    out.pop(ex, None)
     th = out.get("Pung of Terminals or Honors", 0)
     if th:
         if "Big Three Winds" in out:

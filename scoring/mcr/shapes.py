@@ -175,7 +175,9 @@ def standard_readings(c: Sequence[int], melds: tuple[MSet, ...], mask: int | Non
     sets = melds + honor_sets
     pair = honor_pair
     combos: list[tuple[tuple[MSet, ...], int]] | None = None  # once a suit splits more than one way
-    for base, suit_sets in zip((0, 9, 18), _SUIT_SETS):
+    for base, suit_sets, suit_mask in zip((0, 9, 18), _SUIT_SETS, _SUIT_MASKS):
+        if mask is not None and not mask & suit_mask:
+            continue
         part = tuple(c[base:base + 9])
         if part == _EMPTY_SUIT:
             continue
@@ -205,6 +207,7 @@ def standard_readings(c: Sequence[int], melds: tuple[MSet, ...], mask: int | Non
 
 
 _EMPTY_SUIT = (0,) * 9
+_SUIT_MASKS = (0x1FF, 0x1FF << 9, 0x1FF << 18)
 
 
 def knitted_readings(c: Sequence[int], melds: tuple[MSet, ...], mask: int | None = None) -> list[Reading]:
@@ -383,7 +386,7 @@ def special_waits(concealed: Sequence[int], n_melds: int, mask: int | None = Non
         for k in range(34):
             if c[k]:
                 mask |= 1 << k
-    if any((mask & pm).bit_count() >= 8 for pm in _KNITTED_MASKS):
+    if (mask & _SUITED).bit_count() >= 8 and any((mask & pm).bit_count() >= 8 for pm in _KNITTED_MASKS):
         for pat in KNITTED_PATTERNS:
             missing = [k for k in pat if not c[k]]
             if len(missing) > 1:
@@ -400,7 +403,14 @@ def special_waits(concealed: Sequence[int], n_melds: int, mask: int | None = Non
     if n_melds == 0:
         distinct = mask.bit_count()
         if distinct <= 7:
-            odd = [k for k in range(34) if c[k] % 2]
+            odd = []
+            m = mask
+            while m:  # the kinds held, lowest first
+                low = m & -m
+                k = low.bit_length() - 1
+                m ^= low
+                if c[k] % 2:
+                    odd.append(k)
             if len(odd) == 1:
                 found.add(odd[0])
         if not mask & ~_TH_MASK:
