@@ -17,6 +17,7 @@ NO_YAKU = "complete hand but no yaku (dora are not yaku); declaring this win is 
 
 
 _DORA_OF = tuple(dora_from_indicator(k) for k in range(NUM_KINDS))
+_NO_DORA = DoraCount()          # yakuman hands: dora are not added
 
 
 _FLAG_CACHE: tuple[dict, dict, dict, dict] = ({}, {}, {}, {})   # suit counts -> (OR, AND) of KIND_FLAGS
@@ -111,16 +112,16 @@ def score_riichi(req: HandRequest, tally: Tally | None = None) -> RiichiResult:
                 han = 78
             base, limit = base_points(han, fu, rules)
         pay = payment(base, dealer, tsumo, honba, sticks)
-        if not several:
-            best = (r, found, han, fu, lines, pay, limit, bool(ym))
-            break
+        if not several:             # the usual case: the only reading is the result
+            return RiichiResult(True, han, fu, limit, tuple(found), _NO_DORA if ym else dora,
+                                tuple(lines), pay, None, r)
         key = (pay.total, bool(ym), han, fu, raw)
         if best_key is None or key > best_key:
             best_key, best = key, (r, found, han, fu, lines, pay, limit, bool(ym))
     r, found, han, fu, lines, pay, limit, is_yakuman = best
     fu_lines = tuple(lines)
     if is_yakuman:
-        dora = DoraCount()
+        dora = _NO_DORA
     elif dora_han < 0:
         dora = _dora(req, all_counts, tally.reds, rules)
     if found is None:

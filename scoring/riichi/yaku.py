@@ -41,19 +41,10 @@ KIND_FLAGS = tuple(
 class HandFacts:
     """What does not depend on the reading: the win's flags, winds, tile counts, traits."""
 
-    req: HandRequest
+    req: HandRequest           # the win's flags (riichi, ippatsu, events) are read from it
     rules: RiichiRules
-    riichi: str                # none / riichi / double
-    ippatsu: bool
-    robbing_kong: bool         # chankan
-    replacement_tile: bool     # rinshan
-    last_wall_tile: bool       # haitei / houtei
-    tenhou: bool
-    chiihou: bool
     closed: bool
-    has_melds: bool            # any declared meld, closed kans included
     tsumo: bool
-    win_kind: int
     counts: list[int]          # every tile of the hand, melds included, by kind
     seat: int                  # seat wind kind 27..30
     round: int                 # round wind kind 27..30
@@ -115,15 +106,13 @@ def hand_facts(req: HandRequest, counts: list[int], any_flags: int = -1, all_fla
     if has_honours:
         dragons = (counts[31] >= 3) + (counts[32] >= 3) + (counts[33] >= 3)
         winds = (counts[27] >= 3) + (counts[28] >= 3) + (counts[29] >= 3) + (counts[30] >= 3)
-    tenhou, chiihou = req.tenhou, req.chiihou
-    riichi, tsumo = req.riichi, req.win == "tsumo"
-    robbing, replacement, last = req.robbing_kong, req.replacement_tile, req.last_wall_tile
+    tsumo = req.win == "tsumo"
     traits = ALL_SIMPLES if not any_flags & (TERMINAL | HONOUR) else NO_SIMPLES if all_th else 0
-    if riichi != "none":
+    if req.riichi != "none":
         traits |= RIICHI
     if tsumo:
         traits |= TSUMO
-    if robbing or replacement or last:
+    if req.robbing_kong or req.replacement_tile or req.last_wall_tile:
         traits |= WIN_EVENT
     if dragons:
         traits |= DRAGON_SET
@@ -134,7 +123,7 @@ def hand_facts(req: HandRequest, counts: list[int], any_flags: int = -1, all_fla
     if suits in (1, 2, 4):
         traits |= ONE_SUIT
     # yakuman traits: each a necessary condition of one or two yakuman rows
-    ym = FIRST_DRAW if tenhou or chiihou else 0
+    ym = FIRST_DRAW if req.tenhou or req.chiihou else 0
     if kans == 4:
         ym |= FOUR_KANS
     if has_honours:
@@ -158,8 +147,7 @@ def hand_facts(req: HandRequest, counts: list[int], any_flags: int = -1, all_fla
     if closed and counts.count(3) + counts.count(4) >= 4:
         ym |= FOUR_TRIPLETS
     return HandFacts(
-        req, req.rules, riichi, req.ippatsu, robbing, replacement, last, tenhou, chiihou,
-        closed, bool(melds), tsumo, req.win_tile.kind, counts, _WIND_INDEX[req.seat_wind],
+        req, req.rules, closed, tsumo, counts, _WIND_INDEX[req.seat_wind],
         _WIND_INDEX[req.round_wind], not any_flags & (TERMINAL | HONOUR), all_th,
         bool(all_flags & GREEN_TILE), suits, has_honours, kans, dragons, winds, ym, traits)
 
@@ -301,9 +289,9 @@ class Yaku:
 
 
 YAKU: tuple[Yaku, ...] = (
-    Yaku("riichi", 1, 0, HAND, RIICHI, lambda h: h.riichi == "riichi"),
-    Yaku("double riichi", 2, 0, HAND, RIICHI, lambda h: h.riichi == "double"),
-    Yaku("ippatsu", 1, 0, HAND, RIICHI, lambda h: h.ippatsu),
+    Yaku("riichi", 1, 0, HAND, RIICHI, lambda h: h.req.riichi == "riichi"),
+    Yaku("double riichi", 2, 0, HAND, RIICHI, lambda h: h.req.riichi == "double"),
+    Yaku("ippatsu", 1, 0, HAND, RIICHI, lambda h: h.req.ippatsu),
     Yaku("menzen tsumo", 1, 0, HAND, TSUMO, lambda h: h.tsumo and h.closed),
     Yaku("pinfu", 1, 0, READING, THREE_RUNS | TWO_SIDED, is_pinfu_shape),
     Yaku("iipeikou", 1, 0, READING, PEIKOU, lambda f: f.peikou == 1),
@@ -313,10 +301,10 @@ YAKU: tuple[Yaku, ...] = (
     Yaku("yakuhai (chun)", 1, 1, HAND, DRAGON_SET, lambda h: h.counts[RED] >= 3),
     Yaku("yakuhai (seat wind)", 1, 1, HAND, WIND_SET, lambda h: h.counts[h.seat] >= 3),
     Yaku("yakuhai (round wind)", 1, 1, HAND, WIND_SET, lambda h: h.counts[h.round] >= 3),
-    Yaku("chankan", 1, 1, HAND, WIN_EVENT, lambda h: h.robbing_kong),
-    Yaku("rinshan kaihou", 1, 1, HAND, WIN_EVENT, lambda h: h.replacement_tile),
-    Yaku("haitei", 1, 1, HAND, WIN_EVENT, lambda h: h.last_wall_tile and h.tsumo),
-    Yaku("houtei", 1, 1, HAND, WIN_EVENT, lambda h: h.last_wall_tile and not h.tsumo),
+    Yaku("chankan", 1, 1, HAND, WIN_EVENT, lambda h: h.req.robbing_kong),
+    Yaku("rinshan kaihou", 1, 1, HAND, WIN_EVENT, lambda h: h.req.replacement_tile),
+    Yaku("haitei", 1, 1, HAND, WIN_EVENT, lambda h: h.req.last_wall_tile and h.tsumo),
+    Yaku("houtei", 1, 1, HAND, WIN_EVENT, lambda h: h.req.last_wall_tile and not h.tsumo),
     Yaku("sanshoku", 2, 1, READING, THREE_RUNS, _sanshoku),
     Yaku("ittsu", 2, 1, READING, THREE_RUNS, _ittsu),
     Yaku("chanta", 2, 1, READING, A_RUN | OUTSIDE_PAIR, lambda f: f.h.has_honours and _outside(f)),
@@ -339,7 +327,7 @@ YAKU: tuple[Yaku, ...] = (
 def _pure_nine_gates_shape(h: HandFacts) -> int:
     """0: not nine gates; 1: nine gates; 2: pure nine gates (the 13 tiles before the win
     were 1112345678999 of one suit: a nine-sided wait)."""
-    if not h.closed or h.has_melds or h.suits not in (1, 2, 4) or h.has_honours:
+    if not h.closed or h.req.melds or h.suits not in (1, 2, 4) or h.has_honours:
         return 0
     base = {1: 0, 2: 9, 4: 18}[h.suits]
     c = h.counts[base:base + 9]
@@ -347,7 +335,7 @@ def _pure_nine_gates_shape(h: HandFacts) -> int:
     extra = [c[i] - need[i] for i in range(9)]
     if any(e < 0 for e in extra) or sum(extra) != 1:
         return 0
-    return 2 if extra[h.win_kind - base] == 1 else 1
+    return 2 if extra[h.req.win_tile.kind - base] == 1 else 1
 
 
 def _suuankou(f: Facts) -> int:
@@ -401,8 +389,8 @@ YAKUMAN: tuple[Yakuman, ...] = (
     Yakuman(("ryuuiisou",), HAND, GREEN_ONLY, lambda h: h.all_green),
     Yakuman(("chuuren poutou", "chuuren poutou (pure)"), HAND, NINE_GATES, _pure_nine_gates_shape, True),
     Yakuman(("suukantsu",), HAND, FOUR_KANS, lambda h: h.kans == 4),
-    Yakuman(("tenhou",), HAND, FIRST_DRAW, lambda h: h.tenhou),
-    Yakuman(("chiihou",), HAND, FIRST_DRAW, lambda h: h.chiihou),
+    Yakuman(("tenhou",), HAND, FIRST_DRAW, lambda h: h.req.tenhou),
+    Yakuman(("chiihou",), HAND, FIRST_DRAW, lambda h: h.req.chiihou),
 )
 
 
