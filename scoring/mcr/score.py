@@ -337,12 +337,19 @@ def _hand_fans(f: Facts, tile_level: bool) -> dict[str, int]:
         n = _TILE_HOG.test(f)
         if n:
             found[_TILE_HOG.name] = n
-    if (f.melded_kongs or f.concealed_kongs or f.last_wall or f.replacement or f.robbing or f.last_copy
-            or f.open_melds == 4):
-        for fan in _RARE_HAND_FANS:
-            n = fan.test(f)
-            if n:
-                found[fan.name] = n
+    kongs = f.melded_kongs + f.concealed_kongs
+    if kongs:
+        for fan in _ONE_KONG_FANS if kongs == 1 else _HAND_KONG:
+            if fan.test(f):
+                found[fan.name] = 1
+    if f.last_wall or f.replacement or f.robbing:
+        for fan in _HAND_EVENT:
+            if fan.test(f):
+                found[fan.name] = 1
+    if f.last_copy and _LAST_TILE.test(f):
+        found[_LAST_TILE.name] = 1
+    if f.open_melds == 4 and _MELDED_HAND.test(f):
+        found[_MELDED_HAND.name] = 1
     if tile_level:
         key = (((m & _HONOR_MASK != 0) << 11) | ((m & 0x1FF != 0) + (m & 0x3FE00 != 0) + (m & 0x7FC0000 != 0)) << 9
                | (m | m >> 9 | m >> 18) & 0x1FF)
@@ -353,7 +360,7 @@ def _hand_fans(f: Facts, tile_level: bool) -> dict[str, int]:
     return found
 
 
-_RARE_HAND_FANS = (*_HAND_KONG, *_HAND_EVENT, _LAST_TILE, _MELDED_HAND)  # kongs, win events, ...
+_ONE_KONG_FANS = tuple(BY_NAME[n] for n in ("Concealed Kong", "Melded Kong"))  # the rest need 2+ kongs
 
 
 def _fans_for(f: Facts, rules: McrRules, hand_cache: dict) -> tuple[dict[str, int], int]:
