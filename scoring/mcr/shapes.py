@@ -65,8 +65,9 @@ class Reading:
 # costs more than the rest of a reading's construction; the scorer builds a reading per way
 # the hand splits, so it fills the slots directly (same object, same immutability).
 _new = object.__new__
-_SET_SHAPE, _SET_SETS, _SET_PAIR, _SET_KNITTED, _SET_PAIRS = (getattr(Reading, name).__set__ for name in Reading.__slots__)
 assert Reading.__slots__ == ("shape", "sets", "pair", "knitted", "pairs")
+_SET_SHAPE, _SET_SETS, _SET_PAIR, _SET_KNITTED, _SET_PAIRS = (getattr(Reading, name).__set__
+                                                              for name in Reading.__slots__)
 
 
 def _reading(shape: str, sets: tuple, pair: int, knitted: tuple = ()) -> Reading:
