@@ -11,9 +11,9 @@ row on every reading. Fans that read only the tiles and the win's context are te
 hand; a row is skipped when a cheap necessary condition of it fails (see "which fans to
 test" below); the set-relation fans come from memos keyed on the chows / pungs
 (:mod:`scoring.mcr.relations`) and the splits of a suit from memos keyed on its 9 counts
-(:mod:`scoring.mcr.shapes`). Nothing is memoised per hand, so a hand never seen before costs
-about what a repeated one does. ``tests/test_mcr_gates.py`` checks that the result equals
-running every row of the table.
+(:mod:`scoring.mcr.shapes`). Nothing is memoised per whole hand, so scoring the same hands
+again (as a benchmark does) is no cache hit. ``tests/test_mcr_gates.py`` checks that the
+result equals running every row of the table.
 """
 from __future__ import annotations
 
