@@ -21,7 +21,7 @@ from .detections import Detection
 BACK = "back"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class _Tile:
     """A detection with its row coordinates (u along the row, v across it, towards the player)."""
 
@@ -251,7 +251,8 @@ class Slot:
 
     @property
     def sideways(self) -> bool:
-        return any(t.sideways for t in self.tiles)
+        """A turned tile, or a kakan's stacked pair (turned by definition)."""
+        return self.stacked or any(t.sideways for t in self.tiles)
 
     @property
     def stacked(self) -> bool:
@@ -301,7 +302,7 @@ def _slots(row: list[_Tile]) -> list[Slot]:
     for t in row:
         if id(t) in seen:
             continue
-        members = [t] + ([t.partner] if t.partner is not None and t.partner in row else [])
+        members = [t] + ([t.partner] if t.partner is not None and any(m is t.partner for m in row) else [])
         seen.update(id(m) for m in members)
         members.sort(key=lambda m: -m.v)       # the tile nearest the player first
         slots.append(Slot(members))
@@ -342,6 +343,39 @@ def _segments(slots: list[Slot], gap_ratio: float) -> list[list[Slot]]:
     return segs
 
 
+def _same_kind(a: str, b: str) -> bool:
+    return a != BACK and a.replace("0", "5") == b.replace("0", "5")
+
+
+def _stack_lone_tiles(comps: list[list[_Tile]]) -> list[list[_Tile]]:
+    """A lone tile lying on top of a tile of the same kind in another row is a kakan's added
+    tile whose turn was not seen: join it to that tile as a stacked pair (both then count as
+    turned). On top: centre within 1.25 pitches and across the row rather than along it."""
+    pitch = _pitch([t for comp in comps for t in comp])
+    if not pitch:
+        return comps
+    out = [c for c in comps if len(c) > 1]
+    for comp in comps:
+        if len(comp) > 1:
+            continue
+        lone = comp[0]
+        host = None
+        for other in out:
+            for t in other:
+                d = math.dist(lone.det.center, t.det.center)
+                if (d < 1.25 * pitch and abs(lone.u - t.u) < 0.6 * pitch and t.partner is None
+                        and _same_kind(lone.det.tile, t.det.tile)):
+                    if host is None or d < host[0]:
+                        host = (d, t, other)
+        if host is None:
+            out.append(comp)
+            continue
+        _, t, other = host
+        t.partner, lone.partner = lone, t
+        other.append(lone)
+    return out
+
+
 def find_rows(dets: list[Detection], theta: float, gap_ratio: float = 0.17,
               max_row_gap: float = 2.5) -> list[Row]:
     """The rows of tiles in a photo, each cut into segments at its gaps.
@@ -364,7 +398,7 @@ def find_rows(dets: list[Detection], theta: float, gap_ratio: float = 0.17,
     _project(tiles, theta)
     _pair_stacks(tiles)
     rows: list[Row] = []
-    for comp in _rows(tiles, max_row_gap):
+    for comp in _stack_lone_tiles(_rows(tiles, max_row_gap)):
         phi = _refine_row(comp, theta)
         for t in comp:
             t.along, t.across = _extents(t.det, phi, ratio)
