@@ -116,6 +116,19 @@ def test_added_kan_stacked_and_beside():
     assert req["melds"] == [{"type": "kakan", "tiles": "3333s", "called": "3s", "from": "left"}]
 
 
+def test_blind_detector_at_45_degrees_still_finds_the_melds():
+    # rows at 45 degrees: axis-aligned boxes show no orientation, and this detector flagged
+    # nothing sideways; the kakan's added tile lies on its called tile (a lone tile on a
+    # same-kind tile), the pon is found by counting
+    dets = to_detections(open_hand(), angle_deg=45)
+    blind = Detections(dets.width, dets.height, [replace(d, sideways=False) for d in dets.tiles])
+    req = parse_layout(blind, "riichi").tile_request
+    assert multiset(req["concealed"]) == multiset("234m67p55z") and req["win_tile"] == "0p"
+    kakan, pon = sorted(req["melds"], key=lambda m: m["type"])
+    assert (kakan["type"], kakan["tiles"], kakan["from"]) == ("kakan", "1111z", "right")
+    assert (pon["type"], pon["tiles"]) == ("pon", "888s")
+
+
 def test_closed_kan_two_backs_and_the_hidden_red_five():
     t = Table().row("123m456p7z").row(["7z"], gap=APART).meld(["back", "5s", "5s", "back"], None)
     lay = parse_layout(to_detections(t), "riichi")
