@@ -209,8 +209,8 @@ def write_annotation(path: str, image, photo) -> None:
     for n, d in enumerate(lay.order, start=1):
         x = int((d.box[0] + d.box[2]) / 2 - 6 * scale)
         y = int(d.box[3] + 18 * scale)
-        cv2.putText(canvas, str(n), (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, (0, 0, 0), 3, cv2.LINE_AA)
-        cv2.putText(canvas, str(n), (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, (255, 255, 255), 1, cv2.LINE_AA)
+        cv2.putText(canvas, str(n), (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.9 * scale, (0, 0, 0), 3, cv2.LINE_AA)
+        cv2.putText(canvas, str(n), (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.9 * scale, (255, 255, 255), 1, cv2.LINE_AA)
     ext = os.path.splitext(path)[1].lower()
     if ext not in (".jpg", ".jpeg", ".png", ".webp", ".bmp"):
         raise ValueError("use a .jpg, .png, .webp or .bmp file name")
