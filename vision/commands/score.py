@@ -281,6 +281,11 @@ def run_check_photo(args, options=None) -> int:
         print(f"tilescope check: {msg}", file=sys.stderr)
         return 2
 
+    if options is None and hasattr(args, "mcr_under_minimum"):
+        from scoring.verdict import PenaltyOptions
+
+        options = PenaltyOptions(args.mcr_under_minimum, args.mcr_invalid_hand, args.chombo_dealer,
+                                 args.chombo_non_dealer, args.tournament_chombo)
     try:
         ctx = _context_from_hand_args(args)
         fixes = parse_fixes(getattr(args, "fix", []) or [])
