@@ -18,6 +18,7 @@ result equals running every row of the table.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import mul
 from typing import Sequence
 
 from ..hand import HandError, HandRequest
@@ -202,9 +203,9 @@ def _slots(r: S.Reading, w: int) -> Sequence[str]:
     if r.pair == w:
         out.append("pair")
     for s in r.sets:
-        if not s.from_hand:
+        if not w - 2 <= s.tile <= w or not s.from_hand:  # the set cannot hold the winning tile
             continue
-        if s.kind == S.CHOW and s.tile <= w <= s.tile + 2:
+        if s.kind == S.CHOW:
             pos = w - s.tile
             if pos == 1:
                 slot = "closed"
@@ -431,10 +432,7 @@ def _fans_for(f: Facts, rules: McrRules, hand_cache: dict) -> tuple[dict[str, in
     found = _exclude(found, f)
     if not found:
         found["Chicken Hand"] = 1
-    total = 0
-    for n, c in found.items():
-        total += _POINTS[n] * c
-    return found, total
+    return found, sum(map(mul, map(_POINTS.__getitem__, found), found.values()))  # points x count
 
 
 def _fan_list(found: dict[str, int]) -> tuple[FanCount, ...]:
