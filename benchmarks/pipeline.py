@@ -109,6 +109,9 @@ def read_real(folder: str, weights: str | None) -> int:
         lay = photo.layout
         print(f"{path.name}: {len(lay.order)} tiles, {lay.rows} row(s), direction {lay.direction:.0f} deg, "
               f"{times[-1]:.2f} s")
+        for k, row in enumerate(lay.row_numbers, start=1):
+            print(f"  row {k}: " + " ".join(lay.order[n - 1].tile for n in row))
+        print("  as a hand:")
         print("\n".join(group_lines(lay)))
         result = photo.result
         print("  value: " + (f"{result.get('total')} points" if not result.get("error") else result["error"]))

@@ -155,6 +155,8 @@ def test_dora_row_beyond_the_hand():
         lay = parse_layout(to_detections(t, angle_deg=angle), "riichi")
         assert lay.tile_request["dora_indicators"] == "3m"
         assert lay.upside_down == (angle == 180)
+        # rows nearest the player first, each in reading order
+        assert lay.row_numbers == [list(range(1, 16)), [16]]
     # the dead wall's face-down tiles beside the indicators are not a closed kan
     t = open_hand().other_row(["back", "back", "3m", "6p"], 1.0, -3.2)
     lay = parse_layout(to_detections(t), "riichi")

@@ -121,6 +121,7 @@ class Layout:
     rows: int = 0
     ruleset: str = "riichi"
     source: list[int] = field(default_factory=list)
+    row_numbers: list[list[int]] = field(default_factory=list)
 
     def request_for_win(self, win: str, shown: bool = True) -> dict:
         """The tile request with ``win`` as the winning tile (``--win-tile``): that tile is
@@ -158,6 +159,7 @@ class Layout:
             "upside_down": self.upside_down,
             "direction_deg": round(self.direction, 1),
             "rows": self.rows,
+            "row_tiles": [[self.order[n - 1].tile for n in row] for row in self.row_numbers],
         }
 
 
@@ -360,6 +362,9 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
     layout.upside_down = math.cos(reading) < 0      # read right to left in the image
     layout.direction = math.degrees(math.atan2(math.sin(reading), math.cos(reading)))
     layout.rows = len(rows)
+    index = {id(d): n for n, d in enumerate(layout.order, start=1)}
+    layout.row_numbers = [[index[id(t.det)] for sl in r.slots for t in sl.tiles if id(t.det) in index]
+                          for r in rows]
     return layout
 
 
