@@ -27,10 +27,9 @@ from scoring.request import parse_request
 from .detections import Detections
 from .layout import LOW_CONFIDENCE, Layout, LayoutWarning, apply_fixes, parse_layout
 
-# Keys of a request that come from the photo, never from the context.
+# Keys of a request that come from the photo, never from the context. (``win_tile``,
+# ``dora_indicators`` and ``flowers`` may come from either; the context wins.)
 PHOTO_KEYS = ("concealed", "melds")
-# Keys the context may give that the photo may also show: the context wins.
-OVERRIDES = ("win_tile", "dora_indicators", "flowers")
 # A complete riichi hand, used only to check the context's shape on its own.
 _PLACEHOLDER = {"concealed": "123m456m789m123p4p", "win_tile": "4p"}
 
@@ -86,10 +85,17 @@ class PhotoResult:
         return self.request is not None and not self.result.get("error")
 
     def to_json(self) -> dict:
+        """The ``tilescope score --json`` object; each tile also gets its reading-order number
+        ``n`` (for fixes), its ``group`` (``concealed``, ``win``, ``meld0``.., ``dora``,
+        ``flower``, ``loose``) and the reader's ``alternatives``."""
         groups = {}
+        melds = 0
         for g in self.layout.groups:
-            for i, d in enumerate(g.detections):
-                groups[id(d)] = g.kind if g.kind != "meld" else f"meld{self.layout.groups.index(g) - _first_meld(self.layout)}"
+            name = g.kind
+            if g.kind == "meld":
+                name, melds = f"meld{melds}", melds + 1
+            for d in g.detections:
+                groups[id(d)] = name
         tiles = []
         for n, d in enumerate(self.layout.order, start=1):
             entry = d.to_json()
@@ -108,13 +114,6 @@ class PhotoResult:
         }
 
 
-def _first_meld(layout: Layout) -> int:
-    for i, g in enumerate(layout.groups):
-        if g.kind == "meld":
-            return i
-    return 0
-
-
 def validate_context(context: dict | None) -> dict:
     """Check the context as ``tilescope hand`` checks a request, without the tiles.
 
@@ -131,8 +130,6 @@ def validate_context(context: dict | None) -> dict:
             raise PhotoError(f"context key {key!r}: the tiles come from the photo "
                              "(correct a misread tile with --fix N=TILE)")
     probe = {"ruleset": "riichi", "win": "tsumo", **_PLACEHOLDER, **ctx}
-    if "win_tile" in ctx:
-        probe["win_tile"] = ctx["win_tile"]
     try:
         parse_request(probe)
     except HandError as exc:
