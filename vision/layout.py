@@ -29,6 +29,7 @@ Everything uncertain becomes a :class:`LayoutWarning` with the best guess and th
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass, field, replace
@@ -165,6 +166,7 @@ class Layout:
 
 # ------------------------------------------------------------------------------ melds
 
+@functools.lru_cache(maxsize=None)
 def _kind(code: str) -> int | None:
     try:
         return parse_tile(code).kind
