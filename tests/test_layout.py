@@ -264,6 +264,7 @@ def test_sideways_flags_checked_against_geometry():
 def test_empty_photo():
     lay = parse_layout(Detections(640, 480, []), "riichi")
     assert lay.groups == [] and lay.tile_request == {"concealed": "", "melds": []}
+    assert [w.code for w in lay.warnings] == ["tile_count"]
 
 
 # ------------------------------------------------------------------ rendered photos' ground truth

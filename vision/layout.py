@@ -347,6 +347,8 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
         cost += 0.4 * max(0.0, votes if flipped else -votes)
         trials.append((cost, flipped, groups, trial_warnings, candidate))
     _, flipped, groups, warnings, rows = min(trials, key=lambda t: t[0])
+    if not rest:
+        warnings.append(LayoutWarning("tile_count", "no tiles were found in the photo"))
     if flowers:
         centre = [d.center for d in flowers]
         # flowers in reading order: along the photo's row direction
