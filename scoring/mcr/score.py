@@ -311,6 +311,7 @@ _PACK_FANS = tuple(BY_NAME[n] for n in ("All Fives", "Outside Hand", "All Even P
 _ALL_CHOWS = BY_NAME["All Chows"]
 _PUNG_GATES = {"Little Four Winds": WINDS, "Little Three Dragons": DRAGONS, "Dragon Pung": DRAGONS,
                "Prevalent Wind": WINDS, "Seat Wind": WINDS, "Pung of Terminals or Honors": TERMINALS | WINDS}
+_ANY_PUNG_GATE = WINDS | DRAGONS | TERMINALS
 _ALL_PUNGS = BY_NAME["All Pungs"]  # four pungs or kongs
 _CONCEALED_PUNG_FANS = frozenset(("Four Concealed Pungs", "Three Concealed Pungs", "Two Concealed Pungs"))
 _WAIT_FANS = {"pair": BY_NAME["Single Wait"], "edge": BY_NAME["Edge Wait"], "closed": BY_NAME["Closed Wait"]}
@@ -403,11 +404,12 @@ def _fans_for(f: Facts, rules: McrRules, hand_cache: dict) -> tuple[dict[str, in
         pm = 0
         for k in pungs:
             pm |= 1 << k
-        for fan, gate in pung_group:
-            if pm & gate:
-                n = fan.test(f)
-                if n:
-                    found[fan.name] = n
+        if pm & _ANY_PUNG_GATE:
+            for fan, gate in pung_group:
+                if pm & gate:
+                    n = fan.test(f)
+                    if n:
+                        found[fan.name] = n
         if f.concealed_pungs >= 2:
             for fan in concealed_pung_group:
                 n = fan.test(f)
