@@ -465,9 +465,11 @@ def _unique_wait(h: _Hand, fifth_copy: bool) -> bool:
         if k != w and (fifth_copy or held[k] < 4):
             return False
     mask13 = h.concealed_mask if c13[w] else h.concealed_mask & ~(1 << w)
-    found = set(std)
-    found.update(S.special_waits(c13, len(h.melds), mask13))
-    return sorted(k for k in found if k == w or fifth_copy or held[k] < 4) == [w]
+    special = S.special_waits(c13, len(h.melds), mask13)
+    if not special:  # the usual case: the four-sets waits are all there is
+        return w in std
+    special.update(std)
+    return sorted(k for k in special if k == w or fifth_copy or held[k] < 4) == [w]
 
 
 def score_mcr(req: HandRequest, rules: McrRules | None = None) -> McrResult:

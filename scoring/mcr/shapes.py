@@ -329,7 +329,9 @@ def standard_waits(c: Sequence[int]) -> list[int]:
     hon_bad = 7 - hon.count(0) - hon_pairs - hon.count(3)  # a single honour, or four
     if hon_bad > 1:
         return []
-    parts = (tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27]))
+    if type(c) is not tuple:
+        c = tuple(c)
+    parts = (c[0:9], c[9:18], c[18:27])
     info = (_suit_info(parts[0]), _suit_info(parts[1]), _suit_info(parts[2]))
     n_bad = 0
     suit_pairs = 0
