@@ -483,7 +483,7 @@ def _assign(rows: list[Row], ruleset: str, warnings: list[LayoutWarning]) -> tup
     role for each other row (unmarked melds, the dora indicators — riichi, at most 5 faces,
     beyond the hand —, the rest of the hand, or loose tiles), is scored by whether the count
     works: 14 + kans tiles in all, the hand row holding the rest (sets in it after the winning
-    tile are carved out later by :func:`_split_plain`).
+    tile are carved out later by :func:`_split_plain`; only kans among them change the count).
     """
     if not rows:
         return [], 0.0
@@ -505,7 +505,7 @@ def _assign(rows: list[Row], ruleset: str, warnings: list[LayoutWarning]) -> tup
         opts = [("loose", 2.0, None)]
         sets = _unmarked_sets(o[1])
         if sets is not None:
-            opts.append(("meld", 0.8 * len(sets), sets))
+            opts.append(("meld", 0.3 * len(sets), sets))
         faces = sum(1 for seg in o[1] for s in seg for d in s.dets if d.tile != BACK)
         if ruleset == "riichi" and faces <= 5 and o[0].v < h[0].v:
             opts.append(("dora", 0.0, None))
@@ -525,9 +525,11 @@ def _assign(rows: list[Row], ruleset: str, warnings: list[LayoutWarning]) -> tup
             all_melds = melds + extra
             need = 14 + sum(1 for m in all_melds if is_kan(m)) - sum(len(m.detections) for m in all_melds)
             have = h[2] + sum(o[2] for o, r in zip(others, roles) if r[0] == "hand")
+            # sets carved out of the hand row later keep the balance (3 tiles, 3 fewer
+            # concealed); only a kan among them adds one: the excess is the unmarked kans
             excess = have - need
             pen = sum(r[1] for r in roles)
-            pen += excess / 3 if excess >= 0 and excess % 3 == 0 else 100 + abs(excess)
+            pen += 0.5 * excess if 0 <= excess <= 4 - len(all_melds) else 100 + abs(excess)
             key = (pen, -h[2])
             if best is None or key < best[0]:
                 best = (key, h, others, roles)

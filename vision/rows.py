@@ -348,31 +348,37 @@ def _same_kind(a: str, b: str) -> bool:
 
 
 def _stack_lone_tiles(comps: list[list[_Tile]]) -> list[list[_Tile]]:
-    """A lone tile lying on top of a tile of the same kind in another row is a kakan's added
-    tile whose turn was not seen: join it to that tile as a stacked pair (both then count as
-    turned). On top: centre within 1.25 pitches and across the row rather than along it."""
+    """Tiles lying on top of tiles of the same kind in another row are kakans' added tiles
+    whose turn was not seen: join each to its tile as a stacked pair (both then count as
+    turned). A small row (at most 4 tiles: two kakans side by side) is joined only if every
+    tile in it has such a partner. On top: centre within 1.25 pitches, across the row rather
+    than along it."""
     pitch = _pitch([t for comp in comps for t in comp])
     if not pitch:
         return comps
-    out = [c for c in comps if len(c) > 1]
-    for comp in comps:
-        if len(comp) > 1:
-            continue
-        lone = comp[0]
-        host = None
-        for other in out:
-            for t in other:
-                d = math.dist(lone.det.center, t.det.center)
-                if (d < 1.25 * pitch and abs(lone.u - t.u) < 0.6 * pitch and t.partner is None
-                        and _same_kind(lone.det.tile, t.det.tile)):
-                    if host is None or d < host[0]:
-                        host = (d, t, other)
-        if host is None:
+    big = [c for c in comps if len(c) > 4]
+    out = list(big)
+    for comp in sorted((c for c in comps if len(c) <= 4), key=len, reverse=True):
+        hosts = []
+        for lone in comp:
+            host = None
+            for other in out:
+                if other is comp:
+                    continue
+                for t in other:
+                    d = math.dist(lone.det.center, t.det.center)
+                    if (d < 1.25 * pitch and abs(lone.u - t.u) < 0.6 * pitch and t.partner is None
+                            and _same_kind(lone.det.tile, t.det.tile)
+                            and all(h is None or h[1] is not t for h in hosts)):
+                        if host is None or d < host[0]:
+                            host = (d, t, other)
+            hosts.append(host)
+        if all(h is not None for h in hosts):
+            for lone, (_, t, other) in zip(comp, hosts):
+                t.partner, lone.partner = lone, t
+                other.append(lone)
+        else:
             out.append(comp)
-            continue
-        _, t, other = host
-        t.partner, lone.partner = lone, t
-        other.append(lone)
     return out
 
 
