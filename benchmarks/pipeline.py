@@ -69,6 +69,19 @@ def grouping_right(got: dict | None, want: dict, shown_dora: bool, with_from: bo
     return not mcr or got.get("flowers", 0) == want.get("flowers", 0)
 
 
+def same_score(a: dict, b: dict) -> bool:
+    """Equal values: every field equal, lists of yaku/fans/fu lines compared as multisets
+    (their order follows the order the melds were given in)."""
+    def norm(r: dict) -> dict:
+        out = dict(r)
+        for key in ("yaku", "fans", "fu_breakdown"):
+            if isinstance(out.get(key), list):
+                out[key] = sorted(json.dumps(x, sort_keys=True) for x in out[key])
+        return out
+
+    return norm(a) == norm(b)
+
+
 def context_for(want: dict, shown_dora: bool) -> dict:
     """What a player types: the true request minus the tiles the photo shows."""
     ctx = {k: v for k, v in want.items() if k not in ("concealed", "melds", "win_tile")}
@@ -193,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
             "tiles_right": read == truth_tiles,
             "grouping_right": grouping_right(photo.request, want, shown_dora),
             "sets_right": grouping_right(photo.request, want, shown_dora, with_from=False),
-            "score_right": photo.request is not None and photo.result == score_json(want),
+            "score_right": photo.request is not None and same_score(photo.result, score_json(want)),
             "seconds": times[-1],
         }
         rows.append(row)
