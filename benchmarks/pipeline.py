@@ -16,7 +16,7 @@ minus what the photo shows) and reports the share of hands
 
 plus the median end-to-end seconds per photo (read + layout + score, rendering excluded).
 ``--truth`` feeds the renderer's exact boxes instead of the model: the layout parser's own
-accuracy. Hands with a tile hidden in the render (less than 40% visible, so not labelled) are
+accuracy (``--box-sideways``: without the renderer's sideways flags, as a detector sees them). Hands with a tile hidden in the render (less than 40% visible, so not labelled) are
 counted separately: no reader can get them right. Run from the repository root; needs the
 artwork (``../shared/art`` or ``--art``).
 """
@@ -141,6 +141,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=20261129)
     ap.add_argument("--imgsz", type=int, default=960, help="long side of the photos (default 960)")
     ap.add_argument("--truth", action="store_true", help="use the ground-truth boxes, not the model")
+    ap.add_argument("--box-sideways", action="store_true",
+                    help="with --truth: forget the renderer's sideways flags and mark them from the "
+                         "boxes as the detector does (vision.detector.mark_sideways)")
     ap.add_argument("--weights", default=None, help="model folder (default vision/weights)")
     ap.add_argument("--json", metavar="FILE", help="also write per-hand results as JSON Lines")
     ap.add_argument("--failures", type=int, default=5, help="print this many failed hands")
@@ -192,9 +195,13 @@ def main(argv: list[str] | None = None) -> int:
         labelled = sum(1 for t in ann["tiles"] if not (t["tile"] == "back" and t["group"] == "dora"))
         visible = labelled == drawn
         if args.truth:
+            sideways = [t["sideways"] for t in ann["tiles"]]
+            if args.box_sideways and ann["tiles"]:
+                from vision.detector import mark_sideways
+                sideways = [bool(x) for x in mark_sideways(np.array([t["box"] for t in ann["tiles"]]))]
             truth_reader.detections = Detections(
                 ann["image"]["width"], ann["image"]["height"],
-                [Detection(t["tile"], tuple(t["box"]), 0.99, t["sideways"]) for t in ann["tiles"]])
+                [Detection(t["tile"], tuple(t["box"]), 0.99, side) for t, side in zip(ann["tiles"], sideways)])
         start = time.perf_counter()
         photo = score_photo(img, context_for(want, shown_dora), reader=reader)
         times.append(time.perf_counter() - start)
@@ -221,7 +228,9 @@ def main(argv: list[str] | None = None) -> int:
         return f"{sum(r[key] for r in subset) / len(subset):.1%}" if subset else "-"
 
     seen = [r for r in rows if r["visible"]]
-    print(f"{len(rows)} hands, style {style_name}, {'ground-truth boxes' if args.truth else 'model'}; "
+    source = ("ground-truth boxes" + (", sideways from box shapes" if args.box_sideways else "")
+              if args.truth else "model")
+    print(f"{len(rows)} hands, style {style_name}, {source}; "
           f"{len(seen)} with every tile visible in the render")
     for key, label in (("tiles_right", "tiles all right"), ("sets_right", "groups right (tiles, types)"),
                        ("grouping_right", "... and who discarded"),
