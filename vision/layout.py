@@ -616,7 +616,7 @@ def _split_plain(plain: list[list[Slot]], melds: list[Group], ruleset: str,
     marked = len(melds)
     options = []
     for c in range(1, n + 1):                         # concealed = slots[:c]
-        inner = 0.5 * sum(gaps[1:c])
+        inner = 0.9 * sum(gaps[1:c])          # a concealed part is rarely split by a gap
         for has_win in (True, False):
             w_end = c + 1 if has_win else c
             if w_end > n:
