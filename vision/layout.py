@@ -359,7 +359,7 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
 
     for g in groups:
         if g.kind == "meld" and g.from_ is None and g.meld_type != "ankan":
-            _infer_called(g, theta)
+            _infer_called(g, theta, ruleset)
     layout = _finish(groups, ruleset, warnings, low_confidence)
     layout.source = [source[id(d)] for d in layout.order]
     reading = theta + (math.pi if flipped else 0.0)
@@ -663,31 +663,47 @@ def _split_plain(plain: list[list[Slot]], melds: list[Group], ruleset: str,
     return concealed, win, extra, cost
 
 
-def _infer_called(g: Group, theta: float) -> None:
+def _infer_called(g: Group, theta: float, ruleset: str) -> None:
     """Who a meld whose turned tile was not seen came from.
 
     A chi is always called from the player on the left, its called tile laid leftmost. For a
-    pon or open kan, the tile whose along/across aspect stands out from the others' (a turned
-    tile's is larger, see :func:`vision.rows.refine_sideways`) is taken as the turned one when
-    it stands out clearly, relative to this meld only — weaker evidence than
-    ``refine_sideways`` needs for a whole row. Otherwise ``from`` stays unknown.
+    pon or open kan, each position is scored by two weak cues, relative to this meld only: the
+    turned tile's along/across aspect stands out (see :func:`vision.rows.refine_sideways`), and
+    it is 4/3 as long along the row, so the centre-to-centre steps beside it are longer. The
+    best position is taken when it clearly beats the others; else ``from`` stays unknown.
+    Riichi melds always have a turned tile; MCR players often lay them straight, so there the
+    aspect cue must agree (steps alone cannot tell a middle turned tile from none).
     """
     if g.meld_type == "chi":
         g.from_, g.called = "left", g.detections[0].tile
         return
+    dets = g.detections
+    n = len(dets)
     c, s = abs(math.cos(theta)), abs(math.sin(theta))
-    if abs(c * c - s * s) <= 0.35:
+    if abs(c * c - s * s) <= 0.35 or n not in (3, 4):
         return
     z = []
-    for d in g.detections:
+    for d in dets:
         along, across = _extents(d, theta, 1.0)
         z.append(math.log(max(along, 1e-6) / max(across, 1e-6)))
-    order = sorted(range(len(z)), key=lambda i: -z[i])
-    top, second = order[0], order[1]
-    rest = sorted(z)[: len(z) - 1]
-    if z[top] - rest[len(rest) // 2] > 0.18 and z[top] - z[second] > 0.12:
-        positions = _FROM_4 if len(g.detections) == 4 else _FROM_3
-        g.from_, g.called = positions[min(top, len(positions) - 1)], g.detections[top].tile
+    base = sorted(z)[(n - 1) // 2]
+    ex, ey = math.cos(theta), math.sin(theta)
+    u = sorted(d.center[0] * ex + d.center[1] * ey for d in dets)
+    steps = [b - a for a, b in zip(u, u[1:])]
+    if min(steps) <= 0:
+        return
+    scores = []
+    for pos in range(n):
+        # expected steps with the turned tile at pos: 7/6 of a pitch beside it, 1 elsewhere
+        want = [7 / 6 if pos in (k, k + 1) else 1.0 for k in range(n - 1)]
+        scale = sum(steps) / sum(want)
+        fit = sum(abs(math.log(st / (w * scale))) for st, w in zip(steps, want))
+        scores.append((z[pos] - base) - 2.0 * fit)
+    order = sorted(range(n), key=lambda p: -scores[p])
+    top = order[0]
+    if scores[top] - scores[order[1]] > 0.12 and (ruleset == "riichi" or z[top] - base > 0.1):
+        positions = _FROM_4 if n == 4 else _FROM_3
+        g.from_, g.called = positions[top], dets[top].tile
 
 
 def _finish(groups: list[Group], ruleset: str, warnings: list[LayoutWarning],
