@@ -196,6 +196,16 @@ def test_check_photo_false_win_is_chombo():
     assert ok.result["valid"] is True and ok.result["result"]["payment"]["total"] == 2000
 
 
+def test_python_api_is_exported_lazily():
+    import subprocess
+    import sys
+
+    code = ("import sys, vision; assert 'cv2' not in sys.modules; "
+            "from vision.pipeline import score_photo; assert vision.score_photo is score_photo; "
+            "assert 'cv2' not in sys.modules and 'onnxruntime' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parent.parent)
+
+
 # ------------------------------------------------------------------------------ CLI
 
 @pytest.fixture
