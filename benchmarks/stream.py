@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     if tmp is not None:
         os.unlink(tmp.name)
     first = next((m for m in seen if m["hand"]), None)
-    print(f"video: {video if args.video else 'rendered 1280x720'}, {stats.frames} frames; "
+    print(f"video: {video if args.video else 'sample photo shaken, 1280x720'}, {stats.frames} frames; "
           f"detector input {reader.imgsz} px, {args.threads} threads, "
           f"{'two-stage' if reader.classifier is not None and not reader.single_stage else 'single-stage'}")
     print(f"frames detected per second: {stats.detect_fps:.1f}  (target >= 15)")
