@@ -273,9 +273,14 @@ def test_cli_no_model(monkeypatch, capsys, tmp_path):
 
 @pytest.mark.skipif(not WEIGHTS.is_file(), reason="no trained weights in vision/weights")
 def test_sample_photo_end_to_end_with_the_model():
+    """The bundled model on the bundled sample: when it reads the tiles right, the hand must
+    be grouped and scored as the true hand (the model's own accuracy is benchmarks' business)."""
     from vision.pipeline import get_reader
 
+    dets, want = truth(RIICHI)
     photo = score_photo(str(RIICHI.with_suffix(".jpg")), RIICHI_CONTEXT, reader=get_reader())
-    _, want = truth(RIICHI)
-    assert photo.request is not None
+    assert (photo.detections.width, photo.detections.height) == (dets.width, dets.height)
+    read = sorted(d.tile for d in photo.detections.tiles)
+    if read != sorted(d.tile for d in dets.tiles):
+        pytest.skip(f"the model misreads the sample: {' '.join(read)}")
     assert photo.result == score_json(want)
