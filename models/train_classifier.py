@@ -277,7 +277,8 @@ def render_crop(style: dict[str, np.ndarray], cls: str, rng: np.random.Generator
     hw, hh = w / 2, h * fy / 2
     dst = np.float32([[-hw * (1 - key), -hh], [hw * (1 - key), -hh], [hw, hh], [-hw, hh]])
     dst += rng.normal(0, 0.03 * max(w, h), dst.shape).astype(np.float32)
-    ang = np.deg2rad(rng.uniform(-10, 10))
+    # roll: mostly small, but rows photographed at a slant put neighbours into the box
+    ang = np.deg2rad(rng.uniform(-10, 10) if rng.random() < 0.6 else rng.uniform(-35, 35))
     quarter = rng.choice(4, p=[0.45, 0.3, 0.125, 0.125])
     ang += quarter * np.pi / 2
     rot = np.float32([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]])
