@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 from scoring.tiles import Tile, TileError, parse_tile, to_mpsz
 
 from .detections import Detection, Detections
-from .rows import BACK, Row, Slot, _extents, find_rows, refine_sideways, row_direction
+from .rows import BACK, Row, Slot, tile_extents, find_rows, refine_sideways, row_direction
 
 LOW_CONFIDENCE = 0.6        # below this a tile is reported with its alternatives
 
@@ -684,7 +684,7 @@ def _infer_called(g: Group, theta: float, ruleset: str) -> None:
         return
     z = []
     for d in dets:
-        along, across = _extents(d, theta, 1.0)
+        along, across = tile_extents(d, theta, 1.0)
         z.append(math.log(max(along, 1e-6) / max(across, 1e-6)))
     base = sorted(z)[(n - 1) // 2]
     ex, ey = math.cos(theta), math.sin(theta)

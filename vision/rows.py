@@ -80,7 +80,7 @@ def row_direction(dets: list[Detection]) -> float:
     return theta
 
 
-def _extents(det: Detection, theta: float, ratio: float) -> tuple[float, float]:
+def tile_extents(det: Detection, theta: float, ratio: float) -> tuple[float, float]:
     """Extent (along, across) the row of a tile rectangle whose axis-aligned box is ``det.box``.
 
     A rectangle a x b turned by theta has box W = a|cos| + b|sin|, H = a|sin| + b|cos|.
@@ -131,7 +131,7 @@ def refine_sideways(dets: list[Detection], theta: float) -> list[bool]:
     c, s = abs(math.cos(theta)), abs(math.sin(theta))
     if len(dets) < 3 or abs(c * c - s * s) <= 0.35:
         return [d.sideways for d in dets]
-    ext = [_extents(d, theta, 1.0) for d in dets]
+    ext = [tile_extents(d, theta, 1.0) for d in dets]
     q = [a / max(b, 1e-6) for a, b in ext]
     area = [max(d.width * d.height, 1e-6) for d in dets]
     ex, ey = math.cos(theta), math.sin(theta)
@@ -160,7 +160,7 @@ def _shape_ratio(dets: list[Detection], theta: float) -> float:
     if abs(c * c - s * s) > 0.35:
         vals = []
         for d in upright:
-            a, b = _extents(d, theta, 1.0)
+            a, b = tile_extents(d, theta, 1.0)
             vals.append(b / a)
         return min(max(median(vals), 0.3), 3.0)
     # near 45 degrees: the pitch between touching row neighbours is the along extent
@@ -400,14 +400,14 @@ def find_rows(dets: list[Detection], theta: float, gap_ratio: float = 0.17,
     ratio = _shape_ratio(dets, theta)
     tiles = [_Tile(d) for d in dets]
     for t in tiles:
-        t.along, t.across = _extents(t.det, theta, ratio)
+        t.along, t.across = tile_extents(t.det, theta, ratio)
     _project(tiles, theta)
     _pair_stacks(tiles)
     rows: list[Row] = []
     for comp in _stack_lone_tiles(_rows(tiles, max_row_gap)):
         phi = _refine_row(comp, theta)
         for t in comp:
-            t.along, t.across = _extents(t.det, phi, ratio)
+            t.along, t.across = tile_extents(t.det, phi, ratio)
         _project(comp, phi)
         slots = _slots(comp)
         row = Row(slots, _segments(slots, gap_ratio))
