@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 from scoring.tiles import Tile, TileError, parse_tile, to_mpsz
 
 from .detections import Detection, Detections
-from .rows import BACK, Row, Slot, tile_extents, find_rows, refine_sideways, row_direction
+from .rows import BACK, Row, Slot, find_rows, refine_sideways, row_direction, tile_extents
 
 LOW_CONFIDENCE = 0.6        # below this a tile is reported with its alternatives
 
