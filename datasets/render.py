@@ -701,7 +701,7 @@ def render_hand(spec: HandSpec | dict, rng: np.random.Generator, style: TileArt 
     if missing:
         raise KeyError(f"style {style.name!r} has no {' '.join(sorted(missing))}")
     if discards:
-        blocks += _discard_blocks(rng, aspect, discards, style, blocks)
+        blocks += _discard_blocks(rng, aspect, discards, style)
     look = _sample_look(rng, look, standing, lying_yaw_any=False)
     if upside_down:
         look.yaw = float(180 + rng.uniform(-30, 30))
@@ -712,10 +712,9 @@ def render_hand(spec: HandSpec | dict, rng: np.random.Generator, style: TileArt 
     return img, _annotation(req, items, size, style, "hand_standing" if standing else "hand_lying", params)
 
 
-def _discard_blocks(rng, aspect, n, style, existing) -> list[Block]:
+def _discard_blocks(rng, aspect, n, style) -> list[Block]:
     """Discard rows (6 per row) in front of the hand, as on a table mid-game."""
     pool = [c for c in style.classes if c[1] in "mpsz"]
-    row_w = 6 * 1.05
     blocks = []
     x0 = float(rng.uniform(2, 6))
     y0 = -aspect - float(rng.uniform(1.5, 3.0))
@@ -723,7 +722,6 @@ def _discard_blocks(rng, aspect, n, style, existing) -> list[Block]:
         r, c = divmod(k, 6)
         blocks.append(Block(str(rng.choice(pool)), x0 + c * 1.05 + 0.5, y0 - r * (aspect + 0.05),
                             float(rng.normal(0, 2)), "lying", group="loose", order=100 + k))
-    del row_w, existing
     return blocks
 
 
