@@ -143,7 +143,10 @@ def main(argv: list[str] | None = None) -> int:
     model.train(
         data=str(yaml), epochs=args.epochs, time=args.time, imgsz=args.imgsz, batch=args.batch,
         workers=args.workers, device=args.device, cache=False if args.cache == "none" else args.cache,
-        pretrained=False, plots=False, project=str(Path(args.project)), name=args.name, exist_ok=True,
+        # A .pt model continues from its weights (ultralytics drops them when pretrained=False);
+        # a yaml trains from scratch, as nothing may be downloaded here.
+        pretrained=args.model if str(args.model).endswith(".pt") else False,
+        plots=False, project=str(Path(args.project)), name=args.name, exist_ok=True,
         amp=False, patience=100, seed=0, deterministic=False, warmup_epochs=1,
         # Tiles are already small and rotated by the renderer: zoom out little, no rotation;
         # a mirrored tile is still a tile (2 classes), so horizontal flips are harmless.
