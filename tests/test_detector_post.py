@@ -167,3 +167,12 @@ def test_tile_reader_end_to_end_on_fake_models(tmp_path):
     assert dets.to_json()["tiles"][3] == {"tile": "0m", "box": [360.0, 80.0, 440.0, 140.0],
                                          "confidence": round(dets.tiles[3].confidence, 4),
                                          "sideways": True}
+
+
+def test_mark_sideways_with_thickness_in_the_boxes():
+    # aspects of the ground-truth boxes of tests/data/mcr_flowers.json (boxes include the tile's
+    # thickness, so a sideways tile is only 1.35x the row's median 0.77): called tiles 9 and 13
+    aspects = [0.79, 0.8, 0.8, 0.8, 0.8, 0.78, 0.77, 0.75, 1.04, 0.74, 0.74, 0.74, 1.05, 0.75,
+               0.77, 0.76]
+    boxes = np.array([[i * 100, 0, i * 100 + 80 * a, 80] for i, a in enumerate(aspects)])
+    assert np.flatnonzero(mark_sideways(boxes)).tolist() == [8, 12]
