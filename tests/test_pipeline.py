@@ -284,3 +284,15 @@ def test_sample_photo_end_to_end_with_the_model():
     if read != sorted(d.tile for d in dets.tiles):
         pytest.skip(f"the model misreads the sample: {' '.join(read)}")
     assert photo.result == score_json(want)
+
+
+def test_cli_check_photo_rules_on_the_photographed_hand(fake_model, capsys):
+    photo = str(RIICHI.with_suffix(".jpg"))
+    # as photographed: a valid win, 2000 from the discarder (check defaults to a ron)
+    code, out, err = run_cli(["check", photo, "--seat", "S", "--dora", "1p"], capsys)
+    assert code == 0, err
+    assert "Ruling: VALID" in out and "total 2,000" in out
+    # tile 3 misread as 1p: not a winning hand, a non-dealer's chombo (seed rules 001)
+    code, out, _ = run_cli(["check", photo, "--seat", "S", "--fix", "3=1p", "--json"], capsys)
+    verdict = json.loads(out)["result"]
+    assert code == 0 and verdict["ruling"].startswith("chombo") and verdict["penalty"]["total"] == 8000

@@ -51,6 +51,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                    help=f"riichi chombo: paid to each non-dealer (default {d.chombo_non_dealer_receives})")
     g.add_argument("--tournament-chombo", type=int, default=d.tournament_chombo, metavar="N",
                    help=f"riichi chombo in tournament mode (default {d.tournament_chombo})")
+    from vision.commands.score import add_check_photo_arguments
+    add_check_photo_arguments(parser)   # tilescope check PHOTO: the verdict on a photographed hand
 
 
 def verdict_for(req, args):
@@ -110,6 +112,10 @@ def _run_lines(stream, out) -> None:
 def run(args) -> int:
     from scoring.hand import HandError
     from scoring.tiles import TileError
+    from vision.commands.score import is_photo, run_check_photo
+
+    if is_photo(args.file):
+        return run_check_photo(args)
 
     if args.text is not None:
         if args.file:
