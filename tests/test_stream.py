@@ -68,8 +68,9 @@ def test_stabiliser_reports_after_n_frames_and_only_once():
     s = HandStabiliser(stable_frames=5)
     events = [s.update(dets_of(HAND_A, dx=(i % 3) - 1), i) for i in range(20)]
     fired = [(i, e) for i, e in enumerate(events) if e is not None]
-    # Frame 0 starts the tracks, frame 1 confirms them (min_hits=2), frames 1..5 hold still.
-    assert [i for i, _ in fired] == [5]
+    # Frame 0 starts the tracks; at frame 2 they have been seen 3 times in the window (enter=3)
+    # and join the hand; frames 2..6 are its 5 still frames.
+    assert [i for i, _ in fired] == [6]
     assert fired[0][1].tiles == HAND_A
 
 
@@ -92,11 +93,32 @@ def test_stabiliser_reports_a_change_and_an_empty_table():
 
 
 def test_tracker_bridges_a_dropped_detection():
-    t = TileTracker(max_missed=2)
-    t.update(dets_of(HAND_A))
-    full = t.update(dets_of(HAND_A))
+    t = TileTracker()
+    assert t.update(dets_of(HAND_A)) == [] and t.update(dets_of(HAND_A)) == []
+    full = t.update(dets_of(HAND_A))  # third sighting: enter=3
     gap = t.update(dets_of(HAND_A[:-1]))
     assert [x.label[0] for x in gap] == [x.label[0] for x in full] == HAND_A
+
+
+def test_tracker_hysteresis_and_duplicate_boxes():
+    t = TileTracker()  # window 5, enter 3, leave 1
+    extra = Detection("9m", (400, 300, 430, 340), 0.5)
+    # A spurious tile seen every other frame: joins after its 3rd sighting, then stays.
+    counts = []
+    for i in range(10):
+        d = dets_of(HAND_A)
+        if i % 2 == 0:
+            d.tiles.append(extra)
+        counts.append(len(t.update(d)))
+    assert counts == [0, 0, 14, 14, 15, 15, 15, 15, 15, 15]
+    # A second, smaller box on the first tile (a detector's duplicate) never joins the hand.
+    dup = Detection("7m", (62, 165, 88, 198), 0.5)
+    t = TileTracker()
+    for _ in range(6):
+        d = dets_of(HAND_A)
+        d.tiles.append(dup)
+        hand = t.update(d)
+    assert [x.label[0] for x in hand] == HAND_A
 
 
 def test_summarize_lines():
@@ -171,8 +193,8 @@ def test_clip_through_stream_pipeline_to_overlay_websocket(tmp_path):
                 messages.append(m)
     assert stats.frames == stats.detected == 50
     assert [m["hand"]["tiles"] for m in messages] == [HAND_A, HAND_B]
-    # A cannot be stable before frame 10 + 1 (confirm) + 4; B not before the change at 30.
-    assert 15 <= messages[0]["frame"] < 30 <= messages[1]["frame"] < 50
+    # A joins the hand at its 3rd frame (12) and holds 5 frames: not before 16; B not before 30.
+    assert 16 <= messages[0]["frame"] < 30 <= messages[1]["frame"] < 50
     if real:
         a, b = (m["hand"]["result"] for m in messages)
         # Dealer menzen tsumo: A = tsumo 1 han, 20 + 2 (tsumo) + 2 (dragon pair) -> 30 fu,
@@ -183,7 +205,7 @@ def test_clip_through_stream_pipeline_to_overlay_websocket(tmp_path):
 
 def test_annotated_copy_keeps_every_frame(tmp_path):
     src, out = tmp_path / "in.avi", tmp_path / "out.avi"
-    frames = [render(None)] * 3 + [render(HAND_A)] * 9
+    frames = [render(None)] * 3 + [render(HAND_A)] * 15
     write_clip(src, frames)
     writer = cv2.VideoWriter(str(out), cv2.VideoWriter_fourcc(*"MJPG"), 10, (640, 360))
     source = FrameSource(str(src), every=3)
@@ -191,13 +213,14 @@ def test_annotated_copy_keeps_every_frame(tmp_path):
     stats = runner.run(source)
     source.close()
     writer.release()
-    assert (stats.frames, stats.detected) == (12, 4)  # every 3rd frame detected
+    assert (stats.frames, stats.detected) == (18, 6)  # every 3rd frame detected
     cap = cv2.VideoCapture(str(out))
     written = []
     while (r := cap.read())[0]:
         written.append(r[1])
-    assert len(written) == 12
-    # Frames 9 (third detected of the hand) onwards carry the banner: bright text on the bottom strip.
+    assert len(written) == 18
+    # The hand is detected at frames 3, 6, 9 (joins), 12 (2nd still frame: reported); frames 12
+    # onwards carry the banner: bright text on the bottom strip.
     assert runner.banner == " ".join(HAND_A)
     assert written[-1][-40:].max() > 200 and written[0][-40:].max() < 50
 

@@ -44,23 +44,28 @@ def iou(a: tuple[float, float, float, float], b: tuple[float, float, float, floa
 class Track:
     """One physical tile followed across frames.
 
-    ``labels``: its last ``window`` (tile, sideways) readings, newest last. ``hits``: frames it
-    was seen in; ``missed``: consecutive detected frames it was not seen in.
+    ``labels``: its last readings ((tile, sideways), confidence), newest last. ``seen``: for each of the last
+    ``window`` detected frames, whether it was detected. ``present``: whether it counts as part
+    of the hand (see ``TileTracker``). ``hits``: frames it was seen in.
     """
 
     id: int
     detection: Detection
-    labels: deque = field(default_factory=deque)
+    labels: deque
+    seen: deque
+    present: bool = False
     hits: int = 1
-    missed: int = 0
 
     @property
     def label(self) -> tuple[str, bool]:
-        """Majority (tile, sideways) over the window; ties go to the newest reading."""
-        counts = Counter(self.labels)
-        best = max(counts.values())
-        for lab in reversed(self.labels):
-            if counts[lab] == best:
+        """The (tile, sideways) with the most confidence summed over the recent readings;
+        ties go to the newest reading."""
+        votes: Counter = Counter()
+        for lab, conf in self.labels:
+            votes[lab] += conf
+        best = max(votes.values())
+        for lab, _ in reversed(self.labels):
+            if votes[lab] >= best - 1e-9:
                 return lab
         raise AssertionError("track without labels")
 
@@ -68,23 +73,30 @@ class Track:
 class TileTracker:
     """Greedy IoU matching of detections to tracks, one detected frame at a time.
 
-    ``iou_threshold``: least overlap to count as the same tile. ``max_missed``: frames a tile may
-    vanish (a hand passing over it, a dropped detection) before its track ends. ``min_hits``:
-    sightings before a new track counts (a one-frame false detection never does). ``window``:
-    readings a track's label is voted over.
+    A track joins the hand once it was seen in ``enter`` of the last ``window`` frames and
+    leaves it when seen in ``leave`` or fewer (hysteresis: a box that a detector finds every
+    other frame neither flickers in nor out); a track unseen for ``window`` frames ends. A
+    track covered by an older one (``overlap`` of its area: a second box on the same tile)
+    is left out of the hand. ``iou_threshold``: least overlap to count as the same tile.
+    ``votes``: readings a track's label is voted over, weighted by confidence (a detector that
+    wavers between two similar tiles settles on the one it backs more, instead of flipping).
     """
 
-    def __init__(self, iou_threshold: float = 0.3, max_missed: int = 2, min_hits: int = 2,
-                 window: int = 5):
+    def __init__(self, iou_threshold: float = 0.3, window: int = 5, enter: int = 3,
+                 leave: int = 1, overlap: float = 0.6, votes: int = 9):
+        if not 0 <= leave < enter <= window:
+            raise ValueError("need 0 <= leave < enter <= window")
         self.iou_threshold = iou_threshold
-        self.max_missed = max_missed
-        self.min_hits = min_hits
         self.window = window
+        self.votes = votes
+        self.enter = enter
+        self.leave = leave
+        self.overlap = overlap
         self.tracks: list[Track] = []
         self._next_id = 0
 
     def update(self, detections: Detections) -> list[Track]:
-        """Add one frame's detections; returns the confirmed live tracks in reading order."""
+        """Add one frame's detections; returns the tracks in the hand, in reading order."""
         dets = detections.tiles
         pairs = []
         for ti, tr in enumerate(self.tracks):
@@ -101,20 +113,37 @@ class TileTracker:
             used_d.add(di)
             tr = self.tracks[ti]
             tr.detection = dets[di]
-            tr.labels.append((dets[di].tile, dets[di].sideways))
+            tr.labels.append(((dets[di].tile, dets[di].sideways), dets[di].confidence))
             tr.hits += 1
-            tr.missed = 0
         for ti, tr in enumerate(self.tracks):
-            if ti not in used_t:
-                tr.missed += 1
-        self.tracks = [t for t in self.tracks if t.missed <= self.max_missed]
+            tr.seen.append(ti in used_t)
         for di, d in enumerate(dets):
             if di not in used_d:
-                tr = Track(self._next_id, d, deque([(d.tile, d.sideways)], maxlen=self.window))
+                self.tracks.append(Track(self._next_id, d,
+                                         deque([((d.tile, d.sideways), d.confidence)], maxlen=self.votes),
+                                         deque([True], maxlen=self.window)))
                 self._next_id += 1
-                self.tracks.append(tr)
-        live = [t for t in self.tracks if t.hits >= self.min_hits]
-        return [live[i] for i in reading_order([t.detection for t in live])]
+        for tr in self.tracks:
+            n = sum(tr.seen)
+            if not tr.present and n >= self.enter:
+                tr.present = True
+            elif tr.present and n <= self.leave:
+                tr.present = False
+        self.tracks = [t for t in self.tracks if any(t.seen) or len(t.seen) < self.window]
+        hand: list[Track] = []
+        for tr in sorted((t for t in self.tracks if t.present), key=lambda t: t.id):
+            if not any(_covers(h.detection.box, tr.detection.box, self.overlap) for h in hand):
+                hand.append(tr)
+        return [hand[i] for i in reading_order([t.detection for t in hand])]
+
+
+def _covers(a: tuple[float, float, float, float], b: tuple[float, float, float, float],
+            share: float) -> bool:
+    """Whether box ``a`` covers at least ``share`` of box ``b``'s area."""
+    ix = min(a[2], b[2]) - max(a[0], b[0])
+    iy = min(a[3], b[3]) - max(a[1], b[1])
+    area = (b[2] - b[0]) * (b[3] - b[1])
+    return ix > 0 and iy > 0 and area > 0 and ix * iy >= share * area
 
 
 def reading_order(dets: list[Detection]) -> list[int]:
@@ -160,7 +189,7 @@ class HandStabiliser:
     differs from the last reported hand; an empty table is reported only after a hand was.
     """
 
-    def __init__(self, stable_frames: int = 5, tracker: TileTracker | None = None):
+    def __init__(self, stable_frames: int = 8, tracker: TileTracker | None = None):
         if stable_frames < 1:
             raise ValueError("stable_frames must be >= 1")
         self.stable_frames = stable_frames

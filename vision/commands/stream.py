@@ -24,8 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="hand-request keys other than the tiles (ruleset, win, seat_wind, ...) "
                              "as a JSON object or a file holding one")
     parser.add_argument("--ruleset", choices=("riichi", "mcr"), help="shortcut for the context's ruleset")
-    parser.add_argument("--stable", type=int, default=5,
-                        help="detected frames a hand must hold still before it is shown (default 5)")
+    parser.add_argument("--stable", type=int, default=8,
+                        help="detected frames a hand must hold still before it is shown (default 8)")
     parser.add_argument("--every", type=int, default=1,
                         help="video files: detect every k-th frame (default 1); live sources "
                              "always take the newest frame and drop the rest")
