@@ -195,6 +195,7 @@ class HandStabiliser:
         self.stable_frames = stable_frames
         self.tracker = tracker or TileTracker()
         self.reported: tuple = ()
+        self.current = Detections(0, 0)  # the tracked tiles now (smoothed), for drawing
         self._candidate: tuple | None = None
         self._count = 0
 
@@ -202,6 +203,12 @@ class HandStabiliser:
         """Feed one detected frame; returns an event when the stable hand changes, else None."""
         tracks = self.tracker.update(detections)
         key = tuple(t.label for t in tracks)
+        smoothed = [
+            Detection(tile=t.label[0], box=t.detection.box, confidence=t.detection.confidence,
+                      sideways=t.label[1], alternatives=t.detection.alternatives)
+            for t in tracks
+        ]
+        self.current = Detections(detections.width, detections.height, smoothed)
         if key == self._candidate:
             self._count += 1
         else:
@@ -209,12 +216,7 @@ class HandStabiliser:
         if self._count < self.stable_frames or key == self.reported:
             return None
         self.reported = key
-        smoothed = [
-            Detection(tile=t.label[0], box=t.detection.box, confidence=t.detection.confidence,
-                      sideways=t.label[1], alternatives=t.detection.alternatives)
-            for t in tracks
-        ]
-        return HandEvent(frame, Detections(detections.width, detections.height, smoothed), key)
+        return HandEvent(frame, self.current, key)
 
 
 # ---------------------------------------------------------------- frames
@@ -444,10 +446,10 @@ def draw_frame(image: np.ndarray, detections: Detections | None, banner: str | N
     h, w = out.shape[:2]
     scale = max(0.4, min(w, h) / 900)
     if banner:
-        bh = int(34 * scale) + 8
+        bh = int(48 * scale) + 10
         out[h - bh:h] = (out[h - bh:h].astype(np.float32) * 0.35).astype(np.uint8)
-        cv2.putText(out, banner, (8, h - 10), cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale,
-                    (255, 255, 255), max(1, int(2 * scale)), cv2.LINE_AA)
+        cv2.putText(out, banner, (int(12 * scale), h - int(16 * scale) - 4), cv2.FONT_HERSHEY_SIMPLEX,
+                    1.1 * scale, (255, 255, 255), max(1, int(2.5 * scale)), cv2.LINE_AA)
     return out
 
 
@@ -497,8 +499,8 @@ class StreamRunner:
         if detect:
             dets = self.reader.read(frame.image)
             self.stats.detected += 1
-            self._boxes = dets
             event = self.stabiliser.update(dets, frame.index)
+            self._boxes = self.stabiliser.current  # tracked tiles: no box flickers in the video
             if event is not None:
                 scored = self._score(frame.image, event) if (self.scorer and event.tiles) else None
                 message = hand_message(event, scored, frame.time_s)
