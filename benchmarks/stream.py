@@ -69,13 +69,17 @@ def main(argv: list[str] | None = None) -> int:
         make_video(video, args.frames)
 
     class TimedReader:
+        """Wall and CPU seconds per read (CPU time tells what an idle machine would do when
+        other jobs share the cores: wall time then mostly measures waiting)."""
+
         def __init__(self, inner):
-            self.inner, self.times = inner, []
+            self.inner, self.times, self.cpu = inner, [], []
 
         def read(self, img):
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             d = self.inner.read(img)
             self.times.append(time.perf_counter() - t)
+            self.cpu.append(time.process_time() - c)
             return d
 
     timed = TimedReader(reader)
@@ -94,6 +98,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"frames detected per second: {stats.detect_fps:.1f}  (target >= 15)")
     print(f"read() per frame: median {1000 * statistics.median(timed.times):.1f} ms, "
           f"p90 {1000 * sorted(timed.times)[int(0.9 * len(timed.times))]:.1f} ms")
+    cpu = statistics.median(timed.cpu)
+    load = os.getloadavg()[0]
+    print(f"CPU time per read: median {1000 * cpu:.1f} ms -> on {args.threads} idle cores "
+          f"between {1 / cpu:.1f} (no parallel speed-up) and {args.threads / cpu:.1f} frames/s; "
+          f"load average during the run {load:.1f} on {os.cpu_count()} cores")
     print(f"stable-hand changes: {stats.events}; first hand: "
           f"{' '.join(first['hand']['tiles']) if first else 'none'} -> "
           f"{first['hand']['summary'] if first else ''}")
