@@ -261,6 +261,16 @@ def test_sideways_flags_checked_against_geometry():
     assert sorted(sorted(multiset(m["tiles"]).elements()) for m in req["melds"]) == [["1z"] * 4, ["8s"] * 3]
 
 
+def test_a_second_box_on_one_tile_is_dropped():
+    dets = to_detections(open_hand(), shuffle_seed=None)
+    six = next(d for d in dets.tiles if d.tile == "6p")
+    x1, y1, x2, y2 = six.box
+    inner = Detection("8p", (x1 + 3, y1 + 3, x2 - 2, y2 - 4), 0.4)     # a weaker box inside it
+    lay = parse_layout(Detections(dets.width, dets.height, dets.tiles + [inner]), "riichi")
+    assert multiset(lay.tile_request["concealed"]) == multiset("234m67p55z")
+    assert inner not in lay.order and [w.code for w in lay.warnings] == ["doubled"]
+
+
 def test_empty_photo():
     lay = parse_layout(Detections(640, 480, []), "riichi")
     assert lay.groups == [] and lay.tile_request == {"concealed": "", "melds": []}

@@ -323,8 +323,9 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
     if ruleset not in ("riichi", "mcr"):
         raise ValueError(f"unknown ruleset {ruleset!r} (use riichi or mcr)")
     dets = list(detections.tiles)
-    flowers = [d for d in dets if d.tile.endswith("f")]
-    rest = [d for d in dets if not d.tile.endswith("f")]
+    doubled = _doubled(dets)
+    flowers = [d for d in dets if d.tile.endswith("f") and id(d) not in doubled]
+    rest = [d for d in dets if not d.tile.endswith("f") and id(d) not in doubled]
 
     theta = row_direction(rest)
     source = {id(d): i for i, d in enumerate(dets)}
@@ -349,6 +350,10 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
     _, flipped, groups, warnings, rows = min(trials, key=lambda t: t[0])
     if not rest:
         warnings.append(LayoutWarning("tile_count", "no tiles were found in the photo"))
+    if doubled:
+        warnings.append(LayoutWarning(
+            "doubled", f"{len(doubled)} detection(s) lying inside a more confident one were taken "
+            "as the same tile and dropped"))
     if flowers:
         centre = [d.center for d in flowers]
         # flowers in reading order: along the photo's row direction
@@ -370,6 +375,26 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
     layout.row_numbers = [[index[id(t.det)] for sl in r.slots for t in sl.tiles if id(t.det) in index]
                           for r in rows]
     return layout
+
+
+def _doubled(dets: list[Detection], inside: float = 0.8) -> set[int]:
+    """Detections (by id) that are a second box on a tile already seen: at least ``inside`` of
+    the box lies within a more confident detection's box. Touching or stacked tiles overlap
+    far less, even on oblique photos."""
+    out: set[int] = set()
+    ranked = sorted(dets, key=lambda d: -d.confidence)
+    for i, d in enumerate(ranked):
+        x1, y1, x2, y2 = d.box
+        area = max((x2 - x1) * (y2 - y1), 1e-6)
+        for k in ranked[:i]:
+            if id(k) in out:
+                continue
+            ix = min(x2, k.box[2]) - max(x1, k.box[0])
+            iy = min(y2, k.box[3]) - max(y1, k.box[1])
+            if ix > 0 and iy > 0 and ix * iy > inside * min(area, k.width * k.height):
+                out.add(id(d))
+                break
+    return out
 
 
 def _segment_is_marked(seg: list[Slot]) -> bool:
