@@ -261,7 +261,7 @@ def test_page_and_static_files_work_offline(client):
     page = client.get("/")
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
     assert 'capture="environment"' in page.text and 'accept="image/*"' in page.text
-    for path in ("/static/app.js", "/static/style.css"):
+    for path in ("/static/tiles.js", "/static/app.js", "/static/style.css"):
         r = client.get(path)
         assert r.status_code == 200
         # Offline: the page must not pull scripts, styles or fonts from elsewhere.
@@ -371,7 +371,7 @@ def test_concurrent_photos_through_the_real_pipeline_keep_their_fixes():
             assert body["result"]["payment"]["total"] == (2000 if fix else 1000)
 
 
-@pytest.mark.parametrize("script", ["app.js", "overlay.js"])
+@pytest.mark.parametrize("script", ["tiles.js", "app.js", "overlay.js"])
 def test_page_scripts_parse(script):
     """A syntax error would leave the page dead; node checks it where chromium is missing."""
     import shutil

@@ -16,7 +16,7 @@ import threading
 from pathlib import Path
 
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 
 WEB_DIR = Path(__file__).with_name("web")
 
@@ -67,9 +67,11 @@ def create_overlay_app(hub: OverlayHub) -> FastAPI:
     async def page():
         return FileResponse(WEB_DIR / "overlay.html", media_type="text/html")
 
-    @app.get("/overlay.js")
-    async def script():
-        return FileResponse(WEB_DIR / "overlay.js", media_type="text/javascript")
+    @app.get("/{name}.js")
+    async def script(name: str):
+        if name not in ("overlay", "tiles"):
+            return Response(status_code=404)
+        return FileResponse(WEB_DIR / f"{name}.js", media_type="text/javascript")
 
     @app.get("/api/current")
     async def current():

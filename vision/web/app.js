@@ -21,34 +21,6 @@ const state = {
 
 const $ = (id) => document.getElementById(id);
 
-// ---- tiles drawn as CSS chips (no mahjong font needed) ----
-const HONOURS = ["E", "S", "W", "N", "Wh", "Gr", "Rd"];
-const SUIT_NAMES = { m: "characters", p: "dots", s: "bamboo" };
-
-function splitMpsz(text) {
-  const out = []; let digits = [];
-  for (const ch of (text || "").replace(/\s+/g, "")) {
-    if (/[0-9]/.test(ch)) digits.push(ch);
-    else { for (const d of digits) out.push(d + ch); digits = []; }
-  }
-  return out;
-}
-
-function chip(code) {
-  const e = document.createElement("span");
-  const n = code[0], s = code[1];
-  e.className = "tile";
-  e.dataset.tile = code;
-  if (code === "back") { e.textContent = "■"; e.title = "face-down tile"; return e; }
-  e.classList.add(s);
-  if (s === "z") { e.textContent = HONOURS[Number(n) - 1] || "?"; return e; }
-  if (s === "f") { e.innerHTML = `F<small>${n}</small>`; return e; }
-  if (n === "0") e.classList.add("red");
-  e.innerHTML = `${n === "0" ? 5 : n}<small>${s}</small>`;
-  e.title = `${n === "0" ? "red 5" : n} ${SUIT_NAMES[s] || ""}`;
-  return e;
-}
-
 function group(codes) {
   const g = document.createElement("span");
   g.className = "group";

@@ -1,29 +1,6 @@
 // tilescope overlay: shows the stable hand sent over the WebSocket /ws; reconnects if dropped.
 "use strict";
 
-const HONOURS = ["E", "S", "W", "N", "Wh", "Gr", "Rd"];
-
-// A tile as a CSS chip: OBS machines rarely have a mahjong font.
-function chip(code) {
-  const e = document.createElement("span");
-  const n = code[0], s = code[1];
-  e.className = `tile ${s || ""}${n === "0" ? " red" : ""}`;
-  if (code === "back") e.textContent = "■";
-  else if (s === "z") e.textContent = HONOURS[Number(n) - 1] || "?";
-  else if (s === "f") e.innerHTML = `F<small>${n}</small>`;
-  else e.innerHTML = `${n === "0" ? 5 : n}<small>${s}</small>`;
-  return e;
-}
-
-function splitMpsz(text) {
-  const out = []; let digits = [];
-  for (const ch of (text || "").replace(/\s+/g, "")) {
-    if (/[0-9]/.test(ch)) digits.push(ch);
-    else { for (const d of digits) out.push(d + ch); digits = []; }
-  }
-  return out;
-}
-
 function show(msg) {
   const card = document.getElementById("card");
   if (msg.type !== "hand") return;
