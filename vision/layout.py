@@ -377,7 +377,7 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
     return layout
 
 
-def _doubled(dets: list[Detection], inside: float = 0.8) -> set[int]:
+def _doubled(dets: list[Detection], inside: float = 0.6) -> set[int]:
     """Detections (by id) that are a second box on a tile already seen: at least ``inside`` of
     the box lies within a more confident detection's box. Touching or stacked tiles overlap
     far less, even on oblique photos."""
