@@ -644,7 +644,7 @@ def _split_plain(plain: list[list[Slot]], melds: list[Group], ruleset: str,
         inner = 0.9 * sum(gaps[1:c])          # a concealed part is rarely split by a gap
         for has_win in (True, False):
             w_end = c + 1 if has_win else c
-            if w_end > n:
+            if w_end > n or (has_win and any(d.tile == BACK for d in slots[c].dets)):
                 continue
             cost = inner
             if has_win:
