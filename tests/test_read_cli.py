@@ -88,15 +88,24 @@ def _bundled_samples():
 @pytest.mark.skipif(not _bundled_samples(),
                     reason="needs vision/weights/{detector,classifier}.onnx and tests/data/*.jpg "
                            "with ground-truth .json sidecars")
-def test_bundled_models_find_the_tiles_of_a_rendered_photo(capsys):
-    photo = _bundled_samples()[0]
-    truth = json.loads(photo.with_suffix(".json").read_text())
-    want = [t["tile"] if isinstance(t, dict) else t for t in truth.get("tiles", truth)]
-    code, out, err = _run(capsys, photo, "--json")
-    assert code == 0, err
-    got = [t["tile"] for t in json.loads(out)["tiles"]]
-    # most of the ground-truth tiles must be found and named (multiset overlap)
+def test_bundled_models_find_the_tiles_of_the_rendered_photos(capsys):
+    """Over all bundled photos: >= 90% of the true boxes are found (IoU >= 0.5 with a reported
+    box) and >= 80% of the tiles are named right (multiset overlap, as tile F1 counts them)."""
     from collections import Counter
 
-    hits = sum((Counter(got) & Counter(want)).values())
-    assert hits >= 0.8 * len(want), (got, want)
+    from vision.detector import box_iou
+
+    found = named = total = 0
+    for photo in _bundled_samples():
+        truth = json.loads(photo.with_suffix(".json").read_text())["tiles"]
+        code, out, err = _run(capsys, photo, "--json")
+        assert code == 0, err
+        doc = json.loads(out)
+        boxes = np.array([t["box"] for t in doc["tiles"]], np.float64).reshape(-1, 4)
+        found += sum(len(boxes) > 0 and box_iou(np.array(t["box"], float), boxes).max() >= 0.5
+                     for t in truth)
+        named += sum((Counter(t["tile"] for t in doc["tiles"])
+                      & Counter(t["tile"] for t in truth)).values())
+        total += len(truth)
+    assert found >= 0.9 * total, f"{found}/{total} true boxes found"
+    assert named >= 0.8 * total, f"{named}/{total} tiles named right"
