@@ -156,7 +156,6 @@ def context_from_args(args) -> tuple[dict, list[str]]:
 def run(args) -> int:
     from vision.imageio import ImageError, load_image
     from vision.pipeline import PhotoError, get_reader, score_photo, validate_context
-    from vision.report import photo_report
 
     def fail(msg: str) -> int:
         print(f"tilescope score: {msg}", file=sys.stderr)
@@ -182,16 +181,27 @@ def run(args) -> int:
         photo = score_photo(image, ctx, reader=reader, fixes=fixes or None, win_tile=args.win_tile)
     except ValueError as exc:            # PhotoError: a fix or winning tile that does not fit
         return fail(str(exc))
-    if args.annotate:
+    if not emit(args, image, photo, args.photo, fail, notes):
+        return 2
+    return 0 if photo.request is not None and not photo.result.get("error") else 1
+
+
+def emit(args, image, photo, path: str, fail, notes: list[str] | None = None) -> bool:
+    """Write ``--annotate``, then print ``--json`` or the report. False (after ``fail``) when
+    the annotated image cannot be written."""
+    from vision.report import photo_report
+
+    if getattr(args, "annotate", None):
         try:
             write_annotation(args.annotate, image, photo)
         except (OSError, ValueError) as exc:
-            return fail(f"--annotate {args.annotate}: {exc}")
+            fail(f"--annotate {args.annotate}: {exc}")
+            return False
     if args.json:
         print(json.dumps(photo.to_json(), ensure_ascii=False))
     else:
-        print(photo_report(photo, os.path.basename(args.photo), notes))
-    return 0 if photo.request is not None and not photo.result.get("error") else 1
+        print(photo_report(photo, os.path.basename(path), notes))
+    return True
 
 
 def write_annotation(path: str, image, photo) -> None:
@@ -275,7 +285,6 @@ def run_check_photo(args, options=None) -> int:
     ``tilescope check`` arguments (``file`` is the photo); ``options``: its penalty amounts."""
     from vision.imageio import ImageError, load_image
     from vision.pipeline import PhotoError, check_photo, get_reader
-    from vision.report import photo_report
 
     def fail(msg: str) -> int:
         print(f"tilescope check: {msg}", file=sys.stderr)
@@ -301,13 +310,6 @@ def run_check_photo(args, options=None) -> int:
         return fail(str(exc))
     except (RuntimeError, OSError, ImportError) as exc:
         return fail(f"the tile detector is not available: {exc}")
-    if getattr(args, "annotate", None):
-        try:
-            write_annotation(args.annotate, image, photo)
-        except (OSError, ValueError) as exc:
-            return fail(f"--annotate {args.annotate}: {exc}")
-    if args.json:
-        print(json.dumps(photo.to_json(), ensure_ascii=False))
-    else:
-        print(photo_report(photo, os.path.basename(args.file)))
+    if not emit(args, image, photo, args.file, fail):
+        return 2
     return 0 if "ruling" in photo.result else 1
