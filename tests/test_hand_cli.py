@@ -22,7 +22,7 @@ SPEC_RESULT = {
 
 def run_lines(text):
     out = io.StringIO()
-    hand_cmd._run_lines(io.StringIO(text), out)
+    hand_cmd.run_json_lines(io.StringIO(text), out)
     return [json.loads(line) for line in out.getvalue().splitlines()]
 
 

@@ -95,18 +95,9 @@ def print_verdict(verdict, as_json: bool, out=None) -> None:
 
 def _run_lines(stream, out) -> None:
     from scoring.verdict import check_json
+    from vision.commands.hand import run_json_lines
 
-    for line in stream:
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            result = {"valid": False, "error": f"not JSON: {exc.msg} at column {exc.colno}"}
-        else:
-            result = check_json(obj)
-        out.write(json.dumps(result, ensure_ascii=False) + "\n")
-        out.flush()
+    run_json_lines(stream, out, check_json)
 
 
 def run(args) -> int:

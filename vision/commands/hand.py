@@ -159,8 +159,13 @@ def _run_text(args) -> int:
     return 0
 
 
-def _run_lines(stream, out) -> None:
-    from scoring.api import score_json
+def run_json_lines(stream, out, answer=None) -> None:
+    """JSON Lines: one result per request line, in order; a bad line gets its own error result.
+
+    ``answer``: dict -> dict that never raises (default ``scoring.api.score_json``).
+    """
+    if answer is None:
+        from scoring.api import score_json as answer
 
     for line in stream:
         if not line.strip():
@@ -170,7 +175,7 @@ def _run_lines(stream, out) -> None:
         except json.JSONDecodeError as exc:
             result = {"valid": False, "error": f"not JSON: {exc.msg} at column {exc.colno}"}
         else:
-            result = score_json(obj)
+            result = answer(obj)
         out.write(json.dumps(result, ensure_ascii=False) + "\n")
         out.flush()
 
@@ -182,11 +187,11 @@ def run(args) -> int:
             return 2
         return _run_text(args)
     if args.file in (None, "-"):
-        _run_lines(sys.stdin, sys.stdout)
+        run_json_lines(sys.stdin, sys.stdout)
         return 0
     try:
         with open(args.file, encoding="utf-8") as fh:
-            _run_lines(fh, sys.stdout)
+            run_json_lines(fh, sys.stdout)
     except OSError as exc:
         print(f"tilescope hand: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
         return 2
