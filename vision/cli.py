@@ -23,10 +23,18 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "gouji": ("vision.commands.gouji", "Gouji team match scoring"),
 }
 
+# Top-level modules of optional extras -> the extra that installs them.
+OPTIONAL_EXTRAS = {"fastapi": "serve", "uvicorn": "serve", "multipart": "serve", "websockets": "serve",
+                   "starlette": "serve"}
+
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = argparse.ArgumentParser(prog="tilescope", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="tilescope",
+        description="Photograph a mahjong hand and get its value (riichi or MCR). "
+        "Run `tilescope VERB --help` for a verb's options.",
+    )
     sub = parser.add_subparsers(dest="verb", metavar="VERB")
     for verb, (_, help_) in COMMANDS.items():
         sub.add_parser(verb, help=help_, add_help=False)
@@ -42,8 +50,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
-        print(f"tilescope {verb}: not available ({exc})", file=sys.stderr)
-        return 2
+        # Only a missing optional extra is the user's to fix; anything else is a broken install.
+        if exc.name in OPTIONAL_EXTRAS:
+            print(f"tilescope {verb}: needs {exc.name!r}: pip install 'tilescope[{OPTIONAL_EXTRAS[exc.name]}]'",
+                  file=sys.stderr)
+            return 2
+        raise
     verb_parser = argparse.ArgumentParser(prog=f"tilescope {verb}", description=module.HELP)
     module.add_arguments(verb_parser)
     args = verb_parser.parse_args(argv[1:])

@@ -1,0 +1,31 @@
+"""The installed distribution must carry every subpackage: a plain ``packages = [...]`` list in
+pyproject once shipped ``vision`` without ``vision.commands`` and every verb failed after
+``pip install .`` while the tests (run from the checkout) passed."""
+import tomllib
+from pathlib import Path
+
+from setuptools import find_packages
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_every_package_under_scoring_and_vision_is_installed():
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
+    include = config["packages"]["find"]["include"]
+    shipped = set(find_packages(where=str(REPO), include=include))
+    on_disk = {
+        ".".join(p.parent.relative_to(REPO).parts)
+        for top in ("scoring", "vision")
+        for p in (REPO / top).rglob("__init__.py")
+    }
+    assert on_disk <= shipped
+    assert {"vision.commands", "scoring.riichi", "scoring.mcr"} <= shipped
+    assert not any(name.startswith("datasets") for name in shipped)
+
+
+def test_every_cli_verb_module_exists():
+    from vision.cli import COMMANDS
+
+    for verb, (module, _) in COMMANDS.items():
+        path = REPO / (module.replace(".", "/") + ".py")
+        assert path.exists(), f"tilescope {verb}: {path} missing"
