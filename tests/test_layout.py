@@ -302,3 +302,15 @@ def test_rendered_ground_truth_reproduces_the_request(path):
     if want["ruleset"] == "mcr":
         assert got.get("flowers", 0) == want.get("flowers", 0)
     assert lay.upside_down == any(t.get("upside_down") for t in ann["tiles"] if t["group"] == "concealed")
+
+
+def test_fix_none_drops_a_box_that_is_no_tile():
+    # `--fix N=none`: the user says box N is no tile (a duplicate box, a shadow); it goes, the
+    # others keep their reading
+    dets = to_detections(open_hand())
+    lay = parse_layout(dets, "riichi")
+    first = lay.order[0]
+    fixed = apply_fixes(lay, dets, {1: "none"})
+    assert len(fixed.tiles) == len(dets.tiles) - 1
+    assert first not in fixed.tiles
+    assert multiset(parse_layout(fixed, "riichi").tile_request["concealed"]) == multiset("34m67p55z")

@@ -908,11 +908,16 @@ def _meld_json(g: Group, ruleset: str) -> dict:
     return out
 
 
+# `--fix N=none`: the box is no tile at all.
+NO_TILE = "none"
+
+
 def apply_fixes(layout: Layout, detections: Detections, fixes: dict[int, str]) -> Detections:
     """A copy of ``detections`` with the tiles numbered in ``layout``'s reading order replaced.
 
     ``fixes``: ``{number: tile code}`` (1-based, as ``--fix 3=5p``). A fixed tile gets
-    confidence 1 (the user said so). Raises ValueError naming a number out of range or an
+    confidence 1 (the user said so). The code ``none`` removes a box that is no tile (a
+    duplicate box on one tile, a shadow). Raises ValueError naming a number out of range or an
     unknown tile code.
     """
     from .classes import CLASS_INDEX
@@ -922,13 +927,16 @@ def apply_fixes(layout: Layout, detections: Detections, fixes: dict[int, str]) -
     for n, code in fixes.items():
         if not 1 <= n <= len(layout.order):
             raise ValueError(f"--fix {n}={code}: the photo has tiles 1..{len(layout.order)}")
-        if code not in CLASS_INDEX:
-            raise ValueError(f"--fix {n}={code}: unknown tile code {code!r} (mpsz such as 5p, 0m, 7z, 3f, or back)")
+        if code not in CLASS_INDEX and code != NO_TILE:
+            raise ValueError(f"--fix {n}={code}: unknown tile code {code!r} "
+                             f"(mpsz such as 5p, 0m, 7z, 3f, back, or {NO_TILE} to drop the box)")
         new[n - 1] = code
     tiles = []
     for k, d in enumerate(detections.tiles):
         i = index.get(k)
         if i is not None and i in new:
+            if new[i] == NO_TILE:
+                continue
             d = replace(d, tile=new[i], confidence=1.0, alternatives=())
         tiles.append(d)
     return Detections(detections.width, detections.height, tiles)

@@ -22,7 +22,8 @@ EPILOG = """\
 Fixes: every tile gets a number in reading order (shown in the report, left to right as the
 player sees the hand: concealed, winning tile, melds, dora row, flowers). If one was misread,
 pass --fix N=TILE (repeatable), e.g. --fix 3=5p; 0m 0p 0s are red fives, 1z..7z = E S W N
-White Green Red, 1f..8f flowers, 'back' a face-down tile.
+White Green Red, 1f..8f flowers, 'back' a face-down tile, 'none' a box that is no tile
+(e.g. a second box on one tile: --fix 15=none).
 
 Rule options (red fives, kiriage, kazoe…) go in --context as "rules" (shared/spec/hand-json.md).
 Exit codes: 0 scored (a hand without yaku is still a result); 1 the photo was read but no
