@@ -93,13 +93,6 @@ def print_verdict(verdict, as_json: bool, out=None) -> None:
     print(json.dumps(verdict.to_json(), ensure_ascii=False) if as_json else format_verdict(verdict), file=out)
 
 
-def _run_lines(stream, out) -> None:
-    from scoring.verdict import check_json
-    from vision.commands.hand import run_json_lines
-
-    run_json_lines(stream, out, check_json)
-
-
 def run(args) -> int:
     from scoring.hand import HandError
     from scoring.tiles import TileError
@@ -120,13 +113,7 @@ def run(args) -> int:
             return 2
         print_verdict(verdict, args.json)
         return 0
-    if args.file in (None, "-"):
-        _run_lines(sys.stdin, sys.stdout)
-        return 0
-    try:
-        with open(args.file, encoding="utf-8") as fh:
-            _run_lines(fh, sys.stdout)
-    except OSError as exc:
-        print(f"tilescope check: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
-        return 2
-    return 0
+    from scoring.verdict import check_json
+    from vision.commands.hand import run_json_file
+
+    return run_json_file("check", args.file, check_json)

@@ -32,14 +32,12 @@ stderr, exit code 2.
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from scoring.tournament import gouji
-from vision.commands.table import InputError, fail, format_validation_error, read_json
+from vision.commands.table import run_json_command
 
 HELP = "Gouji team match scoring from finishing orders (JSON in, JSON out)"
 
@@ -88,14 +86,4 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        out = gouji_json(read_json(args.input))
-    except InputError as exc:
-        return fail("gouji", str(exc))
-    except ValidationError as exc:
-        return fail("gouji", "invalid input:\n" + format_validation_error(exc))
-    except gouji.GoujiError as exc:
-        return fail("gouji", str(exc))
-    json.dump(out, sys.stdout, indent=2, ensure_ascii=False)
-    print()
-    return 0
+    return run_json_command("gouji", args.input, gouji_json, gouji.GoujiError)

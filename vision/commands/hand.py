@@ -180,19 +180,25 @@ def run_json_lines(stream, out, answer=None) -> None:
         out.flush()
 
 
+def run_json_file(verb: str, path: str | None, answer=None) -> int:
+    """Answer the JSON Lines in ``path`` (``None`` or ``-``: stdin) on stdout with ``answer``
+    (see :func:`run_json_lines`). Returns the exit code: 2 if the file cannot be read."""
+    if path in (None, "-"):
+        run_json_lines(sys.stdin, sys.stdout, answer)
+        return 0
+    try:
+        with open(path, encoding="utf-8") as fh:
+            run_json_lines(fh, sys.stdout, answer)
+    except OSError as exc:
+        print(f"tilescope {verb}: cannot read {path}: {exc.strerror}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def run(args) -> int:
     if args.text is not None:
         if args.file:
             print("tilescope hand: give either FILE (JSON Lines) or --text, not both", file=sys.stderr)
             return 2
         return _run_text(args)
-    if args.file in (None, "-"):
-        run_json_lines(sys.stdin, sys.stdout)
-        return 0
-    try:
-        with open(args.file, encoding="utf-8") as fh:
-            run_json_lines(fh, sys.stdout)
-    except OSError as exc:
-        print(f"tilescope hand: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
-        return 2
-    return 0
+    return run_json_file("hand", args.file)

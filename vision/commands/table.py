@@ -162,15 +162,19 @@ def fail(verb: str, message: str) -> int:
     return 2
 
 
-def run(args: argparse.Namespace) -> int:
+def run_json_command(verb: str, path: str, compute, rule_error: type[Exception]) -> int:
+    """Read JSON from ``path`` (``-``: stdin), print ``compute(obj)`` as JSON; any input or
+    rule problem (``InputError``, pydantic's ValidationError, ``rule_error``) → stderr, exit 2."""
     try:
-        out = table_json(read_json(args.input))
-    except InputError as exc:
-        return fail("table", str(exc))
+        out = compute(read_json(path))
     except ValidationError as exc:
-        return fail("table", "invalid input:\n" + format_validation_error(exc))
-    except ema.TableError as exc:
-        return fail("table", str(exc))
+        return fail(verb, "invalid input:\n" + format_validation_error(exc))
+    except (InputError, rule_error) as exc:
+        return fail(verb, str(exc))
     json.dump(out, sys.stdout, indent=2, ensure_ascii=False)
     print()
     return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    return run_json_command("table", args.input, table_json, ema.TableError)
