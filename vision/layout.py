@@ -234,6 +234,29 @@ def _meld_from_slots(slots: list[Slot]) -> tuple[Group, int]:
     return Group("meld", dets, mtype, called, from_), penalty
 
 
+def _cut_into_sets(n: int, piece) -> tuple[float, list[Group]] | None:
+    """Cheapest cut of ``n`` slots into consecutive pieces of 3 or 4 (dynamic programming).
+
+    ``piece(i, j)`` → ``(cost, group)`` for slots ``i..j-1``, or None where they cannot be one
+    set. Returns ``(total cost, groups)``, or None if no cut exists.
+    """
+    best: list[tuple[float, list[Group]] | None] = [None] * (n + 1)
+    best[0] = (0.0, [])
+    for i in range(n):
+        if best[i] is None:
+            continue
+        for j in (i + 3, i + 4):
+            if j > n:
+                continue
+            found = piece(i, j)
+            if found is None:
+                continue
+            cost = best[i][0] + found[0]
+            if best[j] is None or cost < best[j][0]:
+                best[j] = (cost, best[i][1] + [found[1]])
+    return best[n]
+
+
 def _split_melds(slots: list[Slot], breaks: frozenset[int] = frozenset()) -> tuple[list[Group], float]:
     """Split a run of meld slots into melds of 3 or 4 slots, least total penalty (DP).
 
@@ -241,22 +264,13 @@ def _split_melds(slots: list[Slot], breaks: frozenset[int] = frozenset()) -> tup
     and their one sideways tile; the gaps between melds are often too small to see, so a gap
     inside a meld costs only a little.
     """
-    n = len(slots)
-    best: list[tuple[float, list[Group]] | None] = [None] * (n + 1)
-    best[0] = (0.0, [])
-    for i in range(n):
-        if best[i] is None:
-            continue
-        for size in (3, 4):
-            if i + size > n:
-                continue
-            group, pen = _meld_from_slots(slots[i:i + size])
-            inner = sum(1 for k in range(i + 1, i + size) if k in breaks)
-            cost = best[i][0] + pen + 0.3 * inner
-            if best[i + size] is None or cost < best[i + size][0]:
-                best[i + size] = (cost, best[i][1] + [group])
-    if best[n] is not None:
-        return best[n][1], best[n][0]
+    def piece(i: int, j: int) -> tuple[float, Group]:
+        group, pen = _meld_from_slots(slots[i:j])
+        return pen + 0.3 * sum(1 for k in range(i + 1, j) if k in breaks), group
+
+    best = _cut_into_sets(len(slots), piece)
+    if best is not None:
+        return best[1], best[0]
     # cannot be cut into 3s and 4s: one illegal group, reported by validation
     dets = [d for s in slots for d in s.dets]
     return [Group("meld", dets, "pon" if len(dets) == 3 else "daiminkan")], 10.0
@@ -597,25 +611,15 @@ def _tail_sets(slots: list[Slot], gaps: list[bool]) -> tuple[float, list[Group]]
     ``gaps[i]``: a gap was seen before ``slots[i]``. A cut where no gap was seen costs 0.2
     (gaps between melds are small); a gap inside a set costs 0.5.
     """
-    n = len(slots)
-    best: list[tuple[float, list[Group]] | None] = [None] * (n + 1)
-    best[0] = (0.0, [])
-    for i in range(n):
-        if best[i] is None:
-            continue
-        for size in (3, 4):
-            j = i + size
-            if j > n:
-                continue
-            dets = [d for sl in slots[i:j] for d in sl.dets]
-            shape = _is_set([d.tile for d in dets])
-            if shape is None:
-                continue
-            cost = best[i][0] + 0.3 + 0.5 * sum(gaps[i + 1:j]) + (0 if i == 0 or gaps[i] else 0.2)
-            if best[j] is None or cost < best[j][0]:
-                group = Group("meld", dets, {"kan": "daiminkan", "pon": "pon", "chi": "chi"}[shape])
-                best[j] = (cost, best[i][1] + [group])
-    return best[n]
+    def piece(i: int, j: int) -> tuple[float, Group] | None:
+        dets = [d for sl in slots[i:j] for d in sl.dets]
+        shape = _is_set([d.tile for d in dets])
+        if shape is None:
+            return None
+        cost = 0.3 + 0.5 * sum(gaps[i + 1:j]) + (0 if i == 0 or gaps[i] else 0.2)
+        return cost, Group("meld", dets, {"kan": "daiminkan", "pon": "pon", "chi": "chi"}[shape])
+
+    return _cut_into_sets(len(slots), piece)
 
 
 def _split_plain(plain: list[list[Slot]], melds: list[Group], ruleset: str,
