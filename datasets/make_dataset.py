@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 from datasets.art import HELDOUT_STYLES, ArtError, list_styles
+from datasets.render import SCENE_MIXES
 from vision.classes import CLASS_INDEX, TILE_CLASSES
 
 SPLITS = ("train", "val", "test")
@@ -64,12 +65,26 @@ def _one(task: tuple[str, int]) -> str:
         return split
     rng = np.random.default_rng([_JOB["seed"], SPLITS.index(split), i])
     styles = _JOB["test_styles"] if split == "test" else _JOB["styles"]
-    img, ann = random_scene(rng, styles, imgsz=_JOB["imgsz"], art=_JOB["art"], jpeg=False)
+    img, ann = random_scene(rng, styles, imgsz=_JOB["imgsz"], art=_JOB["art"], jpeg=False, mix=_JOB["mix"])
     cv2.imwrite(str(out / "images" / split / f"{stem}.jpg"), img,
                 [cv2.IMWRITE_JPEG_QUALITY, int(ann["jpeg_quality"])])
     (out / "labels" / split / f"{stem}.txt").write_text("\n".join(yolo_lines(ann)) + ("\n" if ann["tiles"] else ""))
     ann_path.write_text(json.dumps(ann))  # written last: its presence marks the image as done
     return split
+
+
+def remove_unfinished(out: Path) -> int:
+    """Delete images and labels whose annotation was never written (a worker stopped mid-image);
+    returns how many images were removed. The annotation is written last, so it marks a done image."""
+    removed = 0
+    for split in SPLITS:
+        ann_dir = out / "annotations" / split
+        for img in (out / "images" / split).glob("*.jpg"):
+            if not (ann_dir / f"{img.stem}.json").exists():
+                img.unlink()
+                (out / "labels" / split / f"{img.stem}.txt").unlink(missing_ok=True)
+                removed += 1
+    return removed
 
 
 def write_data_yaml(out: Path) -> Path:
@@ -93,6 +108,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--test-styles", nargs="+", default=list(HELDOUT_STYLES), help="styles of the test split")
     ap.add_argument("--art", default=None, help="tile artwork folder (default $TILESCOPE_ART or ../shared/art)")
     ap.add_argument("--workers", type=int, default=2, help="worker processes")
+    ap.add_argument("--mix", default="default", choices=sorted(SCENE_MIXES),
+                    help="scene-kind shares (datasets.render.SCENE_MIXES); 'real' adds frame-filling close-ups")
+    ap.add_argument("--max-seconds", type=float, default=None,
+                    help="stop rendering training images after this many seconds (val and test are made first)")
     args = ap.parse_args(argv)
     if args.n < 0 or (args.val or 0) < 0 or (args.test or 0) < 0:
         print("error: image counts must be >= 0", file=sys.stderr)
@@ -120,28 +139,40 @@ def main(argv: list[str] | None = None) -> int:
     for kind in ("images", "labels", "annotations"):
         for split in SPLITS:
             (out / kind / split).mkdir(parents=True, exist_ok=True)
-    tasks = [("train", i) for i in range(args.n)] + [("val", i) for i in range(n_val)] + \
-            [("test", i) for i in range(n_test)]
+    # val and test first: a time-capped run still has complete evaluation splits.
+    tasks = [("val", i) for i in range(n_val)] + [("test", i) for i in range(n_test)] + \
+            [("train", i) for i in range(args.n)]
     job = {"out": str(out), "seed": args.seed, "imgsz": args.imgsz, "art": args.art,
-           "styles": styles, "test_styles": args.test_styles}
+           "styles": styles, "test_styles": args.test_styles, "mix": args.mix}
     try:
         from tqdm import tqdm
     except ImportError:  # the progress bar is a nicety, not a requirement
         def tqdm(it, **_):
             return it
     t0 = time.time()
+    deadline = None if args.max_seconds is None else t0 + args.max_seconds
+    done = {split: 0 for split in SPLITS}
     if args.workers <= 1:
         _init(job)
-        for _ in tqdm(map(_one, tasks), total=len(tasks), unit="img"):
-            pass
+        for split in tqdm(map(_one, tasks), total=len(tasks), unit="img"):
+            done[split] += 1
+            if deadline and time.time() > deadline and split == "train":
+                break
     else:
         with Pool(args.workers, initializer=_init, initargs=(job,)) as pool:
-            for _ in tqdm(pool.imap_unordered(_one, tasks, chunksize=4), total=len(tasks), unit="img"):
-                pass
+            for split in tqdm(pool.imap_unordered(_one, tasks, chunksize=4), total=len(tasks), unit="img"):
+                done[split] += 1
+                if deadline and time.time() > deadline and split == "train":
+                    pool.terminate()
+                    break
     secs = time.time() - t0
+    removed = remove_unfinished(out)
     write_data_yaml(out)
-    info = {"train": args.n, "val": n_val, "test": n_test, "seed": args.seed, "imgsz": args.imgsz,
-            "styles": styles, "test_styles": args.test_styles, "seconds": round(secs, 1),
+    n_train = len(list((out / "annotations" / "train").glob("*.json")))
+    if n_train < args.n:
+        print(f"time cap: {n_train} of {args.n} training images made ({removed} unfinished removed)", file=sys.stderr)
+    info = {"train": n_train, "val": n_val, "test": n_test, "seed": args.seed, "imgsz": args.imgsz,
+            "styles": styles, "test_styles": args.test_styles, "mix": args.mix, "seconds": round(secs, 1),
             "workers": args.workers, "cpu_count": os.cpu_count()}
     (out / "dataset.json").write_text(json.dumps(info, indent=1))
     print(f"wrote {len(tasks)} images to {out} in {secs:.0f} s "

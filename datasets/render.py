@@ -15,6 +15,7 @@ Public API (kept stable for the layout and pipeline developers):
   with a sideways tile, optional dora row and flowers) with its request as ground truth.
 * :func:`render_rows` - loose rows or a grid of tiles (as in product photos of whole sets).
 * :func:`render_negative` - an empty table or backs only.
+* :func:`render_closeup` - a few touching tiles filling the frame (how real tile photos look).
 * :func:`random_scene` - one training scene of a random kind (used by ``make_dataset``).
 
 Each returns ``(image_bgr, annotation)``: ``image_bgr`` uint8 (H, W, 3); ``annotation`` a dict
@@ -817,13 +818,67 @@ def training_styles(art: str | None = None) -> list[str]:
     return [s for s in list_styles(art) if s not in HELDOUT_STYLES]
 
 
-def random_scene(rng: np.random.Generator, styles: list[str], *, imgsz: int | tuple[int, int] = 416,
-                 art: str | None = None, jpeg: bool = True) -> tuple[np.ndarray, dict]:
-    """One training scene: a hand (riichi or MCR, lying or standing, sometimes with discards),
-    loose rows or a grid, or a hard negative, in a style drawn from ``styles``. Tile height is
-    either fitted (the scene fills 55..95% of the frame) or drawn from 14..200 px (scaled by
-    imgsz/416) so that crops and close-ups appear too.
+def render_closeup(rng: np.random.Generator, style: TileArt | str, *, imgsz: int = 416,
+                   jpeg: bool = True) -> tuple[np.ndarray, dict]:
+    """A close-up of a few tiles that fills the whole frame, as people photograph tiles to ask
+    "what is this?": one to five touching rows of 3..12 tiles seen from above, single tiles often
+    turned upside down, the photo cropped tight around them (a one-row strip comes out as a wide
+    image). Tiles are ~40..200 px high at 416 px; the rest of the training mix rarely shows them
+    that big and that tightly packed. Returns ``(image_bgr, annotation)`` with scene ``closeup``.
     """
+    style = get_style(style) if isinstance(style, str) else style
+    rows = int(rng.choice([1, 1, 2, 2, 3, 4, 5]))
+    per_row = int(rng.integers(3, 13))
+    look = Look(pitch=float(rng.uniform(55, 90)), yaw=float(rng.normal(0, 6)),
+                roll=float(rng.normal(0, 3) + (180 if rng.random() < 0.2 else 0)), fill=0.9, occlude=0.05)
+    img, ann = render_rows(rng, style, imgsz=(imgsz, imgsz), rows=rows, per_row=per_row, grid=True,
+                           flip_share=0.2, tile_flip=float(rng.choice([0.0, 0.3, 0.5])), look=look, jpeg=False)
+    # Crop tight around the tiles (a margin of 0..5% of their span, often cutting into the
+    # outer tiles a little), then scale so the long side is imgsz again.
+    boxes = np.array([t["box"] for t in ann["tiles"]], float)
+    lo, hi = boxes[:, :2].min(0), boxes[:, 2:].max(0)
+    margin = (hi - lo) * rng.uniform(-0.01, 0.05, size=2)
+    x0, y0 = np.maximum(np.floor(lo - margin), 0).astype(int)
+    x1, y1 = np.minimum(np.ceil(hi + margin), [imgsz, imgsz]).astype(int)
+    crop = img[y0:y1, x0:x1]
+    k = imgsz / max(crop.shape[:2])
+    w, h = max(1, int(round(crop.shape[1] * k))), max(1, int(round(crop.shape[0] * k)))
+    img = cv2.resize(crop, (w, h), interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
+    scale = np.array([w / (x1 - x0), h / (y1 - y0)] * 2)
+    kept = []
+    for t in ann["tiles"]:
+        bx = np.array(t["box"], float) - [x0, y0, x0, y0]
+        cut = np.clip(bx, 0, [x1 - x0, y1 - y0] * 2)
+        share = (cut[2] - cut[0]) * (cut[3] - cut[1]) / max((bx[2] - bx[0]) * (bx[3] - bx[1]), 1e-9)
+        t["visible"] = round(float(t["visible"]) * float(np.clip(share, 0, 1)), 3)
+        t["box"] = [round(float(v), 1) for v in cut * scale]
+        if t["visible"] >= 0.4:
+            kept.append(t)
+    ann["tiles"] = kept
+    ann["image"] = {"width": w, "height": h}
+    ann["scene"] = "closeup"
+    if jpeg:
+        img = _jpeg(img, ann["jpeg_quality"])
+    return img, ann
+
+
+# Scene-kind shares of random_scene: hand, rows/grid, close-up, negative.
+SCENE_MIXES: dict[str, tuple[float, float, float, float]] = {
+    "default": (0.5, 0.43, 0.0, 0.07),
+    # Real photos people ask about are close-ups of touching tiles (models/README.md).
+    "real": (0.38, 0.24, 0.30, 0.08),
+}
+
+
+def random_scene(rng: np.random.Generator, styles: list[str], *, imgsz: int | tuple[int, int] = 416,
+                 art: str | None = None, jpeg: bool = True, mix: str = "default") -> tuple[np.ndarray, dict]:
+    """One training scene: a hand (riichi or MCR, lying or standing, sometimes with discards),
+    loose rows or a grid, a frame-filling close-up, or a hard negative, in a style drawn from
+    ``styles``, with the shares of ``SCENE_MIXES[mix]``. Tile height is either fitted (the scene
+    fills 55..95% of the frame) or drawn from 14..200 px (scaled by imgsz/416) so that crops and
+    close-ups appear too. Raises KeyError for an unknown ``mix``.
+    """
+    shares = np.cumsum(SCENE_MIXES[mix])
     weights = np.array([3.0 if s.startswith("riichi-regular") else 1.5 if s.startswith("riichi") else 1.0
                         for s in styles])
     style = get_style(str(rng.choice(styles, p=weights / weights.sum())), art)
@@ -831,8 +886,10 @@ def random_scene(rng: np.random.Generator, styles: list[str], *, imgsz: int | tu
     look = Look()
     if rng.random() < 0.3:
         look.tile_px = float(np.exp(rng.uniform(math.log(14), math.log(200)))) * long_side / 416
-    kind = rng.random()
-    if kind < 0.5:
+    kind = rng.random() * shares[-1]
+    if shares[2] > shares[1] and shares[1] <= kind < shares[2]:
+        return render_closeup(rng, style, imgsz=long_side, jpeg=jpeg)
+    if kind < shares[0]:
         has_flowers = any(c.endswith("f") for c in style.classes)
         ruleset = "mcr" if (has_flowers and rng.random() < 0.5) else "riichi"
         spec = random_hand(rng, ruleset)
@@ -842,6 +899,6 @@ def random_scene(rng: np.random.Generator, styles: list[str], *, imgsz: int | tu
         return render_hand(spec, rng, style, imgsz=imgsz, look=look, jpeg=jpeg,
                            upside_down=bool(rng.random() < 0.1),
                            discards=int(rng.integers(3, 19)) if rng.random() < 0.25 else 0)
-    if kind < 0.93:
+    if kind < shares[1]:
         return render_rows(rng, style, imgsz=imgsz, look=look, jpeg=jpeg)
     return render_negative(rng, style, imgsz=imgsz, look=look, jpeg=jpeg)

@@ -93,6 +93,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--export", default=None, metavar="ONNX", help="export the run's best.pt to this ONNX path and exit")
     ap.add_argument("--eval", action="store_true", help="evaluate best.pt on the test split and exit")
     ap.add_argument("--weights", default=None, help="checkpoint for --export/--eval (default: the run's best.pt)")
+    ap.add_argument("--amp", action="store_true", help="mixed precision (GPU only; off by default)")
+    ap.add_argument("--fliplr", type=float, default=None,
+                    help="mirror share (default 0.5 for tile/back, 0 for 46 classes: a mirrored 3m is no tile)")
     ap.add_argument("--all-classes", action="store_true",
                     help="train/evaluate the single-stage 46-class detector on the dataset's own labels")
     args = ap.parse_args(argv)
@@ -147,10 +150,11 @@ def main(argv: list[str] | None = None) -> int:
         # a yaml trains from scratch, as nothing may be downloaded here.
         pretrained=args.model if str(args.model).endswith(".pt") else False,
         plots=False, project=str(Path(args.project)), name=args.name, exist_ok=True,
-        amp=False, patience=100, seed=0, deterministic=False, warmup_epochs=1,
+        amp=args.amp, patience=100, seed=0, deterministic=False, warmup_epochs=1,
         # Tiles are already small and rotated by the renderer: zoom out little, no rotation;
-        # a mirrored tile is still a tile (2 classes), so horizontal flips are harmless.
-        scale=0.3, degrees=0.0, translate=0.1, fliplr=0.5, mosaic=1.0, close_mosaic=3,
+        # a mirrored tile is still a tile (2 classes), so horizontal flips are harmless there.
+        scale=0.3, degrees=0.0, translate=0.1, mosaic=1.0, close_mosaic=3,
+        fliplr=(0.0 if args.all_classes else 0.5) if args.fliplr is None else args.fliplr,
     )
     return 0
 

@@ -59,3 +59,40 @@ def test_make_dataset_refuses_bad_counts(capsys):
 
     assert main(["--out", "/tmp/never", "--n", "-1"]) == 2
     assert "must be >= 0" in capsys.readouterr().err
+
+
+def test_remove_unfinished_drops_images_without_annotation(tmp_path):
+    from datasets.make_dataset import SPLITS, remove_unfinished
+
+    for kind in ("images", "labels", "annotations"):
+        for split in SPLITS:
+            (tmp_path / kind / split).mkdir(parents=True)
+    for stem, done in (("train_000000", True), ("train_000001", False)):
+        (tmp_path / "images" / "train" / f"{stem}.jpg").write_bytes(b"x")
+        (tmp_path / "labels" / "train" / f"{stem}.txt").write_text("0 0.5 0.5 0.1 0.1\n")
+        if done:
+            (tmp_path / "annotations" / "train" / f"{stem}.json").write_text("{}")
+    assert remove_unfinished(tmp_path) == 1
+    assert [p.name for p in (tmp_path / "images" / "train").iterdir()] == ["train_000000.jpg"]
+    assert [p.name for p in (tmp_path / "labels" / "train").iterdir()] == ["train_000000.txt"]
+
+
+def test_time_cap_keeps_val_and_test_complete(tmp_path):
+    from datasets.art import ArtError, list_styles
+
+    try:
+        list_styles()
+    except ArtError:
+        pytest.skip("tile artwork not found (../shared/art or $TILESCOPE_ART)")
+    from datasets.make_dataset import main
+
+    out = tmp_path / "ds"
+    args = ["--out", str(out), "--n", "50", "--val", "1", "--test", "1", "--imgsz", "96", "--workers", "1",
+            "--styles", "xmahjongg-dorwhite", "--max-seconds", "0", "--mix", "real"]
+    assert main(args) == 0
+    assert len(list((out / "images" / "val").glob("*.jpg"))) == 1
+    assert len(list((out / "images" / "test").glob("*.jpg"))) == 1
+    n_train = len(list((out / "images" / "train").glob("*.jpg")))
+    assert 1 <= n_train < 50   # stopped after the first training image past the deadline
+    assert n_train == len(list((out / "labels" / "train").glob("*.txt")))
+    assert (out / "data.yaml").exists()

@@ -162,3 +162,32 @@ def test_style_without_flowers_refuses_a_flower_hand():
                      "seat_wind": "E", "round_wind": "E", "flowers": 1}, ["1f"])
     with pytest.raises(KeyError, match="1f"):
         render_hand(spec, np.random.default_rng(0), "riichi-regular", imgsz=256)
+
+
+def test_closeup_fills_the_frame_with_the_tiles_it_labels():
+    from datasets.render import render_closeup
+
+    for i in range(5):
+        img, ann = render_closeup(np.random.default_rng([7, i]), "riichi-regular", imgsz=320)
+        h, w = img.shape[:2]
+        assert ann["scene"] == "closeup" and max(w, h) == 320
+        boxes = np.array([t["box"] for t in ann["tiles"]], float)
+        assert len(boxes) >= 3
+        # frame-filling: the labelled tiles span at least 80% of the image's long side
+        span = (boxes[:, 2].max() - boxes[:, 0].min()) if w >= h else (boxes[:, 3].max() - boxes[:, 1].min())
+        assert span >= 0.8 * max(w, h)
+        # big tiles: the median box is at least 1/8 of the short side... of a 3..12-tile row
+        assert np.median(boxes[:, 3] - boxes[:, 1]) >= 0.1 * min(w, h)
+
+
+def test_real_mix_draws_closeups_and_default_mix_never_does():
+    from datasets.render import random_scene
+
+    styles = ["riichi-regular"]
+    real = [random_scene(np.random.default_rng([3, i]), styles, imgsz=160, mix="real")[1]["scene"]
+            for i in range(30)]
+    default = [random_scene(np.random.default_rng([3, i]), styles, imgsz=160)[1]["scene"] for i in range(30)]
+    assert "closeup" in real
+    assert "closeup" not in default
+    with pytest.raises(KeyError):
+        random_scene(np.random.default_rng(0), styles, imgsz=160, mix="nonsense")

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# One GPU session, start to finish (run on an H200 with 16 cores): render a dataset with every
+# core, then train the tile/back detector (two-stage design) and the single-stage 46-class
+# detector side by side on the same images under the same time cap, copying checkpoints to
+# OUT as they improve (a session cut short still leaves weights behind).
+#
+#   bash models/train_gpu.sh OUT [ART]
+#   env: PY (python3), N (training images cap, 40000), RENDER_S (render seconds, 120),
+#        TRAIN_H (hours per model, 0.1), IMGSZ (416), DEVICE (0), BATCH (64)
+#
+# Afterwards, on any machine: export ONNX with `python -m models.train_detector --export`
+# (see models/README.md) and measure on the real photos with benchmarks/real_photos.py.
+set -uo pipefail
+OUT=${1:?usage: train_gpu.sh OUT [ART]}
+ART=${2:-${TILESCOPE_ART:-../shared/art}}
+PY=${PY:-python3}; N=${N:-40000}; RENDER_S=${RENDER_S:-120}; TRAIN_H=${TRAIN_H:-0.1}
+IMGSZ=${IMGSZ:-416}; DEVICE=${DEVICE:-0}; BATCH=${BATCH:-64}
+DATA=${DATA:-/tmp/tilescope_data/tiles$IMGSZ}
+PROJECT=${PROJECT:-/tmp/tilescope_runs}
+W=$(nproc); HALF=$(( W > 3 ? W / 2 - 1 : 1 ))
+export YOLO_OFFLINE=1 YOLO_AUTOINSTALL=0 PYTHONUNBUFFERED=1
+mkdir -p "$OUT"
+log() { echo "[$(date +%T)] $*"; }
+
+log "render: up to $N images for ${RENDER_S}s on $W cores"
+$PY -m datasets.make_dataset --out "$DATA" --n "$N" --val 400 --test 300 --seed 1 --imgsz "$IMGSZ" \
+    --art "$ART" --workers "$W" --mix real --max-seconds "$RENDER_S" 2>&1 | tr '\r' '\n' | grep -v "img/s\]$" | tail -3
+cp "$DATA/dataset.json" "$OUT/dataset.json"
+
+train() {  # name, extra args
+    local name=$1; shift
+    local workers=$HALF
+    for attempt in 1 2; do
+        $PY -m models.train_detector --data "$DATA" --imgsz "$IMGSZ" --epochs 300 --time "$TRAIN_H" \
+            --batch "$BATCH" --workers "$workers" --device "$DEVICE" --cache ram --project "$PROJECT" \
+            --name "$name" "$@" >> "$PROJECT.$name.log" 2>&1
+        local rc=$?
+        echo "$name attempt $attempt (workers $workers) exit $rc" >> "$PROJECT.$name.log"
+        # A loader crash (e.g. a small /dev/shm) before the first epoch: once more in-process.
+        [ $rc -eq 0 ] || [ -f "$PROJECT/$name/results.csv" ] && break
+        workers=0
+    done
+}
+mkdir -p "$PROJECT"
+df -h /dev/shm 2>/dev/null | tail -1
+log "train: two detectors, ${TRAIN_H} h each, $HALF loader workers each"
+train det2 & P2=$!
+train det46 --all-classes & P46=$!
+
+copy() {
+    for n in det2 det46; do
+        [ -f "$PROJECT/$n/weights/best.pt" ] && cp "$PROJECT/$n/weights/best.pt" "$OUT/$n.best.pt"
+        [ -f "$PROJECT/$n/results.csv" ] && cp "$PROJECT/$n/results.csv" "$OUT/$n.results.csv"
+        [ -f "$PROJECT.$n.log" ] && tr '\r' '\n' < "$PROJECT.$n.log" | grep -v "it/s\]$\|s/it\]$" | tail -60 > "$OUT/$n.log"
+    done
+}
+while kill -0 $P2 2>/dev/null || kill -0 $P46 2>/dev/null; do sleep 20; copy; done
+wait
+copy
+log "done"; ls -la "$OUT"
