@@ -46,13 +46,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--weights", type=Path, default=REPO / "vision" / "weights")
     p.add_argument("--repeat", type=int, default=5, help="timed runs per photo")
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--turns", type=int, default=4, choices=(1, 2, 4), help="classifier quarter turns per crop")
     p.add_argument("--cli-runs", type=int, default=3, help="timed `tilescope read` processes")
     args = p.parse_args(argv)
     photos = _photos(args.photos)
     if not photos:
         print("no photos found: pass --photos DIR", file=sys.stderr)
         return 2
-    reader = TileReader(args.weights, threads=args.threads)
+    reader = TileReader(args.weights, threads=args.threads, turns=args.turns)
     images = []
     for path in photos:
         img = load_image(path)

@@ -225,11 +225,12 @@ class FakeReader:
 class ModelReader:
     """Runs ``vision.detector.TileReader`` on the photo files."""
 
-    def __init__(self, photos_dir: Path, weights: str | None, conf: float | None, imgsz: int | None):
+    def __init__(self, photos_dir: Path, weights: str | None, conf: float | None, imgsz: int | None,
+                 turns: int = 4):
         from vision.detector import TileReader  # imported here: --fake needs no model or cv2
         from vision.imageio import load_image
 
-        kwargs = {}
+        kwargs = {"turns": turns}
         if conf is not None:
             kwargs["conf"] = conf
         if imgsz is not None:
@@ -351,6 +352,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--weights", help="weights folder for TileReader (default: the bundled one)")
     ap.add_argument("--conf", type=float, help="detector confidence threshold (default: TileReader's)")
     ap.add_argument("--imgsz", type=int, help="detector input size in px (default: the model's)")
+    ap.add_argument("--turns", type=int, default=4, choices=(1, 2, 4), help="classifier quarter turns per crop")
     ap.add_argument("--fake", action="store_true", help="no model: return the labels with seeded errors")
     ap.add_argument("--fake-noise", type=float, default=0.0, help="error rate of --fake per kind (drop/swap/duplicate)")
     ap.add_argument("--seed", type=int, default=0)
@@ -384,14 +386,14 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: photos missing from {args.photos}: {', '.join(missing)}", file=sys.stderr)
             return 2
         try:
-            reader = ModelReader(args.photos, args.weights, args.conf, args.imgsz)
+            reader = ModelReader(args.photos, args.weights, args.conf, args.imgsz, args.turns)
         except ImportError as e:
             print(f"error: the tile reader cannot be imported ({e}); try --fake", file=sys.stderr)
             return 2
         except Exception as e:  # ModelError and friends: missing/malformed weights
             print(f"error: cannot load the tile reader: {e}", file=sys.stderr)
             return 2
-        desc = f"TileReader(weights={args.weights or 'bundled'}, conf={args.conf}, imgsz={args.imgsz})"
+        desc = f"TileReader(weights={args.weights or 'bundled'}, conf={args.conf}, imgsz={args.imgsz}, turns={args.turns})"
 
     results = evaluate(labels, reader.read_names, photos)
     meta = {"reader": desc, "labels": str(args.labels)}

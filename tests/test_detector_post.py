@@ -176,3 +176,52 @@ def test_mark_sideways_with_thickness_in_the_boxes():
                0.77, 0.76]
     boxes = np.array([[i * 100, 0, i * 100 + 80 * a, 80] for i, a in enumerate(aspects)])
     assert np.flatnonzero(mark_sideways(boxes)).tolist() == [8, 12]
+
+
+class _CornerClassifier:
+    """Stub onnxruntime session: a crop whose top-left pixel is bright is class 0 with 0.7
+    (else 0.3 on class 1); a dark top-left gives 0.2 / 0.8. Orientation decides the answer."""
+
+    class _Input:
+        name = "crops"
+        shape = [None, 3, 4, 4]
+
+    def get_inputs(self):
+        return [self._Input()]
+
+    def run(self, _outputs, feeds):
+        crops = feeds["crops"]
+        probs = np.zeros((len(crops), 46), np.float32)
+        bright = crops[:, 0, 0, 0] > 0.5
+        probs[bright, 0], probs[bright, 1] = 0.7, 0.3
+        probs[~bright, 0], probs[~bright, 1] = 0.2, 0.8
+        return [probs]
+
+
+@pytest.mark.parametrize("turns,expected_a", [
+    (1, 0.7),
+    # 0° bright, 180° dark: sqrt(0.7*0.2) vs sqrt(0.3*0.8) -> 0.374 / (0.374 + 0.490)
+    (2, 0.374166 / (0.374166 + 0.489898)),
+    # 0° bright; 180°, 90°, 270° each bring a dark corner to the top-left:
+    # (0.7*0.2^3)^(1/4) = 0.27356 vs (0.3*0.8^3)^(1/4) = 0.62603
+    (4, 0.273556 / (0.273556 + 0.626034)),
+])
+def test_classifier_turns_average_log_probabilities(monkeypatch, turns, expected_a):
+    import vision.detector as det
+
+    crop = np.zeros((1, 3, 4, 4), np.float32)
+    crop[:, :, :2, :2] = 1.0                      # only the top-left quadrant is bright
+    monkeypatch.setattr(det, "crop_boxes", lambda image, boxes, size: crop.copy())
+    reader = object.__new__(det.TileReader)
+    reader.classifier, reader.crop_size, reader.turns = _CornerClassifier(), 4, turns
+    probs = reader.classify(np.zeros((8, 8, 3), np.uint8), np.array([[0, 0, 8, 8]], np.float32))
+    assert probs.shape == (1, 46)
+    assert probs[0, 0] == pytest.approx(expected_a, abs=1e-4)
+    assert probs[0].sum() == pytest.approx(1.0, abs=1e-5)
+
+
+def test_classifier_turns_must_be_1_2_or_4():
+    from vision.detector import TileReader
+
+    with pytest.raises(ValueError, match="turns must be 1, 2 or 4"):
+        TileReader(turns=3)

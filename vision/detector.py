@@ -223,11 +223,19 @@ class TileReader:
     ``classifier.onnx``; default the bundled ``vision/weights``. ``conf``: minimum detector
     score. ``iou``: NMS overlap threshold. ``imgsz``: detector input side in pixels (default:
     the model's own). ``threads``: onnxruntime threads per session (default: CPU count, at most 4).
-    Raises ``ModelError`` when a model is missing or malformed.
+    ``turns``: 1, 2 or 4 — the classifier sees each crop under that many quarter turns (0°,
+    180°, then 90° and 270°) and the log-probabilities are averaged. It was trained on all four
+    turns, so each is a fair second opinion; 4 turns lifted per-tile F1 on the real photos from
+    0.852 to 0.881 (models/README.md) for ~4× the classifier's share of the time.
+    Raises ``ModelError`` when a model is missing or malformed, ``ValueError`` for bad ``turns``.
     """
 
     def __init__(self, weights_dir: str | os.PathLike | None = None, conf: float = 0.25,
-                 iou: float = 0.5, imgsz: int | None = None, threads: int | None = None):
+                 iou: float = 0.5, imgsz: int | None = None, threads: int | None = None,
+                 turns: int = 4):
+        if turns not in (1, 2, 4):
+            raise ValueError(f"turns must be 1, 2 or 4, not {turns!r}")
+        self.turns = turns
         folder = Path(weights_dir) if weights_dir else WEIGHTS_DIR
         if not folder.is_dir():
             raise ModelError(f"weights folder {folder} not found")
@@ -268,10 +276,18 @@ class TileReader:
         """Class probabilities ``(K, 46)`` (``TILE_CLASSES`` order) for boxes in image pixels."""
         if len(boxes) == 0:
             return np.zeros((0, len(TILE_CLASSES)), np.float32)
-        crops = crop_boxes(image_bgr, boxes, self.crop_size)
+        crops = crop_boxes(image_bgr, boxes, self.crop_size)      # (K, 3, S, S)
+        turned = [crops, crops[:, :, ::-1, ::-1],                   # 0°, 180°
+                  np.rot90(crops, 1, (2, 3)), np.rot90(crops, 3, (2, 3))][:self.turns]
+        batch = np.ascontiguousarray(np.concatenate(turned))
         name = self.classifier.get_inputs()[0].name
-        return np.concatenate([self.classifier.run(None, {name: crops[i:i + 64]})[0]
-                               for i in range(0, len(crops), 64)])
+        probs = np.concatenate([self.classifier.run(None, {name: batch[i:i + 64]})[0]
+                                for i in range(0, len(batch), 64)])
+        if self.turns == 1:
+            return probs
+        logp = np.log(probs.reshape(self.turns, len(crops), -1) + 1e-6).mean(axis=0)
+        out = np.exp(logp - logp.max(axis=1, keepdims=True))
+        return out / out.sum(axis=1, keepdims=True)
 
     def read(self, image_bgr: np.ndarray) -> Detections:
         """All tiles in an ``(H, W, 3) uint8`` BGR photo, in reading order (see module doc)."""
