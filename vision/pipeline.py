@@ -25,6 +25,7 @@ from scoring.hand import HandError
 from scoring.request import parse_request
 
 from .detections import Detections
+from .joint_fix import joint_correction
 from .layout import LOW_CONFIDENCE, Layout, LayoutWarning, apply_fixes, parse_layout
 
 # Keys of a request that come from the photo, never from the context. (``win_tile``,
@@ -240,6 +241,32 @@ def _suggest_fixes(detections: Detections, layout: Layout, ctx: dict, judge,
     return out
 
 
+def _joint_fix(detections: Detections, layout: Layout, ctx: dict, win_tile: str | None, judge):
+    """When the hand as read makes no winning hand: re-read its unsure tiles jointly
+    (``vision.joint_fix``) and, if the most probable complete hand scores, return
+    ``(detections, layout, request, result, warnings)`` for it with a ``corrected`` warning
+    naming every changed tile and the ``--fix`` that restores the reading; else None."""
+    fixes = joint_correction(layout)
+    if not fixes:
+        return None
+    before = {n: layout.order[n - 1] for n in fixes}
+    fixed = apply_fixes(layout, detections, fixes)
+    new_layout = parse_layout(fixed, layout.ruleset)
+    req, result, warnings = _judge_layout(new_layout, ctx, win_tile, judge)
+    if req is None or result.get("error"):
+        return None
+    numbers = sorted(fixes)
+    was = ", ".join(f"{n} as {before[n].tile} ({before[n].confidence:.2f})" for n in numbers)
+    now = ", ".join(f"{n}={fixes[n]}" for n in numbers)
+    undo = " ".join(f"--fix {n}={before[n].tile}" for n in numbers)
+    warnings.append(LayoutWarning(
+        "corrected",
+        f"the tiles as read make no winning hand: read tile {was}; scored the most likely "
+        f"complete hand from the reader's next guesses ({now}). If the reading was right, pass {undo}",
+        undo, tuple(numbers)))
+    return fixed, new_layout, req, result, warnings
+
+
 def _judge_layout(layout: Layout, ctx: dict, win_tile: str | None, judge):
     """(request, result, warnings) for one layout: the winning tile as shown, given, or the
     best-scoring candidate when it was not set apart (with a warning saying so)."""
@@ -281,7 +308,10 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool) -> Pho
 
     t0 = time.perf_counter()
     req, result, warnings = _judge_layout(layout, ctx, win_tile, judge)
-    if result.get("error") and req is not None and hand_only:
+    joint = _joint_fix(detections, layout, ctx, win_tile, judge) if result.get("error") and hand_only else None
+    if joint is not None:
+        detections, layout, req, result, warnings = joint
+    elif result.get("error") and req is not None and hand_only:
         found = _suggest_fixes(detections, layout, ctx, judge)
         first = found[0] if found else None
         if first is not None and first.confidence < LOW_CONFIDENCE:

@@ -1,0 +1,79 @@
+"""Joint re-reading of unsure tiles: the most probable complete hand among the reader's
+guesses (vision.joint_fix), and the pipeline scoring it with a warning that says so."""
+from __future__ import annotations
+
+import pytest
+
+from scoring.api import score_json
+from synthetic_hands import APART, Table, codes, to_detections
+from vision.joint_fix import joint_correction
+from vision.layout import parse_layout
+from vision.pipeline import score_photo
+
+
+class FakeReader:
+    def __init__(self, dets):
+        self.dets = dets
+
+    def read(self, _image):
+        return self.dets
+
+
+def _layout_dets(concealed: str, win: str, unsure: dict[int, tuple[float, tuple]]):
+    """Concealed row + the winning tile set apart; ``unsure``: {0-based position: (conf, alts)}
+    where the *read* tile is given in ``concealed`` itself."""
+    table = Table().row(concealed).row([win], gap=APART)
+    return to_detections(table, confidence=unsure)
+
+
+# The riichi hand 11 44 77m 77s 11 33 77z (seven pairs) with 7m and 7s misread as in a real run
+# of benchmarks/pipeline.py: tile 6 (7m) read 6m 0.27 (9m 0.20, 7m 0.16), tile 8 (7s) read 9s
+# 0.42 (6s 0.21, 7s 0.16). Neither single change makes a hand; both together do.
+SEVEN_PAIRS_MISREAD = ("114476m79s11337z", "7z", {
+    5: (0.27, (("9m", 0.20), ("7m", 0.16))),
+    7: (0.42, (("6s", 0.21), ("7s", 0.16))),
+})
+
+
+def test_two_tiles_are_re_read_together():
+    dets = _layout_dets(*SEVEN_PAIRS_MISREAD)
+    layout = parse_layout(dets, "riichi")
+    assert joint_correction(layout) == {6: "7m", 8: "7s"}
+
+
+def test_the_most_probable_complete_hand_wins():
+    # 123m 456p 789s 23?s 55z + 5z: the unsure tile completes as 4s (0.25) or 1s (0.20): 4s
+    dets = _layout_dets("123m456p789s234s5z", "5z", {11: (0.3, (("4s", 0.25), ("1s", 0.2)))})
+    dets.tiles[:] = [d if d.tile != "4s" else type(d)("4p", d.box, d.confidence, d.sideways, d.alternatives)
+                     for d in dets.tiles]
+    layout = parse_layout(dets, "riichi")
+    assert joint_correction(layout) == {12: "4s"}
+
+
+def test_confident_tiles_are_never_changed_and_a_complete_hand_needs_nothing():
+    conc, win, unsure = SEVEN_PAIRS_MISREAD
+    sure = {i: (0.9, alts) for i, (_, alts) in unsure.items()}
+    assert joint_correction(parse_layout(_layout_dets(conc, win, sure), "riichi")) is None
+    assert joint_correction(parse_layout(_layout_dets("114477m77s11337z", "7z", {}), "riichi")) == {}
+
+
+def test_pipeline_scores_the_corrected_hand_and_says_how_to_undo_it():
+    dets = _layout_dets(*SEVEN_PAIRS_MISREAD)
+    ctx = {"ruleset": "riichi", "win": "tsumo", "seat_wind": "E", "round_wind": "E", "riichi": "riichi"}
+    photo = score_photo(dets, ctx, reader=FakeReader(dets))
+    true = score_json({**ctx, "concealed": "114477m77s11337z", "win_tile": "7z"})
+    # riichi 1 + menzen tsumo 1 + chiitoitsu 2 = 4 han 25 fu, dealer tsumo 3200 all (rules §payments)
+    assert true["han"] == 4 and true["fu"] == 25 and true["payment"] == {"total": 9600, "from_each": 3200}
+    assert photo.result["han"] == true["han"] and photo.result["payment"] == true["payment"]
+    [w] = [w for w in photo.warnings if w.code == "corrected"]
+    assert w.tiles == (6, 8) and w.fix == "--fix 6=6m --fix 8=9s"
+    # the user insists on the reading: no correction, the hand cannot be scored
+    kept = score_photo(dets, ctx, reader=FakeReader(dets), fixes={6: "6m", 8: "9s"})
+    assert kept.result.get("error")
+    assert not [w for w in kept.warnings if w.code == "corrected"]
+
+
+def test_a_flower_guess_is_never_put_into_the_hand():
+    conc, win, _ = SEVEN_PAIRS_MISREAD
+    unsure = {5: (0.27, (("3f", 0.25), ("7m", 0.16))), 7: (0.42, (("back", 0.3), ("7s", 0.16)))}
+    assert joint_correction(parse_layout(_layout_dets(conc, win, unsure), "riichi")) == {6: "7m", 8: "7s"}
