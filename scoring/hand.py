@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from operator import attrgetter
+from typing import NamedTuple
 
 from .tiles import FLOWER_BASE, NUM_KINDS, Tile, TileError, check_physical, to_mpsz
 
@@ -168,10 +169,17 @@ def _where(m: Meld, index: int) -> str:
 
 _MELD_SIZE = {"chi": 3, "pon": 3, "daiminkan": 4, "kakan": 4, "ankan": 4}
 _KIND, _RED = attrgetter("kind"), attrgetter("red")
+_new = tuple.__new__              # a NamedTuple straight from a tuple: cheaper than its keywords
+_UP_TO_FOUR = bytes(range(5))     # bytes.translate(None, this) leaves the counts over 4
 
 
 def validate_meld(m: Meld, index: int = 0) -> None:
     """Raise HandError if ``m`` is not a legal chi/pon/kan (shape, called tile, source)."""
+    _checked_meld_kind(m, index)
+
+
+def _checked_meld_kind(m: Meld, index: int) -> int:
+    """:func:`validate_meld`, returning the meld's lowest kind."""
     want = _MELD_SIZE.get(m.type)
     if want is None:
         _fail(f"meld {index + 1}: unknown meld type {m.type!r} (use {', '.join(MELD_TYPES)})")
@@ -193,7 +201,7 @@ def validate_meld(m: Meld, index: int = 0) -> None:
             _fail(f"{_where(m, index)}: a closed kan has no called tile")
         if source is not None:
             _fail(f"{_where(m, index)}: a closed kan is not called from anyone")
-        return
+        return k0
     if called is not None:
         if called.kind not in kinds:
             _fail(f"{_where(m, index)}: called tile {called} is not in the meld")
@@ -203,19 +211,20 @@ def validate_meld(m: Meld, index: int = 0) -> None:
     # the left at the table, but the source changes no score and photos rarely show it)
     if source is not None and source not in MELD_SOURCES:
         _fail(f"{_where(m, index)}: 'from' must be left, across or right, got {source!r}")
+    return k0
 
 
-@dataclass(slots=True)
-class Tally:
+class Tally(NamedTuple):
     """Tile counts of a checked hand, by kind 0..33 (red fives count as fives).
 
     ``hand``: the concealed tiles and the winning tile. ``all``: those and every meld tile.
-    ``reds``: red fives anywhere in the hand.
+    ``reds``: red fives anywhere in the hand. ``key``: ``hand`` as bytes (a hashable key).
     """
 
     hand: list[int]
     all: list[int]
     reds: int
+    key: bytes = b""
 
 
 def validate(req: HandRequest) -> None:
@@ -247,10 +256,9 @@ def check(req: HandRequest) -> Tally:
     melds = req.melds
     if len(melds) > 4:
         _fail(f"{len(melds)} melds; a hand has at most 4 sets")
-    i = 0
+    lows = []
     for m in melds:
-        validate_meld(m, i)
-        i += 1
+        lows.append(_checked_meld_kind(m, len(lows)))
     want = 13 - 3 * len(melds)
     if len(req.concealed) != want:
         _fail(
@@ -258,33 +266,39 @@ def check(req: HandRequest) -> Tally:
             f"with {len(melds)} meld(s); expected {want}"
         )
     tiles = req.concealed + (req.win_tile,)
-    kinds = list(map(_KIND, tiles))
-    if max(kinds) >= FLOWER_BASE:
-        _fail("flowers are not part of the hand; give their number in 'flowers' (MCR)")
     hand = [0] * NUM_KINDS
-    for k in kinds:
-        hand[k] += 1
-    reds = sum(map(_RED, tiles))
+    try:
+        for t in tiles:
+            hand[t.kind] += 1
+    except IndexError:          # kinds 34.. are flowers
+        _fail("flowers are not part of the hand; give their number in 'flowers' (MCR)")
+    # only a five can be red (Tile checks it): no five, no red to count
+    reds = sum(map(_RED, tiles)) if hand[4] or hand[13] or hand[22] else 0
+    key = bytes(hand)
     counts = hand
     if melds:
         counts = hand.copy()
-        for m in melds:
-            for k in map(_KIND, m.tiles):
+        for m, k in zip(melds, lows):
+            if m.type == "chi":
                 counts[k] += 1
-            reds += sum(map(_RED, m.tiles))
-    if max(counts) > 4 or reds > 1:     # the precise message comes from check_physical
+                counts[k + 1] += 1
+                counts[k + 2] += 1
+                if k % 9 in (2, 3, 4):          # holds a five
+                    reds += sum(map(_RED, m.tiles))
+            else:
+                counts[k] += len(m.tiles)
+                if k in (4, 13, 22):
+                    reds += sum(map(_RED, m.tiles))
+    # more than 4 of a kind or two red fives: the precise message comes from check_physical
+    if reds > 1 or (bytes(counts) if melds else key).translate(None, _UP_TO_FOUR):
         try:
             check_physical(req.all_tiles)
         except TileError as exc:
             raise HandError(str(exc)) from None
-    for name, tiles in (("dora_indicators", req.dora_indicators), ("ura_dora_indicators", req.ura_dora_indicators)):
-        if not tiles:
-            continue
-        for t in tiles:
-            if t.kind >= FLOWER_BASE:
-                _fail(f"{name}: a flower cannot be a dora indicator")
-        if len(tiles) > 5:
-            _fail(f"{name}: {len(tiles)} indicators; at most 5 (one plus one per kan)")
+    if req.dora_indicators:
+        _check_indicators("dora_indicators", req.dora_indicators)
+    if req.ura_dora_indicators:
+        _check_indicators("ura_dora_indicators", req.ura_dora_indicators)
     if req.robbing_kong:
         if req.win != "ron":
             _fail("robbing_kong (chankan) is a win on another player's tile, not a tsumo")
@@ -306,7 +320,15 @@ def check(req: HandRequest) -> Tally:
         _validate_riichi(req)
     else:
         _validate_mcr(req)
-    return Tally(hand, counts, reds)
+    return _new(Tally, (hand, counts, reds, key))
+
+
+def _check_indicators(name: str, tiles: tuple[Tile, ...]) -> None:
+    for t in tiles:
+        if t.kind >= FLOWER_BASE:
+            _fail(f"{name}: a flower cannot be a dora indicator")
+    if len(tiles) > 5:
+        _fail(f"{name}: {len(tiles)} indicators; at most 5 (one plus one per kan)")
 
 
 def _validate_riichi(req: HandRequest) -> None:

@@ -9,7 +9,9 @@ ron counts as open; an open hand with no fu counts 30; the total rounds up to 10
 """
 from __future__ import annotations
 
-from ..decompose import KANCHAN, PENCHAN, RUN, SEVEN_PAIRS, STANDARD, TANKI, TRIPLET
+from typing import NamedTuple
+
+from ..decompose import KANCHAN, PENCHAN, RUN, SEVEN_PAIRS, STANDARD, TANKI, TRIPLET, Reading
 from .result import FuLine
 from .yaku import WHITE, Facts, is_pinfu_shape
 
@@ -44,37 +46,62 @@ def round_fu(raw: int) -> int:
     return raw if raw == 25 else -(-raw // 10) * 10
 
 
-def fu_of(f: Facts) -> tuple[int, int, list[FuLine]]:
+class SetFu(NamedTuple):
+    """The fu lines of a standard reading that do not depend on the win's flags: its
+    triplets and kans (by tsumo and by ron: a ron-completed triplet counts open) and its wait.
+    Computed once per reading (:func:`set_fu`)."""
+
+    by_tsumo: tuple[FuLine, ...]
+    raw_by_tsumo: int
+    by_ron: tuple[FuLine, ...]
+    raw_by_ron: int
+    wait: FuLine | None
+
+
+def set_fu(r: Reading) -> SetFu | None:
+    """:class:`SetFu` of reading ``r``; None for seven pairs and thirteen orphans."""
+    if r.form != STANDARD:
+        return None
+    tsumo, ron = [], []
+    i = 0
+    for shape, kind, concealed, _ in r.sets:
+        if shape != RUN:
+            by_ron = i == r.win_group and concealed
+            tiles = _TILE_CLASS[kind]
+            tsumo.append(_SET_FU[shape == TRIPLET][tiles][concealed][False])
+            ron.append(_SET_FU[shape == TRIPLET][tiles][concealed and not by_ron][by_ron])
+        i += 1
+    return SetFu(tuple(tsumo), sum(line.fu for line in tsumo), tuple(ron),
+                 sum(line.fu for line in ron), _WAIT_LINE.get(r.wait))
+
+
+def fu_of(f: Facts, sets: SetFu | None = None) -> tuple[int, int, list[FuLine]]:
     """``(rounded fu, raw fu, [FuLine(reason, fu), ...])`` of reading ``f``. A pinfu reading
-    gets no tsumo fu (pinfu tsumo is 20 fu)."""
+    gets no tsumo fu (pinfu tsumo is 20 fu). ``sets``: the reading's :func:`set_fu` when the
+    caller has it."""
     r, h = f.r, f.h
-    form = r.form
-    if form != STANDARD:
-        if form == SEVEN_PAIRS:
+    if r.form != STANDARD:
+        if r.form == SEVEN_PAIRS:
             return 25, 25, [_SEVEN_PAIRS]
         return 0, 0, []          # thirteen orphans: a yakuman, fu are not counted
+    if sets is None:
+        sets = set_fu(r)
     lines = [_BASE]
     raw = 20
-    tsumo = h.tsumo
-    if tsumo:
+    if h.tsumo:
         if not is_pinfu_shape(f):
             lines.append(_TSUMO)
             raw += 2
-        ron_group = -2
+        if sets[0]:
+            lines += sets[0]
+            raw += sets[1]
     else:
         if h.closed:
             lines.append(_CLOSED_RON)
             raw += 10
-        ron_group = r.win_group
-    if f.triplets:              # runs give no fu
-        i = 0
-        for shape, kind, concealed, _ in r.sets:
-            if shape != RUN:
-                by_ron = i == ron_group and concealed
-                line = _SET_FU[shape == TRIPLET][_TILE_CLASS[kind]][concealed and not by_ron][by_ron]
-                lines.append(line)
-                raw += line.fu
-            i += 1
+        if sets[2]:
+            lines += sets[2]
+            raw += sets[3]
     pair = r.pair
     if pair >= 27:
         if pair >= WHITE:
@@ -91,7 +118,7 @@ def fu_of(f: Facts) -> tuple[int, int, list[FuLine]]:
         elif pair == h.round:
             lines.append(_ROUND_PAIR)
             raw += 2
-    wait = _WAIT_LINE.get(r.wait)
+    wait = sets[4]
     if wait is not None:
         lines.append(wait)
         raw += 2

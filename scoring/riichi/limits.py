@@ -62,12 +62,13 @@ def base_points(han: int, fu: int, rules: RiichiRules, yakuman: int = 0) -> tupl
 
 def payment(base: int, dealer: bool, tsumo: bool, honba: int = 0, sticks: int = 0) -> Payment:
     """Who pays what for a win worth ``base`` points (see the module rules)."""
+    # -(-x // 100) * 100: x rounded up to 100 (_ceil100, inlined)
     if not tsumo:
-        p = _ceil100(base * (6 if dealer else 4)) + 300 * honba
+        p = -(-base * (6 if dealer else 4) // 100) * 100 + 300 * honba
         return _new_payment(Payment, (p + 1000 * sticks, p, None, None, None))
     if dealer:
-        each = _ceil100(base * 2) + 100 * honba
+        each = -(-base * 2 // 100) * 100 + 100 * honba
         return _new_payment(Payment, (3 * each + 1000 * sticks, None, each, None, None))
-    d = _ceil100(base * 2) + 100 * honba
-    n = _ceil100(base) + 100 * honba
+    d = -(-base * 2 // 100) * 100 + 100 * honba
+    n = -(-base // 100) * 100 + 100 * honba
     return _new_payment(Payment, (d + 2 * n + 1000 * sticks, None, None, d, n))

@@ -5,19 +5,25 @@ highest payment, then a real yakuman over a counted one, then more han, then mor
 """
 from __future__ import annotations
 
-from ..decompose import meld_groups, readings
+from functools import lru_cache
+from typing import NamedTuple
+
+from ..decompose import RUN, TRIPLET, Group, meld_groups, readings
 from ..hand import HandError, HandRequest, Tally, check
 from ..tiles import NUM_KINDS, dora_from_indicator, to_mpsz
-from .fu import fu_of
+from .fu import SetFu, fu_of, set_fu
 from .limits import base_points, payment
 from .result import DoraCount, RiichiResult
-from .yaku import KIND_FLAGS, facts_for, hand_facts, yaku_of, yakuman_of
+from .yaku import (KIND_FLAGS, ReadingFacts, ShapeFacts, facts_of, hand_facts, reading_facts,
+                   shape_facts, yaku_of, yakuman_of)
 
+SHAPE_CACHE_SIZE = 4096     # hands whose readings are kept (about 1 kB each)
 NO_YAKU = "complete hand but no yaku (dora are not yaku); declaring this win is chombo"
 
 
 _DORA_OF = tuple(dora_from_indicator(k) for k in range(NUM_KINDS))
-_NO_DORA = DoraCount()          # yakuman hands: dora are not added
+_NO_DORA = DoraCount()
+_new = tuple.__new__            # a NamedTuple straight from a tuple: cheaper than its keywords          # yakuman hands: dora are not added
 
 
 _FLAG_CACHE: tuple[dict, dict, dict, dict] = ({}, {}, {}, {})   # suit counts -> (OR, AND) of KIND_FLAGS
@@ -51,6 +57,35 @@ def _flags(counts: list[int]) -> tuple[int, int]:
     return am | ap | as_ | az, zm & zp & zs & zz
 
 
+class _Shape(NamedTuple):
+    """What a hand's tiles, melds and winning tile decide, whatever the flags: its readings
+    (each with its :class:`ReadingFacts`) and its :class:`ShapeFacts`."""
+
+    readings: tuple[tuple[ReadingFacts, SetFu | None], ...]
+    facts: ShapeFacts
+
+
+@lru_cache(maxsize=SHAPE_CACHE_SIZE)
+def _shape(hand: bytes, melds: tuple[Group, ...], win_kind: int) -> _Shape | None:
+    """The readings and tile facts of a hand; None if it is not complete. Cached (bounded):
+    the same hand scored again (a stream overlay re-reading a frame, a referee trying flags)
+    skips the decomposition."""
+    rs = readings(hand, melds, win_kind)
+    if not rs:
+        return None
+    counts = list(hand)
+    for shape, kind, _, _ in melds:
+        if shape == RUN:
+            counts[kind] += 1
+            counts[kind + 1] += 1
+            counts[kind + 2] += 1
+        else:
+            counts[kind] += 3 if shape == TRIPLET else 4
+    sf = shape_facts(counts, melds, *_flags(counts))
+    closed = sf.closed
+    return _Shape(tuple([(reading_facts(r, closed), set_fu(r)) for r in rs]), sf)
+
+
 def score_riichi(req: HandRequest, tally: Tally | None = None) -> RiichiResult:
     """Value a riichi request.
 
@@ -62,18 +97,16 @@ def score_riichi(req: HandRequest, tally: Tally | None = None) -> RiichiResult:
     """
     if tally is None:
         tally = check(req)
-    win_kind = req.win_tile.kind
-    counts = tally.hand
-    all_counts = tally.all
     melds = req.melds
-    rs = readings(counts, meld_groups(melds) if melds else (), win_kind)
-    if not rs:
+    shape = _shape(tally.key or bytes(tally.hand), meld_groups(melds) if melds else (), req.win_tile.kind)
+    if shape is None:
         shown = "".join(f" +{m.type} {to_mpsz(m.tiles)}" for m in melds)
         raise HandError(
             f"not a complete hand: {to_mpsz(req.concealed)} + {req.win_tile}{shown} is not four "
             "sets and a pair, seven different pairs or thirteen orphans")
-    any_flags, all_flags = _flags(all_counts)
-    h = hand_facts(req, all_counts, any_flags, all_flags)
+    rs = shape.readings
+    all_counts = tally.all
+    h = hand_facts(req, all_counts, shape=shape.facts)
     rules = h.rules
     maybe_yakuman = h.yakuman_traits
     dealer = req.seat_wind == "E"
@@ -83,10 +116,11 @@ def score_riichi(req: HandRequest, tally: Tally | None = None) -> RiichiResult:
     several = len(rs) > 1
     best_key = None
     best = None     # (reading, yaku lines or None when no yaku, han, fu, fu lines, payment, limit, yakuman?)
-    for r in rs:
-        f = facts_for(h, r)
+    for p, sets in rs:
+        f = facts_of(h, p)
+        r = p.r
         ym = yakuman_of(f) if maybe_yakuman else None
-        fu, raw, lines = fu_of(f)           # yakuman hands report fu too, as mahjong does
+        fu, raw, lines = fu_of(f, sets)           # yakuman hands report fu too, as mahjong does
         if ym:
             multiples = 0
             found = []
@@ -137,4 +171,4 @@ def _dora(req: HandRequest, all_counts: list[int], reds: int, rules) -> DoraCoun
     if req.riichi != "none":
         for t in req.ura_dora_indicators:
             ura += all_counts[_DORA_OF[t.kind]]
-    return DoraCount(dora, reds if rules.aka else 0, ura)
+    return _new(DoraCount, (dora, reds if rules.aka else 0, ura))

@@ -13,10 +13,10 @@ only the rows whose traits are present are tested.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, NamedTuple, Sequence
 
-from ..decompose import (RUN, RYANMEN, SEVEN_PAIRS, STANDARD, TANKI, THIRTEEN_ORPHANS,
-                         THIRTEEN_SIDED, Reading)
+from ..decompose import (KAN, RUN, RYANMEN, SEVEN_PAIRS, STANDARD, TANKI, THIRTEEN_ORPHANS,
+                         THIRTEEN_SIDED, Group, Reading, meld_groups)
 from ..hand import HandRequest, RiichiRules
 from .result import YakuLine
 
@@ -37,17 +37,22 @@ KIND_FLAGS = tuple(
 )
 
 
-@dataclass(slots=True)
-class HandFacts:
-    """What does not depend on the reading: the win's flags, winds, tile counts, traits."""
+class HandFacts(NamedTuple):
+    """What does not depend on the reading: the win's flags, winds, tile counts, traits.
+
+    The first seven fields come from the request, the rest from the tiles and melds alone
+    (:class:`ShapeFacts`, cached with the hand's shape by the scorer)."""
 
     req: HandRequest           # the win's flags (riichi, ippatsu, events) are read from it
     rules: RiichiRules
-    closed: bool
     tsumo: bool
-    counts: list[int]          # every tile of the hand, melds included, by kind
     seat: int                  # seat wind kind 27..30
     round: int                 # round wind kind 27..30
+    yakuman_traits: int        # yakuman trait bits (FIRST_DRAW ...); 0: no yakuman possible
+    traits: int                # trait bits of the hand (RIICHI ... ONE_SUIT)
+    # --- the ShapeFacts fields, in order
+    closed: bool
+    counts: Sequence[int]      # every tile of the hand, melds included, by kind
     all_simples: bool
     all_terminal_honour: bool
     all_green: bool
@@ -56,48 +61,76 @@ class HandFacts:
     kans: int
     dragon_triplets: int       # dragon kinds held three or four times
     wind_triplets: int         # wind kinds held three or four times
-    yakuman_traits: int        # yakuman trait bits (FIRST_DRAW ...); 0: no yakuman possible
-    traits: int                # trait bits of the hand (RIICHI ... ONE_SUIT)
+    no_melds: bool
 
 
-@dataclass(slots=True)
-class Facts:
+class ShapeFacts(NamedTuple):
+    """The part of :class:`HandFacts` that the tiles and melds decide (no flag, no wind), with
+    the tile-only traits; :func:`hand_facts` adds the request's part."""
+
+    closed: bool
+    counts: Sequence[int]
+    all_simples: bool
+    all_terminal_honour: bool
+    all_green: bool
+    suits: int
+    has_honours: bool
+    kans: int
+    dragon_triplets: int
+    wind_triplets: int
+    no_melds: bool
+    yakuman_traits: int        # the tile-only yakuman traits (all but FIRST_DRAW)
+    traits: int                # the tile-only traits (ALL_SIMPLES ... ONE_SUIT)
+
+
+class Facts(NamedTuple):
     """One reading of one hand."""
 
     h: HandFacts
     r: Reading
-    runs: list[int]            # start kind of every run, called chi included
-    triplets: list[int]        # kind of every triplet and kan
+    runs: tuple[int, ...]      # start kind of every run, called chi included
+    triplets: tuple[int, ...]  # kind of every triplet and kan
     concealed_triplets: int    # triplets/kans formed in hand or closed kans, a ron-completed one excluded
     peikou: int                # pairs of identical concealed runs (closed hands only)
     traits: int                # the hand's trait bits and the reading's (A_RUN ... PAIRS_FORM)
 
 
+class ReadingFacts(NamedTuple):
+    """What :class:`Facts` holds that depends on the reading and the melds only (cached with
+    the hand's shape): the concealed triplets by tsumo and by ron, the reading's own traits."""
+
+    r: Reading
+    runs: tuple[int, ...]
+    triplets: tuple[int, ...]
+    concealed_by_tsumo: int
+    concealed_by_ron: int
+    peikou: int
+    traits: int
+
+
+_new = tuple.__new__        # a NamedTuple straight from a tuple: cheaper than its keywords
 _WIND_INDEX = {"E": 27, "S": 28, "W": 29, "N": 30}
 _NINE_GATES_ENDS = {1: 0, 2: 9, 4: 18}      # suit bit -> kind of its 1
 
 
-def hand_facts(req: HandRequest, counts: list[int], any_flags: int = -1, all_flags: int = 0) -> HandFacts:
-    """Reading-independent facts of ``req``.
-
-    ``counts``: every tile by kind, melds included. ``any_flags`` / ``all_flags``: OR and AND
-    of :data:`KIND_FLAGS` over the tiles (computed here when not given).
-    """
+def shape_facts(counts: Sequence[int], melds: Sequence[Group], any_flags: int = -1,
+                all_flags: int = 0) -> ShapeFacts:
+    """Facts of the tiles and melds alone. ``counts``: every tile by kind, melds included;
+    ``melds``: the declared melds as groups (:func:`scoring.decompose.meld_groups`);
+    ``any_flags`` / ``all_flags``: OR and AND of :data:`KIND_FLAGS` over the tiles (computed
+    here when not given)."""
     if any_flags < 0:
         any_flags, all_flags = 0, -1
         for k in range(34):
             if counts[k]:
                 any_flags |= KIND_FLAGS[k]
                 all_flags &= KIND_FLAGS[k]
-    melds = req.melds
     closed = True
     kans = 0
-    for m in melds:
-        if m.type != "ankan":
+    for g in melds:
+        if not g.concealed:
             closed = False
-            if m.type != "chi" and m.type != "pon":
-                kans += 1
-        else:
+        if g.shape == KAN:
             kans += 1
     suits = (any_flags >> 4) & 7
     has_honours = bool(any_flags & HONOUR)
@@ -106,14 +139,7 @@ def hand_facts(req: HandRequest, counts: list[int], any_flags: int = -1, all_fla
     if has_honours:
         dragons = (counts[31] >= 3) + (counts[32] >= 3) + (counts[33] >= 3)
         winds = (counts[27] >= 3) + (counts[28] >= 3) + (counts[29] >= 3) + (counts[30] >= 3)
-    tsumo = req.win == "tsumo"
     traits = ALL_SIMPLES if not any_flags & (TERMINAL | HONOUR) else NO_SIMPLES if all_th else 0
-    if req.riichi != "none":
-        traits |= RIICHI
-    if tsumo:
-        traits |= TSUMO
-    if req.robbing_kong or req.replacement_tile or req.last_wall_tile:
-        traits |= WIN_EVENT
     if dragons:
         traits |= DRAGON_SET
     if winds:
@@ -123,9 +149,7 @@ def hand_facts(req: HandRequest, counts: list[int], any_flags: int = -1, all_fla
     if suits in (1, 2, 4):
         traits |= ONE_SUIT
     # yakuman traits: each a necessary condition of one or two yakuman rows
-    ym = FIRST_DRAW if req.tenhou or req.chiihou else 0
-    if kans == 4:
-        ym |= FOUR_KANS
+    ym = FOUR_KANS if kans == 4 else 0
     if has_honours:
         if not suits:
             ym |= HONOURS_ONLY
@@ -146,34 +170,63 @@ def hand_facts(req: HandRequest, counts: list[int], any_flags: int = -1, all_fla
         ym |= GREEN_ONLY
     if closed and counts.count(3) + counts.count(4) >= 4:
         ym |= FOUR_TRIPLETS
-    return HandFacts(
-        req, req.rules, closed, tsumo, counts, _WIND_INDEX[req.seat_wind],
-        _WIND_INDEX[req.round_wind], not any_flags & (TERMINAL | HONOUR), all_th,
-        bool(all_flags & GREEN_TILE), suits, has_honours, kans, dragons, winds, ym, traits)
+    return _new(ShapeFacts, (
+        closed, counts, not any_flags & (TERMINAL | HONOUR), all_th, bool(all_flags & GREEN_TILE),
+        suits, has_honours, kans, dragons, winds, not melds, ym, traits))
 
 
-def facts_for(h: HandFacts, r: Reading) -> Facts:
-    """Facts of reading ``r``. A triplet completed by the winning tile on a discard counts as
-    open (standard rule; it decides sanankou/suuankou and its fu)."""
-    runs: list[int] = []
-    triplets: list[int] = []
-    concealed = 0
+def hand_facts(req: HandRequest, counts: Sequence[int], any_flags: int = -1, all_flags: int = 0,
+               shape: ShapeFacts | None = None) -> HandFacts:
+    """Reading-independent facts of ``req``.
+
+    ``counts``: every tile by kind, melds included. ``any_flags`` / ``all_flags``: OR and AND
+    of :data:`KIND_FLAGS` over the tiles (computed here when not given). ``shape``: the
+    :func:`shape_facts` of these tiles and melds when the caller has them.
+    """
+    if shape is None:
+        shape = shape_facts(counts, meld_groups(req.melds), any_flags, all_flags)
+    tsumo = req.win == "tsumo"
+    traits = shape[12]
+    if req.riichi != "none":
+        traits |= RIICHI
+    if tsumo:
+        traits |= TSUMO
+    if req.robbing_kong or req.replacement_tile or req.last_wall_tile:
+        traits |= WIN_EVENT
+    ym = shape[11]
+    if req.tenhou or req.chiihou:
+        ym |= FIRST_DRAW
+    return _new(HandFacts, (req, req.rules, tsumo, _WIND_INDEX[req.seat_wind],
+                            _WIND_INDEX[req.round_wind], ym, traits) + shape[:11])
+
+
+def reading_facts(r: Reading, closed: bool) -> ReadingFacts:
+    """The reading's part of :class:`Facts` (``closed``: the hand has no called meld). A
+    triplet completed by the winning tile on a discard counts as open (standard rule; it
+    decides sanankou/suuankou and its fu): ``concealed_by_ron`` leaves it out."""
+    runs: tuple[int, ...] = ()
+    triplets: tuple[int, ...] = ()
+    concealed = by_ron = 0
     peikou = 0
-    traits = h.traits
+    traits = 0
     if r.form == STANDARD:
         sets = r.sets
-        runs = [g[1] for g in sets if g[0] == RUN]
+        runs = tuple([g[1] for g in sets if g[0] == RUN])
         if len(runs) < 4:
-            ron_group = -1 if h.tsumo else r.win_group
+            ron_group = r.win_group
+            trip = []
             i = 0
             for shape, kind, closed_group, _ in sets:
                 if shape != RUN:
-                    triplets.append(kind)
-                    if closed_group and i != ron_group:
+                    trip.append(kind)
+                    if closed_group:
                         concealed += 1
+                        if i != ron_group:
+                            by_ron += 1
                 i += 1
+            triplets = tuple(trip)
         # a closed hand's runs are all concealed (a chi opens it)
-        if h.closed and len(runs) >= 2 and len(set(runs)) < len(runs):
+        if closed and len(runs) >= 2 and len(set(runs)) < len(runs):
             seen: dict[int, int] = {}
             for k in runs:
                 seen[k] = seen.get(k, 0) + 1
@@ -190,7 +243,17 @@ def facts_for(h: HandFacts, r: Reading) -> Facts:
             traits |= OUTSIDE_PAIR
     elif r.form == SEVEN_PAIRS:
         traits |= PAIRS_FORM
-    return Facts(h, r, runs, triplets, concealed, peikou, traits)
+    return _new(ReadingFacts, (r, runs, triplets, concealed, by_ron, peikou, traits))
+
+
+def facts_of(h: HandFacts, p: ReadingFacts) -> Facts:
+    """:class:`Facts` of a reading from its cached part ``p`` and the hand's facts."""
+    return _new(Facts, (h, p[0], p[1], p[2], p[4] if not h.tsumo else p[3], p[5], h.traits | p[6]))
+
+
+def facts_for(h: HandFacts, r: Reading) -> Facts:
+    """Facts of reading ``r`` (see :func:`reading_facts`)."""
+    return facts_of(h, reading_facts(r, h.closed))
 
 
 # ------------------------------------------------------------------ tests, one per yaku
