@@ -369,9 +369,60 @@ class WithSoftmax(nn.Module):
 # training
 # --------------------------------------------------------------------------------------------
 
+def scene_index(folder: Path, min_visible: float = 0.6) -> list[tuple[Path, np.ndarray, np.ndarray]]:
+    """The training split of a ``datasets.make_dataset`` folder as ``(image path, boxes (K, 4),
+    class ids (K,))``, keeping tiles at least ``min_visible`` visible (what a detector boxes).
+    Raises FileNotFoundError when the folder has no annotations."""
+    ann_dir = folder / "annotations" / "train"
+    files = sorted(ann_dir.glob("*.json")) if ann_dir.is_dir() else []
+    if not files:
+        raise FileNotFoundError(f"{ann_dir}: no annotations (make them with python -m datasets.make_dataset)")
+    out = []
+    for f in files:
+        tiles = [t for t in json.loads(f.read_text())["tiles"] if t["visible"] >= min_visible]
+        if tiles:
+            out.append((folder / "images" / "train" / f"{f.stem}.jpg",
+                        np.array([t["box"] for t in tiles], np.float64),
+                        np.array([CLASS_INDEX[t["tile"]] for t in tiles], np.int64)))
+    return out
+
+
+def scene_crops(index: list, n: int, rng: np.random.Generator, per_image: int = 8
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` crops cut from rendered scenes exactly as the reader cuts them
+    (``vision.tile_crops.crop_boxes``), each true box moved by up to 6% of its size per side
+    (a detector box is never exact) and turned a random quarter turn half the time."""
+    from vision.tile_crops import crop_boxes
+
+    xs = np.empty((n, CROP_SIZE, CROP_SIZE, 3), np.uint8)
+    ys = np.empty(n, np.int64)
+    i = 0
+    while i < n:
+        path, boxes, cls = index[int(rng.integers(len(index)))]
+        img = cv2.imread(str(path))
+        if img is None:
+            continue
+        pick = rng.choice(len(boxes), size=min(per_image, len(boxes), n - i), replace=False)
+        b = boxes[pick].copy()
+        wh = np.repeat(b[:, 2:] - b[:, :2], 2, axis=0).reshape(-1, 4)
+        b += rng.uniform(-0.06, 0.06, size=b.shape) * wh
+        crops = (crop_boxes(img, b).transpose(0, 2, 3, 1) * 255).round().astype(np.uint8)
+        for crop, y in zip(crops, cls[pick]):
+            if rng.random() < 0.5:
+                crop = np.ascontiguousarray(np.rot90(crop, int(rng.integers(1, 4))))
+            xs[i], ys[i] = crop, y
+            i += 1
+    return xs, ys
+
+
 class CropStream(torch.utils.data.IterableDataset):
-    def __init__(self, art: Path, exclude: str, batch: int, seed: int):
+    """Endless batches: rendered single-tile crops, and with ``scenes`` a ``scene_share`` of
+    each batch cut from rendered scene photos (``datasets.make_dataset`` output)."""
+
+    def __init__(self, art: Path, exclude: str, batch: int, seed: int,
+                 scenes: Path | None = None, scene_share: float = 0.5):
         self.art, self.exclude, self.batch, self.seed = art, exclude, batch, seed
+        self.scenes, self.scene_share = scenes, scene_share
 
     def __iter__(self):
         cv2.setNumThreads(1)
@@ -379,9 +430,14 @@ class CropStream(torch.utils.data.IterableDataset):
         info = torch.utils.data.get_worker_info()
         wid = info.id if info else 0
         styles = {k: v for k, v in load_all_styles(self.art).items() if k != self.exclude}
+        index = scene_index(self.scenes) if self.scenes else []
+        n_scene = int(round(self.batch * self.scene_share)) if index else 0
         rng = np.random.default_rng([self.seed, wid, int(time.time())])
         while True:
-            xs, ys = sample_batch(styles, self.batch, rng)
+            xs, ys = sample_batch(styles, self.batch - n_scene, rng)
+            if n_scene:
+                sx, sy = scene_crops(index, n_scene, rng)
+                xs, ys = np.concatenate([xs, sx]), np.concatenate([ys, sy])
             yield torch.from_numpy(xs).permute(0, 3, 1, 2).float() / 255.0, torch.from_numpy(ys)
 
 
@@ -444,7 +500,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--init", type=Path, help="start from these weights (a classifier .pt) "
                    "with a new schedule, e.g. to continue a finished run")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--scenes", type=Path, default=None,
+                   help="also cut crops from this datasets.make_dataset folder's rendered scenes")
+    p.add_argument("--scene-share", type=float, default=0.5, help="share of each batch cut from --scenes")
     args = p.parse_args(argv)
+    if args.scenes is not None:
+        try:
+            scene_index(args.scenes)
+        except FileNotFoundError as exc:
+            print(f"train_classifier: {exc}", file=sys.stderr)
+            return 2
 
     try:
         art.list_styles(args.art)
@@ -474,7 +539,7 @@ def main(argv: list[str] | None = None) -> int:
                     "classes": list(TILE_CLASSES)}, tmp)
         os.replace(tmp, args.ckpt)
 
-    stream = CropStream(args.art, args.hold_out, args.batch, args.seed + step)
+    stream = CropStream(args.art, args.hold_out, args.batch, args.seed + step, args.scenes, args.scene_share)
     loader = torch.utils.data.DataLoader(stream, batch_size=None, num_workers=args.workers,
                                          prefetch_factor=4 if args.workers else None,
                                          persistent_workers=False)

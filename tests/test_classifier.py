@@ -54,3 +54,52 @@ def test_bundled_classifier_on_ground_truth_boxes():
         right += sum(g == t["tile"] for g, t in zip(got, truth["tiles"]))
         total += len(got)
     assert right >= 0.8 * total, f"{right}/{total} ground-truth boxes named right"
+
+
+def test_scene_crops_are_cut_like_the_reader_cuts_them(tmp_path):
+    """models/train_classifier.py --scenes: crops of rendered scene photos carry the class of the
+    tile under the box; with no box jitter and no turn, a crop equals the reader's own crop."""
+    pytest.importorskip("torch", reason="the classifier trainer needs the train extra")
+    import sys
+
+    sys.path.insert(0, str(REPO))
+    from models.train_classifier import scene_crops, scene_index
+
+    ann_dir, img_dir = tmp_path / "annotations" / "train", tmp_path / "images" / "train"
+    ann_dir.mkdir(parents=True)
+    img_dir.mkdir(parents=True)
+    img = np.zeros((80, 120, 3), np.uint8)
+    img[10:50, 10:40] = (0, 0, 255)                       # a "red" tile and a "blue" one
+    img[10:50, 60:90] = (255, 0, 0)
+    import cv2
+
+    cv2.imwrite(str(img_dir / "train_000000.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 100])
+    (ann_dir / "train_000000.json").write_text(json.dumps({"tiles": [
+        {"tile": "0m", "box": [10, 10, 40, 50], "visible": 1.0},
+        {"tile": "1p", "box": [60, 10, 90, 50], "visible": 1.0},
+        {"tile": "9s", "box": [100, 60, 110, 70], "visible": 0.3},   # mostly hidden: left out
+    ]}))
+    index = scene_index(tmp_path)
+    assert len(index) == 1 and [TILE_CLASSES[c] for c in index[0][2]] == ["0m", "1p"]
+
+    class NoJitter:  # rng stand-in: no box jitter, never turned, boxes in order
+        def integers(self, *a, **k):
+            return 0
+
+        def choice(self, n, size, replace):
+            return np.arange(size)
+
+        def uniform(self, lo, hi, size):
+            return np.zeros(size)
+
+        def random(self):
+            return 0.9
+
+    xs, ys = scene_crops(index, 2, NoJitter())
+    assert [TILE_CLASSES[y] for y in ys] == ["0m", "1p"]
+    assert xs[0][24, 24, 2] > 200 and xs[1][24, 24, 0] > 200        # red centre, blue centre (BGR)
+    reader_crop = (crop_boxes(cv2.imread(str(img_dir / "train_000000.jpg")),
+                              np.array([[10, 10, 40, 50]], np.float32)).transpose(0, 2, 3, 1) * 255).round()
+    np.testing.assert_array_equal(xs[0], reader_crop[0].astype(np.uint8))
+    with pytest.raises(FileNotFoundError):
+        scene_index(tmp_path / "nothing")
