@@ -216,7 +216,7 @@ _MELD_SHAPE = {"chi": RUN, "pon": TRIPLET, "daiminkan": KAN, "kakan": KAN, "anka
 
 
 # every meld group there can be, by meld type, lowest kind and meld index (shared values)
-_MELD_GROUPS = {
+MELD_GROUPS = {
     t: tuple(tuple(Group(shape, kind, t == "ankan", i) for i in range(4)) for kind in range(NUM_KINDS))
     for t, shape in _MELD_SHAPE.items()
 }
@@ -233,7 +233,7 @@ def meld_groups(melds: Iterable) -> tuple[Group, ...]:
         if m.type == "chi":
             kind = min(kind, t[1].kind, t[2].kind)
         if i < 4 and kind < NUM_KINDS:
-            out.append(_MELD_GROUPS[m.type][kind][i])
+            out.append(MELD_GROUPS[m.type][kind][i])
         else:                   # not a playable meld (unchecked input): built as before
             out.append(Group(_MELD_SHAPE[m.type], kind, m.type == "ankan", i))
         i += 1

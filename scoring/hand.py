@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import NamedTuple
 
+from .decompose import MELD_GROUPS, Group
 from .tiles import FLOWER_BASE, NUM_KINDS, Tile, TileError, check_physical, to_mpsz
 
 RULESETS = ("riichi", "mcr")
@@ -186,8 +187,19 @@ def _checked_meld_kind(m: Meld, index: int) -> int:
     tiles = m.tiles
     if len(tiles) != want:
         _fail(f"{_where(m, index)}: a {m.type} has {want} tiles, got {len(tiles)}")
-    kinds = sorted(map(_KIND, tiles))
-    k0 = kinds[0]
+    if want == 3:           # three kinds in order, without sorted()'s cost
+        a, b, c = tiles
+        k0, k1, k2 = a.kind, b.kind, c.kind
+        if k0 > k1:
+            k0, k1 = k1, k0
+        if k1 > k2:
+            k1, k2 = k2, k1
+            if k0 > k1:
+                k0, k1 = k1, k0
+        kinds = (k0, k1, k2)
+    else:
+        kinds = sorted(map(_KIND, tiles))
+        k0 = kinds[0]
     if kinds[-1] >= NUM_KINDS:
         _fail(f"{_where(m, index)}: flowers cannot be in a meld")
     if want == 3 and m.type == "chi":
@@ -219,12 +231,15 @@ class Tally(NamedTuple):
 
     ``hand``: the concealed tiles and the winning tile. ``all``: those and every meld tile.
     ``reds``: red fives anywhere in the hand. ``key``: ``hand`` as bytes (a hashable key).
+    ``melds``: the melds as :class:`scoring.decompose.Group` values
+    (:func:`scoring.decompose.meld_groups`).
     """
 
-    hand: list[int]
-    all: list[int]
+    hand: bytearray
+    all: bytearray
     reds: int
     key: bytes = b""
+    melds: tuple[Group, ...] = ()
 
 
 def validate(req: HandRequest) -> None:
@@ -256,9 +271,10 @@ def check(req: HandRequest) -> Tally:
     melds = req.melds
     if len(melds) > 4:
         _fail(f"{len(melds)} melds; a hand has at most 4 sets")
-    lows = []
+    groups = []
     for m in melds:
-        lows.append(_checked_meld_kind(m, len(lows)))
+        i = len(groups)
+        groups.append(MELD_GROUPS[m.type][_checked_meld_kind(m, i)][i])
     want = 13 - 3 * len(melds)
     if len(req.concealed) != want:
         _fail(
@@ -266,7 +282,7 @@ def check(req: HandRequest) -> Tally:
             f"with {len(melds)} meld(s); expected {want}"
         )
     tiles = req.concealed + (req.win_tile,)
-    hand = [0] * NUM_KINDS
+    hand = bytearray(NUM_KINDS)     # counts by kind (a bytearray: its bytes() key is a copy)
     try:
         for t in tiles:
             hand[t.kind] += 1
@@ -278,7 +294,7 @@ def check(req: HandRequest) -> Tally:
     counts = hand
     if melds:
         counts = hand.copy()
-        for m, k in zip(melds, lows):
+        for m, (_, k, _, _) in zip(melds, groups):
             if m.type == "chi":
                 counts[k] += 1
                 counts[k + 1] += 1
@@ -290,7 +306,7 @@ def check(req: HandRequest) -> Tally:
                 if k in (4, 13, 22):
                     reds += sum(map(_RED, m.tiles))
     # more than 4 of a kind or two red fives: the precise message comes from check_physical
-    if reds > 1 or (bytes(counts) if melds else key).translate(None, _UP_TO_FOUR):
+    if reds > 1 or counts.translate(None, _UP_TO_FOUR):
         try:
             check_physical(req.all_tiles)
         except TileError as exc:
@@ -320,7 +336,7 @@ def check(req: HandRequest) -> Tally:
         _validate_riichi(req)
     else:
         _validate_mcr(req)
-    return _new(Tally, (hand, counts, reds, key))
+    return _new(Tally, (hand, counts, reds, key, tuple(groups)))
 
 
 def _check_indicators(name: str, tiles: tuple[Tile, ...]) -> None:

@@ -98,7 +98,10 @@ def score_riichi(req: HandRequest, tally: Tally | None = None) -> RiichiResult:
     if tally is None:
         tally = check(req)
     melds = req.melds
-    shape = _shape(tally.key or bytes(tally.hand), meld_groups(melds) if melds else (), req.win_tile.kind)
+    if tally.key:       # from check: the key and the meld groups are there
+        shape = _shape(tally.key, tally.melds, req.win_tile.kind)
+    else:
+        shape = _shape(bytes(tally.hand), meld_groups(melds), req.win_tile.kind)
     if shape is None:
         shown = "".join(f" +{m.type} {to_mpsz(m.tiles)}" for m in melds)
         raise HandError(

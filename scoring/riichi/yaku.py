@@ -49,7 +49,7 @@ class HandFacts(NamedTuple):
     seat: int                  # seat wind kind 27..30
     round: int                 # round wind kind 27..30
     yakuman_traits: int        # yakuman trait bits (FIRST_DRAW ...); 0: no yakuman possible
-    traits: int                # trait bits of the hand (RIICHI ... ONE_SUIT)
+    traits: int                # trait bits of the hand (RIICHI ... NO_HONOURS)
     # --- the ShapeFacts fields, in order
     closed: bool
     counts: Sequence[int]      # every tile of the hand, melds included, by kind
@@ -80,7 +80,7 @@ class ShapeFacts(NamedTuple):
     wind_triplets: int
     no_melds: bool
     yakuman_traits: int        # the tile-only yakuman traits (all but FIRST_DRAW)
-    traits: int                # the tile-only traits (ALL_SIMPLES ... ONE_SUIT)
+    traits: int                # the tile-only traits (ALL_SIMPLES ... NO_HONOURS)
 
 
 class Facts(NamedTuple):
@@ -140,8 +140,15 @@ def shape_facts(counts: Sequence[int], melds: Sequence[Group], any_flags: int = 
         dragons = (counts[31] >= 3) + (counts[32] >= 3) + (counts[33] >= 3)
         winds = (counts[27] >= 3) + (counts[28] >= 3) + (counts[29] >= 3) + (counts[30] >= 3)
     traits = ALL_SIMPLES if not any_flags & (TERMINAL | HONOUR) else NO_SIMPLES if all_th else 0
+    traits |= HONOURS if has_honours else NO_HONOURS
     if dragons:
         traits |= DRAGON_SET
+        if counts[WHITE] >= 3:
+            traits |= WHITE_SET
+        if counts[GREEN] >= 3:
+            traits |= GREEN_SET
+        if counts[RED] >= 3:
+            traits |= RED_SET
     if winds:
         traits |= WIND_SET
     if kans == 3:
@@ -187,12 +194,19 @@ def hand_facts(req: HandRequest, counts: Sequence[int], any_flags: int = -1, all
         shape = shape_facts(counts, meld_groups(req.melds), any_flags, all_flags)
     tsumo = req.win == "tsumo"
     traits = shape[12]
-    if req.riichi != "none":
-        traits |= RIICHI
+    riichi = req.riichi
+    if riichi != "none":
+        traits |= RIICHI if riichi == "riichi" else DOUBLE_RIICHI
+        if req.ippatsu:
+            traits |= IPPATSU
     if tsumo:
         traits |= TSUMO
-    if req.robbing_kong or req.replacement_tile or req.last_wall_tile:
-        traits |= WIN_EVENT
+    if req.robbing_kong:
+        traits |= ROBBED_KAN
+    if req.replacement_tile:
+        traits |= REPLACEMENT
+    if req.last_wall_tile:
+        traits |= LAST_TILE
     ym = shape[11]
     if req.tenhou or req.chiihou:
         ym |= FIRST_DRAW
@@ -235,12 +249,28 @@ def reading_facts(r: Reading, closed: bool) -> ReadingFacts:
                 traits |= PEIKOU
         if runs:
             traits |= A_RUN if len(runs) < 3 else A_RUN | THREE_RUNS
+            if len(runs) >= 3:
+                if {k // 9 for k in runs} == {0, 1, 2}:
+                    traits |= RUNS_IN_3_SUITS
+                if any(k % 9 == 0 for k in runs):
+                    traits |= RUN_FROM_ONE
         if len(triplets) >= 3:
             traits |= THREE_TRIPLETS
+            if len(triplets) == 4:
+                traits |= FOUR_TRIPLETS_SETS
+            if concealed >= 3:
+                traits |= THREE_CONCEALED
+            if {k // 9 for k in triplets} >= {0, 1, 2}:
+                traits |= TRIPLETS_3_SUITS
         if r.wait == RYANMEN:
             traits |= TWO_SIDED
+            if (closed and len(runs) == 4 and r.pair not in DRAGONS):
+                traits |= PINFU_SHAPE
         if _TERMINAL_OR_HONOUR[r.pair]:
             traits |= OUTSIDE_PAIR
+        if (all(_TERMINAL_OR_HONOUR[k] for k in triplets)
+                and all(k % 9 == 0 or k % 9 == 6 for k in runs)):
+            traits |= OUTSIDE_SETS
     elif r.form == SEVEN_PAIRS:
         traits |= PAIRS_FORM
     return _new(ReadingFacts, (r, runs, triplets, concealed, by_ron, peikou, traits))
@@ -320,22 +350,41 @@ HAND, READING = "hand", "reading"   # what a row's test looks at: HandFacts or F
 # ones: the test decides). A hand's traits are bits of HandFacts.traits, a reading's of
 # Facts.traits; only the rows whose traits are all present are tested, so a plain hand asks a
 # few questions instead of thirty.
-RIICHI = 1 << 0           # riichi or double riichi declared
+# the win's flags (set per request)
+RIICHI = 1 << 0           # riichi declared (not double riichi)
 TSUMO = 1 << 1            # self-drawn win
-WIN_EVENT = 1 << 2        # robbing a kan, a replacement tile or the last tile
-ALL_SIMPLES = 1 << 3      # no terminal or honour anywhere
-NO_SIMPLES = 1 << 4       # only terminals and honours
-DRAGON_SET = 1 << 5       # a dragon held three or four times
-WIND_SET = 1 << 6         # a wind held three or four times
-THREE_KANS = 1 << 7       # exactly three kans
-ONE_SUIT = 1 << 8         # one suit, honours or not
-A_RUN = 1 << 9            # the reading has a run
-THREE_RUNS = 1 << 10      # the reading has three or four runs
-THREE_TRIPLETS = 1 << 11  # the reading has three or four triplets/kans
-PEIKOU = 1 << 12          # the reading has two identical concealed runs
-PAIRS_FORM = 1 << 13      # the reading is seven pairs
-TWO_SIDED = 1 << 14       # the reading's wait is two-sided (ryanmen)
-OUTSIDE_PAIR = 1 << 15    # the reading's pair is a terminal or an honour
+ROBBED_KAN = 1 << 2       # the win robs a kan
+REPLACEMENT = 1 << 3      # the win is on a kan's replacement tile
+LAST_TILE = 1 << 4        # the win is on the last tile
+DOUBLE_RIICHI = 1 << 5    # double riichi declared
+IPPATSU = 1 << 6          # ippatsu declared
+# the tiles (set once per hand shape)
+ALL_SIMPLES = 1 << 7      # no terminal or honour anywhere
+NO_SIMPLES = 1 << 8       # only terminals and honours
+DRAGON_SET = 1 << 9       # a dragon held three or four times
+WHITE_SET = 1 << 10       # white dragons held three or four times
+GREEN_SET = 1 << 11       # green dragons likewise
+RED_SET = 1 << 12         # red dragons likewise
+WIND_SET = 1 << 13        # a wind held three or four times
+THREE_KANS = 1 << 14      # exactly three kans
+ONE_SUIT = 1 << 15        # one suit, honours or not
+HONOURS = 1 << 16         # an honour somewhere
+NO_HONOURS = 1 << 17      # no honour
+# the reading (set once per reading of a hand shape)
+A_RUN = 1 << 18           # the reading has a run
+THREE_RUNS = 1 << 19      # the reading has three or four runs
+THREE_TRIPLETS = 1 << 20  # the reading has three or four triplets/kans
+PEIKOU = 1 << 21          # the reading has two identical concealed runs
+PAIRS_FORM = 1 << 22      # the reading is seven pairs
+TWO_SIDED = 1 << 23       # the reading's wait is two-sided (ryanmen)
+OUTSIDE_PAIR = 1 << 24    # the reading's pair is a terminal or an honour
+PINFU_SHAPE = 1 << 25     # closed, four runs, two-sided wait, the pair not a dragon
+RUNS_IN_3_SUITS = 1 << 26  # runs in each of the three suits
+RUN_FROM_ONE = 1 << 27    # a run starting on a suit's 1
+OUTSIDE_SETS = 1 << 28    # every set holds a terminal or an honour
+FOUR_TRIPLETS_SETS = 1 << 29  # four triplets/kans
+THREE_CONCEALED = 1 << 30  # three or more concealed triplets/kans by tsumo (fewer by ron)
+TRIPLETS_3_SUITS = 1 << 31  # triplets/kans in each of the three suits
 
 
 @dataclass(frozen=True, slots=True)
@@ -353,35 +402,37 @@ class Yaku:
 
 YAKU: tuple[Yaku, ...] = (
     Yaku("riichi", 1, 0, HAND, RIICHI, lambda h: h.req.riichi == "riichi"),
-    Yaku("double riichi", 2, 0, HAND, RIICHI, lambda h: h.req.riichi == "double"),
-    Yaku("ippatsu", 1, 0, HAND, RIICHI, lambda h: h.req.ippatsu),
+    Yaku("double riichi", 2, 0, HAND, DOUBLE_RIICHI, lambda h: h.req.riichi == "double"),
+    Yaku("ippatsu", 1, 0, HAND, IPPATSU, lambda h: h.req.ippatsu),
     Yaku("menzen tsumo", 1, 0, HAND, TSUMO, lambda h: h.tsumo and h.closed),
-    Yaku("pinfu", 1, 0, READING, THREE_RUNS | TWO_SIDED, is_pinfu_shape),
+    Yaku("pinfu", 1, 0, READING, PINFU_SHAPE, is_pinfu_shape),
     Yaku("iipeikou", 1, 0, READING, PEIKOU, lambda f: f.peikou == 1),
     Yaku("tanyao", 1, 1, HAND, ALL_SIMPLES, _tanyao),
-    Yaku("yakuhai (haku)", 1, 1, HAND, DRAGON_SET, lambda h: h.counts[WHITE] >= 3),
-    Yaku("yakuhai (hatsu)", 1, 1, HAND, DRAGON_SET, lambda h: h.counts[GREEN] >= 3),
-    Yaku("yakuhai (chun)", 1, 1, HAND, DRAGON_SET, lambda h: h.counts[RED] >= 3),
+    Yaku("yakuhai (haku)", 1, 1, HAND, WHITE_SET, lambda h: h.counts[WHITE] >= 3),
+    Yaku("yakuhai (hatsu)", 1, 1, HAND, GREEN_SET, lambda h: h.counts[GREEN] >= 3),
+    Yaku("yakuhai (chun)", 1, 1, HAND, RED_SET, lambda h: h.counts[RED] >= 3),
     Yaku("yakuhai (seat wind)", 1, 1, HAND, WIND_SET, lambda h: h.counts[h.seat] >= 3),
     Yaku("yakuhai (round wind)", 1, 1, HAND, WIND_SET, lambda h: h.counts[h.round] >= 3),
-    Yaku("chankan", 1, 1, HAND, WIN_EVENT, lambda h: h.req.robbing_kong),
-    Yaku("rinshan kaihou", 1, 1, HAND, WIN_EVENT, lambda h: h.req.replacement_tile),
-    Yaku("haitei", 1, 1, HAND, WIN_EVENT, lambda h: h.req.last_wall_tile and h.tsumo),
-    Yaku("houtei", 1, 1, HAND, WIN_EVENT, lambda h: h.req.last_wall_tile and not h.tsumo),
-    Yaku("sanshoku", 2, 1, READING, THREE_RUNS, _sanshoku),
-    Yaku("ittsu", 2, 1, READING, THREE_RUNS, _ittsu),
-    Yaku("chanta", 2, 1, READING, A_RUN | OUTSIDE_PAIR, lambda f: f.h.has_honours and _outside(f)),
+    Yaku("chankan", 1, 1, HAND, ROBBED_KAN, lambda h: h.req.robbing_kong),
+    Yaku("rinshan kaihou", 1, 1, HAND, REPLACEMENT, lambda h: h.req.replacement_tile),
+    Yaku("haitei", 1, 1, HAND, LAST_TILE | TSUMO, lambda h: h.req.last_wall_tile and h.tsumo),
+    Yaku("houtei", 1, 1, HAND, LAST_TILE, lambda h: h.req.last_wall_tile and not h.tsumo),
+    Yaku("sanshoku", 2, 1, READING, RUNS_IN_3_SUITS, _sanshoku),
+    Yaku("ittsu", 2, 1, READING, THREE_RUNS | RUN_FROM_ONE, _ittsu),
+    Yaku("chanta", 2, 1, READING, A_RUN | OUTSIDE_PAIR | OUTSIDE_SETS | HONOURS,
+         lambda f: f.h.has_honours and _outside(f)),
     Yaku("chiitoitsu", 2, 0, READING, PAIRS_FORM, lambda f: f.r.form == SEVEN_PAIRS),
-    Yaku("toitoi", 2, 2, READING, THREE_TRIPLETS, lambda f: len(f.triplets) == 4),
-    Yaku("sanankou", 2, 2, READING, THREE_TRIPLETS, lambda f: f.concealed_triplets == 3),
+    Yaku("toitoi", 2, 2, READING, FOUR_TRIPLETS_SETS, lambda f: len(f.triplets) == 4),
+    Yaku("sanankou", 2, 2, READING, THREE_CONCEALED, lambda f: f.concealed_triplets == 3),
     Yaku("sankantsu", 2, 2, HAND, THREE_KANS, lambda h: h.kans == 3),
-    Yaku("sanshoku doukou", 2, 2, READING, THREE_TRIPLETS, _sanshoku_doukou),
+    Yaku("sanshoku doukou", 2, 2, READING, TRIPLETS_3_SUITS, _sanshoku_doukou),
     Yaku("honroutou", 2, 2, HAND, NO_SIMPLES, lambda h: h.all_terminal_honour),
     Yaku("shousangen", 2, 2, READING, DRAGON_SET, _shousangen),
-    Yaku("honitsu", 3, 2, HAND, ONE_SUIT, lambda h: _flush(h, True)),
-    Yaku("junchan", 3, 2, READING, A_RUN | OUTSIDE_PAIR, lambda f: not f.h.has_honours and _outside(f)),
+    Yaku("honitsu", 3, 2, HAND, ONE_SUIT | HONOURS, lambda h: _flush(h, True)),
+    Yaku("junchan", 3, 2, READING, A_RUN | OUTSIDE_PAIR | OUTSIDE_SETS | NO_HONOURS,
+         lambda f: not f.h.has_honours and _outside(f)),
     Yaku("ryanpeikou", 3, 0, READING, PEIKOU, lambda f: f.peikou >= 2),
-    Yaku("chinitsu", 6, 5, HAND, ONE_SUIT, lambda h: _flush(h, False)),
+    Yaku("chinitsu", 6, 5, HAND, ONE_SUIT | NO_HONOURS, lambda h: _flush(h, False)),
 )
 
 
@@ -460,7 +511,9 @@ YAKUMAN: tuple[Yakuman, ...] = (
 # The rows worth testing for one set of traits, in table order, built on first use:
 # (test, asks the hand?, result line). Keyed by the reading's traits (the hand's included) and
 # open/closed; the open value applies to an open hand and rows worth 0 there are left out.
+# Bounded: emptied when full (the combinations seen in practice are a few hundred).
 _ROW_CACHE: dict[int, tuple] = {}
+_ROW_CACHE_SIZE = 4096
 
 
 def _rows(closed: bool, traits: int) -> tuple:
@@ -476,6 +529,8 @@ def yaku_of(f: Facts) -> list[YakuLine]:
     key = f.traits << 1 | h.closed
     rows = _ROW_CACHE.get(key)
     if rows is None:
+        if len(_ROW_CACHE) >= _ROW_CACHE_SIZE:
+            _ROW_CACHE.clear()
         rows = _ROW_CACHE[key] = _rows(h.closed, f.traits)
     out = []
     for test, per_hand, line in rows:
