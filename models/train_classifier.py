@@ -416,11 +416,11 @@ def scene_crops(index: list, n: int, rng: np.random.Generator, per_image: int = 
 
 
 class CropStream(torch.utils.data.IterableDataset):
-    """Endless batches: rendered single-tile crops, and with ``scenes`` a ``scene_share`` of
-    each batch cut from rendered scene photos (``datasets.make_dataset`` output)."""
+    """Endless batches: rendered single-tile crops, and with ``scenes`` (folders written by
+    ``datasets.make_dataset``) a ``scene_share`` of each batch cut from their scene photos."""
 
     def __init__(self, art: Path, exclude: str, batch: int, seed: int,
-                 scenes: Path | None = None, scene_share: float = 0.5):
+                 scenes: list[Path] | None = None, scene_share: float = 0.5):
         self.art, self.exclude, self.batch, self.seed = art, exclude, batch, seed
         self.scenes, self.scene_share = scenes, scene_share
 
@@ -430,7 +430,7 @@ class CropStream(torch.utils.data.IterableDataset):
         info = torch.utils.data.get_worker_info()
         wid = info.id if info else 0
         styles = {k: v for k, v in load_all_styles(self.art).items() if k != self.exclude}
-        index = scene_index(self.scenes) if self.scenes else []
+        index = [item for folder in self.scenes or [] for item in scene_index(folder)]
         n_scene = int(round(self.batch * self.scene_share)) if index else 0
         rng = np.random.default_rng([self.seed, wid, int(time.time())])
         while True:
@@ -500,13 +500,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--init", type=Path, help="start from these weights (a classifier .pt) "
                    "with a new schedule, e.g. to continue a finished run")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--scenes", type=Path, default=None,
-                   help="also cut crops from this datasets.make_dataset folder's rendered scenes")
+    p.add_argument("--scenes", type=Path, nargs="+", default=None,
+                   help="also cut crops from these datasets.make_dataset folders' rendered scenes")
     p.add_argument("--scene-share", type=float, default=0.5, help="share of each batch cut from --scenes")
     args = p.parse_args(argv)
     if args.scenes is not None:
         try:
-            scene_index(args.scenes)
+            for folder in args.scenes:
+                scene_index(folder)
         except FileNotFoundError as exc:
             print(f"train_classifier: {exc}", file=sys.stderr)
             return 2
