@@ -130,6 +130,16 @@ def test_win_tile_argument_moves_the_winning_tile():
         score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets), win_tile="9p")
 
 
+def test_report_calls_the_set_apart_tile_so_when_win_tile_names_another():
+    from vision.report import photo_report
+
+    dets, _ = truth(RIICHI)
+    moved = photo_report(score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets), win_tile="8s"))
+    assert "  set apart " in moved and "winning tile" not in moved.split("Hand:")[0]
+    shown = photo_report(score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets), win_tile="4m"))
+    assert "  winning tile " in shown and "set apart" not in shown
+
+
 def test_winning_tile_not_set_apart_takes_the_best_reading():
     # 234m 567p 789s 555z 66z, nothing set apart: 5z (shanpon), 6z (tanki), 2m (ryanmen)…
     # could each have completed it; their fu differ (wait fu; a triplet completed by ron

@@ -29,18 +29,31 @@ def _numbers(layout: Layout, g: Group) -> str:
     return f"{nums[0]}" if len(nums) == 1 else f"{nums[0]}-{nums[-1]}"
 
 
-def group_lines(layout: Layout) -> list[str]:
+def group_lines(layout: Layout, win_tile: str | None = None) -> list[str]:
     """One line per group: its kind, the reading-order numbers (for ``--fix N=TILE``), mpsz and
-    Unicode tiles, and for melds the type, called tile and who it came from."""
+    Unicode tiles, and for melds the type, called tile and who it came from. ``win_tile``: the
+    winning tile actually scored (``--win-tile``); when it is not the tile set apart, that tile
+    is labelled ``set apart`` rather than ``winning tile``."""
     lines = []
     for g in layout.groups:
         text = g.mpsz()
+        kind = _KIND_NAMES[g.kind]
+        if g.kind == "win" and win_tile and _same_tile(g.tiles[0], win_tile) is False:
+            kind = "set apart"
         if g.kind == "meld":
             text = f"{g.meld_type} {text}"
             if g.called:
                 text += f", called {g.called}" + (f" from {g.from_}" if g.from_ else "")
-        lines.append(f"  {_KIND_NAMES[g.kind]:<13} {_numbers(layout, g):<6} {text:<34} {_glyphs(g.tiles)}")
+        lines.append(f"  {kind:<13} {_numbers(layout, g):<6} {text:<34} {_glyphs(g.tiles)}")
     return lines
+
+
+def _same_tile(a: str, b: str) -> bool | None:
+    """Whether two tile codes name the same tile (a red five is its own tile); None if unknown."""
+    try:
+        return parse_tile(a) == parse_tile(b)
+    except TileError:
+        return None
 
 
 def warning_lines(warnings: list[LayoutWarning]) -> list[str]:
@@ -71,7 +84,7 @@ def photo_report(photo, source: str = "photo", context_notes: list[str] | None =
         + (f" ({low} uncertain)" if low else "")
         + (", photo taken from across the table (rows read right to left)" if lay.upside_down else ""),
     ]
-    lines += group_lines(lay)
+    lines += group_lines(lay, (photo.request or {}).get("win_tile"))
     if context_notes:
         lines.append("Assumed: " + "; ".join(context_notes))
     lines.append("")
