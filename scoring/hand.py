@@ -271,10 +271,12 @@ def check(req: HandRequest) -> Tally:
     melds = req.melds
     if len(melds) > 4:
         _fail(f"{len(melds)} melds; a hand has at most 4 sets")
-    groups = []
-    for m in melds:
-        i = len(groups)
-        groups.append(MELD_GROUPS[m.type][_checked_meld_kind(m, i)][i])
+    groups = ()
+    if melds:
+        i = 0
+        for m in melds:
+            groups += (MELD_GROUPS[m.type][_checked_meld_kind(m, i)][i],)
+            i += 1
     want = 13 - 3 * len(melds)
     if len(req.concealed) != want:
         _fail(
@@ -311,10 +313,16 @@ def check(req: HandRequest) -> Tally:
             check_physical(req.all_tiles)
         except TileError as exc:
             raise HandError(str(exc)) from None
-    if req.dora_indicators:
-        _check_indicators("dora_indicators", req.dora_indicators)
-    if req.ura_dora_indicators:
-        _check_indicators("ura_dora_indicators", req.ura_dora_indicators)
+    indicators = req.dora_indicators
+    if indicators:
+        for t in indicators:
+            if t.kind >= FLOWER_BASE or len(indicators) > 5:
+                _check_indicators("dora_indicators", indicators)
+    indicators = req.ura_dora_indicators
+    if indicators:
+        for t in indicators:
+            if t.kind >= FLOWER_BASE or len(indicators) > 5:
+                _check_indicators("ura_dora_indicators", indicators)
     if req.robbing_kong:
         if req.win != "ron":
             _fail("robbing_kong (chankan) is a win on another player's tile, not a tsumo")
@@ -336,10 +344,11 @@ def check(req: HandRequest) -> Tally:
         _validate_riichi(req)
     else:
         _validate_mcr(req)
-    return _new(Tally, (hand, counts, reds, key, tuple(groups)))
+    return _new(Tally, (hand, counts, reds, key, groups))
 
 
 def _check_indicators(name: str, tiles: tuple[Tile, ...]) -> None:
+    """Raise HandError for a flower among dora indicators or more than 5 of them."""
     for t in tiles:
         if t.kind >= FLOWER_BASE:
             _fail(f"{name}: a flower cannot be a dora indicator")

@@ -140,8 +140,7 @@ def score_riichi(req: HandRequest, tally: Tally | None = None) -> RiichiResult:
                     best_key, best = key, (r, None, 0, fu, lines, None, None, False)
                 continue
             if dora_han < 0:
-                dora = _dora(req, all_counts, tally.reds, rules)
-                dora_han = dora.dora + dora.aka + dora.ura
+                dora, dora_han = _dora(req, all_counts, tally.reds, rules)
             han = dora_han
             for line in found:
                 han += line.han
@@ -160,18 +159,20 @@ def score_riichi(req: HandRequest, tally: Tally | None = None) -> RiichiResult:
     if is_yakuman:
         dora = _NO_DORA
     elif dora_han < 0:
-        dora = _dora(req, all_counts, tally.reds, rules)
+        dora = _dora(req, all_counts, tally.reds, rules)[0]
     if found is None:
         return RiichiResult(False, 0, fu, None, (), dora, fu_lines, None, NO_YAKU, r)
     return RiichiResult(True, han, fu, limit, tuple(found), dora, fu_lines, pay, None, r)
 
 
-def _dora(req: HandRequest, all_counts: list[int], reds: int, rules) -> DoraCount:
-    """Dora han of the hand: indicators (kan dora included), red fives, ura dora (riichi only)."""
+def _dora(req: HandRequest, all_counts: bytearray, reds: int, rules) -> tuple[DoraCount, int]:
+    """Dora han of the hand: indicators (kan dora included), red fives, ura dora (riichi only);
+    and their total."""
     dora = ura = 0
     for t in req.dora_indicators:
         dora += all_counts[_DORA_OF[t.kind]]
     if req.riichi != "none":
         for t in req.ura_dora_indicators:
             ura += all_counts[_DORA_OF[t.kind]]
-    return _new(DoraCount, (dora, reds if rules.aka else 0, ura))
+    aka = reds if rules.aka else 0
+    return _new(DoraCount, (dora, aka, ura)), dora + aka + ura

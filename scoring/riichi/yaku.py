@@ -48,7 +48,7 @@ class HandFacts(NamedTuple):
     tsumo: bool
     seat: int                  # seat wind kind 27..30
     round: int                 # round wind kind 27..30
-    yakuman_traits: int        # yakuman trait bits (FIRST_DRAW ...); 0: no yakuman possible
+    yakuman_traits: int        # yakuman trait bits (TENHOU ...); 0: no yakuman possible
     traits: int                # trait bits of the hand (RIICHI ... NO_HONOURS)
     # --- the ShapeFacts fields, in order
     closed: bool
@@ -79,8 +79,9 @@ class ShapeFacts(NamedTuple):
     dragon_triplets: int
     wind_triplets: int
     no_melds: bool
-    yakuman_traits: int        # the tile-only yakuman traits (all but FIRST_DRAW)
+    yakuman_traits: int        # the tile-only yakuman traits (all but TENHOU and CHIIHOU)
     traits: int                # the tile-only traits (ALL_SIMPLES ... NO_HONOURS)
+    hand_part: tuple           # the fields above up to no_melds: HandFacts' tail
 
 
 class Facts(NamedTuple):
@@ -177,9 +178,9 @@ def shape_facts(counts: Sequence[int], melds: Sequence[Group], any_flags: int = 
         ym |= GREEN_ONLY
     if closed and counts.count(3) + counts.count(4) >= 4:
         ym |= FOUR_TRIPLETS
-    return _new(ShapeFacts, (
-        closed, counts, not any_flags & (TERMINAL | HONOUR), all_th, bool(all_flags & GREEN_TILE),
-        suits, has_honours, kans, dragons, winds, not melds, ym, traits))
+    part = (closed, counts, not any_flags & (TERMINAL | HONOUR), all_th,
+            bool(all_flags & GREEN_TILE), suits, has_honours, kans, dragons, winds, not melds)
+    return _new(ShapeFacts, part + (ym, traits, part))
 
 
 def hand_facts(req: HandRequest, counts: Sequence[int], any_flags: int = -1, all_flags: int = 0,
@@ -193,25 +194,26 @@ def hand_facts(req: HandRequest, counts: Sequence[int], any_flags: int = -1, all
     if shape is None:
         shape = shape_facts(counts, meld_groups(req.melds), any_flags, all_flags)
     tsumo = req.win == "tsumo"
-    traits = shape[12]
+    traits = shape.traits
     riichi = req.riichi
     if riichi != "none":
         traits |= RIICHI if riichi == "riichi" else DOUBLE_RIICHI
-        if req.ippatsu:
-            traits |= IPPATSU
-    if tsumo:
-        traits |= TSUMO
+    if req.ippatsu:
+        traits |= IPPATSU
+    traits |= TSUMO if tsumo else RON
     if req.robbing_kong:
         traits |= ROBBED_KAN
     if req.replacement_tile:
         traits |= REPLACEMENT
     if req.last_wall_tile:
         traits |= LAST_TILE
-    ym = shape[11]
-    if req.tenhou or req.chiihou:
-        ym |= FIRST_DRAW
+    ym = shape.yakuman_traits
+    if req.tenhou:
+        ym |= TENHOU
+    if req.chiihou:
+        ym |= CHIIHOU
     return _new(HandFacts, (req, req.rules, tsumo, _WIND_INDEX[req.seat_wind],
-                            _WIND_INDEX[req.round_wind], ym, traits) + shape[:11])
+                            _WIND_INDEX[req.round_wind], ym, traits) + shape.hand_part)
 
 
 def reading_facts(r: Reading, closed: bool) -> ReadingFacts:
@@ -358,6 +360,7 @@ REPLACEMENT = 1 << 3      # the win is on a kan's replacement tile
 LAST_TILE = 1 << 4        # the win is on the last tile
 DOUBLE_RIICHI = 1 << 5    # double riichi declared
 IPPATSU = 1 << 6          # ippatsu declared
+RON = 1 << 32             # won on a discard
 # the tiles (set once per hand shape)
 ALL_SIMPLES = 1 << 7      # no terminal or honour anywhere
 NO_SIMPLES = 1 << 8       # only terminals and honours
@@ -416,7 +419,7 @@ YAKU: tuple[Yaku, ...] = (
     Yaku("chankan", 1, 1, HAND, ROBBED_KAN, lambda h: h.req.robbing_kong),
     Yaku("rinshan kaihou", 1, 1, HAND, REPLACEMENT, lambda h: h.req.replacement_tile),
     Yaku("haitei", 1, 1, HAND, LAST_TILE | TSUMO, lambda h: h.req.last_wall_tile and h.tsumo),
-    Yaku("houtei", 1, 1, HAND, LAST_TILE, lambda h: h.req.last_wall_tile and not h.tsumo),
+    Yaku("houtei", 1, 1, HAND, LAST_TILE | RON, lambda h: h.req.last_wall_tile and not h.tsumo),
     Yaku("sanshoku", 2, 1, READING, RUNS_IN_3_SUITS, _sanshoku),
     Yaku("ittsu", 2, 1, READING, THREE_RUNS | RUN_FROM_ONE, _ittsu),
     Yaku("chanta", 2, 1, READING, A_RUN | OUTSIDE_PAIR | OUTSIDE_SETS | HONOURS,
@@ -434,6 +437,15 @@ YAKU: tuple[Yaku, ...] = (
     Yaku("ryanpeikou", 3, 0, READING, PEIKOU, lambda f: f.peikou >= 2),
     Yaku("chinitsu", 6, 5, HAND, ONE_SUIT | NO_HONOURS, lambda h: _flush(h, False)),
 )
+
+# Rows whose traits are not only necessary but also sufficient (for the hands the row is
+# asked about: closed-only rows are never asked about an open hand): their test is not run.
+# tests/test_riichi_gates.py compares the gated table with every test run on every reading.
+DECIDED_BY_TRAITS = frozenset((
+    "riichi", "double riichi", "ippatsu", "menzen tsumo", "yakuhai (haku)", "yakuhai (hatsu)",
+    "yakuhai (chun)", "chankan", "rinshan kaihou", "haitei", "houtei", "chanta", "chiitoitsu",
+    "toitoi", "sankantsu", "honroutou", "honitsu", "junchan", "chinitsu",
+))
 
 
 # ------------------------------------------------------------------ yakuman
@@ -465,7 +477,7 @@ def _kokushi(f: Facts) -> int:
 
 
 # Yakuman traits (bits of HandFacts.yakuman_traits), necessary conditions as for the yaku.
-FIRST_DRAW = 1 << 0       # tenhou or chiihou declared
+TENHOU = 1 << 0           # tenhou declared
 FOUR_KANS = 1 << 1
 HONOURS_ONLY = 1 << 2
 THREE_DRAGONS = 1 << 3    # all three dragons held three or four times
@@ -475,6 +487,7 @@ GREEN_ONLY = 1 << 6       # only green tiles
 THIRTEEN_KINDS = 1 << 7   # no meld, only terminals and honours, 13 different kinds
 NINE_GATES = 1 << 8       # no meld, one suit without honours, its 1 and 9 three times
 FOUR_TRIPLETS = 1 << 9    # closed, four kinds held three or four times
+CHIIHOU = 1 << 10         # chiihou declared
 
 
 @dataclass(frozen=True, slots=True)
@@ -503,9 +516,13 @@ YAKUMAN: tuple[Yakuman, ...] = (
     Yakuman(("ryuuiisou",), HAND, GREEN_ONLY, lambda h: h.all_green),
     Yakuman(("chuuren poutou", "chuuren poutou (pure)"), HAND, NINE_GATES, _pure_nine_gates_shape, True),
     Yakuman(("suukantsu",), HAND, FOUR_KANS, lambda h: h.kans == 4),
-    Yakuman(("tenhou",), HAND, FIRST_DRAW, lambda h: h.req.tenhou),
-    Yakuman(("chiihou",), HAND, FIRST_DRAW, lambda h: h.req.chiihou),
+    Yakuman(("tenhou",), HAND, TENHOU, lambda h: h.req.tenhou),
+    Yakuman(("chiihou",), HAND, CHIIHOU, lambda h: h.req.chiihou),
 )
+
+# Yakuman rows decided by their trait alone (as DECIDED_BY_TRAITS): their test is not run.
+YAKUMAN_DECIDED_BY_TRAITS = frozenset((
+    "daisangen", "tsuuiisou", "chinroutou", "ryuuiisou", "suukantsu", "tenhou", "chiihou"))
 
 
 # The rows worth testing for one set of traits, in table order, built on first use:
@@ -517,7 +534,8 @@ _ROW_CACHE_SIZE = 4096
 
 
 def _rows(closed: bool, traits: int) -> tuple:
-    return tuple((y.test, y.per == HAND, YakuLine(y.name, y.closed if closed else y.open))
+    return tuple((None if y.name in DECIDED_BY_TRAITS else y.test, y.per == HAND,
+                  YakuLine(y.name, y.closed if closed else y.open))
                  for y in YAKU
                  if (y.closed if closed else y.open) and y.needs & traits == y.needs)
 
@@ -534,7 +552,7 @@ def yaku_of(f: Facts) -> list[YakuLine]:
         rows = _ROW_CACHE[key] = _rows(h.closed, f.traits)
     out = []
     for test, per_hand, line in rows:
-        if test(h if per_hand else f):
+        if test is None or test(h if per_hand else f):
             out.append(line)
     return out
 
@@ -554,7 +572,8 @@ def _yakuman_rows(double_rule: bool, traits: int) -> tuple:
         for v, name in enumerate(y.names, 1):
             m = 2 if double_rule and y.doubles and (v == 2 or len(y.names) == 1) else 1
             results.append((YakuLine(name, 13 * m), m))
-        out.append((y.test, y.per == HAND, tuple(results)))
+        test = None if y.names[0] in YAKUMAN_DECIDED_BY_TRAITS else y.test
+        out.append((test, y.per == HAND, tuple(results)))
     return tuple(out)
 
 
@@ -569,6 +588,9 @@ def yakuman_of(f: Facts) -> list[tuple[YakuLine, int]]:
         rows = _YAKUMAN_CACHE[key] = _yakuman_rows(double_rule, h.yakuman_traits)
     out = []
     for test, per_hand, results in rows:
+        if test is None:
+            out.append(results[0])
+            continue
         v = int(test(h if per_hand else f))
         if v:
             out.append(results[v - 1])
