@@ -74,9 +74,17 @@ class Reading(NamedTuple):
     wait: str
 
 
+_new = tuple.__new__        # a NamedTuple straight from a tuple: cheaper than its keywords
+
+
 # ---------------------------------------------------------------- suit-level decomposition
 
-@lru_cache(maxsize=None)
+# Per-suit caches hold at most this many suit patterns each (a suit has 405,350 patterns of at
+# most 14 tiles; real hands use a few thousand): bounded for a long-running server.
+SUIT_CACHE_SIZE = 50_000
+
+
+@lru_cache(maxsize=SUIT_CACHE_SIZE)
 def _suit_decompositions(counts: tuple[int, ...], honours: bool) -> tuple[tuple[int, tuple[tuple[str, int], ...]], ...]:
     """All ways to split one suit's counts into sets and at most one pair.
 
@@ -127,9 +135,9 @@ _SUIT_SLICES = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
 
 
 # per suit: its counts as bytes -> ((pair kind or -1, concealed groups), ...); filled on use,
-# the empty suit preset (one split: no pair, no group)
-_SPLIT_CACHE: tuple[dict, dict, dict, dict] = (
-    {bytes(9): ((-1, ()),)}, {bytes(9): ((-1, ()),)}, {bytes(9): ((-1, ()),)}, {bytes(7): ((-1, ()),)})
+# the empty suit preset (one split: no pair, no group); emptied (but the preset) when full
+_EMPTY_SUITS = (bytes(9), bytes(9), bytes(9), bytes(7))
+_SPLIT_CACHE: tuple[dict, dict, dict, dict] = tuple({e: ((-1, ()),)} for e in _EMPTY_SUITS)
 
 
 def _suit_groups(part: bytes, suit: int) -> tuple[tuple[int, tuple[Group, ...]], ...]:
@@ -138,6 +146,9 @@ def _suit_groups(part: bytes, suit: int) -> tuple[tuple[int, tuple[Group, ...]],
     cache = _SPLIT_CACHE[suit]
     opts = cache.get(part)
     if opts is None:
+        if len(cache) >= SUIT_CACHE_SIZE:
+            cache.clear()
+            cache[_EMPTY_SUITS[suit]] = ((-1, ()),)
         lo = 9 * suit
         opts = cache[part] = tuple(
             (lo + p if p >= 0 else -1, tuple(Group(shape, lo + pos) for shape, pos in sets))
@@ -255,7 +266,7 @@ def readings(counts: Sequence[int], melds: Sequence[Group] = (), win_kind: int =
     for pair, hand in _hand_splits(counts):
         groups = hand + melds if melds else hand
         if pair == win_kind:
-            out.append(Reading(STANDARD, groups, pair, win_kind, -1, TANKI))
+            out.append(_new(Reading, (STANDARD, groups, pair, win_kind, -1, TANKI)))
         seen = None
         j = -1
         low = win_kind - 2
@@ -282,7 +293,7 @@ def readings(counts: Sequence[int], melds: Sequence[Group] = (), win_kind: int =
                 continue
             else:
                 seen.append(g)
-            out.append(Reading(STANDARD, groups, pair, win_kind, j, wait))
+            out.append(_new(Reading, (STANDARD, groups, pair, win_kind, j, wait)))
     if not melds:
         if is_seven_pairs(counts):
             pairs = tuple(Group(PAIR, k) for k in range(NUM_KINDS) if counts[k] == 2)

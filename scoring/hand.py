@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import NamedTuple
 
-from .decompose import MELD_GROUPS, Group
+from .decompose import MELD_GROUPS, RUN, TRIPLET, Group
 from .tiles import FLOWER_BASE, NUM_KINDS, Tile, TileError, check_physical, to_mpsz
 
 RULESETS = ("riichi", "mcr")
@@ -296,15 +296,15 @@ def check(req: HandRequest) -> Tally:
     counts = hand
     if melds:
         counts = hand.copy()
-        for m, (_, k, _, _) in zip(melds, groups):
-            if m.type == "chi":
+        for m, (shape, k, _, _) in zip(melds, groups):
+            if shape == RUN:
                 counts[k] += 1
                 counts[k + 1] += 1
                 counts[k + 2] += 1
                 if k % 9 in (2, 3, 4):          # holds a five
                     reds += sum(map(_RED, m.tiles))
             else:
-                counts[k] += len(m.tiles)
+                counts[k] += 3 if shape == TRIPLET else 4
                 if k in (4, 13, 22):
                     reds += sum(map(_RED, m.tiles))
     # more than 4 of a kind or two red fives: the precise message comes from check_physical
@@ -357,8 +357,9 @@ def _check_indicators(name: str, tiles: tuple[Tile, ...]) -> None:
 
 
 def _validate_riichi(req: HandRequest) -> None:
-    if req.riichi not in RIICHI_KINDS:
-        _fail(f"riichi must be none, riichi or double, got {req.riichi!r}")
+    riichi = req.riichi
+    if riichi not in RIICHI_KINDS:
+        _fail(f"riichi must be none, riichi or double, got {riichi!r}")
     r = req.rules
     if r.kazoe not in KAZOE_MODES:
         _fail(f"rules.kazoe must be yakuman, sanbaiman or none, got {r.kazoe!r}")
@@ -366,32 +367,36 @@ def _validate_riichi(req: HandRequest) -> None:
         _fail(f"rules.double_wind_pair_fu must be 2 or 4, got {r.double_wind_pair_fu!r}")
     if req.honba < 0 or req.riichi_sticks < 0:
         _fail("honba and riichi_sticks cannot be negative")
-    if req.riichi != "none" and req.melds and not req.is_closed:
+    if riichi != "none" and req.melds and not req.is_closed:
         _fail("riichi on an open hand: riichi needs a closed hand (closed kans allowed)")
     if req.ippatsu:
-        if req.riichi == "none":
+        if riichi == "none":
             _fail("ippatsu without riichi")
         if req.replacement_tile:
             _fail("ippatsu with replacement_tile: declaring a kan ends the ippatsu turn")
-    if req.tenhou and req.chiihou:
-        _fail("tenhou and chiihou cannot go together")
-    for flag in ("tenhou", "chiihou") if req.tenhou or req.chiihou else ():
-        if not getattr(req, flag):
-            continue
-        if flag == "tenhou" and not req.is_dealer:
-            _fail("tenhou is the dealer's win on the first draw; the seat wind is not East")
-        if flag == "chiihou" and req.is_dealer:
-            _fail("chiihou is a non-dealer's win on the first draw; the seat wind is East")
-        if req.win != "tsumo":
-            _fail(f"{flag} is a win on the first draw, not a ron")
-        if req.melds:
-            _fail(f"{flag} is impossible after a call or a kan")
-        if req.riichi != "none" or req.ippatsu:
-            _fail(f"{flag} is a win on the first draw, before any riichi")
-        if req.last_wall_tile or req.replacement_tile:
-            _fail(f"{flag} cannot be on the last wall tile or a replacement tile")
+    if req.tenhou or req.chiihou:
+        _validate_first_draw(req)
     if req.flowers:
         _fail("flowers count only in MCR; riichi sets have no flowers")
+
+
+def _validate_first_draw(req: HandRequest) -> None:
+    """Tenhou / chiihou: the dealer's (non-dealer's) tsumo on the first draw, nothing before."""
+    if req.tenhou and req.chiihou:
+        _fail("tenhou and chiihou cannot go together")
+    flag = "tenhou" if req.tenhou else "chiihou"
+    if flag == "tenhou" and not req.is_dealer:
+        _fail("tenhou is the dealer's win on the first draw; the seat wind is not East")
+    if flag == "chiihou" and req.is_dealer:
+        _fail("chiihou is a non-dealer's win on the first draw; the seat wind is East")
+    if req.win != "tsumo":
+        _fail(f"{flag} is a win on the first draw, not a ron")
+    if req.melds:
+        _fail(f"{flag} is impossible after a call or a kan")
+    if req.riichi != "none" or req.ippatsu:
+        _fail(f"{flag} is a win on the first draw, before any riichi")
+    if req.last_wall_tile or req.replacement_tile:
+        _fail(f"{flag} cannot be on the last wall tile or a replacement tile")
 
 
 def _validate_mcr(req: HandRequest) -> None:

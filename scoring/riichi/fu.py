@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..decompose import KANCHAN, PENCHAN, RUN, SEVEN_PAIRS, STANDARD, TANKI, TRIPLET, Reading
+from ..decompose import (KANCHAN, PENCHAN, RUN, RYANMEN, SEVEN_PAIRS, SHANPON, STANDARD, TANKI,
+                         TRIPLET, Reading)
 from .result import FuLine
 from .yaku import PINFU_SHAPE, WHITE, Facts, is_pinfu_shape
 
+_new = tuple.__new__        # a NamedTuple straight from a tuple: cheaper than its keywords
 _TILE_CLASS = tuple(2 if k >= 27 else 1 if k % 9 in (0, 8) else 0 for k in range(34))
 
 
@@ -58,50 +60,72 @@ class SetFu(NamedTuple):
     wait: FuLine | None
 
 
+# a reading with runs only: one shared SetFu per wait
+_RUNS_ONLY = {wait: SetFu((), 0, (), 0, _WAIT_LINE.get(wait))
+              for wait in (RYANMEN, KANCHAN, PENCHAN, SHANPON, TANKI)}
+
+
 def set_fu(r: Reading) -> SetFu | None:
     """:class:`SetFu` of reading ``r``; None for seven pairs and thirteen orphans."""
     if r.form != STANDARD:
         return None
-    tsumo, ron = [], []
+    tsumo = ron = None
     i = 0
     for shape, kind, concealed, _ in r.sets:
         if shape != RUN:
+            if tsumo is None:
+                tsumo, ron = [], []
             by_ron = i == r.win_group and concealed
             tiles = _TILE_CLASS[kind]
             tsumo.append(_SET_FU[shape == TRIPLET][tiles][concealed][False])
             ron.append(_SET_FU[shape == TRIPLET][tiles][concealed and not by_ron][by_ron])
         i += 1
-    return SetFu(tuple(tsumo), sum(line.fu for line in tsumo), tuple(ron),
-                 sum(line.fu for line in ron), _WAIT_LINE.get(r.wait))
+    if tsumo is None:
+        return _RUNS_ONLY[r.wait]
+    tsumo_raw = sum([line.fu for line in tsumo])
+    if ron == tsumo:            # no triplet completed by the winning tile: one tuple for both
+        lines = tuple(tsumo)
+        return _new(SetFu, (lines, tsumo_raw, lines, tsumo_raw, _WAIT_LINE.get(r.wait)))
+    return _new(SetFu, (tuple(tsumo), tsumo_raw, tuple(ron), sum([line.fu for line in ron]),
+                        _WAIT_LINE.get(r.wait)))
 
 
 def fu_of(f: Facts, sets: SetFu | None = None) -> tuple[int, int, list[FuLine]]:
     """``(rounded fu, raw fu, [FuLine(reason, fu), ...])`` of reading ``f``. A pinfu reading
     gets no tsumo fu (pinfu tsumo is 20 fu). ``sets``: the reading's :func:`set_fu` when the
-    caller has it."""
+    caller has it (else the sets are counted here)."""
     r, h = f.r, f.h
     if r.form != STANDARD:
         if r.form == SEVEN_PAIRS:
             return 25, 25, [_SEVEN_PAIRS]
         return 0, 0, []          # thirteen orphans: a yakuman, fu are not counted
-    if sets is None:
-        sets = set_fu(r)
     lines = [_BASE]
     raw = 20
     if h.tsumo:
         if not (f.traits & PINFU_SHAPE and is_pinfu_shape(f)):
             lines.append(_TSUMO)
             raw += 2
-        if sets[0]:
-            lines += sets[0]
-            raw += sets[1]
-    else:
-        if h.closed:
-            lines.append(_CLOSED_RON)
-            raw += 10
-        if sets[2]:
+    elif h.closed:
+        lines.append(_CLOSED_RON)
+        raw += 10
+    if sets is not None:
+        if h.tsumo:
+            if sets[0]:
+                lines += sets[0]
+                raw += sets[1]
+        elif sets[2]:
             lines += sets[2]
             raw += sets[3]
+    elif f.triplets:            # the sets' lines, counted here (runs give no fu)
+        ron_group = -2 if h.tsumo else r.win_group
+        i = 0
+        for shape, kind, concealed, _ in r.sets:
+            if shape != RUN:
+                by_ron = i == ron_group and concealed
+                line = _SET_FU[shape == TRIPLET][_TILE_CLASS[kind]][concealed and not by_ron][by_ron]
+                lines.append(line)
+                raw += line.fu
+            i += 1
     pair = r.pair
     if pair >= 27:
         if pair >= WHITE:
@@ -118,7 +142,7 @@ def fu_of(f: Facts, sets: SetFu | None = None) -> tuple[int, int, list[FuLine]]:
         elif pair == h.round:
             lines.append(_ROUND_PAIR)
             raw += 2
-    wait = sets[4]
+    wait = sets[4] if sets is not None else _WAIT_LINE.get(r.wait)
     if wait is not None:
         lines.append(wait)
         raw += 2

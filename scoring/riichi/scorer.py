@@ -5,33 +5,37 @@ highest payment, then a real yakuman over a counted one, then more han, then mor
 """
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import NamedTuple
+from collections import OrderedDict
+from typing import Sequence
 
-from ..decompose import RUN, TRIPLET, Group, meld_groups, readings
+from ..decompose import SUIT_CACHE_SIZE, Group, meld_groups, readings
 from ..hand import HandError, HandRequest, Tally, check
 from ..tiles import NUM_KINDS, dora_from_indicator, to_mpsz
-from .fu import SetFu, fu_of, set_fu
+from .fu import fu_of, set_fu
 from .limits import base_points, payment
 from .result import DoraCount, RiichiResult
-from .yaku import (KIND_FLAGS, ReadingFacts, ShapeFacts, facts_of, hand_facts, reading_facts,
-                   shape_facts, yaku_of, yakuman_of)
+from .yaku import (KIND_FLAGS, facts_of, hand_facts, reading_facts, shape_facts, yaku_of,
+                   yakuman_of)
 
-SHAPE_CACHE_SIZE = 4096     # hands whose readings are kept (about 1 kB each)
+SHAPE_CACHE_SIZE = 4096     # hand shapes whose readings are kept (about 1 kB each)
 NO_YAKU = "complete hand but no yaku (dora are not yaku); declaring this win is chombo"
 
 
 _DORA_OF = tuple(dora_from_indicator(k) for k in range(NUM_KINDS))
-_NO_DORA = DoraCount()
-_new = tuple.__new__            # a NamedTuple straight from a tuple: cheaper than its keywords          # yakuman hands: dora are not added
+_NO_DORA = DoraCount()          # yakuman hands: dora are not added
+_new = tuple.__new__            # a NamedTuple straight from a tuple: cheaper than its keywords
 
 
-_FLAG_CACHE: tuple[dict, dict, dict, dict] = ({}, {}, {}, {})   # suit counts -> (OR, AND) of KIND_FLAGS
-for _cache, _empty in zip(_FLAG_CACHE, (bytes(9), bytes(9), bytes(9), bytes(7))):
-    _cache[_empty] = (0, -1)        # an absent suit changes neither
+# suit counts -> (OR, AND) of KIND_FLAGS; bounded as decompose's per-suit caches
+_EMPTY_SUITS = (bytes(9), bytes(9), bytes(9), bytes(7))
+_FLAG_CACHE: tuple[dict, dict, dict, dict] = tuple({e: (0, -1)} for e in _EMPTY_SUITS)  # absent suit: no change
 
 
 def _suit_flags(part: bytes, suit: int) -> tuple[int, int]:
+    cache = _FLAG_CACHE[suit]
+    if len(cache) >= SUIT_CACHE_SIZE:
+        cache.clear()
+        cache[_EMPTY_SUITS[suit]] = (0, -1)
     a, z = 0, -1
     lo = 9 * suit
     for i, n in enumerate(part):
@@ -57,33 +61,58 @@ def _flags(counts: list[int]) -> tuple[int, int]:
     return am | ap | as_ | az, zm & zp & zs & zz
 
 
-class _Shape(NamedTuple):
-    """What a hand's tiles, melds and winning tile decide, whatever the flags: its readings
-    (each with its :class:`ReadingFacts`) and its :class:`ShapeFacts`."""
+# The shape cache: (concealed counts as bytes, meld groups, winning kind) -> (readings as
+# ReadingFacts, ShapeFacts), or None for a hand that is not complete: what the tiles, melds and
+# winning tile decide whatever the flags, so the same hand scored again (a stream overlay
+# re-reading a frame, a referee trying flags, a client retrying) skips the decomposition.
+# A hand is kept from its second sighting on (_SEEN remembers the keys seen once): a stream of
+# hands that never repeat then costs no more than no cache at all (no entry built to be thrown
+# away, no long-lived objects for the garbage collector to walk). Both are bounded: when full,
+# the oldest entry goes (an OrderedDict: a plain dict emptied from the front slows down).
+_SHAPES: OrderedDict = OrderedDict()
+_SEEN: OrderedDict = OrderedDict()
+_MISSING = object()
 
-    readings: tuple[tuple[ReadingFacts, SetFu | None], ...]
-    facts: ShapeFacts
+
+def clear_cache() -> None:
+    """Forget every cached hand shape."""
+    _SHAPES.clear()
+    _SEEN.clear()
 
 
-@lru_cache(maxsize=SHAPE_CACHE_SIZE)
-def _shape(hand: bytes, melds: tuple[Group, ...], win_kind: int) -> _Shape | None:
-    """The readings and tile facts of a hand; None if it is not complete. Cached (bounded):
-    the same hand scored again (a stream overlay re-reading a frame, a referee trying flags)
-    skips the decomposition."""
+def _bounded_put(cache: OrderedDict, key, value, size: int) -> None:
+    cache[key] = value
+    if len(cache) > size:
+        try:
+            cache.popitem(last=False)
+        except KeyError:                    # another thread emptied it first
+            pass
+
+
+def _shape(key: tuple[bytes, tuple[Group, ...], int], all_counts: Sequence[int]):
+    """The cache entry for ``key`` (see :data:`_SHAPES`), built on a miss; ``all_counts``:
+    every tile of the hand by kind, melds included."""
+    shape = _SHAPES.get(key, _MISSING)
+    if shape is not _MISSING:
+        return shape
+    keep = key in _SEEN
+    hand, melds, win_kind = key
     rs = readings(hand, melds, win_kind)
-    if not rs:
-        return None
-    counts = list(hand)
-    for shape, kind, _, _ in melds:
-        if shape == RUN:
-            counts[kind] += 1
-            counts[kind + 1] += 1
-            counts[kind + 2] += 1
+    if rs:
+        counts = bytes(all_counts)
+        sf = shape_facts(counts, melds, *_flags(counts))
+        closed = sf.closed
+        if keep:    # the sets' fu lines once for all (fu_of counts them when not given)
+            shape = (tuple([reading_facts(r, closed, set_fu(r)) for r in rs]), sf)
         else:
-            counts[kind] += 3 if shape == TRIPLET else 4
-    sf = shape_facts(counts, melds, *_flags(counts))
-    closed = sf.closed
-    return _Shape(tuple([(reading_facts(r, closed), set_fu(r)) for r in rs]), sf)
+            shape = (tuple([reading_facts(r, closed) for r in rs]), sf)
+    else:
+        shape = None
+    if keep:
+        _bounded_put(_SHAPES, key, shape, SHAPE_CACHE_SIZE)
+    else:
+        _bounded_put(_SEEN, key, None, 2 * SHAPE_CACHE_SIZE)
+    return shape
 
 
 def score_riichi(req: HandRequest, tally: Tally | None = None) -> RiichiResult:
@@ -99,17 +128,20 @@ def score_riichi(req: HandRequest, tally: Tally | None = None) -> RiichiResult:
         tally = check(req)
     melds = req.melds
     if tally.key:       # from check: the key and the meld groups are there
-        shape = _shape(tally.key, tally.melds, req.win_tile.kind)
+        key = (tally.key, tally.melds, req.win_tile.kind)
     else:
-        shape = _shape(bytes(tally.hand), meld_groups(melds), req.win_tile.kind)
+        key = (bytes(tally.hand), meld_groups(melds), req.win_tile.kind)
+    shape = _SHAPES.get(key, _MISSING)
+    if shape is _MISSING:
+        shape = _shape(key, tally.all)
     if shape is None:
         shown = "".join(f" +{m.type} {to_mpsz(m.tiles)}" for m in melds)
         raise HandError(
             f"not a complete hand: {to_mpsz(req.concealed)} + {req.win_tile}{shown} is not four "
             "sets and a pair, seven different pairs or thirteen orphans")
-    rs = shape.readings
+    rs, sf = shape
     all_counts = tally.all
-    h = hand_facts(req, all_counts, shape=shape.facts)
+    h = hand_facts(req, all_counts, shape=sf)
     rules = h.rules
     maybe_yakuman = h.yakuman_traits
     dealer = req.seat_wind == "E"
@@ -119,11 +151,11 @@ def score_riichi(req: HandRequest, tally: Tally | None = None) -> RiichiResult:
     several = len(rs) > 1
     best_key = None
     best = None     # (reading, yaku lines or None when no yaku, han, fu, fu lines, payment, limit, yakuman?)
-    for p, sets in rs:
+    for p in rs:
         f = facts_of(h, p)
         r = p.r
         ym = yakuman_of(f) if maybe_yakuman else None
-        fu, raw, lines = fu_of(f, sets)           # yakuman hands report fu too, as mahjong does
+        fu, raw, lines = fu_of(f, p.fu)           # yakuman hands report fu too, as mahjong does
         if ym:
             multiples = 0
             found = []

@@ -107,6 +107,7 @@ class ReadingFacts(NamedTuple):
     concealed_by_ron: int
     peikou: int
     traits: int
+    fu: object = None          # the scorer's per-reading fu lines (scoring.riichi.fu.SetFu)
 
 
 _new = tuple.__new__        # a NamedTuple straight from a tuple: cheaper than its keywords
@@ -216,66 +217,72 @@ def hand_facts(req: HandRequest, counts: Sequence[int], any_flags: int = -1, all
                             _WIND_INDEX[req.round_wind], ym, traits) + shape.hand_part)
 
 
-def reading_facts(r: Reading, closed: bool) -> ReadingFacts:
-    """The reading's part of :class:`Facts` (``closed``: the hand has no called meld). A
-    triplet completed by the winning tile on a discard counts as open (standard rule; it
-    decides sanankou/suuankou and its fu): ``concealed_by_ron`` leaves it out."""
-    runs: tuple[int, ...] = ()
-    triplets: tuple[int, ...] = ()
+def reading_facts(r: Reading, closed: bool, fu: object = None) -> ReadingFacts:
+    """The reading's part of :class:`Facts` (``closed``: the hand has no called meld), with
+    ``fu`` (the scorer's :func:`scoring.riichi.fu.set_fu`) kept alongside. A triplet completed
+    by the winning tile on a discard counts as open (standard rule; it decides
+    sanankou/suuankou and its fu): ``concealed_by_ron`` leaves it out."""
+    if r.form != STANDARD:
+        return _new(ReadingFacts, (r, (), (), 0, 0, 0, PAIRS_FORM if r.form == SEVEN_PAIRS else 0, fu))
+    runs = []
+    trip = []
     concealed = by_ron = 0
+    ron_group = r.win_group
+    outside = True              # every set holds a terminal or an honour
+    from_one = False            # a run starts on a suit's 1
+    run_suits = trip_suits = 0  # bit 1 << suit
+    i = 0
+    for shape, kind, closed_group, _ in r.sets:
+        if shape == RUN:
+            runs.append(kind)
+            p = kind % 9
+            if p == 0:
+                from_one = True
+            elif p != 6:
+                outside = False
+            run_suits |= 1 << kind // 9
+        else:
+            trip.append(kind)
+            if closed_group:
+                concealed += 1
+                if i != ron_group:
+                    by_ron += 1
+            if not _TERMINAL_OR_HONOUR[kind]:
+                outside = False
+            trip_suits |= 1 << kind // 9
+        i += 1
+    traits = OUTSIDE_SETS if outside else 0
     peikou = 0
-    traits = 0
-    if r.form == STANDARD:
-        sets = r.sets
-        runs = tuple([g[1] for g in sets if g[0] == RUN])
-        if len(runs) < 4:
-            ron_group = r.win_group
-            trip = []
-            i = 0
-            for shape, kind, closed_group, _ in sets:
-                if shape != RUN:
-                    trip.append(kind)
-                    if closed_group:
-                        concealed += 1
-                        if i != ron_group:
-                            by_ron += 1
-                i += 1
-            triplets = tuple(trip)
-        # a closed hand's runs are all concealed (a chi opens it)
-        if closed and len(runs) >= 2 and len(set(runs)) < len(runs):
+    n = len(runs)
+    if n:
+        traits |= A_RUN
+        if n >= 2 and closed and len(set(runs)) < n:   # a closed hand's runs are all concealed
             seen: dict[int, int] = {}
             for k in runs:
                 seen[k] = seen.get(k, 0) + 1
-            peikou = sum(n // 2 for n in seen.values())
-            if peikou:
-                traits |= PEIKOU
-        if runs:
-            traits |= A_RUN if len(runs) < 3 else A_RUN | THREE_RUNS
-            if len(runs) >= 3:
-                if {k // 9 for k in runs} == {0, 1, 2}:
-                    traits |= RUNS_IN_3_SUITS
-                if any(k % 9 == 0 for k in runs):
-                    traits |= RUN_FROM_ONE
-        if len(triplets) >= 3:
-            traits |= THREE_TRIPLETS
-            if len(triplets) == 4:
-                traits |= FOUR_TRIPLETS_SETS
-            if concealed >= 3:
-                traits |= THREE_CONCEALED
-            if {k // 9 for k in triplets} >= {0, 1, 2}:
-                traits |= TRIPLETS_3_SUITS
-        if r.wait == RYANMEN:
-            traits |= TWO_SIDED
-            if (closed and len(runs) == 4 and r.pair not in DRAGONS):
-                traits |= PINFU_SHAPE
-        if _TERMINAL_OR_HONOUR[r.pair]:
-            traits |= OUTSIDE_PAIR
-        if (all(_TERMINAL_OR_HONOUR[k] for k in triplets)
-                and all(k % 9 == 0 or k % 9 == 6 for k in runs)):
-            traits |= OUTSIDE_SETS
-    elif r.form == SEVEN_PAIRS:
-        traits |= PAIRS_FORM
-    return _new(ReadingFacts, (r, runs, triplets, concealed, by_ron, peikou, traits))
+            peikou = sum(m // 2 for m in seen.values())
+            traits |= PEIKOU
+        if n >= 3:
+            traits |= THREE_RUNS
+            if run_suits == 7:
+                traits |= RUNS_IN_3_SUITS
+            if from_one:
+                traits |= RUN_FROM_ONE
+    if len(trip) >= 3:
+        traits |= THREE_TRIPLETS
+        if len(trip) == 4:
+            traits |= FOUR_TRIPLETS_SETS
+        if concealed >= 3:
+            traits |= THREE_CONCEALED
+        if trip_suits & 7 == 7:
+            traits |= TRIPLETS_3_SUITS
+    if r.wait == RYANMEN:
+        traits |= TWO_SIDED
+        if closed and n == 4 and r.pair not in DRAGONS:
+            traits |= PINFU_SHAPE
+    if _TERMINAL_OR_HONOUR[r.pair]:
+        traits |= OUTSIDE_PAIR
+    return _new(ReadingFacts, (r, tuple(runs), tuple(trip), concealed, by_ron, peikou, traits, fu))
 
 
 def facts_of(h: HandFacts, p: ReadingFacts) -> Facts:
@@ -525,19 +532,61 @@ YAKUMAN_DECIDED_BY_TRAITS = frozenset((
     "daisangen", "tsuuiisou", "chinroutou", "ryuuiisou", "suukantsu", "tenhou", "chiihou"))
 
 
-# The rows worth testing for one set of traits, in table order, built on first use:
-# (test, asks the hand?, result line). Keyed by the reading's traits (the hand's included) and
-# open/closed; the open value applies to an open hand and rows worth 0 there are left out.
-# Bounded: emptied when full (the combinations seen in practice are a few hundred).
+# The rows worth testing for one set of traits, in table order: (test, asks the hand?, result
+# line), test None for a row DECIDED_BY_TRAITS. Keyed by the reading's traits (the hand's
+# included) and open/closed; the open value applies to an open hand and rows worth 0 there are
+# left out. Bounded: emptied when full.
+# A row's traits are either all the win's flags (riichi, tsumo, events) or all tile traits,
+# never both; the table is cut into runs of consecutive rows of one sort. A miss joins, run by
+# run, the rows passed by the flag traits and those passed by the tile traits, each cached in
+# _PART_CACHE: the flags take a few dozen values and the tiles a few hundred, whereas their
+# combinations are thousands.
+_FLAG_TRAITS = RIICHI | TSUMO | ROBBED_KAN | REPLACEMENT | LAST_TILE | DOUBLE_RIICHI | IPPATSU | RON
 _ROW_CACHE: dict[int, tuple] = {}
+_PART_CACHE: dict[tuple[bool, bool, int], tuple] = {}
 _ROW_CACHE_SIZE = 4096
 
 
+def _runs_of_rows(closed: bool) -> tuple[tuple[bool, tuple], ...]:
+    """The table's rows worth something (closed or open), in runs of one sort: ``((flag
+    rows?, ((needs, (test, asks the hand?, line)), ...)), ...)``."""
+    out: list[tuple[bool, list]] = []
+    for y in YAKU:
+        han = y.closed if closed else y.open
+        if not han:
+            continue
+        flag = bool(y.needs & _FLAG_TRAITS)
+        assert not flag or not y.needs & ~_FLAG_TRAITS, f"{y.name}: flag and tile traits"
+        row = (None if y.name in DECIDED_BY_TRAITS else y.test, y.per == HAND, YakuLine(y.name, han))
+        if not out or out[-1][0] != flag:
+            out.append((flag, []))
+        out[-1][1].append((y.needs, row))
+    return tuple((flag, tuple(rows)) for flag, rows in out)
+
+
+_RUNS_OF_ROWS = (_runs_of_rows(False), _runs_of_rows(True))
+
+
+def _part(closed: bool, flag: bool, traits: int) -> tuple[tuple, ...]:
+    """Per run of rows: those of sort ``flag`` that ``traits`` pass (empty for the other sort)."""
+    key = (closed, flag, traits)
+    part = _PART_CACHE.get(key)
+    if part is None:
+        if len(_PART_CACHE) >= _ROW_CACHE_SIZE:
+            _PART_CACHE.clear()
+        part = _PART_CACHE[key] = tuple(
+            tuple([row for needs, row in rows if needs & traits == needs]) if f == flag else ()
+            for f, rows in _RUNS_OF_ROWS[closed])
+    return part
+
+
 def _rows(closed: bool, traits: int) -> tuple:
-    return tuple((None if y.name in DECIDED_BY_TRAITS else y.test, y.per == HAND,
-                  YakuLine(y.name, y.closed if closed else y.open))
-                 for y in YAKU
-                 if (y.closed if closed else y.open) and y.needs & traits == y.needs)
+    flags = _part(closed, True, traits & _FLAG_TRAITS)
+    tiles = _part(closed, False, traits & ~_FLAG_TRAITS)
+    out: tuple = ()
+    for a, b in zip(flags, tiles):
+        out += a + b
+    return out
 
 
 def yaku_of(f: Facts) -> list[YakuLine]:
