@@ -12,6 +12,7 @@ tile counts (:class:`Tally`) so that a scorer does not count the tiles again.
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import NamedTuple
@@ -172,6 +173,13 @@ _MELD_SIZE = {"chi": 3, "pon": 3, "daiminkan": 4, "kakan": 4, "ankan": 4}
 _KIND, _RED = attrgetter("kind"), attrgetter("red")
 _new = tuple.__new__              # a NamedTuple straight from a tuple: cheaper than its keywords
 _UP_TO_FOUR = bytes(range(5))     # bytes.translate(None, this) leaves the counts over 4
+_FIVES = frozenset((4, 13, 22))                                    # a pon/kan of fives
+_CHI_FIVES = frozenset(k for k in range(27) if k % 9 in (2, 3, 4))  # lowest kinds of a chi with a five
+# (concealed counts, meld groups) -> every tile's count, melds included (bytes), for tile sets
+# with at most 4 of a kind: a hand with melds checked again skips adding them up. Bounded:
+# when full the oldest entry goes.
+_ALL_COUNTS: OrderedDict = OrderedDict()
+ALL_COUNTS_CACHE_SIZE = 4096
 
 
 def validate_meld(m: Meld, index: int = 0) -> None:
@@ -236,7 +244,7 @@ class Tally(NamedTuple):
     """
 
     hand: bytearray
-    all: bytearray
+    all: bytearray | bytes
     reds: int
     key: bytes = b""
     melds: tuple[Group, ...] = ()
@@ -272,10 +280,14 @@ def check(req: HandRequest) -> Tally:
     if len(melds) > 4:
         _fail(f"{len(melds)} melds; a hand has at most 4 sets")
     groups = ()
+    meld_reds = 0
     if melds:
         i = 0
         for m in melds:
-            groups += (MELD_GROUPS[m.type][_checked_meld_kind(m, i)][i],)
+            k = _checked_meld_kind(m, i)
+            groups += (MELD_GROUPS[m.type][k][i],)
+            if k in (_CHI_FIVES if m.type == "chi" else _FIVES):     # holds a five
+                meld_reds += sum(map(_RED, m.tiles))
             i += 1
     want = 13 - 3 * len(melds)
     if len(req.concealed) != want:
@@ -294,21 +306,33 @@ def check(req: HandRequest) -> Tally:
     reds = sum(map(_RED, tiles)) if hand[4] or hand[13] or hand[22] else 0
     key = bytes(hand)
     counts = hand
+    known = False               # counts from _ALL_COUNTS: at most 4 of a kind already
     if melds:
-        counts = hand.copy()
-        for m, (shape, k, _, _) in zip(melds, groups):
-            if shape == RUN:
-                counts[k] += 1
-                counts[k + 1] += 1
-                counts[k + 2] += 1
-                if k % 9 in (2, 3, 4):          # holds a five
-                    reds += sum(map(_RED, m.tiles))
-            else:
-                counts[k] += 3 if shape == TRIPLET else 4
-                if k in (4, 13, 22):
-                    reds += sum(map(_RED, m.tiles))
+        reds += meld_reds
+        all_key = (key, groups)
+        counts = _ALL_COUNTS.get(all_key)
+        if counts is not None:
+            known = True
+        else:
+            counts = hand.copy()
+            for shape, k, _, _ in groups:
+                if shape == RUN:
+                    counts[k] += 1
+                    counts[k + 1] += 1
+                    counts[k + 2] += 1
+                else:
+                    counts[k] += 3 if shape == TRIPLET else 4
+            if not counts.translate(None, _UP_TO_FOUR):
+                counts = bytes(counts)
+                _ALL_COUNTS[all_key] = counts
+                if len(_ALL_COUNTS) > ALL_COUNTS_CACHE_SIZE:
+                    try:
+                        _ALL_COUNTS.popitem(last=False)
+                    except KeyError:            # another thread emptied it first
+                        pass
+                known = True
     # more than 4 of a kind or two red fives: the precise message comes from check_physical
-    if reds > 1 or counts.translate(None, _UP_TO_FOUR):
+    if reds > 1 or (not known and counts.translate(None, _UP_TO_FOUR)):
         try:
             check_physical(req.all_tiles)
         except TileError as exc:

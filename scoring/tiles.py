@@ -106,6 +106,18 @@ class Tile:
         return kind_glyph(self.kind)
 
 
+# One shared instance per tile value (Tile is immutable): parsing and the random hands hand out
+# these, so a hand's tiles are a few objects that stay in the CPU's caches, not 14 new ones.
+_SHARED = {(k, red): Tile(k, red) for k in range(NUM_ALL_KINDS) for red in (False, True)
+           if not red or k in (4, 13, 22)}
+
+
+def tile(kind: int, red: bool = False) -> Tile:
+    """The shared :class:`Tile` of ``kind`` (0..41) and ``red``; same checks as ``Tile(...)``."""
+    t = _SHARED.get((kind, red))
+    return t if t is not None else Tile(kind, red)     # raises TileError
+
+
 def kind_glyph(kind: int) -> str:
     """Unicode glyph of a tile kind 0..41."""
     if kind < 9:
@@ -170,15 +182,15 @@ def _make(n: int, suit: str, text: str) -> Tile:
     if suit in "mps":
         base = SUITS.index(suit) * 9
         if n == 0:
-            return Tile(base + 4, red=True)
-        return Tile(base + n - 1)
+            return _SHARED[base + 4, True]
+        return _SHARED[base + n - 1, False]
     if suit == "z":
         if not 1 <= n <= 7:
             raise TileError(f"unknown tile code '{n}z' in {text!r} (honours are 1z..7z)")
-        return Tile(27 + n - 1)
+        return _SHARED[27 + n - 1, False]
     if not 1 <= n <= 8:
         raise TileError(f"unknown tile code '{n}f' in {text!r} (flowers are 1f..8f)")
-    return Tile(FLOWER_BASE + n - 1)
+    return _SHARED[FLOWER_BASE + n - 1, False]
 
 
 def to_mpsz(tiles: Iterable[Tile], sort: bool = True) -> str:

@@ -9,10 +9,9 @@ ron counts as open; an open hand with no fu counts 30; the total rounds up to 10
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
-from ..decompose import (KANCHAN, PENCHAN, RUN, RYANMEN, SEVEN_PAIRS, SHANPON, STANDARD, TANKI,
-                         TRIPLET, Reading)
+from ..decompose import KANCHAN, PENCHAN, RUN, SEVEN_PAIRS, STANDARD, TANKI, TRIPLET, Reading
 from .result import FuLine
 from .yaku import PINFU_SHAPE, WHITE, Facts, is_pinfu_shape
 
@@ -50,7 +49,9 @@ def round_fu(raw: int) -> int:
 
 class SetFu(NamedTuple):
     """The fu lines of a standard reading that do not depend on the win's flags: its
-    triplets and kans (by tsumo and by ron: a ron-completed triplet counts open) and its wait.
+    triplets and kans (by tsumo and by ron: a ron-completed triplet counts open) and its wait;
+    and when its pair is no wind (whose fu depend on the seat and round), its whole fu count,
+    ``done``: ``(by tsumo, by pinfu tsumo, by ron)``, each ``(fu, raw fu, lines)``.
     Computed once per reading (:func:`set_fu`)."""
 
     by_tsumo: tuple[FuLine, ...]
@@ -58,15 +59,37 @@ class SetFu(NamedTuple):
     by_ron: tuple[FuLine, ...]
     raw_by_ron: int
     wait: FuLine | None
+    done: tuple | None = None
 
 
-# a reading with runs only: one shared SetFu per wait
-_RUNS_ONLY = {wait: SetFu((), 0, (), 0, _WAIT_LINE.get(wait))
-              for wait in (RYANMEN, KANCHAN, PENCHAN, SHANPON, TANKI)}
+def _done(closed: bool, pair: int, tsumo: tuple, tsumo_raw: int, ron: tuple, ron_raw: int,
+          wait: FuLine | None) -> tuple | None:
+    """:attr:`SetFu.done`, or None for a pair of winds. The lines in :func:`fu_of`'s order."""
+    if 27 <= pair < WHITE:
+        return None
+    tail: tuple = (_DRAGON_PAIR,) if pair >= WHITE else ()
+    if wait is not None:
+        tail += (wait,)
+    tail_raw = 2 * len(tail)
+    raw = 22 + tsumo_raw + tail_raw
+    by_tsumo = (-(-raw // 10) * 10, raw, (_BASE, _TSUMO) + tsumo + tail)
+    raw = 20 + tsumo_raw + tail_raw
+    by_pinfu_tsumo = (-(-raw // 10) * 10, raw, (_BASE,) + tsumo + tail)
+    if closed:
+        raw = 30 + ron_raw + tail_raw
+        lines = (_BASE, _CLOSED_RON) + ron + tail
+    else:
+        raw = 20 + ron_raw + tail_raw
+        lines = (_BASE,) + ron + tail
+        if raw == 20:
+            lines += (_OPEN_NO_FU,)
+            raw = 30
+    return by_tsumo, by_pinfu_tsumo, (-(-raw // 10) * 10, raw, lines)
 
 
-def set_fu(r: Reading) -> SetFu | None:
-    """:class:`SetFu` of reading ``r``; None for seven pairs and thirteen orphans."""
+def set_fu(r: Reading, closed: bool | None = None) -> SetFu | None:
+    """:class:`SetFu` of reading ``r``; None for seven pairs and thirteen orphans. ``closed``:
+    whether the hand is closed, for :attr:`SetFu.done` (left out when not given)."""
     if r.form != STANDARD:
         return None
     tsumo = ron = None
@@ -80,17 +103,22 @@ def set_fu(r: Reading) -> SetFu | None:
             tsumo.append(_SET_FU[shape == TRIPLET][tiles][concealed][False])
             ron.append(_SET_FU[shape == TRIPLET][tiles][concealed and not by_ron][by_ron])
         i += 1
+    wait = _WAIT_LINE.get(r.wait)
     if tsumo is None:
-        return _RUNS_ONLY[r.wait]
-    tsumo_raw = sum([line.fu for line in tsumo])
-    if ron == tsumo:            # no triplet completed by the winning tile: one tuple for both
-        lines = tuple(tsumo)
-        return _new(SetFu, (lines, tsumo_raw, lines, tsumo_raw, _WAIT_LINE.get(r.wait)))
-    return _new(SetFu, (tuple(tsumo), tsumo_raw, tuple(ron), sum([line.fu for line in ron]),
-                        _WAIT_LINE.get(r.wait)))
+        tsumo_lines = ron_lines = ()
+        tsumo_raw = ron_raw = 0
+    else:
+        tsumo_lines, tsumo_raw = tuple(tsumo), sum([line.fu for line in tsumo])
+        if ron == tsumo:        # no triplet completed by the winning tile: one tuple for both
+            ron_lines, ron_raw = tsumo_lines, tsumo_raw
+        else:
+            ron_lines, ron_raw = tuple(ron), sum([line.fu for line in ron])
+    done = None if closed is None else _done(closed, r.pair, tsumo_lines, tsumo_raw, ron_lines,
+                                             ron_raw, wait)
+    return _new(SetFu, (tsumo_lines, tsumo_raw, ron_lines, ron_raw, wait, done))
 
 
-def fu_of(f: Facts, sets: SetFu | None = None) -> tuple[int, int, list[FuLine]]:
+def fu_of(f: Facts, sets: SetFu | None = None) -> tuple[int, int, Sequence[FuLine]]:
     """``(rounded fu, raw fu, [FuLine(reason, fu), ...])`` of reading ``f``. A pinfu reading
     gets no tsumo fu (pinfu tsumo is 20 fu). ``sets``: the reading's :func:`set_fu` when the
     caller has it (else the sets are counted here)."""
@@ -99,6 +127,10 @@ def fu_of(f: Facts, sets: SetFu | None = None) -> tuple[int, int, list[FuLine]]:
         if r.form == SEVEN_PAIRS:
             return 25, 25, [_SEVEN_PAIRS]
         return 0, 0, []          # thirteen orphans: a yakuman, fu are not counted
+    if sets is not None and sets[5] is not None:     # counted once for all (lines a tuple)
+        if h.tsumo:
+            return sets[5][1] if f.traits & PINFU_SHAPE and is_pinfu_shape(f) else sets[5][0]
+        return sets[5][2]
     lines = [_BASE]
     raw = 20
     if h.tsumo:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from ..hand import HandRequest, Meld, RiichiRules, validate
-from ..tiles import Tile
+from ..tiles import Tile, tile
 
 THEMES = ("any", "any", "any", "simples", "half_flush", "full_flush", "outside", "pure_outside",
           "triplets", "honours", "dragons", "winds", "green", "nine_gates", "peikou",
@@ -46,7 +46,7 @@ class _Wall:
             elif k in self.red and self.red[k] and self.left[k] == 0:
                 red = True          # the last five of a suit is the red one
                 self.red[k] = False
-            out.append(Tile(k, red))
+            out.append(tile(k, red))
         return out
 
 
@@ -261,8 +261,8 @@ def _attempt(rng, double_wind_pair_fu, red_rate, theme):
     n_ind = 1 + kans
     left = [k for k in range(34) for _ in range(wall.left[k])]
     rng.shuffle(left)
-    dora = tuple(Tile(k) for k in left[:n_ind])
-    ura = tuple(Tile(k) for k in left[n_ind:2 * n_ind]) if riichi != "none" else ()
+    dora = tuple(tile(k) for k in left[:n_ind])
+    ura = tuple(tile(k) for k in left[n_ind:2 * n_ind]) if riichi != "none" else ()
     rules = RiichiRules(
         aka=rng.random() < 0.8,
         open_tanyao=rng.random() < 0.7,

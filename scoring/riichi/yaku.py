@@ -462,13 +462,16 @@ def _pure_nine_gates_shape(h: HandFacts) -> int:
     were 1112345678999 of one suit: a nine-sided wait)."""
     if not h.closed or h.req.melds or h.suits not in (1, 2, 4) or h.has_honours:
         return 0
-    base = {1: 0, 2: 9, 4: 18}[h.suits]
-    c = h.counts[base:base + 9]
-    need = (3, 1, 1, 1, 1, 1, 1, 1, 3)
-    extra = [c[i] - need[i] for i in range(9)]
-    if any(e < 0 for e in extra) or sum(extra) != 1:
+    base = _NINE_GATES_ENDS[h.suits]
+    extra = _NINE_GATES.get(bytes(h.counts[base:base + 9]), -1)   # 1112345678999 + which
+    if extra < 0:
         return 0
-    return 2 if extra[h.req.win_tile.kind - base] == 1 else 1
+    return 2 if extra == h.req.win_tile.kind - base else 1
+
+
+# the nine gates counts of one suit, 1112345678999 and one more tile -> the position of that tile
+_NINE_GATES = {bytes(n + (i == j) for j, n in enumerate((3, 1, 1, 1, 1, 1, 1, 1, 3))): i
+               for i in range(9)}
 
 
 def _suuankou(f: Facts) -> int:
