@@ -189,46 +189,47 @@ def validate_meld(m: Meld, index: int = 0) -> None:
 
 def _checked_meld_kind(m: Meld, index: int) -> int:
     """:func:`validate_meld`, returning the meld's lowest kind."""
-    want = _MELD_SIZE.get(m.type)
+    mtype = m.type
+    want = _MELD_SIZE.get(mtype)
     if want is None:
-        _fail(f"meld {index + 1}: unknown meld type {m.type!r} (use {', '.join(MELD_TYPES)})")
+        _fail(f"meld {index + 1}: unknown meld type {mtype!r} (use {', '.join(MELD_TYPES)})")
     tiles = m.tiles
     if len(tiles) != want:
-        _fail(f"{_where(m, index)}: a {m.type} has {want} tiles, got {len(tiles)}")
+        _fail(f"{_where(m, index)}: a {mtype} has {want} tiles, got {len(tiles)}")
     if want == 3:           # three kinds in order, without sorted()'s cost
         a, b, c = tiles
-        k0, k1, k2 = a.kind, b.kind, c.kind
+        k0, k1, hi = a.kind, b.kind, c.kind
         if k0 > k1:
             k0, k1 = k1, k0
-        if k1 > k2:
-            k1, k2 = k2, k1
+        if k1 > hi:
+            k1, hi = hi, k1
             if k0 > k1:
                 k0, k1 = k1, k0
-        kinds = (k0, k1, k2)
     else:
         kinds = sorted(map(_KIND, tiles))
-        k0 = kinds[0]
-    if kinds[-1] >= NUM_KINDS:
+        k0, k1, hi = kinds[0], kinds[1], kinds[-1]
+    if hi >= NUM_KINDS:
         _fail(f"{_where(m, index)}: flowers cannot be in a meld")
-    if want == 3 and m.type == "chi":
-        if k0 >= 27 or k0 % 9 > 6 or kinds[1] != k0 + 1 or kinds[2] != k0 + 2:
+    if mtype == "chi":
+        if k0 >= 27 or k0 % 9 > 6 or k1 != k0 + 1 or hi != k0 + 2:
             _fail(f"{_where(m, index)}: a chi is three consecutive tiles of one suit")
-    elif kinds[-1] != k0:
-        _fail(f"{_where(m, index)}: a {m.type} is {want} identical tiles")
-    called, source = m.called, m.from_
-    if m.type == "ankan":
+    elif hi != k0:
+        _fail(f"{_where(m, index)}: a {mtype} is {want} identical tiles")
+    called = m.called
+    if mtype == "ankan":
         if called is not None:
             _fail(f"{_where(m, index)}: a closed kan has no called tile")
-        if source is not None:
+        if m.from_ is not None:
             _fail(f"{_where(m, index)}: a closed kan is not called from anyone")
         return k0
     if called is not None:
-        if called.kind not in kinds:
+        if not k0 <= called.kind <= hi:     # the meld's kinds run from k0 to hi, none missing
             _fail(f"{_where(m, index)}: called tile {called} is not in the meld")
         if called.red and not any(t.red for t in tiles):
             _fail(f"{_where(m, index)}: called tile {called} is red but the meld has no red five")
     # 'from' is who discarded: recorded, not checked against the meld type (a chi comes from
     # the left at the table, but the source changes no score and photos rarely show it)
+    source = m.from_
     if source is not None and source not in MELD_SOURCES:
         _fail(f"{_where(m, index)}: 'from' must be left, across or right, got {source!r}")
     return k0

@@ -1,0 +1,81 @@
+"""The riichi scorer's caches: bounded, and a hand scored again gets exactly the same answer.
+
+scoring/riichi/scorer.py keeps a hand's readings (its "shape": concealed counts, melds, winning
+tile) from the hand's second sighting on; scoring/hand.py keeps the all-tile counts of hands
+with melds; the per-suit decomposition caches are capped too. A long-running server must not
+grow without bound, and a cached answer must equal a fresh one (flags differ between requests
+of one shape: the cache holds nothing that depends on them).
+"""
+import dataclasses
+import random
+
+import scoring.decompose as decompose
+import scoring.hand as hand
+import scoring.riichi.scorer as scorer
+from scoring.api import score_hand
+from scoring.riichi.random_hands import random_request
+
+
+def _result(req):
+    res = score_hand(req)
+    return res.to_json(), getattr(res, "reading", None)
+
+
+def test_first_second_and_third_sighting_agree():
+    scorer.clear_cache()
+    rng = random.Random("cache-1")
+    for _ in range(300):
+        req = random_request(rng)
+        first = _result(req)        # seen once: nothing kept
+        second = _result(req)       # seen twice: kept
+        third = _result(req)        # from the cache
+        assert first == second == third, req
+
+
+def test_cached_shape_with_other_flags_scores_as_new():
+    """One shape, many flag sets: each answer equals the answer with an empty cache."""
+    rng = random.Random("cache-2")
+    for _ in range(150):
+        req = random_request(rng)
+        variants = [req]
+        for win in ("tsumo", "ron"):
+            for seat in "ESWN":
+                try:
+                    variants.append(dataclasses.replace(req, win=win, seat_wind=seat,
+                                                        robbing_kong=False, replacement_tile=False,
+                                                        tenhou=False, chiihou=False))
+                except TypeError:
+                    continue
+        fresh = []
+        for v in variants:
+            scorer.clear_cache()
+            hand._ALL_COUNTS.clear()
+            fresh.append(_result(v))
+        for _ in range(2):          # the second pass runs on cached shapes
+            assert [_result(v) for v in variants] == fresh, req
+
+
+def test_caches_are_bounded(monkeypatch):
+    monkeypatch.setattr(scorer, "SHAPE_CACHE_SIZE", 50)
+    monkeypatch.setattr(hand, "ALL_COUNTS_CACHE_SIZE", 50)
+    scorer.clear_cache()
+    rng = random.Random("cache-3")
+    reqs = [random_request(rng) for _ in range(400)]
+    for req in reqs:
+        score_hand(req)
+        score_hand(req)
+    assert len(scorer._SHAPES) <= 50
+    assert len(scorer._SEEN) <= 100
+    assert len(hand._ALL_COUNTS) <= 50
+    assert all(len(c) <= decompose.SUIT_CACHE_SIZE for c in decompose._SPLIT_CACHE)
+    assert decompose._suit_decompositions.cache_info().maxsize == decompose.SUIT_CACHE_SIZE
+    assert all(len(c) <= decompose.SUIT_CACHE_SIZE for c in scorer._FLAG_CACHE)
+
+
+def test_a_hand_seen_once_is_not_kept():
+    scorer.clear_cache()
+    rng = random.Random("cache-4")
+    for _ in range(50):
+        score_hand(random_request(rng))
+    assert not scorer._SHAPES
+    assert scorer._SEEN
