@@ -12,7 +12,6 @@ tile counts (:class:`Tally`) so that a scorer does not count the tiles again.
 """
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import NamedTuple
@@ -177,8 +176,8 @@ _FIVES = frozenset((4, 13, 22))                                    # a pon/kan o
 _CHI_FIVES = frozenset(k for k in range(27) if k % 9 in (2, 3, 4))  # lowest kinds of a chi with a five
 # (concealed counts, meld groups) -> every tile's count, melds included (bytes), for tile sets
 # with at most 4 of a kind: a hand with melds checked again skips adding them up. Bounded:
-# when full the oldest entry goes.
-_ALL_COUNTS: OrderedDict = OrderedDict()
+# emptied when full.
+_ALL_COUNTS: dict = {}
 ALL_COUNTS_CACHE_SIZE = 4096
 
 
@@ -325,12 +324,9 @@ def check(req: HandRequest) -> Tally:
                     counts[k] += 3 if shape == TRIPLET else 4
             if not counts.translate(None, _UP_TO_FOUR):
                 counts = bytes(counts)
+                if len(_ALL_COUNTS) >= ALL_COUNTS_CACHE_SIZE:
+                    _ALL_COUNTS.clear()
                 _ALL_COUNTS[all_key] = counts
-                if len(_ALL_COUNTS) > ALL_COUNTS_CACHE_SIZE:
-                    try:
-                        _ALL_COUNTS.popitem(last=False)
-                    except KeyError:            # another thread emptied it first
-                        pass
                 known = True
     # more than 4 of a kind or two red fives: the precise message comes from check_physical
     if reds > 1 or (not known and counts.translate(None, _UP_TO_FOUR)):

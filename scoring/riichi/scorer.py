@@ -73,9 +73,10 @@ def _flags(counts: list[int]) -> tuple[int, int]:
 # A hand is kept from its second sighting on (_SEEN remembers the keys seen once): a stream of
 # hands that never repeat then costs no more than no cache at all (no entry built to be thrown
 # away, no long-lived objects for the garbage collector to walk). Both are bounded: when full,
-# the oldest entry goes (an OrderedDict: a plain dict emptied from the front slows down).
+# the oldest shape goes (an OrderedDict: a plain dict emptied from the front slows down), and
+# _SEEN, a plain dict (cheaper on every new hand), is emptied.
 _SHAPES: OrderedDict = OrderedDict()
-_SEEN: OrderedDict = OrderedDict()
+_SEEN: dict = {}
 _MISSING = object()
 
 
@@ -116,7 +117,9 @@ def _shape(key: tuple[bytes, tuple[Group, ...], int], all_counts: Sequence[int])
     if keep:
         _bounded_put(_SHAPES, key, shape, SHAPE_CACHE_SIZE)
     else:
-        _bounded_put(_SEEN, key, None, 2 * SHAPE_CACHE_SIZE)
+        if len(_SEEN) >= 2 * SHAPE_CACHE_SIZE:
+            _SEEN.clear()
+        _SEEN[key] = None
     return shape
 
 
