@@ -69,7 +69,6 @@ def test_caches_are_bounded(monkeypatch):
     assert len(hand._ALL_COUNTS) <= 50
     assert all(len(c) <= decompose.SUIT_CACHE_SIZE for c in decompose._SPLIT_CACHE)
     assert decompose._suit_decompositions.cache_info().maxsize == decompose.SUIT_CACHE_SIZE
-    assert all(len(c) <= decompose.SUIT_CACHE_SIZE for c in scorer._FLAG_CACHE)
 
 
 def test_a_hand_seen_once_is_not_kept():

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Sequence
 
-from ..decompose import SUIT_CACHE_SIZE, Group, meld_groups, readings
+from ..decompose import Group, meld_groups, readings
 from ..hand import HandError, HandRequest, Tally, check
 from ..tiles import NUM_KINDS, dora_from_indicator, to_mpsz
 from .fu import fu_of, set_fu
@@ -31,38 +31,36 @@ _NO_DORA = DoraCount()          # yakuman hands: dora are not added
 _new = tuple.__new__            # a NamedTuple straight from a tuple: cheaper than its keywords
 
 
-# suit counts -> (OR, AND) of KIND_FLAGS; bounded as decompose's per-suit caches
-_EMPTY_SUITS = (bytes(9), bytes(9), bytes(9), bytes(7))
-_FLAG_CACHE: tuple[dict, dict, dict, dict] = tuple({e: (0, -1)} for e in _EMPTY_SUITS)  # absent suit: no change
+# OR and AND of KIND_FLAGS over the kinds present in one suit, for every set of kinds present
+# (9 or 7 bits: 1,664 entries in all, built here): keyed by the suit's counts turned into
+# presence bytes (0 or 1 per kind).
+_PRESENT = bytes([0] + [1] * 255)       # bytes.translate table: any count > 0 -> 1
 
 
-def _suit_flags(part: bytes, suit: int) -> tuple[int, int]:
-    cache = _FLAG_CACHE[suit]
-    if len(cache) >= SUIT_CACHE_SIZE:
-        cache.clear()
-        cache[_EMPTY_SUITS[suit]] = (0, -1)
-    a, z = 0, -1
-    lo = 9 * suit
-    for i, n in enumerate(part):
-        if n:
-            a |= KIND_FLAGS[lo + i]
-            z &= KIND_FLAGS[lo + i]
-    _FLAG_CACHE[suit][part] = (a, z)
-    return a, z
+def _suit_flag_table(lo: int, n: int) -> dict[bytes, tuple[int, int]]:
+    table = {}
+    for mask in range(1 << n):
+        a, z = 0, -1
+        for i in range(n):
+            if mask >> i & 1:
+                a |= KIND_FLAGS[lo + i]
+                z &= KIND_FLAGS[lo + i]
+        table[bytes((mask >> i) & 1 for i in range(n))] = (a, z)
+    return table
 
 
-def _flags(counts: list[int]) -> tuple[int, int]:
-    """OR and AND of :data:`KIND_FLAGS` over the kinds present in ``counts`` (per suit, cached)."""
-    b = bytes(counts)
-    cm, cp, cs, cz = _FLAG_CACHE
-    part = b[:9]
-    am, zm = cm.get(part) or _suit_flags(part, 0)
-    part = b[9:18]
-    ap, zp = cp.get(part) or _suit_flags(part, 1)
-    part = b[18:27]
-    as_, zs = cs.get(part) or _suit_flags(part, 2)
-    part = b[27:34]
-    az, zz = cz.get(part) or _suit_flags(part, 3)
+_FLAG_TABLES = (_suit_flag_table(0, 9), _suit_flag_table(9, 9), _suit_flag_table(18, 9),
+                _suit_flag_table(27, 7))
+
+
+def _flags(counts: Sequence[int]) -> tuple[int, int]:
+    """OR and AND of :data:`KIND_FLAGS` over the kinds present in ``counts``."""
+    b = bytes(counts).translate(_PRESENT)
+    tm, tp, ts, tz = _FLAG_TABLES
+    am, zm = tm[b[:9]]
+    ap, zp = tp[b[9:18]]
+    as_, zs = ts[b[18:27]]
+    az, zz = tz[b[27:34]]
     return am | ap | as_ | az, zm & zp & zs & zz
 
 
