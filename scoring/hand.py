@@ -295,15 +295,16 @@ def check(req: HandRequest) -> Tally:
             f"wrong tile count: {len(req.concealed)} concealed tiles (without the winning tile) "
             f"with {len(melds)} meld(s); expected {want}"
         )
-    tiles = req.concealed + (req.win_tile,)
+    concealed, win_tile = req.concealed, req.win_tile
     hand = bytearray(NUM_KINDS)     # counts by kind (a bytearray: its bytes() key is a copy)
     try:
-        for t in tiles:
+        for t in concealed:
             hand[t.kind] += 1
+        hand[win_tile.kind] += 1
     except IndexError:          # kinds 34.. are flowers
         _fail("flowers are not part of the hand; give their number in 'flowers' (MCR)")
     # only a five can be red (Tile checks it): no five, no red to count
-    reds = sum(map(_RED, tiles)) if hand[4] or hand[13] or hand[22] else 0
+    reds = sum(map(_RED, concealed)) + win_tile.red if hand[4] or hand[13] or hand[22] else 0
     key = bytes(hand)
     counts = hand
     known = False               # counts from _ALL_COUNTS: at most 4 of a kind already
