@@ -23,38 +23,34 @@ import sys
 import time
 
 
+def _one_pass(calls_a, calls_b, per_a: list, per_b: list, chunk: int) -> None:
+    """Call both lists once, chunk by chunk in turns, appending seconds per call of each chunk."""
+    for i in range(0, len(calls_a), chunk):
+        for calls, out in ((calls_a, per_a), (calls_b, per_b)):
+            part = calls[i:i + chunk]
+            t = time.process_time()
+            for f in part:
+                f()
+            out.append((time.process_time() - t) / len(part))
+
+
 def _interleaved(calls_a, calls_b, chunk: int = 200, rounds: int = 5) -> tuple[float, float]:
-    """Median seconds per call of two lists of zero-argument callables, timed in turns."""
+    """Median seconds per call of two lists of zero-argument callables, timed in turns after a
+    warm-up chunk (so a hand is scored several times: repeats are what this measures)."""
     for f in calls_a[:chunk]:
         f()
     for f in calls_b[:chunk]:
         f()
     per_a, per_b = [], []
     for _ in range(rounds):
-        for i in range(0, len(calls_a), chunk):
-            t = time.process_time()
-            for f in calls_a[i:i + chunk]:
-                f()
-            per_a.append((time.process_time() - t) / len(calls_a[i:i + chunk]))
-            t = time.process_time()
-            for f in calls_b[i:i + chunk]:
-                f()
-            per_b.append((time.process_time() - t) / len(calls_b[i:i + chunk]))
+        _one_pass(calls_a, calls_b, per_a, per_b, chunk)
     return statistics.median(per_a), statistics.median(per_b)
 
 
 def _once(calls_a, calls_b, chunk: int = 200) -> tuple[float, float]:
     """Median seconds per call of two lists of callables, each called once, in turns."""
     per_a, per_b = [], []
-    for i in range(0, len(calls_a), chunk):
-        t = time.process_time()
-        for f in calls_a[i:i + chunk]:
-            f()
-        per_a.append((time.process_time() - t) / len(calls_a[i:i + chunk]))
-        t = time.process_time()
-        for f in calls_b[i:i + chunk]:
-            f()
-        per_b.append((time.process_time() - t) / len(calls_b[i:i + chunk]))
+    _one_pass(calls_a, calls_b, per_a, per_b, chunk)
     return statistics.median(per_a), statistics.median(per_b)
 
 

@@ -28,13 +28,17 @@ def test_collapse_to_tile_and_back():
         collapse_line("3 0.1 0.1")
 
 
-def test_make_dataset_writes_yolo_layout(tmp_path):
+def _need_art() -> None:
     from datasets.art import ArtError, list_styles
 
     try:
         list_styles()
     except ArtError:
         pytest.skip("tile artwork not found (../shared/art or $TILESCOPE_ART)")
+
+
+def test_make_dataset_writes_yolo_layout(tmp_path):
+    _need_art()
     from datasets.make_dataset import main
 
     out = tmp_path / "ds"
@@ -78,12 +82,7 @@ def test_remove_unfinished_drops_images_without_annotation(tmp_path):
 
 
 def test_time_cap_keeps_val_and_test_complete(tmp_path):
-    from datasets.art import ArtError, list_styles
-
-    try:
-        list_styles()
-    except ArtError:
-        pytest.skip("tile artwork not found (../shared/art or $TILESCOPE_ART)")
+    _need_art()
     from datasets.make_dataset import main
 
     out = tmp_path / "ds"
