@@ -175,8 +175,9 @@ def main(argv: list[str] | None = None) -> int:
             "styles": styles, "test_styles": args.test_styles, "mix": args.mix, "seconds": round(secs, 1),
             "workers": args.workers, "cpu_count": os.cpu_count()}
     (out / "dataset.json").write_text(json.dumps(info, indent=1))
-    print(f"wrote {len(tasks)} images to {out} in {secs:.0f} s "
-          f"({secs / max(len(tasks), 1):.3f} s per image with {args.workers} workers)", file=sys.stderr)
+    made = n_train + n_val + n_test
+    print(f"wrote {made} images to {out} in {secs:.0f} s "
+          f"({secs / max(made, 1):.3f} s per image with {args.workers} workers)", file=sys.stderr)
     return 0
 
 

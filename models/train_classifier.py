@@ -447,8 +447,9 @@ def evaluate(net: nn.Module, styles: dict, n: int, seed: int) -> dict:
     xs, ys = sample_batch(styles, n, rng)
     net.eval()
     with torch.no_grad():
-        pred = torch.cat([net(torch.from_numpy(xs[i:i + 256]).permute(0, 3, 1, 2).float() / 255.0)
-                          .argmax(1) for i in range(0, n, 256)]).numpy()
+        dev = next(net.parameters()).device
+        pred = torch.cat([net((torch.from_numpy(xs[i:i + 256]).permute(0, 3, 1, 2).float() / 255.0).to(dev))
+                          .argmax(1).cpu() for i in range(0, n, 256)]).numpy()
     res = {"n": int(n), "top1": float((pred == ys).mean())}
     pairs = {}
     for red, five in RED_FIVES.items():
@@ -469,6 +470,7 @@ def evaluate(net: nn.Module, styles: dict, n: int, seed: int) -> dict:
 
 def export_onnx(net: nn.Module, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
+    net = net.cpu()
     net.eval()
     model = WithSoftmax(net)
     dummy = torch.zeros(1, 3, CROP_SIZE, CROP_SIZE)
@@ -500,6 +502,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--init", type=Path, help="start from these weights (a classifier .pt) "
                    "with a new schedule, e.g. to continue a finished run")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--device", default="cpu", help="torch device for the training step (cpu, cuda, cuda:0)")
     p.add_argument("--scenes", type=Path, nargs="+", default=None,
                    help="also cut crops from these datasets.make_dataset folders' rendered scenes")
     p.add_argument("--scene-share", type=float, default=0.5, help="share of each batch cut from --scenes")
@@ -531,6 +534,12 @@ def main(argv: list[str] | None = None) -> int:
     elif args.init:
         net.load_state_dict(torch.load(args.init, map_location="cpu", weights_only=False)["model"])
         print(f"starting from the weights in {args.init}", flush=True)
+    device = torch.device(args.device)
+    net.to(device)                       # the optimizer keeps the same Parameter objects
+    for st in opt.state.values():        # a resumed AdamW state follows the weights
+        for k, v in st.items():
+            if torch.is_tensor(v) and k != "step":
+                st[k] = v.to(device)
     args.ckpt.parent.mkdir(parents=True, exist_ok=True)
 
     def save() -> None:
@@ -577,6 +586,7 @@ def main(argv: list[str] | None = None) -> int:
             x, y = replay[int(torch.randint(len(replay), (1,), generator=gen))]
             batches.append((torch.rot90(x, int(torch.randint(4, (1,), generator=gen)), (2, 3)), y))
         for x, y in batches:
+            x, y = x.to(device, non_blocking=True), y.to(device, non_blocking=True)
             for group in opt.param_groups:
                 group["lr"] = lr_at(progress())
             logits = net(x)

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # One GPU session, start to finish (run on an H200 with 16 cores): render a dataset with every
-# core, then train the tile/back detector (two-stage design) and the single-stage 46-class
-# detector side by side on the same images under the same time cap, copying checkpoints to
-# OUT as they improve (a session cut short still leaves weights behind).
+# core, then train the tile/back detector (two-stage design) — and with DET46=1 the single-stage
+# 46-class detector beside it on the same images under the same time cap — copying checkpoints
+# to OUT as they improve (a session cut short still leaves weights behind). With CLS_STEPS > 0
+# it then renders 960-px scenes and continues the crop classifier from
+# models/checkpoints/classifier.pt on the GPU, half its batches' share cut from those scenes.
 #
 #   bash models/train_gpu.sh OUT [ART]
 #   env: PY (python3), N (training images cap, 40000), RENDER_S (render seconds, 120),
-#        TRAIN_H (hours per model, 0.1), IMGSZ (416), DEVICE (0), BATCH (64)
+#        TRAIN_H (hours per detector, 0.1), IMGSZ (416), DEVICE (0 or cpu), BATCH (64),
+#        DET46 (0), CLS_STEPS (0), SCENE_S (scene render seconds, 120)
+#
+# Run of 29 Nov 2026 (the bundled detector): DET46=1 RENDER_S=115 TRAIN_H=0.095, 10 minutes.
 #
 # Afterwards, on any machine: export ONNX with `python -m models.train_detector --export`
 # (see models/README.md) and measure on the real photos with benchmarks/real_photos.py.
@@ -15,6 +20,7 @@ OUT=${1:?usage: train_gpu.sh OUT [ART]}
 ART=${2:-${TILESCOPE_ART:-../shared/art}}
 PY=${PY:-python3}; N=${N:-40000}; RENDER_S=${RENDER_S:-120}; TRAIN_H=${TRAIN_H:-0.1}
 IMGSZ=${IMGSZ:-416}; DEVICE=${DEVICE:-0}; BATCH=${BATCH:-64}
+DET46=${DET46:-0}; CLS_STEPS=${CLS_STEPS:-0}; SCENE_S=${SCENE_S:-120}
 DATA=${DATA:-/tmp/tilescope_data/tiles$IMGSZ}
 PROJECT=${PROJECT:-/tmp/tilescope_runs}
 W=$(nproc); HALF=$(( W > 3 ? W / 2 - 1 : 1 ))
@@ -45,16 +51,31 @@ mkdir -p "$PROJECT"
 df -h /dev/shm 2>/dev/null | tail -1
 log "train: two detectors, ${TRAIN_H} h each, $HALF loader workers each"
 train det2 & P2=$!
-train det46 --all-classes & P46=$!
+P46=$P2
+[ "$DET46" = 1 ] && { train det46 --all-classes & P46=$!; }
 
 copy() {
     for n in det2 det46; do
         [ -f "$PROJECT/$n/weights/best.pt" ] && cp "$PROJECT/$n/weights/best.pt" "$OUT/$n.best.pt"
-        [ -f "$PROJECT/$n/results.csv" ] && cp "$PROJECT/$n/results.csv" "$OUT/$n.results.csv"
-        [ -f "$PROJECT.$n.log" ] && tr '\r' '\n' < "$PROJECT.$n.log" | grep -v "it/s\]$\|s/it\]$" | tail -60 > "$OUT/$n.log"
+        # one file per model: per-epoch results, then the end of the training log
+        [ -f "$PROJECT.$n.log" ] && { cat "$PROJECT/$n/results.csv" 2>/dev/null; \
+            tr '\r' '\n' < "$PROJECT.$n.log" | grep -v "it/s\]$\|s/it\]$" | tail -60; } > "$OUT/$n.log"
     done
 }
 while kill -0 $P2 2>/dev/null || kill -0 $P46 2>/dev/null; do sleep 20; copy; done
 wait
 copy
+
+if [ "$CLS_STEPS" -gt 0 ]; then
+    SCENES=${SCENES:-/tmp/tilescope_data/scenes960}
+    CDEV=$([ "$DEVICE" = cpu ] && echo cpu || echo "cuda:$DEVICE")
+    log "classifier: render 960-px scenes for ${SCENE_S}s, then $CLS_STEPS steps on $CDEV"
+    $PY -m datasets.make_dataset --out "$SCENES" --n 100000 --val 0 --test 0 --seed 11 --imgsz 960 \
+        --art "$ART" --workers "$W" --mix real --max-seconds "$SCENE_S" 2>&1 | tail -1
+    $PY models/train_classifier.py --art "$ART" --init models/checkpoints/classifier.pt \
+        --steps "$CLS_STEPS" --lr 1e-3 --batch 256 --replay 1 --workers $(( W > 3 ? W - 2 : 1 )) \
+        --device "$CDEV" --scenes "$SCENES" --scene-share 0.4 \
+        --ckpt "$OUT/classifier.pt" --onnx "$OUT/classifier.onnx" > "$OUT/classifier.log" 2>&1
+    echo "classifier exit $?" >> "$OUT/classifier.log"
+fi
 log "done"; ls -la "$OUT"
