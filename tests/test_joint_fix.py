@@ -77,3 +77,12 @@ def test_a_flower_guess_is_never_put_into_the_hand():
     conc, win, _ = SEVEN_PAIRS_MISREAD
     unsure = {5: (0.27, (("3f", 0.25), ("7m", 0.16))), 7: (0.42, (("back", 0.3), ("7s", 0.16)))}
     assert joint_correction(parse_layout(_layout_dets(conc, win, unsure), "riichi")) == {6: "7m", 8: "7s"}
+
+
+def test_mcr_shapes_count_as_complete_under_mcr_only():
+    # Lesser Honors and Knitted Tiles (Green Book fan 12 pts): 147m 258p 369s + five honours,
+    # all different. The 9s (position 8) read as 8s, next guess 9s.
+    dets = _layout_dets("147m258p368s1234z", "5z", {8: (0.4, (("9s", 0.3),))})
+    assert joint_correction(parse_layout(dets, "mcr")) == {9: "9s"}
+    # not a riichi shape (no four sets and a pair, not thirteen orphans): nothing to correct to
+    assert joint_correction(parse_layout(dets, "riichi")) is None
