@@ -41,9 +41,7 @@ def _kind(code: str) -> int | None:
 
 def complete_checker(ruleset: str) -> Callable[[Sequence[int], int], bool]:
     """``(counts34, n_melds) -> bool`` for the ruleset's complete shapes."""
-    if ruleset == "mcr":
-        return lambda counts, n_melds: mcr_complete(counts, n_melds)
-    return riichi_complete
+    return mcr_complete if ruleset == "mcr" else riichi_complete
 
 
 def joint_correction(layout: Layout, *, max_tiles: int = 8, max_visits: int = 2000,
