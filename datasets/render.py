@@ -833,6 +833,9 @@ def render_closeup(rng: np.random.Generator, style: TileArt | str, *, imgsz: int
                 roll=float(rng.normal(0, 3) + (180 if rng.random() < 0.2 else 0)), fill=0.9, occlude=0.05)
     img, ann = render_rows(rng, style, imgsz=(imgsz, imgsz), rows=rows, per_row=per_row, grid=True,
                            flip_share=0.2, tile_flip=float(rng.choice([0.0, 0.3, 0.5])), look=look, jpeg=False)
+    ann["scene"] = "closeup"
+    if not ann["tiles"]:                 # every tile hidden (an occluder): nothing to crop to
+        return (_jpeg(img, ann["jpeg_quality"]) if jpeg else img), ann
     # Crop tight around the tiles (a margin of 0..5% of their span, often cutting into the
     # outer tiles a little), then scale so the long side is imgsz again.
     boxes = np.array([t["box"] for t in ann["tiles"]], float)
@@ -856,7 +859,6 @@ def render_closeup(rng: np.random.Generator, style: TileArt | str, *, imgsz: int
             kept.append(t)
     ann["tiles"] = kept
     ann["image"] = {"width": w, "height": h}
-    ann["scene"] = "closeup"
     if jpeg:
         img = _jpeg(img, ann["jpeg_quality"])
     return img, ann
