@@ -9,13 +9,12 @@ ron counts as open; an open hand with no fu counts 30; the total rounds up to 10
 """
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 from ..decompose import KANCHAN, PENCHAN, RUN, SEVEN_PAIRS, STANDARD, TANKI, TRIPLET, Reading
 from .result import FuLine
 from .yaku import PINFU_SHAPE, WHITE, Facts, is_pinfu_shape
 
-_new = tuple.__new__        # a NamedTuple straight from a tuple: cheaper than its keywords
 _TILE_CLASS = tuple(2 if k >= 27 else 1 if k % 9 in (0, 8) else 0 for k in range(34))
 
 
@@ -48,116 +47,58 @@ def round_fu(raw: int) -> int:
 
 
 class SetFu(NamedTuple):
-    """The fu lines of a standard reading that do not depend on the win's flags: its
-    triplets and kans (by tsumo and by ron: a ron-completed triplet counts open) and its wait;
-    and when its pair is no wind (whose fu depend on the seat and round), its whole fu count,
-    ``done``: ``(by tsumo, by pinfu tsumo, by ron)``, each ``(fu, raw fu, lines)``.
-    Computed once per reading (:func:`set_fu`)."""
+    """The fu lines of a standard reading that do not depend on the win's flags: its triplets
+    and kans by tsumo and by ron (a ron-completed triplet counts open) with their totals, and
+    its wait. Computed once per reading (:func:`set_fu`) and kept with the cached hand shape."""
 
     by_tsumo: tuple[FuLine, ...]
     raw_by_tsumo: int
     by_ron: tuple[FuLine, ...]
     raw_by_ron: int
     wait: FuLine | None
-    done: tuple | None = None
 
 
-def _done(closed: bool, pair: int, tsumo: tuple, tsumo_raw: int, ron: tuple, ron_raw: int,
-          wait: FuLine | None) -> tuple | None:
-    """:attr:`SetFu.done`, or None for a pair of winds. The lines in :func:`fu_of`'s order."""
-    if 27 <= pair < WHITE:
-        return None
-    tail: tuple = (_DRAGON_PAIR,) if pair >= WHITE else ()
-    if wait is not None:
-        tail += (wait,)
-    tail_raw = 2 * len(tail)
-    raw = 22 + tsumo_raw + tail_raw
-    by_tsumo = (-(-raw // 10) * 10, raw, (_BASE, _TSUMO) + tsumo + tail)
-    raw = 20 + tsumo_raw + tail_raw
-    by_pinfu_tsumo = (-(-raw // 10) * 10, raw, (_BASE,) + tsumo + tail)
-    if closed:
-        raw = 30 + ron_raw + tail_raw
-        lines = (_BASE, _CLOSED_RON) + ron + tail
-    else:
-        raw = 20 + ron_raw + tail_raw
-        lines = (_BASE,) + ron + tail
-        if raw == 20:
-            lines += (_OPEN_NO_FU,)
-            raw = 30
-    return by_tsumo, by_pinfu_tsumo, (-(-raw // 10) * 10, raw, lines)
-
-
-def set_fu(r: Reading, closed: bool | None = None) -> SetFu | None:
-    """:class:`SetFu` of reading ``r``; None for seven pairs and thirteen orphans. ``closed``:
-    whether the hand is closed, for :attr:`SetFu.done` (left out when not given)."""
+def set_fu(r: Reading) -> SetFu | None:
+    """:class:`SetFu` of reading ``r``; None for seven pairs and thirteen orphans."""
     if r.form != STANDARD:
         return None
-    tsumo = ron = None
-    i = 0
-    for shape, kind, concealed, _ in r.sets:
-        if shape != RUN:
-            if tsumo is None:
-                tsumo, ron = [], []
+    tsumo: list[FuLine] = []
+    ron: list[FuLine] = []
+    for i, (shape, kind, concealed, _) in enumerate(r.sets):
+        if shape != RUN:                     # runs give no fu
             by_ron = i == r.win_group and concealed
             tiles = _TILE_CLASS[kind]
             tsumo.append(_SET_FU[shape == TRIPLET][tiles][concealed][False])
             ron.append(_SET_FU[shape == TRIPLET][tiles][concealed and not by_ron][by_ron])
-        i += 1
-    wait = _WAIT_LINE.get(r.wait)
-    if tsumo is None:
-        tsumo_lines = ron_lines = ()
-        tsumo_raw = ron_raw = 0
-    else:
-        tsumo_lines, tsumo_raw = tuple(tsumo), sum([line.fu for line in tsumo])
-        if ron == tsumo:        # no triplet completed by the winning tile: one tuple for both
-            ron_lines, ron_raw = tsumo_lines, tsumo_raw
-        else:
-            ron_lines, ron_raw = tuple(ron), sum([line.fu for line in ron])
-    done = None if closed is None else _done(closed, r.pair, tsumo_lines, tsumo_raw, ron_lines,
-                                             ron_raw, wait)
-    return _new(SetFu, (tsumo_lines, tsumo_raw, ron_lines, ron_raw, wait, done))
+    return SetFu(tuple(tsumo), sum(line.fu for line in tsumo), tuple(ron),
+                 sum(line.fu for line in ron), _WAIT_LINE.get(r.wait))
 
 
-def fu_of(f: Facts, sets: SetFu | None = None) -> tuple[int, int, Sequence[FuLine]]:
+def fu_of(f: Facts, sets: SetFu | None = None) -> tuple[int, int, list[FuLine]]:
     """``(rounded fu, raw fu, [FuLine(reason, fu), ...])`` of reading ``f``. A pinfu reading
     gets no tsumo fu (pinfu tsumo is 20 fu). ``sets``: the reading's :func:`set_fu` when the
-    caller has it (else the sets are counted here)."""
+    caller has it cached (else it is counted here)."""
     r, h = f.r, f.h
     if r.form != STANDARD:
         if r.form == SEVEN_PAIRS:
             return 25, 25, [_SEVEN_PAIRS]
         return 0, 0, []          # thirteen orphans: a yakuman, fu are not counted
-    if sets is not None and sets[5] is not None:     # counted once for all (lines a tuple)
-        if h.tsumo:
-            return sets[5][1] if f.traits & PINFU_SHAPE and is_pinfu_shape(f) else sets[5][0]
-        return sets[5][2]
+    if sets is None:
+        sets = set_fu(r)
     lines = [_BASE]
     raw = 20
     if h.tsumo:
         if not (f.traits & PINFU_SHAPE and is_pinfu_shape(f)):
             lines.append(_TSUMO)
             raw += 2
-    elif h.closed:
-        lines.append(_CLOSED_RON)
-        raw += 10
-    if sets is not None:
-        if h.tsumo:
-            if sets[0]:
-                lines += sets[0]
-                raw += sets[1]
-        elif sets[2]:
-            lines += sets[2]
-            raw += sets[3]
-    elif f.triplets:            # the sets' lines, counted here (runs give no fu)
-        ron_group = -2 if h.tsumo else r.win_group
-        i = 0
-        for shape, kind, concealed, _ in r.sets:
-            if shape != RUN:
-                by_ron = i == ron_group and concealed
-                line = _SET_FU[shape == TRIPLET][_TILE_CLASS[kind]][concealed and not by_ron][by_ron]
-                lines.append(line)
-                raw += line.fu
-            i += 1
+        lines += sets.by_tsumo
+        raw += sets.raw_by_tsumo
+    else:
+        if h.closed:
+            lines.append(_CLOSED_RON)
+            raw += 10
+        lines += sets.by_ron
+        raw += sets.raw_by_ron
     pair = r.pair
     if pair >= 27:
         if pair >= WHITE:
@@ -174,7 +115,7 @@ def fu_of(f: Facts, sets: SetFu | None = None) -> tuple[int, int, Sequence[FuLin
         elif pair == h.round:
             lines.append(_ROUND_PAIR)
             raw += 2
-    wait = sets[4] if sets is not None else _WAIT_LINE.get(r.wait)
+    wait = sets.wait
     if wait is not None:
         lines.append(wait)
         raw += 2

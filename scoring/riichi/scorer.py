@@ -107,7 +107,7 @@ def _shape(key: tuple[bytes, tuple[Group, ...], int], all_counts: Sequence[int])
         sf = shape_facts(counts, melds, *_flags(counts))
         closed = sf.closed
         if keep:    # the sets' fu lines once for all (fu_of counts them when not given)
-            shape = (tuple([reading_facts(r, closed, set_fu(r, closed)) for r in rs]), sf)
+            shape = (tuple([reading_facts(r, closed, set_fu(r)) for r in rs]), sf)
         else:
             shape = (tuple([reading_facts(r, closed) for r in rs]), sf)
     else:
