@@ -20,6 +20,11 @@ when started again (``--fresh`` starts over); ``--minutes M`` ends a chunk early
 machine, and the learning-rate schedule follows steps, so chunks add up to the same run. At the end it evaluates on
 the held-out style and exports ``vision/weights/classifier.onnx`` (input ``crops``
 ``(N, 3, 48, 48)`` float32 BGR 0..1, output ``probs`` ``(N, 46)`` in ``vision.classes`` order).
+
+``--procedural N`` adds N procedural Chinese-style sets (``datasets.procedural``: CJK fonts from
+``sh datasets/get_fonts.sh``) that take ``--procedural-share`` of every batch; one of them is
+replaced by a newly drawn set every ``--procedural-every`` batches (about 0.1 s per set). They
+are never part of the held-out evaluation.
 """
 from __future__ import annotations
 
@@ -420,9 +425,12 @@ class CropStream(torch.utils.data.IterableDataset):
     ``datasets.make_dataset``) a ``scene_share`` of each batch cut from their scene photos."""
 
     def __init__(self, art: Path, exclude: str, batch: int, seed: int,
-                 scenes: list[Path] | None = None, scene_share: float = 0.5):
+                 scenes: list[Path] | None = None, scene_share: float = 0.5,
+                 procedural: int = 0, procedural_share: float = 0.3, procedural_every: int = 2):
         self.art, self.exclude, self.batch, self.seed = art, exclude, batch, seed
         self.scenes, self.scene_share = scenes, scene_share
+        self.procedural, self.procedural_share = procedural, procedural_share
+        self.procedural_every = max(1, procedural_every)
 
     def __iter__(self):
         cv2.setNumThreads(1)
@@ -433,8 +441,27 @@ class CropStream(torch.utils.data.IterableDataset):
         index = [item for folder in self.scenes or [] for item in scene_index(folder)]
         n_scene = int(round(self.batch * self.scene_share)) if index else 0
         rng = np.random.default_rng([self.seed, wid, int(time.time())])
+        # procedural Chinese-style sets: a pool of `procedural`, one replaced every few batches
+        n_proc = min(int(round(self.batch * self.procedural_share)), self.batch - n_scene) \
+            if self.procedural > 0 else 0
+        if n_proc:
+            from datasets.procedural import load_fonts, procedural_style
+
+            fonts = load_fonts()
+
+            def new_style() -> dict[str, np.ndarray]:
+                return {c: _scaled(img) for c, img in procedural_style(rng, fonts).items()}
+
+            pool = [new_style() for _ in range(self.procedural)]
+        n_batches = 0
         while True:
-            xs, ys = sample_batch(styles, self.batch - n_scene, rng)
+            xs, ys = sample_batch(styles, self.batch - n_scene - n_proc, rng)
+            if n_proc:
+                px, py = sample_batch({f"procedural-{i}": s for i, s in enumerate(pool)}, n_proc, rng)
+                xs, ys = np.concatenate([xs, px]), np.concatenate([ys, py])
+                n_batches += 1
+                if n_batches % self.procedural_every == 0:
+                    pool = pool[1:] + [new_style()]
             if n_scene:
                 sx, sy = scene_crops(index, n_scene, rng)
                 xs, ys = np.concatenate([xs, sx]), np.concatenate([ys, sy])
@@ -506,7 +533,26 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--scenes", type=Path, nargs="+", default=None,
                    help="also cut crops from these datasets.make_dataset folders' rendered scenes")
     p.add_argument("--scene-share", type=float, default=0.5, help="share of each batch cut from --scenes")
+    p.add_argument("--procedural", type=int, default=0, metavar="N",
+                   help="also draw from N procedural Chinese-style sets (datasets.procedural; needs CJK "
+                   "fonts: sh datasets/get_fonts.sh or $TILESCOPE_FONTS); never in the held-out test")
+    p.add_argument("--procedural-share", type=float, default=0.3,
+                   help="share of each batch rendered from the procedural sets")
+    p.add_argument("--procedural-every", type=int, default=2, metavar="K",
+                   help="replace one procedural set by a newly drawn one every K batches")
     args = p.parse_args(argv)
+    if args.procedural > 0:
+        from datasets.procedural import load_fonts
+
+        share = args.procedural_share + (args.scene_share if args.scenes else 0.0)
+        if not 0 < args.procedural_share <= 1 or share > 1:
+            print("train_classifier: --procedural-share must be in (0, 1] and, with --scene-share, "
+                  "at most 1", file=sys.stderr)
+            return 2
+        if not load_fonts():
+            print("train_classifier: --procedural needs CJK fonts: run `sh datasets/get_fonts.sh` "
+                  "(or set $TILESCOPE_FONTS) and have Pillow installed", file=sys.stderr)
+            return 2
     if args.scenes is not None:
         try:
             for folder in args.scenes:
@@ -549,7 +595,8 @@ def main(argv: list[str] | None = None) -> int:
                     "classes": list(TILE_CLASSES)}, tmp)
         os.replace(tmp, args.ckpt)
 
-    stream = CropStream(args.art, args.hold_out, args.batch, args.seed + step, args.scenes, args.scene_share)
+    stream = CropStream(args.art, args.hold_out, args.batch, args.seed + step, args.scenes, args.scene_share,
+                        args.procedural, args.procedural_share, args.procedural_every)
     loader = torch.utils.data.DataLoader(stream, batch_size=None, num_workers=args.workers,
                                          prefetch_factor=4 if args.workers else None,
                                          persistent_workers=False)
