@@ -274,6 +274,25 @@ def test_steep_row_sideways_from_the_row_frame_not_the_box_shape(angle):
     assert melds_of(req) == OPEN_MELDS
 
 
+def test_lying_meld_beside_a_standing_hand_is_not_all_turned():
+    # a standing concealed hand shows tall boxes; a meld lying flat beside it shows wide boxes
+    # whose shape flags every meld tile sideways (rendered hand_standing scenes); a meld has one
+    # turned tile at most, so the lying group is re-checked on its own and found by counting
+    dets, x = [], 100.0
+    for code in codes("234m67p555z11s"):           # standing: 30 x 40 px
+        dets.append(Detection(code, (x, 300.0, x + 30, 340.0), 0.97, False))
+        x += 31
+    dets.append(Detection("5p", (x + 15, 300.0, x + 45, 340.0), 0.97, False))   # set apart
+    x += 45 + 20
+    for code in codes("888s"):        # lying, seen from low, closer than a standing pitch
+        dets.append(Detection(code, (x, 308.0, x + 40, 340.0), 0.97, True))   # 40 x 32
+        x += 33
+    lay = parse_layout(Detections(1000, 600, dets), "riichi")
+    req = lay.tile_request
+    assert multiset(req["concealed"]) == multiset("234m67p555z11s") and req["win_tile"] == "5p"
+    assert [(m["type"], m["tiles"]) for m in req["melds"]] == [("pon", "888s")]
+
+
 def test_a_second_box_on_one_tile_is_dropped():
     dets = to_detections(open_hand(), shuffle_seed=None)
     six = next(d for d in dets.tiles if d.tile == "6p")

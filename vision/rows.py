@@ -155,6 +155,48 @@ def refine_sideways(dets: list[Detection], theta: float) -> list[bool]:
             continue
         ratio = q[i] / max(median([q[j] for j in near]), 1e-6)
         out.append(ratio > SIDEWAYS_CLEAR)
+    return _turned_runs_rechecked(out, q, ext, uv)
+
+
+RUN_CLEAR = 1.2     # within a lying group, a turned tile's aspect over the group's median
+
+
+def _turned_runs_rechecked(turned: list[bool], q: list[float], ext: list[tuple[float, float]],
+                           uv: list[tuple[float, float]]) -> list[bool]:
+    """Undo turns that only mean "lying among standing tiles".
+
+    A meld beside a standing concealed hand lies flat, so all its tiles look turned next to the
+    standing ones. But a meld has one turned tile (a kakan two, side by side or stacked), so a
+    run of three or more turned tiles with no touching upright tile of their row on either side
+    is one lying group: within it a tile is turned only if its aspect is ``RUN_CLEAR`` times the
+    group's median, otherwise the melds are left to counting.
+    """
+    out = list(turned)
+    n = len(turned)
+    for i in range(n):
+        if not turned[i]:
+            continue
+        # the tile's own row (a stacked kakan tile sits a tile depth across: not a row-mate)
+        mates = sorted((j for j in range(n) if abs(uv[j][1] - uv[i][1]) <= 0.6 * ext[i][1]),
+                       key=lambda j: uv[j][0])
+        k = mates.index(i)
+        lo, hi = k, k
+        while lo > 0 and turned[mates[lo - 1]]:
+            lo -= 1
+        while hi < len(mates) - 1 and turned[mates[hi + 1]]:
+            hi += 1
+        if hi - lo < 2:
+            continue
+
+        def touches(a: int, b: int) -> bool:
+            return abs(uv[a][0] - uv[b][0]) <= 0.6 * (ext[a][0] + ext[b][0])
+
+        if (lo > 0 and touches(mates[lo - 1], mates[lo])) or \
+                (hi < len(mates) - 1 and touches(mates[hi], mates[hi + 1])):
+            continue
+        run = mates[lo:hi + 1]
+        mid = median([q[j] for j in run])
+        out[i] = q[i] > RUN_CLEAR * mid
     return out
 
 
