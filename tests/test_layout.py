@@ -215,6 +215,26 @@ def test_low_confidence_tile_names_the_fix():
     assert w.fix == "--fix 4=8p"
 
 
+def test_numbering_of_an_earlier_layout_is_kept():
+    # after re-read tiles turn the reading direction, the report must still number each tile
+    # as the first report did, or a --fix read off it would hit another tile
+    t = open_hand()
+    idx = next(i for i, p in enumerate(t.tiles) if p.tile == "6p")
+    dets = to_detections(t, confidence={idx: (0.41, (("8p", 0.33), ("9p", 0.1)))})
+    first = parse_layout(dets, "riichi")
+    numbering = list(reversed(first.source))        # as if the first one was read upside down
+    again = parse_layout(dets, "riichi", numbering=numbering)
+    assert again.source == numbering
+    assert multiset(again.tile_request["concealed"]) == multiset("234m67p55z")
+    [w] = again.warnings
+    n = len(first.order) - 4 + 1                    # the 6p was 4th, now 4th from the end
+    assert w.tiles == (n,) and w.fix == f"--fix {n}=8p"
+    assert again.order[n - 1].tile == "6p"
+    fixed = apply_fixes(again, dets, {n: "8p"})
+    was, now = Counter(d.tile for d in dets.tiles), Counter(d.tile for d in fixed.tiles)
+    assert was - now == Counter(["6p"]) and now - was == Counter(["8p"])
+
+
 def test_apply_fixes_by_reading_order():
     dets = to_detections(open_hand(), angle_deg=180)
     lay = parse_layout(dets, "riichi")

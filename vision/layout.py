@@ -321,7 +321,8 @@ def _region_melds(segments: list[list[Slot]]) -> tuple[list[Group], float]:
 
 def parse_layout(detections: Detections, ruleset: str = "riichi", *,
                  gap_ratio: float = 0.17, max_row_gap: float = 2.5,
-                 low_confidence: float = LOW_CONFIDENCE) -> Layout:
+                 low_confidence: float = LOW_CONFIDENCE,
+                 numbering: list[int] | None = None) -> Layout:
     """Group the tiles of one photo into a hand.
 
     ``detections``: the detector's output (boxes in image pixels). ``ruleset``: ``riichi``
@@ -330,6 +331,9 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
     splits a row (the winning tile and melds are set apart). ``max_row_gap``: tiles further
     apart along a row than this many tile widths belong to different rows.
     ``low_confidence``: tiles below it get a warning with the detector's alternatives.
+    ``numbering``: number the tiles as an earlier layout of the same detections did (its
+    ``source``), so that a ``--fix N`` read off one report names the same tile in the next
+    even when re-read tiles turned the reading direction; default: this layout's reading order.
 
     Returns a :class:`Layout`; never raises for odd input — an empty photo gives an empty
     layout with a ``tile_count`` warning. Raises ValueError for an unknown ruleset.
@@ -379,7 +383,11 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
     for g in groups:
         if g.kind == "meld" and g.from_ is None and g.meld_type != "ankan":
             _infer_called(g, theta, ruleset)
-    layout = _finish(groups, ruleset, warnings, low_confidence)
+    position = None
+    if numbering is not None:
+        rank = {src: n for n, src in enumerate(numbering)}
+        position = lambda d: rank[source[id(d)]]    # noqa: E731
+    layout = _finish(groups, ruleset, warnings, low_confidence, position)
     layout.source = [source[id(d)] for d in layout.order]
     reading = theta + (math.pi if flipped else 0.0)
     layout.upside_down = math.cos(reading) < 0      # read right to left in the image
@@ -736,8 +744,10 @@ def _infer_called(g: Group, theta: float, ruleset: str) -> None:
 
 
 def _finish(groups: list[Group], ruleset: str, warnings: list[LayoutWarning],
-            low_confidence: float) -> Layout:
+            low_confidence: float, position=None) -> Layout:
     order = [d for g in groups for d in g.detections]
+    if position is not None:
+        order.sort(key=position)
     layout = Layout(groups, order, {}, warnings)
     num = layout.number
 

@@ -251,7 +251,7 @@ def _joint_fix(detections: Detections, layout: Layout, ctx: dict, win_tile: str 
         return None
     before = {n: layout.order[n - 1] for n in fixes}
     fixed = apply_fixes(layout, detections, fixes)
-    new_layout = parse_layout(fixed, layout.ruleset)
+    new_layout = parse_layout(fixed, layout.ruleset, numbering=layout.source)
     req, result, warnings = _judge_layout(new_layout, ctx, win_tile, judge)
     if req is None or result.get("error"):
         return None
