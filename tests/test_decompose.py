@@ -92,3 +92,85 @@ def test_decompose_sets_values():
     ] or sorted(decompose_sets(c("111222333m55p"))) == sorted([
         (13, ((RUN, 0), (RUN, 0), (RUN, 0))), (13, ((TRIPLET, 0), (TRIPLET, 1), (TRIPLET, 2)))])
     assert decompose_sets(c("123m")) == []
+
+
+# ---------------------------------------------------------------- the per-suit split table
+
+def _search(counts, honours):
+    """Reference: every split of one suit's counts by recursive search (the table's oracle)."""
+    total = sum(counts)
+    if total % 3 == 1:
+        return ()
+    need_pair = total % 3 == 2
+    found = set()
+    c = list(counts)
+    n = len(c)
+
+    def rec(i, pair, sets):
+        while i < n and c[i] == 0:
+            i += 1
+        if i == n:
+            if (pair >= 0) == need_pair:
+                found.add((pair, tuple(sorted(sets))))
+            return
+        if pair < 0 and need_pair and c[i] >= 2:
+            c[i] -= 2
+            rec(i, i, sets)
+            c[i] += 2
+        if c[i] >= 3:
+            c[i] -= 3
+            rec(i, pair, sets + [(TRIPLET, i)])
+            c[i] += 3
+        if not honours and i + 2 < n and c[i + 1] and c[i + 2]:
+            for j in (i, i + 1, i + 2):
+                c[j] -= 1
+            rec(i, pair, sets + [(RUN, i)])
+            for j in (i, i + 1, i + 2):
+                c[j] += 1
+
+    rec(0, -1, [])
+    return tuple(sorted(found))
+
+
+def _table(honours):
+    import scoring.decompose as d
+    d._suit_decompositions(bytes(7 if honours else 9), honours)     # built on first use
+    return d._SPLIT_TABLES[honours]
+
+
+def test_split_table_on_hand_written_suits():
+    from scoring.decompose import _suit_decompositions as splits
+    assert splits(bytes((1, 1, 1, 1, 1, 1, 1, 1, 1)), False) == ((-1, ((RUN, 0), (RUN, 3), (RUN, 6))),)
+    assert splits(bytes((3, 3, 3, 0, 0, 0, 0, 0, 0)), False) == (
+        (-1, ((RUN, 0), (RUN, 0), (RUN, 0))), (-1, ((TRIPLET, 0), (TRIPLET, 1), (TRIPLET, 2))))
+    # 11123455678999 (nine gates + 5): the 5 pair, or 55 from 345 567 ... one way each
+    assert splits(bytes((3, 1, 1, 1, 2, 1, 1, 1, 3)), False) == (
+        (4, ((RUN, 1), (RUN, 5), (TRIPLET, 0), (TRIPLET, 8))),)
+    assert splits(bytes((1, 1, 0, 0, 0, 0, 0, 0, 0)), False) == ()        # two tiles, no pair
+    assert splits(bytes((1, 1, 0, 0, 0, 0, 0)), True) == ()               # honours: no runs
+    assert splits(bytes((3, 2, 0, 0, 0, 0, 0)), True) == ((1, ((TRIPLET, 0),)),)
+    assert splits(bytes((2, 1, 1, 1, 1, 1, 1, 2, 4)), False) == ()        # 14 tiles, no split
+
+
+def test_split_table_equals_a_search_on_every_pattern_it_holds():
+    for honours in (False, True):
+        table = _table(honours)
+        assert len(table) == (498 if honours else 21_743)
+        for key, value in table.items():
+            assert value == _search(tuple(key), honours), key
+
+
+def test_patterns_missing_from_the_split_table_do_not_split():
+    import random
+    rng = random.Random("split-table")
+    for honours in (False, True):
+        table = _table(honours)
+        n = 7 if honours else 9
+        for _ in range(3000):
+            counts = [0] * n
+            for _ in range(rng.randrange(15)):      # up to 14 tiles, at most 4 of a kind
+                k = rng.randrange(n)
+                if counts[k] < 4:
+                    counts[k] += 1
+            if bytes(counts) not in table:
+                assert _search(tuple(counts), honours) == (), counts

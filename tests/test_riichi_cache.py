@@ -2,7 +2,8 @@
 
 scoring/riichi/scorer.py keeps a hand's readings (its "shape": concealed counts, melds, winning
 tile) from the hand's second sighting on; scoring/hand.py keeps the all-tile counts of hands
-with melds; the per-suit decomposition caches are capped too. A long-running server must not
+with melds; the per-suit group caches are capped too, and the per-suit split tables are
+complete (fixed size). A long-running server must not
 grow without bound, and a cached answer must equal a fresh one (flags differ between requests
 of one shape: the cache holds nothing that depends on them).
 """
@@ -68,7 +69,8 @@ def test_caches_are_bounded(monkeypatch):
     assert len(scorer._SEEN) <= 100
     assert len(hand._ALL_COUNTS) <= 50
     assert all(len(c) <= decompose.SUIT_CACHE_SIZE for c in decompose._SPLIT_CACHE)
-    assert decompose._suit_decompositions.cache_info().maxsize == decompose.SUIT_CACHE_SIZE
+    # the split tables are complete, hence of fixed size: every pattern that splits
+    assert [len(t) for t in decompose._SPLIT_TABLES] == [21_743, 498]
 
 
 def test_a_hand_seen_once_is_not_kept():

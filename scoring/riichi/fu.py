@@ -58,47 +58,57 @@ class SetFu(NamedTuple):
     wait: FuLine | None
 
 
+def _set_lines(r: Reading, ron_group: int) -> tuple[list[FuLine], int]:
+    """The fu lines of reading ``r``'s triplets and kans and their total; ``ron_group``: index
+    of the set the winning tile completed by ron (it counts open), -1 for a tsumo."""
+    lines = []
+    raw = 0
+    for i, (shape, kind, concealed, _) in enumerate(r.sets):
+        if shape != RUN:                     # runs give no fu
+            by_ron = i == ron_group and concealed
+            line = _SET_FU[shape == TRIPLET][_TILE_CLASS[kind]][concealed and not by_ron][by_ron]
+            lines.append(line)
+            raw += line.fu
+    return lines, raw
+
+
 def set_fu(r: Reading) -> SetFu | None:
     """:class:`SetFu` of reading ``r``; None for seven pairs and thirteen orphans."""
     if r.form != STANDARD:
         return None
-    tsumo: list[FuLine] = []
-    ron: list[FuLine] = []
-    for i, (shape, kind, concealed, _) in enumerate(r.sets):
-        if shape != RUN:                     # runs give no fu
-            by_ron = i == r.win_group and concealed
-            tiles = _TILE_CLASS[kind]
-            tsumo.append(_SET_FU[shape == TRIPLET][tiles][concealed][False])
-            ron.append(_SET_FU[shape == TRIPLET][tiles][concealed and not by_ron][by_ron])
-    return SetFu(tuple(tsumo), sum(line.fu for line in tsumo), tuple(ron),
-                 sum(line.fu for line in ron), _WAIT_LINE.get(r.wait))
+    tsumo, raw_tsumo = _set_lines(r, -1)
+    ron, raw_ron = _set_lines(r, r.win_group)
+    return SetFu(tuple(tsumo), raw_tsumo, tuple(ron), raw_ron, _WAIT_LINE.get(r.wait))
 
 
 def fu_of(f: Facts, sets: SetFu | None = None) -> tuple[int, int, list[FuLine]]:
     """``(rounded fu, raw fu, [FuLine(reason, fu), ...])`` of reading ``f``. A pinfu reading
     gets no tsumo fu (pinfu tsumo is 20 fu). ``sets``: the reading's :func:`set_fu` when the
-    caller has it cached (else it is counted here)."""
+    caller has it cached (else only this win's set lines are counted here)."""
     r, h = f.r, f.h
     if r.form != STANDARD:
         if r.form == SEVEN_PAIRS:
             return 25, 25, [_SEVEN_PAIRS]
         return 0, 0, []          # thirteen orphans: a yakuman, fu are not counted
+    tsumo = h.tsumo
     if sets is None:
-        sets = set_fu(r)
+        set_lines, set_raw = _set_lines(r, -1 if tsumo else r.win_group)
+        wait = _WAIT_LINE.get(r.wait)
+    elif tsumo:
+        set_lines, set_raw, wait = sets.by_tsumo, sets.raw_by_tsumo, sets.wait
+    else:
+        set_lines, set_raw, wait = sets.by_ron, sets.raw_by_ron, sets.wait
     lines = [_BASE]
     raw = 20
-    if h.tsumo:
+    if tsumo:
         if not (f.traits & PINFU_SHAPE and is_pinfu_shape(f)):
             lines.append(_TSUMO)
             raw += 2
-        lines += sets.by_tsumo
-        raw += sets.raw_by_tsumo
-    else:
-        if h.closed:
-            lines.append(_CLOSED_RON)
-            raw += 10
-        lines += sets.by_ron
-        raw += sets.raw_by_ron
+    elif h.closed:
+        lines.append(_CLOSED_RON)
+        raw += 10
+    lines += set_lines
+    raw += set_raw
     pair = r.pair
     if pair >= 27:
         if pair >= WHITE:
@@ -115,7 +125,6 @@ def fu_of(f: Facts, sets: SetFu | None = None) -> tuple[int, int, list[FuLine]]:
         elif pair == h.round:
             lines.append(_ROUND_PAIR)
             raw += 2
-    wait = sets.wait
     if wait is not None:
         lines.append(wait)
         raw += 2

@@ -539,57 +539,47 @@ YAKUMAN_DECIDED_BY_TRAITS = frozenset((
 # line), test None for a row DECIDED_BY_TRAITS. Keyed by the reading's traits (the hand's
 # included) and open/closed; the open value applies to an open hand and rows worth 0 there are
 # left out. Bounded: emptied when full.
-# A row's traits are either all the win's flags (riichi, tsumo, events) or all tile traits,
-# never both; the table is cut into runs of consecutive rows of one sort. A miss joins, run by
-# run, the rows passed by the flag traits and those passed by the tile traits, each cached in
-# _PART_CACHE: the flags take a few dozen values and the tiles a few hundred, whereas their
-# combinations are thousands.
-_FLAG_TRAITS = RIICHI | TSUMO | ROBBED_KAN | REPLACEMENT | LAST_TILE | DOUBLE_RIICHI | IPPATSU | RON
+# A miss finds the rows with five table look-ups. Each row comes in a closed and an open version
+# (the closed value needs the bit _CLOSED_ROW, the open one _OPEN_ROW, added to the traits for
+# the look-up; a value of 0 has no version); _FAILING[i][byte] is the set (a bit mask) of
+# versions needing a trait bit of byte i absent from it, and what no byte fails passes. The rows
+# are kept per such set too (_ROWS_OF: a few hundred sets, where the traits take thousands of
+# values).
 _ROW_CACHE: dict[int, tuple] = {}
-_PART_CACHE: dict[tuple[bool, bool, int], tuple] = {}
 _ROW_CACHE_SIZE = 4096
+_CLOSED_ROW, _OPEN_ROW = 1 << 33, 1 << 34       # above every trait bit (RON is 1 << 32)
 
 
-def _runs_of_rows(closed: bool) -> tuple[tuple[bool, tuple], ...]:
-    """The table's rows worth something (closed or open), in runs of one sort: ``((flag
-    rows?, ((needs, (test, asks the hand?, line)), ...)), ...)``."""
-    out: list[tuple[bool, list]] = []
+def _versions() -> tuple[tuple[int, tuple], ...]:
+    out = []
     for y in YAKU:
-        han = y.closed if closed else y.open
-        if not han:
-            continue
-        flag = bool(y.needs & _FLAG_TRAITS)
-        assert not flag or not y.needs & ~_FLAG_TRAITS, f"{y.name}: flag and tile traits"
-        row = (None if y.name in DECIDED_BY_TRAITS else y.test, y.per == HAND, YakuLine(y.name, han))
-        if not out or out[-1][0] != flag:
-            out.append((flag, []))
-        out[-1][1].append((y.needs, row))
-    return tuple((flag, tuple(rows)) for flag, rows in out)
+        test = None if y.name in DECIDED_BY_TRAITS else y.test
+        for han, needs in ((y.closed, _CLOSED_ROW), (y.open, _OPEN_ROW)):
+            if han:
+                out.append((y.needs | needs, (test, y.per == HAND, YakuLine(y.name, han))))
+    return tuple(out)
 
 
-_RUNS_OF_ROWS = (_runs_of_rows(False), _runs_of_rows(True))
-
-
-def _part(closed: bool, flag: bool, traits: int) -> tuple[tuple, ...]:
-    """Per run of rows: those of sort ``flag`` that ``traits`` pass (empty for the other sort)."""
-    key = (closed, flag, traits)
-    part = _PART_CACHE.get(key)
-    if part is None:
-        if len(_PART_CACHE) >= _ROW_CACHE_SIZE:
-            _PART_CACHE.clear()
-        part = _PART_CACHE[key] = tuple(
-            tuple([row for needs, row in rows if needs & traits == needs]) if f == flag else ()
-            for f, rows in _RUNS_OF_ROWS[closed])
-    return part
+_VERSIONS = _versions()
+_FAILING = tuple(
+    tuple(sum(1 << v for v, (needs, _) in enumerate(_VERSIONS) if needs >> (8 * i) & 255 & ~value)
+          for value in range(256))
+    for i in range(5))
+_ROWS_OF: dict[int, tuple] = {}
 
 
 def _rows(closed: bool, traits: int) -> tuple:
-    flags = _part(closed, True, traits & _FLAG_TRAITS)
-    tiles = _part(closed, False, traits & ~_FLAG_TRAITS)
-    out: tuple = ()
-    for a, b in zip(flags, tiles):
-        out += a + b
-    return out
+    """The rows a reading with ``traits`` asks, open or ``closed`` (see :data:`_ROW_CACHE`)."""
+    t = traits | (_CLOSED_ROW if closed else _OPEN_ROW)
+    f0, f1, f2, f3, f4 = _FAILING
+    failing = f0[t & 255] | f1[t >> 8 & 255] | f2[t >> 16 & 255] | f3[t >> 24 & 255] | f4[t >> 32]
+    rows = _ROWS_OF.get(failing)
+    if rows is None:
+        if len(_ROWS_OF) >= _ROW_CACHE_SIZE:
+            _ROWS_OF.clear()
+        rows = _ROWS_OF[failing] = tuple(
+            row for v, (_, row) in enumerate(_VERSIONS) if not failing >> v & 1)
+    return rows
 
 
 def yaku_of(f: Facts) -> list[YakuLine]:
