@@ -94,12 +94,14 @@ def _bounded_put(cache: OrderedDict, key, value, size: int) -> None:
 
 
 def _shape(key: tuple[bytes, tuple[Group, ...], int], all_counts: Sequence[int]):
-    """The cache entry for ``key`` (see :data:`_SHAPES`), built on a miss; ``all_counts``:
+    """The cache entry for ``key`` (see :data:`_SHAPES`), built (it is not there); ``all_counts``:
     every tile of the hand by kind, melds included."""
-    shape = _SHAPES.get(key, _MISSING)
-    if shape is not _MISSING:
-        return shape
-    keep = key in _SEEN
+    seen = len(_SEEN)
+    if seen >= 2 * SHAPE_CACHE_SIZE:
+        _SEEN.clear()
+        seen = 0
+    _SEEN.setdefault(key, None)     # one look-up (a key with melds is slow to hash)
+    keep = len(_SEEN) == seen       # seen before
     hand, melds, win_kind = key
     rs = readings(hand, melds, win_kind)
     if rs:
@@ -114,10 +116,6 @@ def _shape(key: tuple[bytes, tuple[Group, ...], int], all_counts: Sequence[int])
         shape = None
     if keep:
         _bounded_put(_SHAPES, key, shape, SHAPE_CACHE_SIZE)
-    else:
-        if len(_SEEN) >= 2 * SHAPE_CACHE_SIZE:
-            _SEEN.clear()
-        _SEEN[key] = None
     return shape
 
 

@@ -542,9 +542,7 @@ YAKUMAN_DECIDED_BY_TRAITS = frozenset((
 # A miss finds the rows with five table look-ups. Each row comes in a closed and an open version
 # (the closed value needs the bit _CLOSED_ROW, the open one _OPEN_ROW, added to the traits for
 # the look-up; a value of 0 has no version); _FAILING[i][byte] is the set (a bit mask) of
-# versions needing a trait bit of byte i absent from it, and what no byte fails passes. The rows
-# are kept per such set too (_ROWS_OF: a few hundred sets, where the traits take thousands of
-# values).
+# versions needing a trait bit of byte i absent from it, and what no byte fails passes.
 _ROW_CACHE: dict[int, tuple] = {}
 _ROW_CACHE_SIZE = 4096
 _CLOSED_ROW, _OPEN_ROW = 1 << 33, 1 << 34       # above every trait bit (RON is 1 << 32)
@@ -561,25 +559,26 @@ def _versions() -> tuple[tuple[int, tuple], ...]:
 
 
 _VERSIONS = _versions()
+_VERSION_ROWS = tuple(row for _, row in _VERSIONS)
+_ALL_VERSIONS = (1 << len(_VERSIONS)) - 1
 _FAILING = tuple(
     tuple(sum(1 << v for v, (needs, _) in enumerate(_VERSIONS) if needs >> (8 * i) & 255 & ~value)
           for value in range(256))
     for i in range(5))
-_ROWS_OF: dict[int, tuple] = {}
 
 
 def _rows(closed: bool, traits: int) -> tuple:
     """The rows a reading with ``traits`` asks, open or ``closed`` (see :data:`_ROW_CACHE`)."""
     t = traits | (_CLOSED_ROW if closed else _OPEN_ROW)
     f0, f1, f2, f3, f4 = _FAILING
-    failing = f0[t & 255] | f1[t >> 8 & 255] | f2[t >> 16 & 255] | f3[t >> 24 & 255] | f4[t >> 32]
-    rows = _ROWS_OF.get(failing)
-    if rows is None:
-        if len(_ROWS_OF) >= _ROW_CACHE_SIZE:
-            _ROWS_OF.clear()
-        rows = _ROWS_OF[failing] = tuple(
-            row for v, (_, row) in enumerate(_VERSIONS) if not failing >> v & 1)
-    return rows
+    passing = _ALL_VERSIONS & ~(
+        f0[t & 255] | f1[t >> 8 & 255] | f2[t >> 16 & 255] | f3[t >> 24 & 255] | f4[t >> 32])
+    rows = []
+    while passing:
+        low = passing & -passing            # the first version left, in table order
+        rows.append(_VERSION_ROWS[low.bit_length() - 1])
+        passing ^= low
+    return tuple(rows)
 
 
 def yaku_of(f: Facts) -> list[YakuLine]:
