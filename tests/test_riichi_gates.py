@@ -58,3 +58,22 @@ def test_themes_reach_gated_rows():
     for name in ("riichi", "pinfu", "iipeikou", "tanyao", "sanshoku", "ittsu", "chiitoitsu",
                  "toitoi", "honitsu", "chinitsu", "daisangen", "kokushi musou"):
         assert any(s.startswith(name) for s in seen), name
+
+
+def test_row_lookup_tables_equal_a_plain_filter():
+    """yaku._rows reads the rows a set of traits passes off per-byte tables of failing rows;
+    it must equal filtering the table's rows one by one (needs all present, value non-zero)."""
+    from scoring.riichi import yaku
+
+    rng = random.Random("rows")
+    all_bits = [1 << b for b in range(33)]          # every trait bit, RON (1 << 32) included
+    for _ in range(3000):
+        traits = sum(b for b in all_bits if rng.random() < 0.3)
+        for closed in (False, True):
+            want = []
+            for y in YAKU:
+                han = y.closed if closed else y.open
+                if han and y.needs & traits == y.needs:
+                    test = None if y.name in yaku.DECIDED_BY_TRAITS else y.test
+                    want.append((test, y.per == HAND, (y.name, han)))
+            assert list(yaku._rows(closed, traits)) == want, (traits, closed)

@@ -561,10 +561,17 @@ def _versions() -> tuple[tuple[int, tuple], ...]:
 _VERSIONS = _versions()
 _VERSION_ROWS = tuple(row for _, row in _VERSIONS)
 _ALL_VERSIONS = (1 << len(_VERSIONS)) - 1
-_FAILING = tuple(
-    tuple(sum(1 << v for v, (needs, _) in enumerate(_VERSIONS) if needs >> (8 * i) & 255 & ~value)
-          for value in range(256))
-    for i in range(5))
+
+
+def _failing(i: int) -> tuple[int, ...]:
+    """For each value of byte ``i`` of the traits, the versions needing a bit of that byte that
+    the value lacks (a bit mask over :data:`_VERSIONS`)."""
+    needing = [(needs >> (8 * i) & 255, 1 << v) for v, (needs, _) in enumerate(_VERSIONS)
+               if needs >> (8 * i) & 255]
+    return tuple(sum(bit for byte, bit in needing if byte & ~value) for value in range(256))
+
+
+_FAILING = tuple(_failing(i) for i in range(5))
 
 
 def _rows(closed: bool, traits: int) -> tuple:
