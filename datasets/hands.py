@@ -126,10 +126,12 @@ def _try_hand(rng: np.random.Generator, ruleset: str) -> HandSpec | None:
         for _, kinds in groups:
             concealed += [_code(k) for k in kinds]
 
-    # Red fives (riichi only; one per suit, on the first five seen in hand order).
+    # Red fives (riichi only; one per suit, on the first five seen in hand order). A set with
+    # red fives has one of the four fives of each suit, so a hand holding all four holds it.
     if ruleset == "riichi":
         for suit in "mps":
-            if rng.random() < 0.6:
+            all_four = sum(lst.count(f"5{suit}") for lst in [concealed] + meld_kinds) == 4
+            if rng.random() < 0.6 or all_four:
                 for lst in [concealed] + meld_kinds:
                     if f"5{suit}" in lst:
                         lst[lst.index(f"5{suit}")] = f"0{suit}"

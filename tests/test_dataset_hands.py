@@ -98,3 +98,22 @@ def test_split_mpsz_keeps_order_and_rejects_junk():
 def test_unknown_ruleset():
     with pytest.raises(ValueError, match="ruleset"):
         random_hand(np.random.default_rng(0), "hk")
+
+
+def test_four_fives_of_a_suit_include_the_red_one():
+    # riichi sets have one red five per suit (seed rules: aka dora), so a hand holding all four
+    # fives of a suit (a kan of fives, say) holds the red one; the layout parser assumes so for
+    # a closed kan whose red five lies face down
+    rng = np.random.default_rng(3)
+    seen = 0
+    for _ in range(3000):
+        r = random_hand(rng, "riichi").request
+        tiles = split_mpsz(r["concealed"]) + [r["win_tile"]]
+        for m in r.get("melds", []):
+            tiles += split_mpsz(m["tiles"])
+        for suit in "mps":
+            fives = [t for t in tiles if t in (f"5{suit}", f"0{suit}")]
+            if len(fives) == 4:
+                seen += 1
+                assert f"0{suit}" in fives, r
+    assert seen >= 3
