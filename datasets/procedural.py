@@ -631,13 +631,17 @@ def _medallion(look, pt, c, r, cols, design, rng) -> None:
     m = pt.layer(); _circle(m, c, r * 0.09); pt.put(m, look.body)
 
 
+def _suit_inks(look, red: bool) -> dict:
+    """The style's suit inks, all turned red for a red five."""
+    suit = dict(look.ink["suit"])
+    return {k: _redden(v, look.red) for k, v in suit.items()} if red else suit
+
+
 def _face_dots(look, pt, n, red, rng) -> None:
     p = look.p
     box = _content_box(look, p["index"])
     x0, y0, fw, fh = box
-    suit = dict(look.ink["suit"])
-    if red:
-        suit = {k: _redden(v, look.red) for k, v in suit.items()}
+    suit = _suit_inks(look, red)
     pts = np.array([(x0 + u * fw, y0 + v * fh) for u, v in _DOTS[n]], np.float32)
     if n == 1:
         r = 0.47 * min(fw, fh) * rng.uniform(0.92, 1.0)
@@ -805,9 +809,7 @@ def _face_bamboo(look, pt, n, red, rng) -> None:
     p = look.p
     box = _content_box(look, p["index"])
     x0, y0, fw, fh = box
-    suit = dict(look.ink["suit"])
-    if red:
-        suit = {k: _redden(v, look.red) for k, v in suit.items()}
+    suit = _suit_inks(look, red)
     if n == 1:
         if p["s1"] == "char":
             font = look.fonts["main"]
