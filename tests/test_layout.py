@@ -182,6 +182,18 @@ def test_flowers_counted_for_mcr_and_ignored_for_riichi():
     assert [w.code for w in lay.warnings] == ["flowers_in_riichi"]
 
 
+def test_misread_flower_beside_the_flowers_is_pointed_out_for_mcr():
+    # a flower read as 8p lies with the flowers, away from the hand: not counted, but the
+    # warning says where it lies and the fix that counts it (each flower is 1 point in MCR)
+    t = Table().row("123456m789p555z1z").row(["1z"], gap=APART).other_row(["2f", "8p"], 0.0, -4.0)
+    lay = parse_layout(to_detections(t), "mcr")
+    assert lay.tile_request["flowers"] == 1
+    [w] = [w for w in lay.warnings if w.code == "beside_flowers"]
+    n = w.tiles[0]
+    assert lay.order[n - 1].tile == "8p" and w.fix == f"--fix {n}=1f"
+    assert not [w for w in parse_layout(to_detections(t), "riichi").warnings if w.code == "beside_flowers"]
+
+
 def test_winning_tile_not_set_apart():
     # 11123455678999m waits on every tile; read without a gap the rightmost one is the guess
     t = Table().row("1112345678999m5m")

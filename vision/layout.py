@@ -49,7 +49,7 @@ class LayoutWarning:
 
     ``code``: a stable identifier (``low_confidence``, ``win_tile_not_shown``,
     ``tile_count``, ``ambiguous_grouping``, ``meld_without_sideways``, ``illegal_meld``,
-    ``loose_tiles``, ``flowers_in_riichi``, ``back_tile``, ``hand_invalid``).
+    ``loose_tiles``, ``beside_flowers``, ``flowers_in_riichi``, ``back_tile``, ``hand_invalid``).
     ``message``: one sentence a player can read, with the best guess that was used.
     ``fix``: the command-line option(s) that correct it (``--fix 3=5p``, ``--win-tile 7m``),
     or ``""`` when there is nothing to pass. ``tiles``: the 1-based reading-order numbers of
@@ -771,6 +771,7 @@ def _finish(groups: list[Group], ruleset: str, warnings: list[LayoutWarning],
             warnings.append(LayoutWarning(
                 "loose_tiles", f"{len(nums)} tile(s) away from the hand were not counted",
                 tiles=nums))
+            warnings.extend(_beside_flowers(g, groups, ruleset, num))
         if g.kind == "flower" and ruleset == "riichi":
             warnings.append(LayoutWarning(
                 "flowers_in_riichi", "flower tiles are not used in riichi; ignored",
@@ -804,6 +805,26 @@ def _finish(groups: list[Group], ruleset: str, warnings: list[LayoutWarning],
                     + (f" (could also be {others})" if others else ""))
         warnings.append(LayoutWarning("win_tile_not_shown", text, f"--win-tile {guess}"))
     return layout
+
+
+def _beside_flowers(loose: Group, groups: list[Group], ruleset: str, num) -> list[LayoutWarning]:
+    """MCR: a loose tile touching a flower is most likely a flower misread (flowers are set
+    aside together); say so with the fix, since each flower is a point (Green Book: Flower
+    Tiles, 1 point each). Touching: centres less than 1.5 tile widths apart."""
+    if ruleset != "mcr":
+        return []
+    flowers = [d for g in groups if g.kind == "flower" for d in g.detections]
+    free = [f"{n}f" for n in range(1, 9) if f"{n}f" not in {d.tile for d in flowers}]
+    out = []
+    for d in loose.detections:
+        near = any(math.dist(d.center, f.center) < 1.5 * min(f.width, f.height) for f in flowers)
+        if near and free:
+            out.append(LayoutWarning(
+                "beside_flowers",
+                f"tile {num(d)} ({d.tile}) lies beside the flowers and was not counted; if it is a "
+                f"flower, pass --fix {num(d)}={free[0]} (any flower code counts the same)",
+                f"--fix {num(d)}={free[0]}", (num(d),)))
+    return out
 
 
 def parse_tiles_safe(text: str) -> list[Tile]:
