@@ -52,6 +52,10 @@ from vision.tile_crops import CROP_SIZE, fit_square  # noqa: E402
 HELD_OUT_STYLE = art.HELDOUT_STYLES[0]   # the detector's held-out style too
 BASE_HEIGHT = 112                      # art is pre-scaled to this many pixels high
 RED_FIVES = {"0m": "5m", "0p": "5p", "0s": "5s"}
+# Share of face crops whose tile body is repainted, and the share of those made dark with
+# light ink (--recolour, --dark-share; module-wide so the data workers, forked, see them).
+RECOLOUR = 0.15
+DARK_SHARE = 0.33
 
 
 
@@ -93,11 +97,11 @@ def _body_colour(tile: np.ndarray) -> np.ndarray:
 
 def recolour_body(tile: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Repaint the tile body in another colour, keeping the ink: a tinted set (ivory, green,
-    blue) or, one time in three, a dark body with light ink (jade, black sets)."""
+    blue) or, a ``DARK_SHARE`` of the time, a dark body with light ink (jade, black sets)."""
     body = _body_colour(tile).astype(np.float32)
     bgr = tile[..., :3].astype(np.float32)
     ink = np.clip((np.abs(bgr - body).max(axis=2) - 30) / 80, 0, 1)[..., None]
-    if rng.random() < 0.33:
+    if rng.random() < DARK_SHARE:
         hsv = np.uint8([[[rng.uniform(0, 180), rng.uniform(60, 255), rng.uniform(20, 110)]]])
         new_body = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
         new_ink = 255 - (255 - bgr) * rng.uniform(0.2, 0.5)      # lighter ink, same hue
@@ -257,7 +261,7 @@ def render_crop(style: dict[str, np.ndarray], cls: str, rng: np.random.Generator
         tile = style["back"] if "back" in style and rng.random() < 0.4 else synthetic_back(rng)
     else:
         tile = style[cls]
-        if rng.random() < 0.15:
+        if rng.random() < RECOLOUR:
             tile = recolour_body(tile, rng)
     if rng.random() < 0.5:
         tile = _with_thickness(tile, rng)
@@ -507,6 +511,7 @@ def export_onnx(net: nn.Module, path: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    global RECOLOUR, DARK_SHARE
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--art", type=Path, default=None,
                    help="artwork folder (default $TILESCOPE_ART or ../shared/art)")
@@ -540,7 +545,12 @@ def main(argv: list[str] | None = None) -> int:
                    help="share of each batch rendered from the procedural sets")
     p.add_argument("--procedural-every", type=int, default=2, metavar="K",
                    help="replace one procedural set by a newly drawn one every K batches")
+    p.add_argument("--recolour", type=float, default=RECOLOUR,
+                   help="share of face crops whose tile body is repainted")
+    p.add_argument("--dark-share", type=float, default=DARK_SHARE,
+                   help="share of the repainted ones made dark with light ink")
     args = p.parse_args(argv)
+    RECOLOUR, DARK_SHARE = args.recolour, args.dark_share
     if args.procedural > 0:
         from datasets.procedural import load_fonts
 
