@@ -247,6 +247,23 @@ def test_numbering_of_an_earlier_layout_is_kept():
     assert was - now == Counter(["6p"]) and now - was == Counter(["8p"])
 
 
+def test_reparse_after_fixes_keeps_the_numbers():
+    # a fix that moves a tile into another group (here: a misread flower beside the flowers)
+    # must not renumber the report; a dropped box frees its number
+    from vision.layout import reparse_fixed
+    t = Table().row("123456m789p555z1z").row(["1z"], gap=APART).other_row(["2f", "8p"], 0.0, -4.0)
+    dets = to_detections(t)
+    first = parse_layout(dets, "mcr")
+    n8p = next(i for i, d in enumerate(first.order, 1) if d.tile == "8p")
+    n2f = next(i for i, d in enumerate(first.order, 1) if d.tile == "2f")
+    fixed, again = reparse_fixed(first, dets, {n8p: "1f"})
+    assert again.tile_request["flowers"] == 2
+    assert again.order[n8p - 1].tile == "1f" and again.order[n2f - 1].tile == "2f"
+    fixed, again = reparse_fixed(first, dets, {1: "none"})
+    assert len(again.order) == len(first.order) - 1
+    assert [d.tile for d in again.order] == [d.tile for d in first.order[1:]]
+
+
 def test_apply_fixes_by_reading_order():
     dets = to_detections(open_hand(), angle_deg=180)
     lay = parse_layout(dets, "riichi")

@@ -757,7 +757,7 @@ def _finish(groups: list[Group], ruleset: str, warnings: list[LayoutWarning],
             warnings.append(LayoutWarning(
                 "meld_without_sideways",
                 f"tiles {nums[0]}-{nums[-1]} ({g.mpsz()}) are set apart like an exposed "
-                f"{g.meld_type} but no tile is turned sideways; scored as an exposed {g.meld_type}",
+                f"{g.meld_type} but no turned (sideways) tile was seen in it; scored as an exposed {g.meld_type}",
                 tiles=nums,
             ))
         if g.kind in ("concealed", "win"):
@@ -945,6 +945,18 @@ def _meld_json(g: Group, ruleset: str) -> dict:
 
 # `--fix N=none`: the box is no tile at all.
 NO_TILE = "none"
+
+
+def reparse_fixed(layout: Layout, detections: Detections, fixes: dict[int, str]) -> tuple[Detections, Layout]:
+    """Apply ``fixes`` (see :func:`apply_fixes`) and parse again, numbering the tiles as
+    ``layout`` did: a ``--fix N`` read off one report names the same tile in the next, even when
+    the fixed tiles turn the reading direction or move a tile into the flowers. A box dropped
+    with ``none`` frees its number; the tiles after it move up by one. Raises ValueError as
+    :func:`apply_fixes`."""
+    fixed = apply_fixes(layout, detections, fixes)
+    dropped = sorted(layout.source[n - 1] for n, code in fixes.items() if code == NO_TILE)
+    numbering = [src - sum(1 for k in dropped if k < src) for src in layout.source if src not in dropped]
+    return fixed, parse_layout(fixed, layout.ruleset, numbering=numbering)
 
 
 def apply_fixes(layout: Layout, detections: Detections, fixes: dict[int, str]) -> Detections:

@@ -26,7 +26,7 @@ from scoring.request import parse_request
 
 from .detections import Detections
 from .joint_fix import joint_correction
-from .layout import LOW_CONFIDENCE, Layout, LayoutWarning, apply_fixes, parse_layout
+from .layout import LOW_CONFIDENCE, Layout, LayoutWarning, apply_fixes, parse_layout, reparse_fixed
 
 # Keys of a request that come from the photo, never from the context. (``win_tile``,
 # ``dora_indicators`` and ``flowers`` may come from either; the context wins.)
@@ -250,8 +250,7 @@ def _joint_fix(detections: Detections, layout: Layout, ctx: dict, win_tile: str 
     if not fixes:
         return None
     before = {n: layout.order[n - 1] for n in fixes}
-    fixed = apply_fixes(layout, detections, fixes)
-    new_layout = parse_layout(fixed, layout.ruleset, numbering=layout.source)
+    fixed, new_layout = reparse_fixed(layout, detections, fixes)
     req, result, warnings = _judge_layout(new_layout, ctx, win_tile, judge)
     if req is None or result.get("error"):
         return None
@@ -300,10 +299,9 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool) -> Pho
     layout = parse_layout(detections, ruleset)
     if fixes:
         try:
-            detections = apply_fixes(layout, detections, {int(k): v for k, v in fixes.items()})
+            detections, layout = reparse_fixed(layout, detections, {int(k): v for k, v in fixes.items()})
         except ValueError as exc:
             raise PhotoError(str(exc)) from None
-        layout = parse_layout(detections, ruleset)
     t_layout = time.perf_counter() - t0
 
     t0 = time.perf_counter()
@@ -317,8 +315,7 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool) -> Pho
         if first is not None and first.confidence < LOW_CONFIDENCE:
             # the reader was unsure of this tile and its next guess makes a winning hand:
             # score that, and say so (never silently)
-            detections = apply_fixes(layout, detections, {first.number: first.tile})
-            layout = parse_layout(detections, ruleset)
+            detections, layout = reparse_fixed(layout, detections, {first.number: first.tile})
             req, result, warnings = _judge_layout(layout, ctx, win_tile, judge)
             warnings.append(LayoutWarning(
                 "corrected",
