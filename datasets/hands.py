@@ -1,4 +1,4 @@
-"""Random complete winning hands, as hand requests of ``../shared/spec/hand-json.md``.
+"""Random complete winning hands, as hand requests of ``docs/hand-json.md``.
 
 A source of varied hands for the scene renderer: every meld kind (chi, pon, daiminkan, kakan,
 ankan), red fives (riichi), flowers (MCR), dora indicators. The hands are complete shapes

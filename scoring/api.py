@@ -1,7 +1,7 @@
 """Score one hand: the Python entry points behind ``tilescope hand``.
 
 - :func:`score_hand` takes a :class:`~scoring.hand.HandRequest` and returns a result object
-  with ``.to_json()`` in the result shape of ``shared/spec/hand-json.md`` (riichi:
+  with ``.to_json()`` in the result shape of ``docs/hand-json.md`` (riichi:
   :class:`scoring.riichi.RiichiResult`; MCR: whatever ``scoring.mcr.score_mcr`` returns).
 - :func:`score_json` takes one decoded JSON request and returns the result dict; it never
   raises — a malformed request, an impossible or incomplete hand gets ``"error"`` set.

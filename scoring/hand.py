@@ -1,7 +1,7 @@
 """The hand model: melds, rule options and the scoring request, plus their validation.
 
 A :class:`HandRequest` is everything a scorer needs about one win, exactly the request fields
-of ``shared/spec/hand-json.md``: the concealed tiles *without* the winning tile, the exposed
+of ``docs/hand-json.md``: the concealed tiles *without* the winning tile, the exposed
 (and closed-kan) melds, the winning tile, how it was won, the winds, the win events and, per
 ruleset, riichi context (riichi, dora indicators, honba, sticks, rule options) or MCR context
 (flowers, last copy).
@@ -92,7 +92,7 @@ class RiichiRules:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HandRequest:
-    """One win to value (see ``shared/spec/hand-json.md`` for every field).
+    """One win to value (see ``docs/hand-json.md`` for every field).
 
     ``concealed``: the concealed tiles without the winning tile (13 - 3 x melds of them).
     ``melds``: declared sets, closed kans included. ``win_tile``; ``win``: ``tsumo``/``ron``.

@@ -1,4 +1,4 @@
-"""The JSON side of a hand request (``shared/spec/hand-json.md``): dict <-> :class:`HandRequest`.
+"""The JSON side of a hand request (``docs/hand-json.md``): dict <-> :class:`HandRequest`.
 
 Pydantic checks the shape (every spec field, types strict, extra keys an error); tiles are
 parsed with :mod:`scoring.tiles`. Errors come out as one :class:`HandError` with a readable

@@ -1,5 +1,5 @@
 """Hand model, validation with named errors, and the JSON request side
-(scoring/hand.py, scoring/request.py; format: shared/spec/hand-json.md)."""
+(scoring/hand.py, scoring/request.py; format: docs/hand-json.md)."""
 import pytest
 
 from scoring.hand import HandError, HandRequest, Meld, RiichiRules, validate

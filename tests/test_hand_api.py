@@ -1,4 +1,4 @@
-"""scoring.api: score_hand / score_json (result shape of shared/spec/hand-json.md)."""
+"""scoring.api: score_hand / score_json (result shape of docs/hand-json.md)."""
 import sys
 
 import pytest

@@ -1,4 +1,4 @@
-"""``tilescope hand``: JSON Lines in/out (shared/spec/hand-json.md) and the --text report."""
+"""``tilescope hand``: JSON Lines in/out (docs/hand-json.md) and the --text report."""
 import io
 import json
 

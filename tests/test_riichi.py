@@ -67,7 +67,7 @@ def test_open_tanyao_rule_option():
 
 
 def test_spec_example_dealer_tsumo():
-    # shared/spec/hand-json.md: 1 han 30 fu, dealer tsumo, 500 from each
+    # docs/hand-json.md: 1 han 30 fu, dealer tsumo, 500 from each
     out = score("234m456p678s8s8s +pon 777z", win="tsumo", seat_wind="E")
     assert names(out) == ["yakuhai (chun)"] and (out["han"], out["fu"]) == (1, 30)
     assert out["payment"] == {"total": 1500, "from_each": 500}

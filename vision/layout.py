@@ -855,7 +855,7 @@ def _mpsz(codes: list[str]) -> str:
 
 
 def _tile_request(groups: list[Group], ruleset: str, win: str | None = None) -> dict:
-    """The tile keys of a hand request (``shared/spec/hand-json.md``) from the groups.
+    """The tile keys of a hand request (``docs/hand-json.md``) from the groups.
 
     ``win``: the winning tile to use instead of the one set apart (taken out of the concealed
     tiles plus the shown winning tile); raises ValueError if the hand holds no such tile.

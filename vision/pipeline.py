@@ -3,7 +3,7 @@
 ``photo → detections (TileReader) → layout (parse_layout) → hand request → score / verdict``.
 
 :func:`score_photo` and :func:`check_photo` take a photo (path, bytes or BGR array), the
-context a photo cannot show (the request keys of ``shared/spec/hand-json.md`` other than the
+context a photo cannot show (the request keys of ``docs/hand-json.md`` other than the
 tiles), user corrections (``fixes``: ``{3: "5p"}`` = the third tile in reading order is 5p) and
 an optional winning tile, and return a :class:`PhotoResult` whose ``to_json()`` is the
 ``tilescope score --json`` shape::

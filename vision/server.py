@@ -7,7 +7,7 @@ Endpoints (all JSON; the result shapes are those of the CLI's ``--json``):
   request keys other than the tiles), ``fixes`` (JSON object ``{"3": "5p"}``: 1-based tile
   number → corrected tile, as ``--fix 3=5p``) and ``win_tile`` → the ``tilescope score --json``
   result ``{"image", "tiles", "layout", "request", "result", "warnings"}``
-- ``POST /api/hand``  hand JSON (``../shared/spec/hand-json.md``) → its result, never an HTTP error
+- ``POST /api/hand``  hand JSON (``docs/hand-json.md``) → its result, never an HTTP error
   for a bad hand: the result's ``error`` says what is wrong, as in ``tilescope hand``
 - ``POST /api/check`` disputed-hand JSON → verdict (``tilescope check --json``)
 - ``GET /`` the phone web page (``vision/web``), ``GET /docs`` the OpenAPI page
@@ -96,7 +96,7 @@ class ReadOut(BaseModel):
 
 
 class HandResultOut(BaseModel):
-    """A hand result of ``../shared/spec/hand-json.md`` (riichi or MCR keys follow)."""
+    """A hand result of ``docs/hand-json.md`` (riichi or MCR keys follow)."""
 
     model_config = ConfigDict(extra="allow")
     valid: bool | None = None

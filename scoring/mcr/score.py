@@ -68,7 +68,7 @@ class FanCount:
 
 @dataclass(frozen=True, slots=True)
 class McrResult:
-    """The value of an MCR win (see ``shared/spec/hand-json.md``, MCR result).
+    """The value of an MCR win (see ``docs/hand-json.md``, MCR result).
 
     ``total``: all points, flowers included. ``total_without_flowers``: what the 8-point minimum
     is checked against. ``valid``: ``total_without_flowers >= min_points``; else ``reason``.

@@ -4,7 +4,7 @@ no yaku, furiten), both rulesets.
 Two ways in, as ``tilescope hand``:
 
 - JSON Lines (``FILE`` or standard input): each line is a hand request
-  (``shared/spec/hand-json.md``) plus the table keys ``declared`` ("hu"), ``revealed``
+  (``docs/hand-json.md``) plus the table keys ``declared`` ("hu"), ``revealed``
   (default true), ``discards`` (the player's own discards, mpsz; riichi furiten),
   ``tournament`` (riichi chombo as a standings penalty) and ``penalties`` (amounts, see
   ``scoring.verdict.PenaltyOptions``). One verdict per line out; a bad line gets

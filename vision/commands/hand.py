@@ -3,7 +3,7 @@
 Two ways in:
 
 - JSON Lines (``FILE`` or standard input): one request per line as
-  ``shared/spec/hand-json.md`` says, one result per line out in the same order. A bad line
+  ``docs/hand-json.md`` says, one result per line out in the same order. A bad line
   gets its own ``{"valid": false, "error": ...}`` result and the run goes on; blank lines are
   skipped.
 - ``--text "234m456p678s8s8s +pon 777z" --win tsumo --seat E``: one hand typed by a person,

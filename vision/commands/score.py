@@ -2,7 +2,7 @@
 
 The photo gives the tiles, the melds, the winning tile (set a little apart) and, for riichi,
 the dora indicators (a separate short row); everything else comes from flags or
-``--context`` (the request keys of ``shared/spec/hand-json.md`` other than the tiles, as a JSON
+``--context`` (the request keys of ``docs/hand-json.md`` other than the tiles, as a JSON
 object or a file holding one; the flags win over it).
 
 Exit codes: 0 the hand was scored (a hand without yaku is still a result); 1 the photo was
@@ -25,7 +25,7 @@ pass --fix N=TILE (repeatable), e.g. --fix 3=5p; 0m 0p 0s are red fives, 1z..7z 
 White Green Red, 1f..8f flowers, 'back' a face-down tile, 'none' a box that is no tile
 (e.g. a second box on one tile: --fix 15=none).
 
-Rule options (red fives, kiriage, kazoe…) go in --context as "rules" (shared/spec/hand-json.md).
+Rule options (red fives, kiriage, kazoe…) go in --context as "rules" (docs/hand-json.md).
 Exit codes: 0 scored (a hand without yaku is still a result); 1 the photo was read but no
 winning hand could be scored (the report says why and what to pass); 2 bad photo or usage.
 
