@@ -1,5 +1,6 @@
 """``tilescope hand``: JSON Lines in/out (docs/hand-json.md) and the --text report."""
 import io
+import re
 import json
 
 from vision.cli import main
@@ -65,6 +66,17 @@ def test_text_report(capsys):
     out = capsys.readouterr().out
     assert "yakuhai (chun)" in out and "open pon of honours" in out
     assert "from each 500" in out and "total 1500" in out and "1 han 30 fu" in out
+
+
+def test_text_report_lists_only_the_dora_kinds_that_count(capsys):
+    # 23m 406p 678s 88s + pon 777z, ron on 4m, indicator 1p (dora 2p, not held): yakuhai 1 +
+    # aka 1 = 2 han 30 fu, 2000 (non-dealer ron: 30 x 2^4 x 4 = 1920, rounded up)
+    assert main(["hand", "--text", "23m406p678s88s4m +pon 777z", "--win", "ron", "--seat", "S",
+                 "--dora", "1p"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"aka dora \(red fives\) +1 han", out)
+    assert "ura dora" not in out and "\n  dora " not in out
+    assert "Value: 2 han 30 fu" in out and "2000" in out
 
 
 def test_text_json(capsys):

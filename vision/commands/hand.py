@@ -112,10 +112,9 @@ def format_report(req, result: dict) -> str:
         for y in result["yaku"]:
             lines.append(f"  {y['name']:<28} {y['han']:>2} han")
         d = result["dora"]
-        if d["dora"] or d["aka"] or d["ura"]:
-            lines.append(f"  {'dora':<28} {d['dora']:>2} han")
-            lines.append(f"  {'aka dora (red fives)':<28} {d['aka']:>2} han")
-            lines.append(f"  {'ura dora':<28} {d['ura']:>2} han")
+        for key, name in (("dora", "dora"), ("aka", "aka dora (red fives)"), ("ura", "ura dora")):
+            if d[key]:             # a kind that adds nothing is left out, as yaku are
+                lines.append(f"  {name:<28} {d[key]:>2} han")
         raw = sum(f["fu"] for f in result["fu_breakdown"])
         lines.append(f"Fu:    {result['fu']}" + (f" ({raw} rounded up)" if raw != result["fu"] else ""))
         for f in result["fu_breakdown"]:
