@@ -33,6 +33,7 @@ import functools
 import itertools
 import math
 from dataclasses import dataclass, field, replace
+from typing import Callable
 
 from scoring.tiles import Tile, TileError, parse_tile, to_mpsz
 
@@ -383,10 +384,8 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
     for g in groups:
         if g.kind == "meld" and g.from_ is None and g.meld_type != "ankan":
             _infer_called(g, theta, ruleset)
-    position = None
-    if numbering is not None:
-        rank = {src: n for n, src in enumerate(numbering)}
-        position = lambda d: rank[source[id(d)]]    # noqa: E731
+    rank = {src: n for n, src in enumerate(numbering)} if numbering is not None else None
+    position = (lambda d: rank[source[id(d)]]) if rank is not None else None
     layout = _finish(groups, ruleset, warnings, low_confidence, position)
     layout.source = [source[id(d)] for d in layout.order]
     reading = theta + (math.pi if flipped else 0.0)
@@ -744,7 +743,9 @@ def _infer_called(g: Group, theta: float, ruleset: str) -> None:
 
 
 def _finish(groups: list[Group], ruleset: str, warnings: list[LayoutWarning],
-            low_confidence: float, position=None) -> Layout:
+            low_confidence: float, position: Callable[[Detection], int] | None = None) -> Layout:
+    """The :class:`Layout` of ``groups``, with the warnings about them; ``position`` gives each
+    tile's place in the numbering (default: the groups' reading order)."""
     order = [d for g in groups for d in g.detections]
     if position is not None:
         order.sort(key=position)
