@@ -53,7 +53,7 @@ HELD_OUT_STYLE = art.HELDOUT_STYLES[0]   # the detector's held-out style too
 BASE_HEIGHT = 112                      # art is pre-scaled to this many pixels high
 RED_FIVES = {"0m": "5m", "0p": "5p", "0s": "5s"}
 # Share of face crops whose tile body is repainted, and the share of those made dark with
-# light ink (--recolour, --dark-share; module-wide so the data workers, forked, see them).
+# light ink (defaults of --recolour, --dark-share; v14 and v15 used 0.3 and 0.5).
 RECOLOUR = 0.15
 DARK_SHARE = 0.33
 
@@ -95,13 +95,13 @@ def _body_colour(tile: np.ndarray) -> np.ndarray:
     return np.median(tile[..., :3][opaque], axis=0) if opaque.any() else np.array([230, 235, 240])
 
 
-def recolour_body(tile: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def recolour_body(tile: np.ndarray, rng: np.random.Generator, dark_share: float = DARK_SHARE) -> np.ndarray:
     """Repaint the tile body in another colour, keeping the ink: a tinted set (ivory, green,
-    blue) or, a ``DARK_SHARE`` of the time, a dark body with light ink (jade, black sets)."""
+    blue) or, a ``dark_share`` of the time, a dark body with light ink (jade, black sets)."""
     body = _body_colour(tile).astype(np.float32)
     bgr = tile[..., :3].astype(np.float32)
     ink = np.clip((np.abs(bgr - body).max(axis=2) - 30) / 80, 0, 1)[..., None]
-    if rng.random() < DARK_SHARE:
+    if rng.random() < dark_share:
         hsv = np.uint8([[[rng.uniform(0, 180), rng.uniform(60, 255), rng.uniform(20, 110)]]])
         new_body = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
         new_ink = 255 - (255 - bgr) * rng.uniform(0.2, 0.5)      # lighter ink, same hue
@@ -255,14 +255,15 @@ def _degrade(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return img
 
 
-def render_crop(style: dict[str, np.ndarray], cls: str, rng: np.random.Generator) -> np.ndarray:
+def render_crop(style: dict[str, np.ndarray], cls: str, rng: np.random.Generator,
+                paint: tuple[float, float] = (RECOLOUR, DARK_SHARE)) -> np.ndarray:
     """One training crop of class ``cls`` in ``style``: ``(CROP_SIZE, CROP_SIZE, 3) uint8`` BGR."""
     if cls == "back":
         tile = style["back"] if "back" in style and rng.random() < 0.4 else synthetic_back(rng)
     else:
         tile = style[cls]
-        if rng.random() < RECOLOUR:
-            tile = recolour_body(tile, rng)
+        if rng.random() < paint[0]:
+            tile = recolour_body(tile, rng, paint[1])
     if rng.random() < 0.5:
         tile = _with_thickness(tile, rng)
     h, w = tile.shape[:2]
@@ -317,9 +318,10 @@ def classes_of(style: dict[str, np.ndarray]) -> list[str]:
     return [c for c in TILE_CLASSES if c in style or c == "back"]
 
 
-def sample_batch(styles: dict[str, dict[str, np.ndarray]], n: int, rng: np.random.Generator
-                 ) -> tuple[np.ndarray, np.ndarray]:
-    """``n`` crops, classes uniform over the 46, style uniform among those that have the class."""
+def sample_batch(styles: dict[str, dict[str, np.ndarray]], n: int, rng: np.random.Generator,
+                 paint: tuple[float, float] = (RECOLOUR, DARK_SHARE)) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` crops, classes uniform over the 46, style uniform among those that have the class;
+    ``paint``: (share of crops repainted, share of those dark with light ink)."""
     names = list(styles)
     have = {c: [s for s in names if c in classes_of(styles[s])] for c in TILE_CLASSES}
     xs = np.empty((n, CROP_SIZE, CROP_SIZE, 3), np.uint8)
@@ -329,7 +331,7 @@ def sample_batch(styles: dict[str, dict[str, np.ndarray]], n: int, rng: np.rando
         while not have[cls]:
             cls = TILE_CLASSES[rng.integers(len(TILE_CLASSES))]
         style = styles[have[cls][rng.integers(len(have[cls]))]]
-        xs[i] = render_crop(style, cls, rng)
+        xs[i] = render_crop(style, cls, rng, paint)
         ys[i] = CLASS_INDEX[cls]
     return xs, ys
 
@@ -430,7 +432,9 @@ class CropStream(torch.utils.data.IterableDataset):
 
     def __init__(self, art: Path, exclude: str, batch: int, seed: int,
                  scenes: list[Path] | None = None, scene_share: float = 0.5,
-                 procedural: int = 0, procedural_share: float = 0.3, procedural_every: int = 2):
+                 procedural: int = 0, procedural_share: float = 0.3, procedural_every: int = 2,
+                 paint: tuple[float, float] = (RECOLOUR, DARK_SHARE)):
+        self.paint = paint
         self.art, self.exclude, self.batch, self.seed = art, exclude, batch, seed
         self.scenes, self.scene_share = scenes, scene_share
         self.procedural, self.procedural_share = procedural, procedural_share
@@ -459,9 +463,10 @@ class CropStream(torch.utils.data.IterableDataset):
             pool = [new_style() for _ in range(self.procedural)]
         n_batches = 0
         while True:
-            xs, ys = sample_batch(styles, self.batch - n_scene - n_proc, rng)
+            xs, ys = sample_batch(styles, self.batch - n_scene - n_proc, rng, self.paint)
             if n_proc:
-                px, py = sample_batch({f"procedural-{i}": s for i, s in enumerate(pool)}, n_proc, rng)
+                px, py = sample_batch({f"procedural-{i}": s for i, s in enumerate(pool)}, n_proc, rng,
+                                      self.paint)
                 xs, ys = np.concatenate([xs, px]), np.concatenate([ys, py])
                 n_batches += 1
                 if n_batches % self.procedural_every == 0:
@@ -511,7 +516,6 @@ def export_onnx(net: nn.Module, path: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    global RECOLOUR, DARK_SHARE
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--art", type=Path, default=None,
                    help="artwork folder (default $TILESCOPE_ART or ../shared/art)")
@@ -550,7 +554,6 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--dark-share", type=float, default=DARK_SHARE,
                    help="share of the repainted ones made dark with light ink")
     args = p.parse_args(argv)
-    RECOLOUR, DARK_SHARE = args.recolour, args.dark_share
     if args.procedural > 0:
         from datasets.procedural import load_fonts
 
@@ -606,7 +609,8 @@ def main(argv: list[str] | None = None) -> int:
         os.replace(tmp, args.ckpt)
 
     stream = CropStream(args.art, args.hold_out, args.batch, args.seed + step, args.scenes, args.scene_share,
-                        args.procedural, args.procedural_share, args.procedural_every)
+                        args.procedural, args.procedural_share, args.procedural_every,
+                        (args.recolour, args.dark_share))
     loader = torch.utils.data.DataLoader(stream, batch_size=None, num_workers=args.workers,
                                          prefetch_factor=4 if args.workers else None,
                                          persistent_workers=False)

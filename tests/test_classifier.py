@@ -103,3 +103,23 @@ def test_scene_crops_are_cut_like_the_reader_cuts_them(tmp_path):
     np.testing.assert_array_equal(xs[0], reader_crop[0].astype(np.uint8))
     with pytest.raises(FileNotFoundError):
         scene_index(tmp_path / "nothing")
+
+
+def test_recolour_paints_the_body_dark_with_light_ink_when_asked():
+    """train_classifier --recolour/--dark-share: with every body repainted dark, a white tile
+    with black ink comes out with a darker body and lighter ink than it went in."""
+    pytest.importorskip("torch", reason="the classifier trainer needs the train extra")
+    import sys
+
+    sys.path.insert(0, str(REPO))
+    from models.train_classifier import recolour_body
+
+    tile = np.full((40, 30, 4), 255, np.uint8)              # white body, opaque
+    tile[15:25, 10:20, :3] = 0                              # black ink
+    rng = np.random.default_rng(0)
+    dark = recolour_body(tile, rng, dark_share=1.0)
+    assert dark[2, 2, :3].mean() < 120                      # body now dark
+    assert dark[20, 15, :3].mean() > 100                    # ink now light
+    assert (dark[..., 3] == 255).all()
+    light = recolour_body(tile, rng, dark_share=0.0)        # a tint keeps the ink black
+    assert light[20, 15, :3].max() < 30 and light[2, 2, :3].mean() > 150
