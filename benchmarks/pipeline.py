@@ -1,6 +1,8 @@
 """Photo → score accuracy and speed on rendered hands of a style never used in training.
 
     python -m benchmarks.pipeline [--n 300] [--style kmahjongg-jade] [--truth] [--weights DIR]
+    python -m benchmarks.pipeline --style riichi-regular --ruleset riichi --frame 1280x720 --tile-px 21
+                                                  # broadcast hand-camera frames (22x30 px tiles)
     python -m benchmarks.pipeline --real [DIR]      # what it reads on real photos
 
 For each of N random winning hands (riichi and MCR, every meld kind, red fives, dora rows,
@@ -140,11 +142,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--art", default=None, help="artwork folder (default ../shared/art)")
     ap.add_argument("--seed", type=int, default=20261129)
     ap.add_argument("--imgsz", type=int, default=960, help="long side of the photos (default 960)")
+    ap.add_argument("--frame", metavar="WxH", help="exact photo size instead of --imgsz, e.g. 1280x720")
+    ap.add_argument("--tile-px", type=float, metavar="PX",
+                    help="tiles this many px high (face; +-15%% per photo), hand centred, "
+                         "camera upright: a broadcast hand camera is --frame 1280x720 --tile-px 21 "
+                         "(boxes about 22x30 px with the tile's thickness)")
+    ap.add_argument("--ruleset", choices=("both", "riichi", "mcr"), default="both",
+                    help="rulesets of the hands (default both: 35%% MCR)")
     ap.add_argument("--truth", action="store_true", help="use the ground-truth boxes, not the model")
     ap.add_argument("--box-sideways", action="store_true",
                     help="with --truth: forget the renderer's sideways flags and mark them from the "
                          "boxes as the detector does (vision.detector.mark_sideways)")
     ap.add_argument("--weights", default=None, help="model folder (default vision/weights)")
+    ap.add_argument("--no-zoom", action="store_true",
+                    help="read each photo in one detector pass (no closer look at small tiles)")
     ap.add_argument("--json", metavar="FILE", help="also write per-hand results as JSON Lines")
     ap.add_argument("--failures", type=int, default=5, help="print this many failed hands")
     ap.add_argument("--real", nargs="?", const="../shared/real/camerash/photos", metavar="DIR",
@@ -169,20 +180,38 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     truth_reader = TruthReader()
     reader = truth_reader if args.truth else get_reader(args.weights)
+    if args.no_zoom and not args.truth:
+        reader.zoom = False
     try:
         from tqdm import tqdm
     except ImportError:                    # progress bar is optional
         def tqdm(x, **_):
             return x
 
+    size = args.imgsz
+    if args.frame:
+        try:
+            size = tuple(int(v) for v in args.frame.lower().split("x"))
+            assert len(size) == 2 and min(size) > 0
+        except (ValueError, AssertionError):
+            print(f"error: --frame wants WxH in pixels, e.g. 1280x720, not {args.frame!r}", file=sys.stderr)
+            return 2
     rng = np.random.default_rng(args.seed)
     rows, times, failures = [], [], []
     for i in tqdm(range(args.n), desc="hands", unit="photo"):
         ruleset = "mcr" if rng.random() < 0.35 else "riichi"
+        if args.ruleset != "both":
+            ruleset = args.ruleset
         spec = random_hand(rng, ruleset)
+        look, upside_down = Look(occlude=0.0), bool(rng.random() < 0.15)
+        if args.tile_px:
+            # a hand camera: level, the hand across the frame, the player's side towards it
+            look = Look(occlude=0.0, centre=True, roll=float(rng.normal(0, 4)),
+                        yaw=float(rng.uniform(-15, 15)), pitch=float(rng.uniform(35, 75)),
+                        tile_px=args.tile_px * float(rng.uniform(0.85, 1.15)))
+            upside_down = False
         try:
-            img, ann = render_hand(spec, rng, style, imgsz=args.imgsz,
-                                   upside_down=bool(rng.random() < 0.15), look=Look(occlude=0.0))
+            img, ann = render_hand(spec, rng, style, imgsz=size, upside_down=upside_down, look=look)
         except KeyError:                   # the style lacks a tile of this hand
             continue
         want = ann["request"]
@@ -211,6 +240,10 @@ def main(argv: list[str] | None = None) -> int:
             "i": i, "ruleset": ruleset, "scene": ann["scene"], "visible": visible,
             "upside_down": any(t.get("upside_down") for t in ann["tiles"] if t["group"] == "concealed"),
             "tiles_right": read == truth_tiles,
+            "tiles_true": truth_tiles.total(), "tiles_read": read.total(),
+            "tiles_matched": (read & truth_tiles).total(),
+            "red_true": sum(v for k, v in truth_tiles.items() if k[0] == "0"),
+            "red_matched": sum(v for k, v in (read & truth_tiles).items() if k[0] == "0"),
             "grouping_right": grouping_right(photo.request, want, shown_dora),
             "sets_right": grouping_right(photo.request, want, shown_dora, with_from=False),
             "score_right": photo.request is not None and same_score(photo.result, score_json(want)),
@@ -236,6 +269,11 @@ def main(argv: list[str] | None = None) -> int:
                        ("grouping_right", "... and who discarded"),
                        ("score_right", "score = true hand's score")):
         print(f"  {label:<28} {share(key, rows):>7} of all   {share(key, seen):>7} of fully visible")
+    matched, n_true, n_read = (sum(r[k] for r in rows) for k in ("tiles_matched", "tiles_true", "tiles_read"))
+    red_true, red_matched = sum(r["red_true"] for r in rows), sum(r["red_matched"] for r in rows)
+    print(f"  per-tile F1 (multisets per photo) {2 * matched / max(n_true + n_read, 1):.3f}"
+          f"  (P {matched / max(n_read, 1):.3f}, R {matched / max(n_true, 1):.3f}; {n_true} tiles)"
+          f"; red-five recall {red_matched}/{red_true}")
     for rs in ("riichi", "mcr"):
         sub = [r for r in seen if r["ruleset"] == rs]
         print(f"  score right, {rs:<6} (visible) {share('score_right', sub):>7}  ({len(sub)} hands)")

@@ -479,6 +479,7 @@ class Look:
     occlude: float = 0.15          # chance of fingers reaching into the photo
     table: str | None = None       # background kind (felt, wood, cloth, plain, clutter); None: random
     fill: float | None = None      # share of the frame the scene fills, centred; None: 0.55..0.95 anywhere
+    centre: bool = False           # with tile_px: the scene centred in the frame (a hand camera), not anywhere
 
 
 def _render(blocks: list[Block], style: TileArt, rng: np.random.Generator, size: tuple[int, int],
@@ -521,8 +522,11 @@ def _render(blocks: list[Block], style: TileArt, rng: np.random.Generator, size:
                 off = (np.array([w, h]) - span) / 2 - lo * s
         else:
             s = look.tile_px / med
-            anchor = uvs[int(rng.integers(len(uvs)))].mean(0) * s
-            off = np.array([rng.uniform(0.15, 0.85) * w, rng.uniform(0.15, 0.85) * h]) - anchor
+            if look.centre:
+                off = np.array([w, h]) / 2 - (lo + hi) / 2 * s
+            else:
+                anchor = uvs[int(rng.integers(len(uvs)))].mean(0) * s
+                off = np.array([rng.uniform(0.15, 0.85) * w, rng.uniform(0.15, 0.85) * h]) - anchor
         uvs = [u * s + off for u in uvs]
         tile_px = med * s
         # Light from above, to one side; shadows fall on the table.

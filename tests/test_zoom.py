@@ -1,0 +1,116 @@
+"""The closer look at small tiles (vision/zoom.py), on hand-computed cases.
+
+Worked example: a 1280×720 broadcast frame read at imgsz 416 (first-pass scale 416/1280 =
+0.325) with 14 tiles 22×30 px in a row, x 400..708, y 600..630. Tile height h = 30 px, 9.75 px
+in the letterbox: under ZOOM_BELOW_PX (24), so zoom. Region = tiles ± 2h = x 340..768,
+y 540..690 (inside the frame). Window side = 416 · 30 / 44 = 283.6 px, overlap 1.6h = 48 px:
+x needs ceil((428 − 48) / (283.6 − 48)) = 2 windows, y one. Starts x 340 and 340 + (428 −
+283.6) = 484.4; y centred at 540 + (150 − 283.6) / 2 = 473.2, then slid up to 720 − 283.6 =
+436.4 so the window stays whole inside the frame. Gain = (416 / 284) / 0.325 ≈ 4.5 ≥ 1.4.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.zoom import MAX_WINDOWS, cut_by_window, plan_windows, tile_height
+
+
+def _row(n=14, x0=400.0, y0=600.0, w=22.0, h=30.0):
+    return np.array([[x0 + k * w, y0, x0 + (k + 1) * w, y0 + h] for k in range(n)])
+
+
+def test_broadcast_row_gets_two_windows():
+    assert plan_windows(_row(), 1280, 720, 416) == [(340, 436, 624, 720), (484, 436, 768, 720)]
+
+
+def test_tile_height_is_the_median_long_side():
+    boxes = np.array([[0, 0, 22, 30], [0, 0, 30, 22], [0, 0, 10, 40]])   # upright, sideways, odd
+    assert tile_height(boxes) == 30.0
+    assert tile_height(np.zeros((0, 4))) == 0.0
+
+
+def test_no_zoom_for_big_tiles_or_no_tiles():
+    # 90 px tiles in a 1280 frame are 29 px in the letterbox: the first pass saw them well
+    assert plan_windows(_row(w=66, h=90, x0=100), 1280, 720, 416) == []
+    assert plan_windows(np.zeros((0, 4)), 1280, 720, 416) == []
+
+
+def test_no_zoom_when_windows_would_not_enlarge_enough(monkeypatch):
+    # tiny tiles in the four corners of a 4000x3000 photo; allowed one window only, it must
+    # cover the whole photo: no enlargement, so no second pass
+    import vision.zoom
+
+    monkeypatch.setattr(vision.zoom, "MAX_WINDOWS", 1)
+    assert plan_windows(_corners(), 4000, 3000, 416) == []
+
+
+def _corners():
+    return np.array([[10, 10, 24, 30], [3970, 10, 3984, 30], [10, 2960, 24, 2980],
+                     [3970, 2960, 3984, 2980]], float)
+
+
+def test_scattered_tiles_are_capped_at_max_windows():
+    # tiny tiles in all four corners of a 4000x3000 photo: the region is the whole photo
+    wins = plan_windows(_corners(), 4000, 3000, 416)
+    assert 1 <= len(wins) <= MAX_WINDOWS
+    covered = np.zeros((3000, 4000), bool)
+    for x1, y1, x2, y2 in wins:
+        assert 0 <= x1 < x2 <= 4000 and 0 <= y1 < y2 <= 3000
+        covered[y1:y2, x1:x2] = True
+    assert covered.all()                                     # every tile's surroundings are seen
+
+
+def test_windows_cover_every_first_pass_tile_with_its_margin():
+    # 30 tiles, x 20..680: region x 0..740 (the margin stops at the frame), so
+    # ceil((740 - 48) / (283.6 - 48)) = 3 windows, the first at the frame's left edge
+    boxes = _row(n=30, x0=20)
+    wins = plan_windows(boxes, 1280, 720, 416)
+    assert [w[0] for w in wins] == [0, 228, 456]
+    for b in boxes:
+        assert any(x1 <= b[0] and b[2] <= x2 and y1 <= b[1] and b[3] <= y2 for x1, y1, x2, y2 in wins)
+
+
+def test_cut_by_window_only_on_inner_edges():
+    win = (100, 0, 400, 300)                                 # touches the photo's top edge
+    boxes = np.array([
+        [101, 50, 130, 90],    # at the window's left edge, inside the photo: cut
+        [200, 0, 230, 40],     # at the window's top, which is the photo's top: whole
+        [370, 100, 399, 140],  # at the right edge (within 2 px): cut
+        [200, 100, 230, 140],  # inside: whole
+        [200, 270, 230, 299],  # at the bottom edge (y2 = 299 >= 300 - 2): cut
+    ])
+    assert cut_by_window(boxes, win, 1000, 800).tolist() == [True, False, True, False, True]
+
+
+def test_reader_replaces_the_first_pass_with_the_windows_boxes(tmp_path, monkeypatch):
+    pytest.importorskip("onnxruntime")
+    from onnx_fakes import write_fake_weights
+    from vision.detector import TileReader, letterbox, unletterbox_boxes
+
+    # The fake detector answers every input with the same three 10x14 boxes (letterbox px).
+    # On a 1280x720 frame (scale 0.325) they are 43 px tiles, 14 px in the letterbox: small,
+    # so the reader looks again through one window and keeps what that pass finds.
+    raw = np.zeros((1, 6, 3), np.float32)
+    for k, cx in enumerate((200, 212, 224)):
+        raw[0, :, k] = (cx, 208, 10, 14, 0.9, 0.0)
+    reader = TileReader(write_fake_weights(tmp_path, raw, 416), threads=1, turns=1, zoom=False)
+    img = np.full((720, 1280, 3), 90, np.uint8)
+    first, _, _ = reader.detect(img)
+    np.testing.assert_allclose(first[0], [195 / 0.325, 110 / 0.325, 205 / 0.325, 124 / 0.325], atol=0.01)
+    windows = plan_windows(first, 1280, 720, 416)
+    assert len(windows) == 1
+    x1, y1, x2, y2 = windows[0]
+
+    reader.zoom = True
+    shapes = []
+    once = reader._detect_once
+    monkeypatch.setattr(reader, "_detect_once", lambda image: shapes.append(image.shape[:2]) or once(image))
+    boxes, scores, cls = reader.detect(img)
+    assert shapes == [(720, 1280), (y2 - y1, x2 - x1)]
+    lb = letterbox(np.zeros((y2 - y1, x2 - x1, 3), np.uint8), 416)[1]
+    inside = unletterbox_boxes(np.array([[195, 201, 205, 215], [207, 201, 217, 215], [219, 201, 229, 215]]),
+                               lb, x2 - x1, y2 - y1)
+    got = boxes[np.argsort(boxes[:, 0])]
+    np.testing.assert_allclose(got, inside + [x1, y1, x1, y1], atol=0.01)
+    assert scores == pytest.approx([0.9] * 3) and (cls == 0).all()
