@@ -174,11 +174,6 @@ _new = tuple.__new__              # a NamedTuple straight from a tuple: cheaper 
 _UP_TO_FOUR = bytes(range(5))     # bytes.translate(None, this) leaves the counts over 4
 _FIVES = frozenset((4, 13, 22))                                    # a pon/kan of fives
 _CHI_FIVES = frozenset(k for k in range(27) if k % 9 in (2, 3, 4))  # lowest kinds of a chi with a five
-# (concealed counts, meld groups) -> every tile's count, melds included (bytes), for tile sets
-# with at most 4 of a kind: a hand with melds checked again skips adding them up. Bounded:
-# emptied when full.
-_ALL_COUNTS: dict = {}
-ALL_COUNTS_CACHE_SIZE = 4096
 
 
 def validate_meld(m: Meld, index: int = 0) -> None:
@@ -240,7 +235,8 @@ class Tally(NamedTuple):
     ``hand``: the concealed tiles and the winning tile. ``all``: those and every meld tile.
     ``reds``: red fives anywhere in the hand. ``key``: ``hand`` as bytes (a hashable key).
     ``melds``: the melds as :class:`scoring.decompose.Group` values
-    (:func:`scoring.decompose.meld_groups`).
+    (:func:`scoring.decompose.meld_groups`). ``shape``: the hand's shape (concealed counts,
+    melds, winning tile) as one bytes key (:func:`shape_key`).
     """
 
     hand: bytearray
@@ -248,6 +244,27 @@ class Tally(NamedTuple):
     reds: int
     key: bytes = b""
     melds: tuple[Group, ...] = ()
+    shape: bytes = b""
+
+
+_KIND_BYTES = tuple(bytes((k,)) for k in range(NUM_KINDS))
+
+
+def _group_code(g: Group) -> int:
+    """A declared meld's byte in a shape key: its shape (run, triplet, open or closed kan) and
+    lowest kind, 0..135 (what :func:`scoring.decompose.meld_groups` keeps of a meld)."""
+    base = 0 if g.shape == RUN else 34 if g.shape == TRIPLET else 102 if g.concealed else 68
+    return base + g.kind
+
+
+def shape_key(hand: bytes, melds: tuple[Group, ...], win_kind: int) -> bytes:
+    """One bytes value naming a hand's shape: ``hand`` (the concealed counts with the winning
+    tile, 34 bytes), a byte per declared meld (:func:`_group_code`, in order), the winning
+    kind last. Bytes rather than a tuple of groups: hashed once (bytes keep their hash) and
+    not tracked by the garbage collector while a cache keeps it."""
+    if melds:
+        return hand + bytes([_group_code(g) for g in melds]) + _KIND_BYTES[win_kind]
+    return hand + _KIND_BYTES[win_kind]
 
 
 def validate(req: HandRequest) -> None:
@@ -306,31 +323,20 @@ def check(req: HandRequest) -> Tally:
     # only a five can be red (Tile checks it): no five, no red to count
     reds = sum(map(_RED, concealed)) + win_tile.red if hand[4] or hand[13] or hand[22] else 0
     key = bytes(hand)
-    counts = hand
-    known = False               # counts from _ALL_COUNTS: at most 4 of a kind already
+    counts = key
     if melds:
         reds += meld_reds
-        all_key = (key, groups)
-        counts = _ALL_COUNTS.get(all_key)
-        if counts is not None:
-            known = True
-        else:
-            counts = hand.copy()
-            for shape, k, _, _ in groups:
-                if shape == RUN:
-                    counts[k] += 1
-                    counts[k + 1] += 1
-                    counts[k + 2] += 1
-                else:
-                    counts[k] += 3 if shape == TRIPLET else 4
-            if not counts.translate(None, _UP_TO_FOUR):
-                counts = bytes(counts)
-                if len(_ALL_COUNTS) >= ALL_COUNTS_CACHE_SIZE:
-                    _ALL_COUNTS.clear()
-                _ALL_COUNTS[all_key] = counts
-                known = True
+        counts = hand.copy()
+        for shape, k, _, _ in groups:
+            if shape == RUN:
+                counts[k] += 1
+                counts[k + 1] += 1
+                counts[k + 2] += 1
+            else:
+                counts[k] += 3 if shape == TRIPLET else 4
+        counts = bytes(counts)
     # more than 4 of a kind or two red fives: the precise message comes from check_physical
-    if reds > 1 or (not known and counts.translate(None, _UP_TO_FOUR)):
+    if reds > 1 or counts.translate(None, _UP_TO_FOUR):
         try:
             check_physical(req.all_tiles)
         except TileError as exc:
@@ -366,7 +372,7 @@ def check(req: HandRequest) -> Tally:
         _validate_riichi(req)
     else:
         _validate_mcr(req)
-    return _new(Tally, (hand, counts, reds, key, groups))
+    return _new(Tally, (hand, counts, reds, key, groups, shape_key(key, groups, win_tile.kind)))
 
 
 def _check_indicators(name: str, tiles: tuple[Tile, ...]) -> None:

@@ -14,7 +14,7 @@ from collections import OrderedDict
 from typing import Sequence
 
 from ..decompose import Group, meld_groups, readings
-from ..hand import HandError, HandRequest, Tally, check
+from ..hand import HandError, HandRequest, Tally, check, shape_key
 from ..tiles import NUM_KINDS, dora_from_indicator, to_mpsz
 from .fu import fu_of, set_fu
 from .limits import base_points, payment
@@ -64,15 +64,16 @@ def _flags(counts: Sequence[int]) -> tuple[int, int]:
     return am | ap | as_ | az, zm & zp & zs & zz
 
 
-# The shape cache: (concealed counts as bytes, meld groups, winning kind) -> (readings as
-# ReadingFacts, ShapeFacts), or None for a hand that is not complete: what the tiles, melds and
-# winning tile decide whatever the flags, so the same hand scored again (a stream overlay
-# re-reading a frame, a referee trying flags, a client retrying) skips the decomposition.
-# A hand is kept from its second sighting on (_SEEN remembers the keys seen once): a stream of
-# hands that never repeat then costs no more than no cache at all (no entry built to be thrown
-# away, no long-lived objects for the garbage collector to walk). Both are bounded: when full,
-# the oldest shape goes (an OrderedDict: a plain dict emptied from the front slows down), and
-# _SEEN, a plain dict (cheaper on every new hand), is emptied.
+# The shape cache: the hand's shape key (scoring.hand.shape_key: concealed counts, melds,
+# winning kind, as bytes) -> (readings as ReadingFacts, ShapeFacts), or None for a hand that
+# is not complete: what the tiles, melds and winning tile decide whatever the flags, so the
+# same hand scored again (a stream overlay re-reading a frame, a referee trying flags, a client
+# retrying) skips the decomposition. A hand is kept from its second sighting on (_SEEN
+# remembers the keys seen once): a stream of hands that never repeat then costs no more than
+# no cache at all (no entry built to be thrown away; a bytes key is no object for the garbage
+# collector to walk). Both are bounded: when full, the oldest shape goes (an OrderedDict: a
+# plain dict emptied from the front slows down), and _SEEN, a plain dict (cheaper on every new
+# hand), is emptied.
 _SHAPES: OrderedDict = OrderedDict()
 _SEEN: dict = {}
 _MISSING = object()
@@ -93,16 +94,17 @@ def _bounded_put(cache: OrderedDict, key, value, size: int) -> None:
             pass
 
 
-def _shape(key: tuple[bytes, tuple[Group, ...], int], all_counts: Sequence[int]):
-    """The cache entry for ``key`` (see :data:`_SHAPES`), built (it is not there); ``all_counts``:
-    every tile of the hand by kind, melds included."""
+def _shape(key: bytes, hand: bytes, melds: tuple[Group, ...], win_kind: int,
+           all_counts: Sequence[int]):
+    """The cache entry for shape ``key`` (see :data:`_SHAPES`), built (it is not there):
+    ``hand``, ``melds``, ``win_kind``: what the key names; ``all_counts``: every tile of the
+    hand by kind, melds included."""
     seen = len(_SEEN)
     if seen >= 2 * SHAPE_CACHE_SIZE:
         _SEEN.clear()
         seen = 0
-    _SEEN.setdefault(key, None)     # one look-up (a key with melds is slow to hash)
+    _SEEN.setdefault(key, None)     # one look-up
     keep = len(_SEEN) == seen       # seen before
-    hand, melds, win_kind = key
     rs = readings(hand, melds, win_kind)
     if rs:
         counts = bytes(all_counts)
@@ -131,13 +133,15 @@ def score_riichi(req: HandRequest, tally: Tally | None = None) -> RiichiResult:
     if tally is None:
         tally = check(req)
     melds = req.melds
-    if tally.key:       # from check: the key and the meld groups are there
-        key = (tally.key, tally.melds, req.win_tile.kind)
+    win_kind = req.win_tile.kind
+    if tally.shape:     # from check: the keys and the meld groups are there
+        key, hand, groups = tally.shape, tally.key, tally.melds
     else:
-        key = (bytes(tally.hand), meld_groups(melds), req.win_tile.kind)
+        hand, groups = bytes(tally.hand), meld_groups(melds)
+        key = shape_key(hand, groups, win_kind)
     shape = _SHAPES.get(key, _MISSING)
     if shape is _MISSING:
-        shape = _shape(key, tally.all)
+        shape = _shape(key, hand, groups, win_kind, tally.all)
     if shape is None:
         shown = "".join(f" +{m.type} {to_mpsz(m.tiles)}" for m in melds)
         raise HandError(
