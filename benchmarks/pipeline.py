@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from datasets.art import HELDOUT_STYLES, ArtError, load_style
     from datasets.hands import random_hand
-    from datasets.render import Look, render_hand
+    from datasets.render import Look, hand_camera_look, render_hand
     from scoring.api import score_json
     from vision.detections import Detection, Detections
     from vision.pipeline import get_reader, score_photo
@@ -205,10 +205,7 @@ def main(argv: list[str] | None = None) -> int:
         spec = random_hand(rng, ruleset)
         look, upside_down = Look(occlude=0.0), bool(rng.random() < 0.15)
         if args.tile_px:
-            # a hand camera: level, the hand across the frame, the player's side towards it
-            look = Look(occlude=0.0, centre=True, roll=float(rng.normal(0, 4)),
-                        yaw=float(rng.uniform(-15, 15)), pitch=float(rng.uniform(35, 75)),
-                        tile_px=args.tile_px * float(rng.uniform(0.85, 1.15)))
+            look = hand_camera_look(rng, args.tile_px)
             upside_down = False
         try:
             img, ann = render_hand(spec, rng, style, imgsz=size, upside_down=upside_down, look=look)

@@ -873,7 +873,17 @@ SCENE_MIXES: dict[str, tuple[float, float, float, float]] = {
     "default": (0.5, 0.43, 0.0, 0.07),
     # Real photos people ask about are close-ups of touching tiles (models/README.md).
     "real": (0.38, 0.24, 0.30, 0.08),
+    # Broadcast hand-camera frames: hands only, small tiles (hand_camera_look).
+    "broadcast": (1.0, 0.0, 0.0, 0.0),
 }
+
+
+def hand_camera_look(rng: np.random.Generator, tile_px: float) -> Look:
+    """A broadcast hand camera: level (roll ~N(0, 4) degrees), facing the hand (yaw within
+    15 degrees, pitch 35..75), the hand centred, tiles ``tile_px`` (face height, pixels) ±15%."""
+    return Look(occlude=0.0, centre=True, roll=float(rng.normal(0, 4)),
+                yaw=float(rng.uniform(-15, 15)), pitch=float(rng.uniform(35, 75)),
+                tile_px=tile_px * float(rng.uniform(0.85, 1.15)))
 
 
 def random_scene(rng: np.random.Generator, styles: list[str], *, imgsz: int | tuple[int, int] = 416,
@@ -890,7 +900,11 @@ def random_scene(rng: np.random.Generator, styles: list[str], *, imgsz: int | tu
     style = get_style(str(rng.choice(styles, p=weights / weights.sum())), art)
     long_side = imgsz if isinstance(imgsz, int) else max(imgsz)
     look = Look()
-    if rng.random() < 0.3:
+    if mix == "broadcast":
+        # face heights 14..32 px in a 1280-px frame: boxes about 16..45 px with the thickness
+        look = hand_camera_look(rng, float(rng.uniform(14, 32)) * long_side / 1280)
+        look.occlude = 0.1
+    elif rng.random() < 0.3:
         look.tile_px = float(np.exp(rng.uniform(math.log(14), math.log(200)))) * long_side / 416
     kind = rng.random() * shares[-1]
     if shares[2] > shares[1] and shares[1] <= kind < shares[2]:
@@ -903,7 +917,7 @@ def random_scene(rng: np.random.Generator, styles: list[str], *, imgsz: int | tu
             spec.flower_tiles = []          # this style lacks some flowers: show none
             spec.request["flowers"] = 0
         return render_hand(spec, rng, style, imgsz=imgsz, look=look, jpeg=jpeg,
-                           upside_down=bool(rng.random() < 0.1),
+                           upside_down=bool(mix != "broadcast" and rng.random() < 0.1),
                            discards=int(rng.integers(3, 19)) if rng.random() < 0.25 else 0)
     if kind < shares[1]:
         return render_rows(rng, style, imgsz=imgsz, look=look, jpeg=jpeg)

@@ -191,3 +191,20 @@ def test_real_mix_draws_closeups_and_default_mix_never_does():
     assert "closeup" not in default
     with pytest.raises(KeyError):
         random_scene(np.random.default_rng(0), styles, imgsz=160, mix="nonsense")
+
+
+def test_broadcast_mix_draws_small_centred_hands():
+    from datasets.render import random_scene
+
+    for i in range(4):
+        img, ann = random_scene(np.random.default_rng([5, i]), ["riichi-regular"], imgsz=(1280, 720),
+                                mix="broadcast")
+        assert ann["scene"] in ("hand_lying", "hand_standing") and img.shape[:2] == (720, 1280)
+        boxes = np.array([t["box"] for t in ann["tiles"]], float)
+        # face heights 14..32 px (±15%) in a 1280-px frame: boxes, with the tile's thickness,
+        # stay well under 60 px high, far below a fitted hand's (about 90 px at 1280)
+        assert 10 <= np.median(boxes[:, 3] - boxes[:, 1]) <= 60
+        # centred: the tiles' middle within a tenth of the frame's middle
+        mid = ((boxes[:, 0].min() + boxes[:, 2].max()) / 2, (boxes[:, 1].min() + boxes[:, 3].max()) / 2)
+        assert abs(mid[0] - 640) < 128 and abs(mid[1] - 360) < 72
+        assert not any(t["upside_down"] for t in ann["tiles"])
