@@ -58,26 +58,30 @@ class SetFu(NamedTuple):
     wait: FuLine | None
 
 
-def _set_lines(r: Reading, ron_group: int) -> tuple[list[FuLine], int]:
-    """The fu lines of reading ``r``'s triplets and kans and their total; ``ron_group``: index
-    of the set the winning tile completed by ron (it counts open), -1 for a tsumo."""
-    lines = []
+def _set_lines(r: Reading, ron_group: int, lines: list[FuLine]) -> int:
+    """Append the fu lines of reading ``r``'s triplets and kans to ``lines``; return their
+    total. ``ron_group``: index of the set the winning tile completed by ron (it counts open),
+    -1 for a tsumo."""
     raw = 0
-    for i, (shape, kind, concealed, _) in enumerate(r.sets):
+    i = 0
+    for shape, kind, concealed, _ in r.sets:
         if shape != RUN:                     # runs give no fu
             by_ron = i == ron_group and concealed
             line = _SET_FU[shape == TRIPLET][_TILE_CLASS[kind]][concealed and not by_ron][by_ron]
             lines.append(line)
             raw += line.fu
-    return lines, raw
+        i += 1
+    return raw
 
 
 def set_fu(r: Reading) -> SetFu | None:
     """:class:`SetFu` of reading ``r``; None for seven pairs and thirteen orphans."""
     if r.form != STANDARD:
         return None
-    tsumo, raw_tsumo = _set_lines(r, -1)
-    ron, raw_ron = _set_lines(r, r.win_group)
+    tsumo: list[FuLine] = []
+    ron: list[FuLine] = []
+    raw_tsumo = _set_lines(r, -1, tsumo)
+    raw_ron = _set_lines(r, r.win_group, ron)
     return SetFu(tuple(tsumo), raw_tsumo, tuple(ron), raw_ron, _WAIT_LINE.get(r.wait))
 
 
@@ -91,13 +95,6 @@ def fu_of(f: Facts, sets: SetFu | None = None) -> tuple[int, int, list[FuLine]]:
             return 25, 25, [_SEVEN_PAIRS]
         return 0, 0, []          # thirteen orphans: a yakuman, fu are not counted
     tsumo = h.tsumo
-    if sets is None:
-        set_lines, set_raw = _set_lines(r, -1 if tsumo else r.win_group)
-        wait = _WAIT_LINE.get(r.wait)
-    elif tsumo:
-        set_lines, set_raw, wait = sets.by_tsumo, sets.raw_by_tsumo, sets.wait
-    else:
-        set_lines, set_raw, wait = sets.by_ron, sets.raw_by_ron, sets.wait
     lines = [_BASE]
     raw = 20
     if tsumo:
@@ -107,8 +104,17 @@ def fu_of(f: Facts, sets: SetFu | None = None) -> tuple[int, int, list[FuLine]]:
     elif h.closed:
         lines.append(_CLOSED_RON)
         raw += 10
-    lines += set_lines
-    raw += set_raw
+    if sets is None:            # this win's set lines, counted here
+        raw += _set_lines(r, -1 if tsumo else r.win_group, lines)
+        wait = _WAIT_LINE.get(r.wait)
+    else:
+        if tsumo:
+            lines += sets.by_tsumo
+            raw += sets.raw_by_tsumo
+        else:
+            lines += sets.by_ron
+            raw += sets.raw_by_ron
+        wait = sets.wait
     pair = r.pair
     if pair >= 27:
         if pair >= WHITE:

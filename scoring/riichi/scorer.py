@@ -112,6 +112,8 @@ def _shape(key: bytes, hand: bytes, melds: tuple[Group, ...], win_kind: int,
         closed = sf.closed
         if keep:    # the sets' fu lines once for all (fu_of counts them when not given)
             shape = (tuple([reading_facts(r, closed, set_fu(r)) for r in rs]), sf)
+        elif len(rs) == 1:      # the usual case, without a comprehension's call
+            shape = ((reading_facts(rs[0], closed),), sf)
         else:
             shape = (tuple([reading_facts(r, closed) for r in rs]), sf)
     else:

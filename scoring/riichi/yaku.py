@@ -222,17 +222,17 @@ def reading_facts(r: Reading, closed: bool, fu: object = None) -> ReadingFacts:
     ``fu`` (the scorer's :func:`scoring.riichi.fu.set_fu`) kept alongside. A triplet completed
     by the winning tile on a discard counts as open (standard rule; it decides
     sanankou/suuankou and its fu): ``concealed_by_ron`` leaves it out."""
-    if r.form != STANDARD:
-        return _new(ReadingFacts, (r, (), (), 0, 0, 0, PAIRS_FORM if r.form == SEVEN_PAIRS else 0, fu))
+    form, sets, pair, _, ron_group, wait = r
+    if form != STANDARD:
+        return _new(ReadingFacts, (r, (), (), 0, 0, 0, PAIRS_FORM if form == SEVEN_PAIRS else 0, fu))
     runs = []
     trip = []
     concealed = by_ron = 0
-    ron_group = r.win_group
     outside = True              # every set holds a terminal or an honour
     from_one = False            # a run starts on a suit's 1
     run_suits = trip_suits = 0  # bit 1 << suit
     i = 0
-    for shape, kind, closed_group, _ in r.sets:
+    for shape, kind, closed_group, _ in sets:
         if shape == RUN:
             runs.append(kind)
             p = kind % 9
@@ -276,11 +276,11 @@ def reading_facts(r: Reading, closed: bool, fu: object = None) -> ReadingFacts:
             traits |= THREE_CONCEALED
         if trip_suits & 7 == 7:
             traits |= TRIPLETS_3_SUITS
-    if r.wait == RYANMEN:
+    if wait == RYANMEN:
         traits |= TWO_SIDED
-        if closed and n == 4 and r.pair not in DRAGONS:
+        if closed and n == 4 and pair not in DRAGONS:
             traits |= PINFU_SHAPE
-    if _TERMINAL_OR_HONOUR[r.pair]:
+    if _TERMINAL_OR_HONOUR[pair]:
         traits |= OUTSIDE_PAIR
     return _new(ReadingFacts, (r, tuple(runs), tuple(trip), concealed, by_ron, peikou, traits, fu))
 
