@@ -114,3 +114,42 @@ def test_reader_replaces_the_first_pass_with_the_windows_boxes(tmp_path, monkeyp
     got = boxes[np.argsort(boxes[:, 0])]
     np.testing.assert_allclose(got, inside + [x1, y1, x1, y1], atol=0.01)
     assert scores == pytest.approx([0.9] * 3) and (cls == 0).all()
+
+
+def test_blind_windows_cover_a_large_frame_in_double_inputs():
+    from vision.zoom import blind_windows
+
+    # 1920x1080 at imgsz 416: windows of 832 px overlapping by 83.2 -> ceil(1836.8 / 748.8) = 3
+    # across, ceil(996.8 / 748.8) = 2 down, spread evenly (x steps of 544, y of 248)
+    assert blind_windows(1920, 1080, 416) == [
+        (0, 0, 832, 832), (544, 0, 1376, 832), (1088, 0, 1920, 832),
+        (0, 248, 832, 1080), (544, 248, 1376, 1080), (1088, 248, 1920, 1080)]
+    # 1280x720: two across; the frame is lower than a window, so a window is the frame's height
+    assert blind_windows(1280, 720, 416) == [(0, 0, 832, 720), (448, 0, 1280, 720)]
+    # a photo under 1.2 windows across: the first pass saw it at more than half its size
+    assert blind_windows(960, 720, 416) == []
+
+
+def test_reader_looks_blind_when_the_first_pass_finds_nothing(tmp_path, monkeypatch):
+    pytest.importorskip("onnxruntime")
+    from onnx_fakes import write_fake_weights
+    from vision.detector import TileReader
+
+    raw = np.zeros((1, 6, 1), np.float32)
+    raw[0, :, 0] = (208, 208, 10, 14, 0.9, 0.0)
+    reader = TileReader(write_fake_weights(tmp_path, raw, 416), threads=1, turns=1)
+    shapes = []
+    once = reader._detect_once
+
+    def first_blind(image):
+        shapes.append(image.shape[:2])
+        if len(shapes) == 1:                       # the whole frame: nothing seen
+            return np.zeros((0, 4)), np.zeros(0, np.float32), np.zeros(0, np.int64)
+        return once(image)
+
+    monkeypatch.setattr(reader, "_detect_once", first_blind)
+    boxes, _, _ = reader.detect(np.full((1080, 1920, 3), 90, np.uint8))
+    # whole frame, then the six blind windows of 832 px, then closer windows around what they found
+    assert shapes[0] == (1080, 1920) and shapes[1:7] == [(832, 832)] * 6
+    assert len(shapes) > 7 and all(max(s) < 832 for s in shapes[7:])
+    assert len(boxes) >= 1

@@ -24,12 +24,16 @@ import numpy as np
 from vision.classes import TILE_CLASSES
 from vision.detections import Detection, Detections
 from vision.tile_crops import crop_boxes
-from vision.zoom import cut_by_window, plan_windows
+from vision.zoom import blind_windows, cut_by_window, plan_windows
 
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
 DETECTOR_FILE = "detector.onnx"
 CLASSIFIER_FILE = "classifier.onnx"
 LETTERBOX_PAD = 114          # ultralytics' padding grey
+# Closer looks after the first: tiles the first pass missed at the ends of a row, found by the
+# zoomed pass, can lie outside its windows' margin; the windows are planned again (at most this
+# many times) while they reach further.
+ZOOM_AGAIN = 1
 SIDEWAYS_RATIO = 1.25        # box aspect / row's typical aspect above which a tile lies sideways
 
 
@@ -270,13 +274,33 @@ class TileReader:
 
         One pass over the whole photo; with ``zoom``, small tiles are looked at again through
         the windows of :func:`vision.zoom.plan_windows` and those windows' boxes replace the
-        first pass's (a tile cut by a window's inner edge is taken from its neighbour).
+        first pass's (a tile cut by a window's inner edge is taken from its neighbour); the
+        windows are planned once more from those boxes if they reach beyond. When
+        the first pass finds nothing in a large frame, a coarse grid
+        (:func:`vision.zoom.blind_windows`) looks for tiles first.
         """
         h, w = image_bgr.shape[:2]
         boxes, scores, cls = self._detect_once(image_bgr)
-        windows = plan_windows(boxes, w, h, self.imgsz) if self.zoom else []
-        if not windows:
+        if not self.zoom:
             return boxes, scores, cls
+        if len(boxes) == 0:
+            coarse = blind_windows(w, h, self.imgsz)
+            if coarse:
+                boxes, scores, cls = self._detect_windows(image_bgr, coarse)
+        seen = None        # the span of the windows looked through so far
+        for _ in range(1 + ZOOM_AGAIN):
+            windows = plan_windows(boxes, w, h, self.imgsz)
+            if not windows or (seen is not None and _within(_span(windows), seen)):
+                break
+            boxes, scores, cls = self._detect_windows(image_bgr, windows)
+            seen = _span(windows) if seen is None else _span([seen, _span(windows)])
+        return boxes, scores, cls
+
+    def _detect_windows(self, image_bgr: np.ndarray, windows: list[tuple[int, int, int, int]]
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """One pass per window (image pixels); boxes cut by an inner window edge are dropped
+        (the overlapping neighbour sees the tile whole), the rest merged by NMS."""
+        h, w = image_bgr.shape[:2]
         parts = []
         for win in windows:
             x1, y1, x2, y2 = win
@@ -341,6 +365,16 @@ class TileReader:
                                    confidence=conf, sideways=bool(sideways[i]),
                                    alternatives=alts[:3]))
         return Detections(width=w, height=h, tiles=tiles)
+
+
+def _span(windows) -> tuple[int, int, int, int]:
+    """The rectangle spanned by ``(x1, y1, x2, y2)`` windows."""
+    a = np.asarray(windows).reshape(-1, 4)
+    return int(a[:, 0].min()), int(a[:, 1].min()), int(a[:, 2].max()), int(a[:, 3].max())
+
+
+def _within(inner, outer) -> bool:
+    return inner[0] >= outer[0] and inner[1] >= outer[1] and inner[2] <= outer[2] and inner[3] <= outer[3]
 
 
 def _merge_back(probs: np.ndarray, det_cls: np.ndarray, names: list[str]) -> np.ndarray:

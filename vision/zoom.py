@@ -9,7 +9,10 @@ whose median height in the letterbox is under :data:`ZOOM_BELOW_PX`, the area th
 sized so that a tile is about :data:`TARGET_TILE_PX` high in the detector's input, each window is
 detected on its own, and the boxes are merged.
 
-Both functions are pure numpy and work in original-image pixels.
+When the first pass finds nothing at all in a frame much larger than the input, a coarser
+grid of windows over the whole frame (:func:`blind_windows`) finds the tiles first.
+
+All functions are pure numpy and work in original-image pixels.
 """
 from __future__ import annotations
 
@@ -23,6 +26,7 @@ MIN_GAIN = 1.4          # a zoom that enlarges tiles less than this is not worth
 MAX_WINDOWS = 8         # above this many windows, the windows grow (less zoom) instead
 MARGIN_TILES = 2.0      # margin around the first pass's tiles, in tile heights
 OVERLAP_TILES = 1.6     # windows overlap by this many tile heights: a tile cut by one is whole in the next
+BLIND_SIDE = 2.0        # windows of a blind look (nothing found) are this many inputs on a side
 EDGE_PX = 2.0           # a box within this of an inner window edge was cut by the window
 
 
@@ -57,28 +61,45 @@ def plan_windows(boxes: np.ndarray, width: int, height: int, imgsz: int
     margin = MARGIN_TILES * h
     rx1, ry1 = max(0.0, boxes[:, 0].min() - margin), max(0.0, boxes[:, 1].min() - margin)
     rx2, ry2 = min(float(width), boxes[:, 2].max() + margin), min(float(height), boxes[:, 3].max() + margin)
-    side = imgsz * h / TARGET_TILE_PX
-    overlap = OVERLAP_TILES * h
+    out = _grid(rx1, ry1, rx2, ry2, imgsz * h / TARGET_TILE_PX, OVERLAP_TILES * h, width, height)
+    # each window is letterboxed on its own: its long side fills the input
+    gain = min(imgsz / max(x2 - x1, y2 - y1) for x1, y1, x2, y2 in out) / first_scale
+    if gain < MIN_GAIN:
+        return []
+    return out
+
+
+def blind_windows(width: int, height: int, imgsz: int) -> list[tuple[int, int, int, int]]:
+    """Windows over the whole photo for when the first pass found no tile at all: in a large
+    frame (1920×1080 with 22×30 px tiles) the tiles are too small for it to see any. Each window
+    is ``BLIND_SIDE`` detector inputs on a side (at most ``MAX_WINDOWS``), enough for the
+    detector to find the tiles roughly; their boxes then plan the close look of
+    :func:`plan_windows`. ``[]`` for a photo that is not much larger than those windows.
+    """
+    side = BLIND_SIDE * imgsz
+    if max(width, height) < 1.2 * side:
+        return []
+    return _grid(0.0, 0.0, float(width), float(height), side, 0.1 * side, width, height)
+
+
+def _grid(rx1: float, ry1: float, rx2: float, ry2: float, side: float, overlap: float,
+          width: int, height: int) -> list[tuple[int, int, int, int]]:
+    """The fewest square windows of ``side`` (grown by 1.25× until at most ``MAX_WINDOWS``)
+    covering the region, neighbours overlapping by ``overlap``, slid inside the photo."""
     while True:
         nx = _count(rx2 - rx1, side, overlap)
         ny = _count(ry2 - ry1, side, overlap)
         if nx * ny <= MAX_WINDOWS:
             break
         side *= 1.25
-    xs = _starts(rx1, rx2, side, nx)
-    ys = _starts(ry1, ry2, side, ny)
     out = []
-    for y in ys:
-        for x in xs:
+    for y in _starts(ry1, ry2, side, ny):
+        for x in _starts(rx1, rx2, side, nx):
             # a window near the photo's edge slides inwards rather than shrink (less zoom)
             x, y = min(max(x, 0.0), max(0.0, width - side)), min(max(y, 0.0), max(0.0, height - side))
             x1, y1 = int(max(0, math.floor(x))), int(max(0, math.floor(y)))
             x2, y2 = int(min(width, math.ceil(x + side))), int(min(height, math.ceil(y + side)))
             out.append((x1, y1, x2, y2))
-    # each window is letterboxed on its own: its long side fills the input
-    gain = min(imgsz / max(x2 - x1, y2 - y1) for x1, y1, x2, y2 in out) / first_scale
-    if gain < MIN_GAIN:
-        return []
     return out
 
 
