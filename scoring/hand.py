@@ -257,6 +257,10 @@ def _group_code(g: Group) -> int:
     return base + g.kind
 
 
+# _group_code of each meld type's group by lowest kind, for check()'s meld loop
+_MELD_CODES = {t: tuple(_group_code(by_kind[0]) for by_kind in kinds) for t, kinds in MELD_GROUPS.items()}
+
+
 def shape_key(hand: bytes, melds: tuple[Group, ...], win_kind: int) -> bytes:
     """One bytes value naming a hand's shape: ``hand`` (the concealed counts with the winning
     tile, 34 bytes), a byte per declared meld (:func:`_group_code`, in order), the winning
@@ -297,12 +301,14 @@ def check(req: HandRequest) -> Tally:
     if len(melds) > 4:
         _fail(f"{len(melds)} melds; a hand has at most 4 sets")
     groups = ()
+    codes = []                  # the melds' bytes of the shape key (shape_key)
     meld_reds = 0
     if melds:
         i = 0
         for m in melds:
             k = _checked_meld_kind(m, i)
             groups += (MELD_GROUPS[m.type][k][i],)
+            codes.append(_MELD_CODES[m.type][k])
             if k in (_CHI_FIVES if m.type == "chi" else _FIVES):     # holds a five
                 meld_reds += sum(map(_RED, m.tiles))
             i += 1
@@ -372,7 +378,9 @@ def check(req: HandRequest) -> Tally:
         _validate_riichi(req)
     else:
         _validate_mcr(req)
-    return _new(Tally, (hand, counts, reds, key, groups, shape_key(key, groups, win_tile.kind)))
+    # shape_key(key, groups, win kind), from the meld bytes found above
+    shape = key + (bytes(codes) if codes else b"") + _KIND_BYTES[win_tile.kind]
+    return _new(Tally, (hand, counts, reds, key, groups, shape))
 
 
 def _check_indicators(name: str, tiles: tuple[Tile, ...]) -> None:
