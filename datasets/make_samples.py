@@ -44,6 +44,15 @@ SAMPLES = {
                        "dora_indicators": "9p"}),
         style="riichi-regular", seed=303, kw=dict(upside_down=True, dora_row=True, dora_flip=False),
         look=Look(pitch=58, roll=0, occlude=0.0, table="cloth", fill=0.85)),
+    # A broadcast hand-camera frame: 1280x720, tiles about 22x30 px, an open tanyao with a
+    # chi, a red five and two dora; ron on 6s (kanchan): 4 han 30 fu, 7700.
+    "riichi_broadcast": dict(
+        spec=HandSpec({"ruleset": "riichi", "concealed": "234m067p44s57s",
+                       "melds": [{"type": "chi", "tiles": "678m", "called": "6m", "from": "left"}],
+                       "win_tile": "6s", "win": "ron", "seat_wind": "W", "round_wind": "E",
+                       "dora_indicators": "3s"}),
+        style="riichi-regular", seed=404, size=(1280, 720), kw=dict(standing=False, dora_row=False),
+        look=Look(pitch=55, yaw=3, roll=1, occlude=0.0, table="felt", tile_px=21, centre=True)),
 }
 
 
@@ -63,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {e}", file=sys.stderr)
             return 2
         rng = np.random.default_rng(s["seed"])
-        img, ann = render_hand(s["spec"], rng, style, imgsz=(args.width, args.width * 3 // 4),
+        img, ann = render_hand(s["spec"], rng, style, imgsz=s.get("size", (args.width, args.width * 3 // 4)),
                                look=s["look"], jpeg=False, **s["kw"])
         cv2.imwrite(str(out / f"{name}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, args.quality])
         ann["jpeg_quality"] = args.quality

@@ -153,3 +153,27 @@ def test_reader_looks_blind_when_the_first_pass_finds_nothing(tmp_path, monkeypa
     assert shapes[0] == (1080, 1920) and shapes[1:7] == [(832, 832)] * 6
     assert len(shapes) > 7 and all(max(s) < 832 for s in shapes[7:])
     assert len(boxes) >= 1
+
+
+BROADCAST = __import__("pathlib").Path(__file__).with_name("data") / "riichi_broadcast.jpg"
+WEIGHTS = __import__("pathlib").Path(__file__).resolve().parents[1] / "vision" / "weights" / "classifier.onnx"
+
+
+@pytest.mark.skipif(not WEIGHTS.is_file(), reason="no trained weights in vision/weights")
+def test_broadcast_sample_scores_right_only_with_the_closer_look():
+    """tests/data/riichi_broadcast.jpg: a 1280x720 frame, tiles about 22x30 px. The hand
+    234m 0(5)67p 44s 57s + chi 678m, ron on 6s (kanchan), West seat, East round, dora indicator
+    3s (dora 4s). Riichi rules: tanyao 1 (open tanyao allowed) + dora 2 + aka 1 = 4 han; fu 20 +
+    2 (kanchan) = 22 -> 30 (an open hand gets no closed-ron 10); non-dealer ron: base 30 x 2^6
+    = 1920, x4 = 7680 -> 7700. Read in one pass, the tiles are 7 px high in the detector's input
+    and most are missed."""
+    from vision.detector import TileReader
+    from vision.pipeline import score_photo
+
+    context = {"ruleset": "riichi", "win": "ron", "seat_wind": "W", "round_wind": "E",
+               "dora_indicators": "3s"}
+    zoomed = score_photo(str(BROADCAST), context, reader=TileReader())
+    assert len(zoomed.detections.tiles) == 14
+    assert (zoomed.result["han"], zoomed.result["fu"], zoomed.result["payment"]["total"]) == (4, 30, 7700)
+    one_pass = score_photo(str(BROADCAST), context, reader=TileReader(zoom=False))
+    assert len(one_pass.detections.tiles) < 14 and not one_pass.result.get("valid")
