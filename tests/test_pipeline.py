@@ -306,3 +306,14 @@ def test_cli_check_photo_rules_on_the_photographed_hand(fake_model, capsys):
     code, out, _ = run_cli(["check", photo, "--seat", "S", "--fix", "3=1p", "--json"], capsys)
     verdict = json.loads(out)["result"]
     assert code == 0 and verdict["ruling"].startswith("chombo") and verdict["penalty"]["total"] == 8000
+
+
+def test_tiles_smaller_than_the_training_crops_are_warned_about():
+    dets, want = truth(RIICHI)
+    # the same hand shrunk 8 times: the sample's boxes are 84 px on their long side, now ~10
+    small = Detections(dets.width, dets.height, [
+        Detection(d.tile, tuple(v / 8 for v in d.box), d.confidence, d.sideways) for d in dets.tiles])
+    photo = score_photo(small, RIICHI_CONTEXT)
+    codes = [w.code for w in photo.warnings]
+    assert "small_tiles" in codes and photo.result == score_json(want)
+    assert "small_tiles" not in [w.code for w in score_photo(dets, RIICHI_CONTEXT).warnings]

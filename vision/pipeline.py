@@ -33,6 +33,9 @@ from .layout import LOW_CONFIDENCE, Layout, LayoutWarning, apply_fixes, parse_la
 PHOTO_KEYS = ("concealed", "melds")
 # A complete riichi hand, used only to check the context's shape on its own.
 _PLACEHOLDER = {"concealed": "123m456m789m123p4p", "win_tile": "4p"}
+# The smallest tiles (box long side, image pixels) in the classifier's training crops
+# (models/train_classifier.py: 16..34 px for broadcast-size tiles).
+SMALL_TILE_PX = 16
 
 _READER = None
 _READER_WEIGHTS = None
@@ -291,6 +294,23 @@ def _judge_layout(layout: Layout, ctx: dict, win_tile: str | None, judge):
     return req, result, warnings
 
 
+def _small_tiles_warning(detections: Detections) -> LayoutWarning | None:
+    """A warning when the tiles are smaller in the photo than the classifier was trained on
+    (``SMALL_TILE_PX``, the median long side of the boxes in image pixels): its names are
+    guesses there, whatever confidence it gives."""
+    sides = sorted(max(d.width, d.height) for d in detections.tiles)
+    if not sides:
+        return None
+    median = sides[len(sides) // 2]
+    if median >= SMALL_TILE_PX:
+        return None
+    return LayoutWarning(
+        "small_tiles",
+        f"the tiles are only about {median:.0f} px high in the photo, smaller than the "
+        f"{SMALL_TILE_PX} px the reader was trained on: check every tile, or take the photo "
+        "closer or at a higher resolution")
+
+
 def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool) -> PhotoResult:
     ctx = validate_context(context)
     ruleset = ctx.get("ruleset", "riichi")
@@ -331,6 +351,9 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool) -> Pho
                 "hand_invalid", f"the hand as read cannot be scored: {result['error']}{hint}",
                 fixes_text[0] if fixes_text else ""))
     t_score = time.perf_counter() - t0
+    small = _small_tiles_warning(detections)
+    if small is not None:
+        warnings.append(small)
     return PhotoResult(detections, layout, req, result, warnings,
                        {"read": t_read, "layout": t_layout, "score": t_score})
 
