@@ -23,6 +23,7 @@ import numpy as np
 
 from vision.classes import TILE_CLASSES
 from vision.detections import Detection, Detections
+from vision.tile_counts import assign_within_counts
 from vision.tile_crops import crop_boxes
 from vision.zoom import blind_windows, cut_by_window, plan_windows
 
@@ -234,16 +235,18 @@ class TileReader:
     0.852 to 0.881 (models/README.md) for ~4× the classifier's share of the time.
     ``zoom``: when the tiles found are small in the detector's input (a broadcast frame), look
     again at their area through enlarged windows (``vision.zoom``); costs one detector pass
-    per window, only on such photos.
+    per window, only on such photos. ``counts``: name the tiles so that none is named more
+    often than one set holds (``vision.tile_counts``: four of a tile, one of each flower, one
+    red five per suit); the classifier's surplus names go to each tile's next guess.
     Raises ``ModelError`` when a model is missing or malformed, ``ValueError`` for bad ``turns``.
     """
 
     def __init__(self, weights_dir: str | os.PathLike | None = None, conf: float = 0.25,
                  iou: float = 0.5, imgsz: int | None = None, threads: int | None = None,
-                 turns: int = 4, zoom: bool = True):
+                 turns: int = 4, zoom: bool = True, counts: bool = True):
         if turns not in (1, 2, 4):
             raise ValueError(f"turns must be 1, 2 or 4, not {turns!r}")
-        self.turns, self.zoom = turns, zoom
+        self.turns, self.zoom, self.counts = turns, zoom, counts
         folder = Path(weights_dir) if weights_dir else WEIGHTS_DIR
         if not folder.is_dir():
             raise ModelError(f"weights folder {folder} not found")
@@ -354,13 +357,14 @@ class TileReader:
             probs = np.zeros((len(boxes), len(TILE_CLASSES)), np.float32)
             probs[np.arange(len(boxes)), det_cls] = 1.0
         sideways = mark_sideways(boxes)
+        names = assign_within_counts(probs) if self.counts else probs.argmax(axis=1)
         tiles = []
         for i in reading_order(boxes):
-            top = np.argsort(-probs[i])[:4]
-            best = int(top[0])
+            best = int(names[i])
+            top = [int(j) for j in np.argsort(-probs[i])[:4] if j != best][:3]
             conf = float(det_scores[i]) * float(probs[i, best])
-            alts = tuple((TILE_CLASSES[int(j)], round(float(det_scores[i] * probs[i, j]), 4))
-                         for j in top[1:] if probs[i, j] > 0.001)
+            alts = tuple((TILE_CLASSES[j], round(float(det_scores[i] * probs[i, j]), 4))
+                         for j in top if probs[i, j] > 0.001)
             tiles.append(Detection(tile=TILE_CLASSES[best], box=tuple(float(v) for v in boxes[i]),
                                    confidence=conf, sideways=bool(sideways[i]),
                                    alternatives=alts[:3]))
