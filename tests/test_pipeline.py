@@ -95,6 +95,35 @@ def test_mcr_sample_counts_the_flowers_in_the_photo():
     assert photo0.result["total"] == res["total"] - 2
 
 
+def _misread_flower(dets: Detections, confidence: float, alternatives) -> Detections:
+    """The MCR sample's detections with its second flower read as 3m."""
+    tiles = list(dets.tiles)
+    k = [i for i, d in enumerate(tiles) if d.tile.endswith("f")][-1]
+    d = tiles[k]
+    tiles[k] = Detection("3m", d.box, confidence, d.sideways, alternatives)
+    return Detections(dets.width, dets.height, tiles)
+
+
+def test_mcr_unsure_tile_beside_the_flowers_is_counted_as_one():
+    # Green Book: Flower Tiles, 1 point each. The sample is 27 points with its two flowers.
+    dets, want = truth(MCR)
+    ctx = {"ruleset": "mcr", "win": "ron", "seat_wind": "S", "round_wind": "E"}
+    unsure = _misread_flower(dets, 0.16, (("6f", 0.08), ("5m", 0.08)))
+    photo = score_photo(unsure, ctx)
+    assert photo.request["flowers"] == 2 and photo.result == score_json(want)
+    note = [w for w in photo.warnings if w.code == "corrected"]
+    assert len(note) == 1 and note[0].fix.endswith("=3m") and "counted as flowers" in note[0].message
+    # undone by the fix the warning names: the tile stays 3m, away from the hand, not counted
+    n = note[0].tiles[0]
+    undone = score_photo(unsure, ctx, fixes={n: "3m"})
+    assert undone.request["flowers"] == 1 and undone.result["total"] == photo.result["total"] - 1
+    # a sure reading, or one with no flower among the guesses, is only pointed out
+    for d in (_misread_flower(dets, 0.9, (("6f", 0.05),)), _misread_flower(dets, 0.16, (("5m", 0.1),))):
+        other = score_photo(d, ctx)
+        assert other.request["flowers"] == 1
+        assert "beside_flowers" in [w.code for w in other.warnings]
+
+
 @pytest.mark.parametrize("context,message", [
     ({"wind": "ron"}, "unknown key 'wind'"),
     ({"concealed": "123m"}, "tiles come from the photo"),

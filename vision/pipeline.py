@@ -294,6 +294,30 @@ def _judge_layout(layout: Layout, ctx: dict, win_tile: str | None, judge):
     return req, result, warnings
 
 
+def _unsure_flowers(layout: Layout, fixed: set[int]) -> dict[int, str]:
+    """MCR: fixes ``{number: flower code}`` for the loose tiles beside the flowers (the
+    layout's ``beside_flowers`` warnings) that the reader was unsure of (confidence under
+    ``LOW_CONFIDENCE``) and thought might be a flower (one among its next guesses): flowers are
+    set aside together, and the classifier knows the flowers of few sets. Each gets a flower
+    code no other tile holds, its own guess first. Tiles the user fixed are left alone."""
+    if layout.ruleset != "mcr":
+        return {}
+    taken = {d.tile for d in layout.order if d.tile.endswith("f")}
+    out: dict[int, str] = {}
+    for w in layout.warnings:
+        if w.code != "beside_flowers" or w.tiles[0] in fixed:
+            continue
+        d = layout.order[w.tiles[0] - 1]
+        guesses = [t for t, _ in d.alternatives if t.endswith("f")]
+        if d.confidence >= LOW_CONFIDENCE or not guesses:
+            continue
+        free = [t for t in guesses + [f"{k}f" for k in range(1, 9)] if t not in taken]
+        if free:
+            out[w.tiles[0]] = free[0]
+            taken.add(free[0])
+    return out
+
+
 def _small_tiles_warning(detections: Detections) -> LayoutWarning | None:
     """A warning when the tiles are smaller in the photo than the classifier was trained on
     (``SMALL_TILE_PX``, the median long side of the boxes in image pixels): its names are
@@ -322,6 +346,10 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool) -> Pho
             detections, layout = reparse_fixed(layout, detections, {int(k): v for k, v in fixes.items()})
         except ValueError as exc:
             raise PhotoError(str(exc)) from None
+    flowers = _unsure_flowers(layout, set(fixes or ()))
+    if flowers:
+        before = {n: layout.order[n - 1] for n in flowers}
+        detections, layout = reparse_fixed(layout, detections, flowers)
     t_layout = time.perf_counter() - t0
 
     t0 = time.perf_counter()
@@ -351,6 +379,15 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool) -> Pho
                 "hand_invalid", f"the hand as read cannot be scored: {result['error']}{hint}",
                 fixes_text[0] if fixes_text else ""))
     t_score = time.perf_counter() - t0
+    if flowers:
+        nums = sorted(flowers)
+        was = ", ".join(f"{n} ({before[n].tile}, {before[n].confidence:.2f})" for n in nums)
+        undo = " ".join(f"--fix {n}={before[n].tile}" for n in nums)
+        warnings.append(LayoutWarning(
+            "corrected",
+            f"counted as flowers: tile {was} beside the flowers, read unsure with a flower among "
+            f"the next guesses (each flower is a point). If not a flower, pass {undo}",
+            undo, tuple(nums)))
     small = _small_tiles_warning(detections)
     if small is not None:
         warnings.append(small)
