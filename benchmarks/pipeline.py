@@ -156,6 +156,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--weights", default=None, help="model folder (default vision/weights)")
     ap.add_argument("--no-zoom", action="store_true",
                     help="read each photo in one detector pass (no closer look at small tiles)")
+    ap.add_argument("--no-counts", action="store_true",
+                    help="name each tile on its own (no limit of four of a kind per photo)")
     ap.add_argument("--json", metavar="FILE", help="also write per-hand results as JSON Lines")
     ap.add_argument("--failures", type=int, default=5, help="print this many failed hands")
     ap.add_argument("--real", nargs="?", const="../shared/real/camerash/photos", metavar="DIR",
@@ -180,8 +182,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     truth_reader = TruthReader()
     reader = truth_reader if args.truth else get_reader(args.weights)
-    if args.no_zoom and not args.truth:
-        reader.zoom = False
+    if not args.truth:
+        reader.zoom, reader.counts = not args.no_zoom, not args.no_counts
     try:
         from tqdm import tqdm
     except ImportError:                    # progress bar is optional
