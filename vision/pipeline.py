@@ -260,7 +260,7 @@ def _joint_fix(detections: Detections, layout: Layout, ctx: dict, win_tile: str 
     numbers = sorted(fixes)
     was = ", ".join(f"{n} as {before[n].tile} ({before[n].confidence:.2f})" for n in numbers)
     now = ", ".join(f"{n}={fixes[n]}" for n in numbers)
-    undo = " ".join(f"--fix {n}={before[n].tile}" for n in numbers)
+    undo = _undo(before, numbers)
     warnings.append(LayoutWarning(
         "corrected",
         f"the tiles as read make no winning hand: read tile {was}; scored the most likely "
@@ -316,6 +316,22 @@ def _unsure_flowers(layout: Layout, fixed: set[int]) -> dict[int, str]:
             out[w.tiles[0]] = free[0]
             taken.add(free[0])
     return out
+
+
+def _undo(before: dict, numbers: list[int]) -> str:
+    """The ``--fix`` options that restore tiles ``numbers`` as first read (``before``)."""
+    return " ".join(f"--fix {n}={before[n].tile}" for n in numbers)
+
+
+def _flowers_warning(before: dict, numbers: list[int]) -> LayoutWarning:
+    """The ``corrected`` warning for tiles :func:`_unsure_flowers` counted as flowers."""
+    was = ", ".join(f"{n} ({before[n].tile}, {before[n].confidence:.2f})" for n in numbers)
+    undo = _undo(before, numbers)
+    return LayoutWarning(
+        "corrected",
+        f"counted as flowers: tile {was} beside the flowers, read unsure with a flower among "
+        f"the next guesses (each flower is a point). If not a flower, pass {undo}",
+        undo, tuple(numbers))
 
 
 def _small_tiles_warning(detections: Detections) -> LayoutWarning | None:
@@ -380,14 +396,7 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool) -> Pho
                 fixes_text[0] if fixes_text else ""))
     t_score = time.perf_counter() - t0
     if flowers:
-        nums = sorted(flowers)
-        was = ", ".join(f"{n} ({before[n].tile}, {before[n].confidence:.2f})" for n in nums)
-        undo = " ".join(f"--fix {n}={before[n].tile}" for n in nums)
-        warnings.append(LayoutWarning(
-            "corrected",
-            f"counted as flowers: tile {was} beside the flowers, read unsure with a flower among "
-            f"the next guesses (each flower is a point). If not a flower, pass {undo}",
-            undo, tuple(nums)))
+        warnings.append(_flowers_warning(before, sorted(flowers)))
     small = _small_tiles_warning(detections)
     if small is not None:
         warnings.append(small)
