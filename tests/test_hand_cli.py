@@ -43,7 +43,7 @@ def test_bad_lines_get_their_own_error_and_the_run_goes_on():
     results = run_lines(lines)
     assert len(results) == 5                      # the blank line is skipped
     assert results[0] == SPEC_RESULT and results[4] == SPEC_RESULT
-    assert "not JSON" in results[1]["error"]
+    assert results[1]["error"] == "not JSON: Expecting property name enclosed in double quotes at column 2"
     assert "unknown key 'extra'" in results[2]["error"]
     assert "not a complete hand" in results[3]["error"]
     assert all(r["valid"] is False for r in results[1:4])
@@ -94,3 +94,9 @@ def test_text_errors_exit_2(capsys):
 def test_no_yaku_report(capsys):
     assert main(["hand", "--text", "123m456p789s13s99m2s"]) == 0
     assert "NOT A VALID WIN" in capsys.readouterr().out
+
+
+def test_json_error_messages_read_once():
+    # json says "Invalid control character at"; the result must not say "at at"
+    (result,) = run_lines('{"ruleset": "x\x01"}')
+    assert result["error"] == "not JSON: Invalid control character at column 15"

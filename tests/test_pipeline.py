@@ -130,11 +130,27 @@ def test_mcr_unsure_tile_beside_the_flowers_is_counted_as_one():
     ({"seat_wind": "X"}, "seat_wind"),
     ({"honba": -1}, "honba"),
     (["ron"], "JSON object"),
+    # flags no hand can carry (scoring/hand.py's checks): the context's fault, before any photo
+    ({"ippatsu": True}, "ippatsu without riichi"),
+    ({"tenhou": True, "win": "ron"}, "not a ron"),
+    ({"ruleset": "mcr", "riichi": "riichi"}, "no MCR meaning"),
 ])
 def test_context_is_validated_like_a_hand_request(context, message):
     dets, _ = truth(RIICHI)
     with pytest.raises(PhotoError, match=message):
         score_photo(dets, context, reader=FakeReader(dets))
+
+
+def test_context_flags_that_depend_on_the_tiles_wait_for_the_photo():
+    from vision.pipeline import validate_context
+
+    # rinshan needs a kan and chankan a tile the winner holds once: only the photo can tell
+    assert validate_context({"replacement_tile": True}) == {"replacement_tile": True}
+    assert validate_context({"robbing_kong": True, "win": "ron"})["robbing_kong"] is True
+    # the sample's open pon makes riichi impossible: a hand that cannot be scored, not bad input
+    dets, _ = truth(RIICHI)
+    photo = score_photo(dets, {**RIICHI_CONTEXT, "riichi": "riichi"})
+    assert "riichi on an open hand" in photo.result["error"]
 
 
 def test_fix_corrects_a_tile_by_reading_order():
@@ -289,6 +305,8 @@ def test_cli_json(fake_model, capsys):
     (["score", str(RIICHI.with_suffix(".jpg")), "--fix", "three=5p"], "N=TILE"),
     (["score", str(RIICHI.with_suffix(".jpg")), "--fix", "99=5p"], "tiles 1..14"),
     (["score", str(RIICHI.with_suffix(".jpg")), "--win-tile", "9p"], "no 9p"),
+    (["score", str(RIICHI.with_suffix(".jpg")), "--win-tile", "8z"], "unknown tile code '8z'"),
+    (["score", str(RIICHI.with_suffix(".jpg")), "--ippatsu"], "ippatsu without riichi"),
 ])
 def test_cli_errors_exit_2_without_traceback(fake_model, capsys, argv, message):
     code, out, err = run_cli(argv, capsys)

@@ -880,6 +880,10 @@ def _tile_request(groups: list[Group], ruleset: str, win: str | None = None) -> 
         elif g.kind == "flower" and ruleset == "mcr":
             req["flowers"] = min(len(g.detections), 8)
     if win is not None:
+        try:
+            parse_tile(win)
+        except TileError as exc:
+            raise ValueError(f"--win-tile {win}: {exc}") from None
         if ruleset == "mcr" and win.startswith("0"):
             win = "5" + win[1]
         pool = hand + ([shown] if shown else [])

@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from scoring.hand import HandError
+from scoring.hand import HandError, check
 from scoring.request import parse_request
 
 from .detections import Detections
@@ -31,8 +31,11 @@ from .layout import LOW_CONFIDENCE, Layout, LayoutWarning, apply_fixes, parse_la
 # Keys of a request that come from the photo, never from the context. (``win_tile``,
 # ``dora_indicators`` and ``flowers`` may come from either; the context wins.)
 PHOTO_KEYS = ("concealed", "melds")
-# A complete riichi hand, used only to check the context's shape on its own.
-_PLACEHOLDER = {"concealed": "123m456m789m123p4p", "win_tile": "4p"}
+# Complete hands, used only to check the context on its own: a closed one without melds, and
+# one with a closed kan whose winning tile is its only copy (room for rinshan and chankan).
+_PLACEHOLDERS = ({"concealed": "123m456m789m123p4p", "win_tile": "4p"},
+                 {"concealed": "123m456m46p11s", "melds": [{"type": "ankan", "tiles": "1111z"}],
+                  "win_tile": "5p"})
 # The smallest tiles (box long side, image pixels) in the classifier's training crops
 # (models/train_classifier.py: 16..34 px for broadcast-size tiles).
 SMALL_TILE_PX = 16
@@ -122,7 +125,8 @@ def validate_context(context: dict | None) -> dict:
     """Check the context as ``tilescope hand`` checks a request, without the tiles.
 
     Returns a copy. Raises :class:`PhotoError` for a non-object, a tile key the photo gives
-    (``concealed``, ``melds``), an unknown key, or a bad value/type (the scorer's message).
+    (``concealed``, ``melds``), an unknown key, a bad value/type, or flags that no hand could
+    carry, such as ippatsu without riichi (the scorer's message).
     """
     if context is None:
         return {}
@@ -133,12 +137,23 @@ def validate_context(context: dict | None) -> dict:
         if key in ctx:
             raise PhotoError(f"context key {key!r}: the tiles come from the photo "
                              "(correct a misread tile with --fix N=TILE)")
-    probe = {"ruleset": "riichi", "win": "tsumo", **_PLACEHOLDER, **ctx}
     try:
-        parse_request(probe)
+        parse_request({"ruleset": "riichi", "win": "tsumo", **_PLACEHOLDERS[0], **ctx})
     except HandError as exc:
         raise PhotoError(f"context: {exc}") from None
-    return ctx
+    # Flags that no hand can carry (ippatsu without riichi, tenhou by ron...) are the
+    # context's fault: an error on every placeholder hand is one. One that only some hand
+    # avoids (rinshan needs a kan) waits for the photo's tiles.
+    flags = {k: v for k, v in ctx.items() if k != "win_tile"}
+    problems = []
+    for hand in _PLACEHOLDERS:
+        try:
+            check(parse_request({"ruleset": "riichi", "win": "tsumo", **hand, **flags}))
+        except HandError as exc:
+            problems.append(str(exc))
+        else:
+            return ctx
+    raise PhotoError(f"context: {problems[0]}")
 
 
 def _read(image: Any, reader) -> tuple[Detections, float]:

@@ -172,7 +172,9 @@ def run_json_lines(stream, out, answer=None) -> None:
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
-            result = {"valid": False, "error": f"not JSON: {exc.msg} at column {exc.colno}"}
+            # json's own messages may end in "at" ("Invalid control character at")
+            result = {"valid": False,
+                      "error": f"not JSON: {exc.msg.removesuffix(' at')} at column {exc.colno}"}
         else:
             result = answer(obj)
         out.write(json.dumps(result, ensure_ascii=False) + "\n")
