@@ -117,6 +117,12 @@ def test_mcr_unsure_tile_beside_the_flowers_is_counted_as_one():
     n = note[0].tiles[0]
     undone = score_photo(unsure, ctx, fixes={n: "3m"})
     assert undone.request["flowers"] == 1 and undone.result["total"] == photo.result["total"] - 1
+    # both flowers misread: no flower is seen, the two tiles set aside still count
+    both = list(unsure.tiles)
+    k = [i for i, d in enumerate(both) if d.tile.endswith("f")][0]
+    both[k] = Detection("7s", both[k].box, 0.11, both[k].sideways, (("7p", 0.11), ("1f", 0.08)))
+    photo2 = score_photo(Detections(unsure.width, unsure.height, both), ctx)
+    assert photo2.request["flowers"] == 2 and photo2.result == score_json(want)
     # a sure reading, or one with no flower among the guesses, is only pointed out
     for d in (_misread_flower(dets, 0.9, (("6f", 0.05),)), _misread_flower(dets, 0.16, (("5m", 0.1),))):
         other = score_photo(d, ctx)

@@ -310,25 +310,23 @@ def _judge_layout(layout: Layout, ctx: dict, win_tile: str | None, judge):
 
 
 def _unsure_flowers(layout: Layout, fixed: set[int]) -> dict[int, str]:
-    """MCR: fixes ``{number: flower code}`` for the loose tiles beside the flowers (the
-    layout's ``beside_flowers`` warnings) that the reader was unsure of (confidence under
-    ``LOW_CONFIDENCE``) and thought might be a flower (one among its next guesses): flowers are
-    set aside together, and the classifier knows the flowers of few sets. Each gets a flower
-    code no other tile holds, its own guess first. Tiles the user fixed are left alone."""
+    """MCR: fixes ``{number: flower code}`` for the tiles left out of the hand (the layout's
+    loose tiles) that the reader was unsure of (confidence under ``LOW_CONFIDENCE``) and
+    thought might be a flower (one among its next guesses): an MCR player sets the flowers
+    aside, away from the hand, and the classifier knows the flowers of few sets. Each gets a
+    flower code no other tile holds, its own guess first. Tiles the user fixed are left alone."""
     if layout.ruleset != "mcr":
         return {}
     taken = {d.tile for d in layout.order if d.tile.endswith("f")}
     out: dict[int, str] = {}
-    for w in layout.warnings:
-        if w.code != "beside_flowers" or w.tiles[0] in fixed:
-            continue
-        d = layout.order[w.tiles[0] - 1]
+    for d in (d for g in layout.groups if g.kind == "loose" for d in g.detections):
+        n = layout.number(d)
         guesses = [t for t, _ in d.alternatives if t.endswith("f")]
-        if d.confidence >= LOW_CONFIDENCE or not guesses:
+        if n in fixed or d.confidence >= LOW_CONFIDENCE or not guesses:
             continue
         free = [t for t in guesses + [f"{k}f" for k in range(1, 9)] if t not in taken]
         if free:
-            out[w.tiles[0]] = free[0]
+            out[n] = free[0]
             taken.add(free[0])
     return out
 
@@ -344,8 +342,8 @@ def _flowers_warning(before: dict, numbers: list[int]) -> LayoutWarning:
     undo = _undo(before, numbers)
     return LayoutWarning(
         "corrected",
-        f"counted as flowers: tile {was} beside the flowers, read unsure with a flower among "
-        f"the next guesses (each flower is a point). If not a flower, pass {undo}",
+        f"counted as flowers: tile {was} set aside from the hand, read unsure with a flower "
+        f"among the next guesses (each flower is a point). If not a flower, pass {undo}",
         undo, tuple(numbers))
 
 
