@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.zoom import MAX_WINDOWS, cut_by_window, plan_windows, tile_height
+from vision.zoom import MAX_WINDOWS, cut_by_window, plan_windows, span, tile_height, within
 
 
 def _row(n=14, x0=400.0, y0=600.0, w=22.0, h=30.0):
@@ -177,3 +177,30 @@ def test_broadcast_sample_scores_right_only_with_the_closer_look():
     assert (zoomed.result["han"], zoomed.result["fu"], zoomed.result["payment"]["total"]) == (4, 30, 7700)
     one_pass = score_photo(str(BROADCAST), context, reader=TileReader(zoom=False))
     assert len(one_pass.detections.tiles) < 14 and not one_pass.result.get("valid")
+
+
+def test_span_and_within():
+    assert span([(0, 436, 284, 720), (228, 436, 512, 720)]) == (0, 436, 512, 720)
+    assert within((10, 10, 20, 20), (0, 0, 20, 20)) and not within((10, 10, 21, 20), (0, 0, 20, 20))
+
+
+def test_reader_keeps_the_first_pass_when_the_windows_see_nothing(tmp_path, monkeypatch):
+    pytest.importorskip("onnxruntime")
+    from onnx_fakes import write_fake_weights
+    from vision.detector import TileReader
+
+    raw = np.zeros((1, 6, 1), np.float32)
+    raw[0, :, 0] = (208, 208, 10, 14, 0.9, 0.0)
+    reader = TileReader(write_fake_weights(tmp_path, raw, 416), threads=1, turns=1)
+    once = reader._detect_once
+    calls = []
+
+    def first_only(image):
+        calls.append(image.shape[:2])
+        if len(calls) == 1:
+            return once(image)
+        return np.zeros((0, 4)), np.zeros(0, np.float32), np.zeros(0, np.int64)
+
+    monkeypatch.setattr(reader, "_detect_once", first_only)
+    boxes, _, _ = reader.detect(np.full((720, 1280, 3), 90, np.uint8))
+    assert len(calls) == 2 and len(boxes) == 1        # one window looked, nothing there: keep

@@ -25,7 +25,7 @@ from vision.classes import TILE_CLASSES
 from vision.detections import Detection, Detections
 from vision.tile_counts import assign_within_counts
 from vision.tile_crops import crop_boxes
-from vision.zoom import blind_windows, cut_by_window, plan_windows
+from vision.zoom import blind_windows, cut_by_window, plan_windows, span, within
 
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
 DETECTOR_FILE = "detector.onnx"
@@ -293,10 +293,13 @@ class TileReader:
         seen = None        # the span of the windows looked through so far
         for _ in range(1 + ZOOM_AGAIN):
             windows = plan_windows(boxes, w, h, self.imgsz)
-            if not windows or (seen is not None and _within(_span(windows), seen)):
+            if not windows or (seen is not None and within(span(windows), seen)):
                 break
-            boxes, scores, cls = self._detect_windows(image_bgr, windows)
-            seen = _span(windows) if seen is None else _span([seen, _span(windows)])
+            found = self._detect_windows(image_bgr, windows)
+            if len(found[0]) == 0:      # a closer look that sees nothing is no better
+                break
+            boxes, scores, cls = found
+            seen = span(windows) if seen is None else span([seen, span(windows)])
         return boxes, scores, cls
 
     def _detect_windows(self, image_bgr: np.ndarray, windows: list[tuple[int, int, int, int]]
@@ -369,16 +372,6 @@ class TileReader:
                                    confidence=conf, sideways=bool(sideways[i]),
                                    alternatives=alts[:3]))
         return Detections(width=w, height=h, tiles=tiles)
-
-
-def _span(windows) -> tuple[int, int, int, int]:
-    """The rectangle spanned by ``(x1, y1, x2, y2)`` windows."""
-    a = np.asarray(windows).reshape(-1, 4)
-    return int(a[:, 0].min()), int(a[:, 1].min()), int(a[:, 2].max()), int(a[:, 3].max())
-
-
-def _within(inner, outer) -> bool:
-    return inner[0] >= outer[0] and inner[1] >= outer[1] and inner[2] <= outer[2] and inner[3] <= outer[3]
 
 
 def _merge_back(probs: np.ndarray, det_cls: np.ndarray, names: list[str]) -> np.ndarray:

@@ -135,3 +135,14 @@ def cut_by_window(boxes: np.ndarray, window: tuple[int, int, int, int], width: i
     if y2 < height:
         cut |= boxes[:, 3] >= y2 - EDGE_PX
     return cut
+
+
+def span(windows) -> tuple[int, int, int, int]:
+    """The rectangle ``(x1, y1, x2, y2)`` spanned by windows (or rectangles) of that form."""
+    a = np.asarray(windows).reshape(-1, 4)
+    return int(a[:, 0].min()), int(a[:, 1].min()), int(a[:, 2].max()), int(a[:, 3].max())
+
+
+def within(inner: tuple[int, int, int, int], outer: tuple[int, int, int, int]) -> bool:
+    """Rectangle ``inner`` lies inside ``outer`` (both x1 y1 x2 y2)."""
+    return inner[0] >= outer[0] and inner[1] >= outer[1] and inner[2] <= outer[2] and inner[3] <= outer[3]
