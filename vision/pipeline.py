@@ -309,12 +309,13 @@ def _judge_layout(layout: Layout, ctx: dict, win_tile: str | None, judge):
     return req, result, warnings
 
 
-def _unsure_flowers(layout: Layout, fixed: set[int]) -> dict[int, str]:
+def _unsure_flowers(layout: Layout) -> dict[int, str]:
     """MCR: fixes ``{number: flower code}`` for the tiles left out of the hand (the layout's
     loose tiles) that the reader was unsure of (confidence under ``LOW_CONFIDENCE``) and
     thought might be a flower (one among its next guesses): an MCR player sets the flowers
     aside, away from the hand, and the classifier knows the flowers of few sets. Each gets a
-    flower code no other tile holds, its own guess first. Tiles the user fixed are left alone."""
+    flower code no other tile holds, its own guess first. A tile the user fixed has
+    confidence 1, so it is left alone."""
     if layout.ruleset != "mcr":
         return {}
     taken = {d.tile for d in layout.order if d.tile.endswith("f")}
@@ -322,7 +323,7 @@ def _unsure_flowers(layout: Layout, fixed: set[int]) -> dict[int, str]:
     for d in (d for g in layout.groups if g.kind == "loose" for d in g.detections):
         n = layout.number(d)
         guesses = [t for t, _ in d.alternatives if t.endswith("f")]
-        if n in fixed or d.confidence >= LOW_CONFIDENCE or not guesses:
+        if d.confidence >= LOW_CONFIDENCE or not guesses:
             continue
         free = [t for t in guesses + [f"{k}f" for k in range(1, 9)] if t not in taken]
         if free:
@@ -375,7 +376,7 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool) -> Pho
             detections, layout = reparse_fixed(layout, detections, {int(k): v for k, v in fixes.items()})
         except ValueError as exc:
             raise PhotoError(str(exc)) from None
-    flowers = _unsure_flowers(layout, set(fixes or ()))
+    flowers = _unsure_flowers(layout)
     if flowers:
         before = {n: layout.order[n - 1] for n in flowers}
         detections, layout = reparse_fixed(layout, detections, flowers)
