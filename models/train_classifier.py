@@ -95,16 +95,50 @@ def _body_colour(tile: np.ndarray) -> np.ndarray:
     return np.median(tile[..., :3][opaque], axis=0) if opaque.any() else np.array([230, 235, 240])
 
 
-def recolour_body(tile: np.ndarray, rng: np.random.Generator, dark_share: float = DARK_SHARE) -> np.ndarray:
+def _outlined(ink: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The ink mask (H, W, 1) float 0..1 reduced to its outline, 1-3 px wide at BASE_HEIGHT:
+    line-art sets (jade-like) draw circles and bamboo sticks hollow. Strokes thinner than the
+    outline stay solid, so characters keep their shape."""
+    width = int(rng.integers(1, 4))
+    inner = cv2.erode(ink[..., 0], np.ones((2 * width + 1, 2 * width + 1), np.uint8))
+    return np.clip(ink[..., 0] - inner, 0, 1)[..., None]
+
+
+def _grain(shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    """Soft streaks (H, W, 1), mean ~1: the polished grain of a stone or wood-look tile body."""
+    h, w = shape
+    n = rng.normal(0, 1, (max(2, h // 10), 3)).astype(np.float32)
+    n = cv2.resize(n, (w, h), interpolation=cv2.INTER_CUBIC)
+    if rng.random() < 0.5:
+        m = cv2.getRotationMatrix2D((w / 2, h / 2), rng.uniform(-40, 40), 1.3)
+        n = cv2.warpAffine(n, m, (w, h), borderMode=cv2.BORDER_REFLECT)
+    return (1 + rng.uniform(0.08, 0.25) * n)[..., None]
+
+
+def recolour_body(tile: np.ndarray, rng: np.random.Generator, dark_share: float = DARK_SHARE,
+                  keep_ink_hue: bool = False) -> np.ndarray:
     """Repaint the tile body in another colour, keeping the ink: a tinted set (ivory, green,
-    blue) or, a ``dark_share`` of the time, a dark body with light ink (jade, black sets)."""
+    blue) or, a ``dark_share`` of the time, a dark body with light ink (jade, black sets).
+
+    A dark repaint sometimes also grains the body, draws the ink near-white (unless
+    ``keep_ink_hue``: a red five's ink must stay red) or draws only the ink's outline, as
+    line-art sets do. ``tile``: BGRA (H, W, 4) uint8; returns the same shape."""
     body = _body_colour(tile).astype(np.float32)
     bgr = tile[..., :3].astype(np.float32)
     ink = np.clip((np.abs(bgr - body).max(axis=2) - 30) / 80, 0, 1)[..., None]
     if rng.random() < dark_share:
         hsv = np.uint8([[[rng.uniform(0, 180), rng.uniform(60, 255), rng.uniform(20, 110)]]])
         new_body = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
-        new_ink = 255 - (255 - bgr) * rng.uniform(0.2, 0.5)      # lighter ink, same hue
+        if rng.random() < 0.5:
+            new_body = new_body * _grain(tile.shape[:2], rng)
+        if keep_ink_hue:      # red stays saturated red: a pale pink five reads as a plain one
+            new_ink = bgr * rng.uniform(0.9, 1.2) + rng.uniform(0, 40)
+        elif rng.random() < 0.5:
+            new_ink = np.full_like(bgr, rng.uniform(190, 255)) * rng.uniform(0.85, 1.0, 3)
+        else:
+            new_ink = 255 - (255 - bgr) * rng.uniform(0.2, 0.5)      # lighter ink, same hue
+        if rng.random() < 0.4:
+            ink = _outlined(ink, rng)
     else:
         new_body = body * rng.uniform(0.65, 1.0, 3).astype(np.float32)
         new_ink = bgr
@@ -263,7 +297,7 @@ def render_crop(style: dict[str, np.ndarray], cls: str, rng: np.random.Generator
     else:
         tile = style[cls]
         if rng.random() < paint[0]:
-            tile = recolour_body(tile, rng, paint[1])
+            tile = recolour_body(tile, rng, paint[1], keep_ink_hue=cls in RED_FIVES)
     if rng.random() < 0.5:
         tile = _with_thickness(tile, rng)
     h, w = tile.shape[:2]

@@ -123,3 +123,40 @@ def test_recolour_paints_the_body_dark_with_light_ink_when_asked():
     assert (dark[..., 3] == 255).all()
     light = recolour_body(tile, rng, dark_share=0.0)        # a tint keeps the ink black
     assert light[20, 15, :3].max() < 30 and light[2, 2, :3].mean() > 150
+
+
+def test_outline_keeps_thin_strokes_and_hollows_thick_ink():
+    """train_classifier._outlined (line-art sets draw circles and sticks hollow): a 20 px blob
+    loses its middle, a 1 px stroke is kept whole."""
+    pytest.importorskip("torch", reason="the classifier trainer needs the train extra")
+    import sys
+
+    sys.path.insert(0, str(REPO))
+    from models.train_classifier import _outlined
+
+    ink = np.zeros((60, 60, 1), np.float32)
+    ink[10:30, 10:30] = 1                                   # thick blob
+    ink[40:55, 45] = 1                                      # thin stroke
+    out = _outlined(ink, np.random.default_rng(3))
+    assert out[20, 20, 0] == 0 and out[10, 20, 0] == 1      # hollow middle, edge kept
+    assert (out[40:55, 45, 0] == 1).all()
+
+
+def test_dark_repaint_of_a_red_five_keeps_its_ink_red():
+    """recolour_body(keep_ink_hue=True), as render_crop asks for 0m/0p/0s: on any dark body the
+    ink stays redder than it is blue or green (a white-ink red five would teach the wrong name)."""
+    pytest.importorskip("torch", reason="the classifier trainer needs the train extra")
+    import sys
+
+    sys.path.insert(0, str(REPO))
+    from models.train_classifier import recolour_body
+
+    tile = np.full((40, 30, 4), 255, np.uint8)
+    tile[10:30, 8:22, :3] = (40, 30, 215)                   # red ink (BGR), thick
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        out = recolour_body(tile, rng, dark_share=1.0, keep_ink_hue=True)
+        b, g, r = out[..., :3].reshape(-1, 3).astype(int).T
+        bright = np.maximum(np.maximum(b, g), r) > 170      # the ink (dark bodies stay under)
+        assert bright.any()
+        assert (r[bright] - np.maximum(b, g)[bright] > 80).all()   # red, not pink or white
