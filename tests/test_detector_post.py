@@ -220,6 +220,39 @@ def test_classifier_turns_average_log_probabilities(monkeypatch, turns, expected
     assert probs[0].sum() == pytest.approx(1.0, abs=1e-5)
 
 
+class _CountingClassifier(_CornerClassifier):
+    """Stub session: a crop whose top-left pixel is bright is class 0 with 0.99 in every turn
+    (sure), a dark one class 1 with 0.6; counts the crops it is fed."""
+
+    def __init__(self):
+        self.fed = 0
+
+    def run(self, _outputs, feeds):
+        crops = feeds["crops"]
+        self.fed += len(crops)
+        probs = np.full((len(crops), 46), 0.4 / 45, np.float32)
+        sure = crops[:, 0, 0, 0] > 0.5
+        probs[sure] = 0.01 / 45
+        probs[sure, 0], probs[~sure, 1] = 0.99, 0.6
+        return [probs]
+
+
+def test_four_turns_skip_the_last_two_for_a_crop_sure_after_two(monkeypatch):
+    """TileReader.classify with turns=4: a crop at >= SURE_AFTER_TWO_TURNS after 0° and 180°
+    is not turned 90°/270°; an unsure one is. Two crops: 2 x 2 first turns + 2 more = 6 fed."""
+    import vision.detector as det
+
+    crops = np.zeros((2, 3, 4, 4), np.float32)
+    crops[0] = 1.0                                   # sure in every turn
+    monkeypatch.setattr(det, "crop_boxes", lambda image, boxes, size: crops.copy())
+    reader = object.__new__(det.TileReader)
+    reader.classifier, reader.crop_size, reader.turns = _CountingClassifier(), 4, 4
+    probs = reader.classify(np.zeros((8, 8, 3), np.uint8), np.zeros((2, 4), np.float32))
+    assert reader.classifier.fed == 6
+    assert probs[0, 0] == pytest.approx(0.99, abs=1e-3)
+    assert probs[1, 1] == pytest.approx(0.6, abs=1e-3)
+
+
 def test_classifier_turns_must_be_1_2_or_4():
     from vision.detector import TileReader
 
