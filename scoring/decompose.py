@@ -128,6 +128,15 @@ def _split_table(n: int, honours: bool) -> dict[bytes, tuple[tuple[int, tuple[tu
 _SPLIT_TABLES: list = []        # [numbered suit table, honours table], built on first use
 
 
+def split_table(honours: bool) -> dict[bytes, tuple[tuple[int, tuple[tuple[str, int], ...]], ...]]:
+    """The complete split table of a numbered suit, or of the honours (see :func:`_split_table`):
+    suit counts as bytes (9 or 7) -> every split; built on the first call (~25 ms), then shared.
+    A pattern that is not a key does not split."""
+    if not _SPLIT_TABLES:
+        _SPLIT_TABLES[:] = [_split_table(9, False), _split_table(7, True)]
+    return _SPLIT_TABLES[honours]
+
+
 def _suit_decompositions(counts: Sequence[int], honours: bool) -> tuple[tuple[int, tuple[tuple[str, int], ...]], ...]:
     """All ways to split one suit's counts into sets and at most one pair.
 
@@ -135,9 +144,7 @@ def _suit_decompositions(counts: Sequence[int], honours: bool) -> tuple[tuple[in
     0..8 inside the suit (0..6 for honours, which form no runs). Empty if impossible. Read
     from the complete table of :func:`_split_table`, built on the first call.
     """
-    if not _SPLIT_TABLES:
-        _SPLIT_TABLES[:] = [_split_table(9, False), _split_table(7, True)]
-    return _SPLIT_TABLES[honours].get(bytes(counts), ())
+    return split_table(honours).get(bytes(counts), ())
 
 
 # the concealed groups there can be, by shape and kind (shared values)
@@ -306,15 +313,25 @@ def readings(counts: Sequence[int], melds: Sequence[Group] = (), win_kind: int =
                 seen.append(g)
             out.append(_new(Reading, (STANDARD, groups, pair, win_kind, j, wait)))
     if not melds:
-        if is_seven_pairs(counts):
-            pairs = tuple(Group(PAIR, k) for k in range(NUM_KINDS) if counts[k] == 2)
-            j = next(i for i, g in enumerate(pairs) if g.kind == win_kind)
-            out.append(Reading(SEVEN_PAIRS, pairs, -1, win_kind, j, TANKI))
-        elif is_thirteen_orphans(counts):
-            pair = next(k for k in ORPHAN_KINDS if counts[k] == 2)
-            wait = THIRTEEN_SIDED if pair == win_kind else TANKI
-            out.append(Reading(THIRTEEN_ORPHANS, (), pair, win_kind, -1, wait))
+        special = special_reading(counts, win_kind)
+        if special is not None:
+            out.append(special)
     return out
+
+
+def special_reading(counts: Sequence[int], win_kind: int) -> Reading | None:
+    """The seven pairs or thirteen orphans reading of concealed ``counts`` (34 kinds, the
+    winning tile of kind ``win_kind`` included, no melds), or None when it is neither. A hand
+    has at most one of the two, and :func:`readings` lists it after the standard ones."""
+    if is_seven_pairs(counts):
+        pairs = tuple(Group(PAIR, k) for k in range(NUM_KINDS) if counts[k] == 2)
+        j = next(i for i, g in enumerate(pairs) if g.kind == win_kind)
+        return Reading(SEVEN_PAIRS, pairs, -1, win_kind, j, TANKI)
+    if is_thirteen_orphans(counts):
+        pair = next(k for k in ORPHAN_KINDS if counts[k] == 2)
+        wait = THIRTEEN_SIDED if pair == win_kind else TANKI
+        return Reading(THIRTEEN_ORPHANS, (), pair, win_kind, -1, wait)
+    return None
 
 
 def is_complete(counts: Sequence[int], n_melds: int = 0) -> bool:

@@ -30,6 +30,14 @@ def _set_fu(triplet: bool, tiles: int, concealed: bool, by_ron: bool) -> FuLine:
 # [triplet?][simples/terminals/honours][concealed?][completed by ron?] -> FuLine
 _SET_FU = tuple(tuple(tuple(tuple(_set_fu(bool(t), c, bool(k), bool(r)) for r in (0, 1))
                             for k in (0, 1)) for c in (0, 1, 2)) for t in (0, 1))
+
+
+def set_fu_line(triplet: bool, tiles: int, concealed: bool, by_ron: bool) -> FuLine:
+    """The shared fu line of a triplet (else a kan) of ``tiles`` 0 simples, 1 terminals,
+    2 honours, ``concealed`` or not, completed ``by_ron`` or not (then it counts open)."""
+    return _SET_FU[triplet][tiles][concealed][by_ron]
+
+
 _WAIT_LINE = {KANCHAN: FuLine("closed wait", 2), PENCHAN: FuLine("edge wait", 2),
               TANKI: FuLine("single wait", 2)}
 # the fixed lines, built once (a result holds them as they are)
@@ -85,10 +93,10 @@ def set_fu(r: Reading) -> SetFu | None:
     return SetFu(tuple(tsumo), raw_tsumo, tuple(ron), raw_ron, _WAIT_LINE.get(r.wait))
 
 
-def fu_of(f: Facts, sets: SetFu | None = None) -> tuple[int, int, list[FuLine]]:
+def fu_of(f: Facts) -> tuple[int, int, list[FuLine]]:
     """``(rounded fu, raw fu, [FuLine(reason, fu), ...])`` of reading ``f``. A pinfu reading
-    gets no tsumo fu (pinfu tsumo is 20 fu). ``sets``: the reading's :func:`set_fu` when the
-    caller has it cached (else only this win's set lines are counted here)."""
+    gets no tsumo fu (pinfu tsumo is 20 fu). The triplets' and kans' lines are ``f.set_lines``
+    when the facts carry them (else they are counted here)."""
     r, h = f.r, f.h
     if r.form != STANDARD:
         if r.form == SEVEN_PAIRS:
@@ -104,17 +112,13 @@ def fu_of(f: Facts, sets: SetFu | None = None) -> tuple[int, int, list[FuLine]]:
     elif h.closed:
         lines.append(_CLOSED_RON)
         raw += 10
+    sets = f.set_lines
     if sets is None:            # this win's set lines, counted here
         raw += _set_lines(r, -1 if tsumo else r.win_group, lines)
-        wait = _WAIT_LINE.get(r.wait)
-    else:
-        if tsumo:
-            lines += sets.by_tsumo
-            raw += sets.raw_by_tsumo
-        else:
-            lines += sets.by_ron
-            raw += sets.raw_by_ron
-        wait = sets.wait
+    elif sets:
+        lines += sets
+        raw += f.set_fu
+    wait = _WAIT_LINE.get(r.wait)
     pair = r.pair
     if pair >= 27:
         if pair >= WHITE:

@@ -13,13 +13,14 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Sequence
 
-from ..decompose import Group, meld_groups, readings
+from ..decompose import Group, meld_groups
 from ..hand import HandError, HandRequest, Tally, check, shape_key
 from ..tiles import NUM_KINDS, dora_from_indicator, to_mpsz
 from .fu import fu_of, set_fu
 from .limits import base_points, payment
 from .result import DoraCount, RiichiResult
-from .yaku import (KIND_FLAGS, facts_of, hand_facts, reading_facts, shape_facts, yaku_of,
+from .readings import hand_readings
+from .yaku import (KIND_FLAGS, Facts, facts_of, hand_facts, reading_facts, shape_facts, yaku_of,
                    yakuman_of)
 
 SHAPE_CACHE_SIZE = 4096     # hand shapes whose readings are kept (about 1 kB each)
@@ -94,33 +95,25 @@ def _bounded_put(cache: OrderedDict, key, value, size: int) -> None:
             pass
 
 
-def _shape(key: bytes, hand: bytes, melds: tuple[Group, ...], win_kind: int,
-           all_counts: Sequence[int]):
-    """The cache entry for shape ``key`` (see :data:`_SHAPES`), built (it is not there):
-    ``hand``, ``melds``, ``win_kind``: what the key names; ``all_counts``: every tile of the
-    hand by kind, melds included."""
+def _first_facts(req: HandRequest, key: bytes, hand: bytes, melds: tuple[Group, ...],
+                 win_kind: int, all_counts: Sequence[int]) -> list[Facts]:
+    """The Facts of every reading of a hand whose shape ``key`` is not cached (empty if it is
+    not complete), from the per-suit tables (scoring/riichi/readings.py); the shape is cached
+    when it was seen once before (see :data:`_SHAPES`). ``hand``, ``melds``, ``win_kind``: what
+    the key names; ``all_counts``: every tile of the hand by kind, melds included."""
     seen = len(_SEEN)
     if seen >= 2 * SHAPE_CACHE_SIZE:
         _SEEN.clear()
         seen = 0
     _SEEN.setdefault(key, None)     # one look-up
-    keep = len(_SEEN) == seen       # seen before
-    rs = readings(hand, melds, win_kind)
-    if rs:
-        counts = bytes(all_counts)
-        sf = shape_facts(counts, melds, *_flags(counts))
+    counts = bytes(all_counts)
+    sf = shape_facts(counts, melds, *_flags(counts))
+    fs = hand_readings(hand_facts(req, counts, shape=sf), hand, melds, win_kind)
+    if len(_SEEN) == seen:          # seen before: keep what the flags do not decide
         closed = sf.closed
-        if keep:    # the sets' fu lines once for all (fu_of counts them when not given)
-            shape = (tuple([reading_facts(r, closed, set_fu(r)) for r in rs]), sf)
-        elif len(rs) == 1:      # the usual case, without a comprehension's call
-            shape = ((reading_facts(rs[0], closed),), sf)
-        else:
-            shape = (tuple([reading_facts(r, closed) for r in rs]), sf)
-    else:
-        shape = None
-    if keep:
+        shape = (tuple([reading_facts(f.r, closed, set_fu(f.r)) for f in fs]), sf) if fs else None
         _bounded_put(_SHAPES, key, shape, SHAPE_CACHE_SIZE)
-    return shape
+    return fs
 
 
 def score_riichi(req: HandRequest, tally: Tally | None = None) -> RiichiResult:
@@ -141,31 +134,35 @@ def score_riichi(req: HandRequest, tally: Tally | None = None) -> RiichiResult:
     else:
         hand, groups = bytes(tally.hand), meld_groups(melds)
         key = shape_key(hand, groups, win_kind)
+    all_counts = tally.all
     shape = _SHAPES.get(key, _MISSING)
     if shape is _MISSING:
-        shape = _shape(key, hand, groups, win_kind, tally.all)
-    if shape is None:
+        fs = _first_facts(req, key, hand, groups, win_kind, all_counts)
+    elif shape is None:
+        fs = None
+    else:
+        rs, sf = shape
+        h = hand_facts(req, all_counts, shape=sf)
+        fs = [facts_of(h, p) for p in rs]
+    if not fs:
         shown = "".join(f" +{m.type} {to_mpsz(m.tiles)}" for m in melds)
         raise HandError(
             f"not a complete hand: {to_mpsz(req.concealed)} + {req.win_tile}{shown} is not four "
             "sets and a pair, seven different pairs or thirteen orphans")
-    rs, sf = shape
-    all_counts = tally.all
-    h = hand_facts(req, all_counts, shape=sf)
+    h = fs[0].h
     rules = h.rules
     maybe_yakuman = h.yakuman_traits
     dealer = req.seat_wind == "E"
     tsumo = h.tsumo
     honba, sticks = req.honba, req.riichi_sticks
     dora_han = -1                               # counted when a reading first needs it
-    several = len(rs) > 1
+    several = len(fs) > 1
     best_key = None
     best = None     # (reading, yaku lines or None when no yaku, han, fu, fu lines, payment, limit, yakuman?)
-    for p in rs:
-        f = facts_of(h, p)
-        r = p.r
+    for f in fs:
+        r = f.r
         ym = yakuman_of(f) if maybe_yakuman else None
-        fu, raw, lines = fu_of(f, p.fu)           # yakuman hands report fu too, as mahjong does
+        fu, raw, lines = fu_of(f)           # yakuman hands report fu too, as mahjong does
         if ym:
             multiples = 0
             found = []

@@ -85,15 +85,21 @@ class ShapeFacts(NamedTuple):
 
 
 class Facts(NamedTuple):
-    """One reading of one hand."""
+    """One reading of one hand: its sets summed up as bit masks and counts, so that each yaku
+    test is a few integer operations (built by :func:`facts_of` or, for a new hand, by
+    scoring/riichi/readings.py from per-suit tables)."""
 
     h: HandFacts
     r: Reading
-    runs: tuple[int, ...]      # start kind of every run, called chi included
-    triplets: tuple[int, ...]  # kind of every triplet and kan
+    runs: int                  # bit k: a run from kind k (called chi included); a run twice sets one bit
+    n_runs: int                # runs, each counted
+    triplets: int              # bit k: a triplet or kan of kind k
+    n_triplets: int
     concealed_triplets: int    # triplets/kans formed in hand or closed kans, a ron-completed one excluded
     peikou: int                # pairs of identical concealed runs (closed hands only)
     traits: int                # the hand's trait bits and the reading's (A_RUN ... PAIRS_FORM)
+    set_lines: tuple | None    # fu lines of the triplets and kans for this win; None: fu_of counts them
+    set_fu: int                # their total
 
 
 class ReadingFacts(NamedTuple):
@@ -101,8 +107,10 @@ class ReadingFacts(NamedTuple):
     the hand's shape): the concealed triplets by tsumo and by ron, the reading's own traits."""
 
     r: Reading
-    runs: tuple[int, ...]
-    triplets: tuple[int, ...]
+    runs: int
+    n_runs: int
+    triplets: int
+    n_triplets: int
     concealed_by_tsumo: int
     concealed_by_ron: int
     peikou: int
@@ -224,9 +232,10 @@ def reading_facts(r: Reading, closed: bool, fu: object = None) -> ReadingFacts:
     sanankou/suuankou and its fu): ``concealed_by_ron`` leaves it out."""
     form, sets, pair, _, ron_group, wait = r
     if form != STANDARD:
-        return _new(ReadingFacts, (r, (), (), 0, 0, 0, PAIRS_FORM if form == SEVEN_PAIRS else 0, fu))
+        return _new(ReadingFacts, (r, 0, 0, 0, 0, 0, 0, 0, PAIRS_FORM if form == SEVEN_PAIRS else 0, fu))
     runs = []
     trip = []
+    run_bits = trip_bits = 0
     concealed = by_ron = 0
     outside = True              # every set holds a terminal or an honour
     from_one = False            # a run starts on a suit's 1
@@ -235,6 +244,7 @@ def reading_facts(r: Reading, closed: bool, fu: object = None) -> ReadingFacts:
     for shape, kind, closed_group, _ in sets:
         if shape == RUN:
             runs.append(kind)
+            run_bits |= 1 << kind
             p = kind % 9
             if p == 0:
                 from_one = True
@@ -243,6 +253,7 @@ def reading_facts(r: Reading, closed: bool, fu: object = None) -> ReadingFacts:
             run_suits |= 1 << kind // 9
         else:
             trip.append(kind)
+            trip_bits |= 1 << kind
             if closed_group:
                 concealed += 1
                 if i != ron_group:
@@ -282,12 +293,21 @@ def reading_facts(r: Reading, closed: bool, fu: object = None) -> ReadingFacts:
             traits |= PINFU_SHAPE
     if _TERMINAL_OR_HONOUR[pair]:
         traits |= OUTSIDE_PAIR
-    return _new(ReadingFacts, (r, tuple(runs), tuple(trip), concealed, by_ron, peikou, traits, fu))
+    return _new(ReadingFacts, (r, run_bits, n, trip_bits, len(trip), concealed, by_ron, peikou,
+                               traits, fu))
 
 
 def facts_of(h: HandFacts, p: ReadingFacts) -> Facts:
     """:class:`Facts` of a reading from its cached part ``p`` and the hand's facts."""
-    return _new(Facts, (h, p[0], p[1], p[2], p[4] if not h.tsumo else p[3], p[5], h.traits | p[6]))
+    fu = p[9]
+    if fu is None:
+        lines, raw = None, 0
+    elif h.tsumo:
+        lines, raw = fu.by_tsumo, fu.raw_by_tsumo
+    else:
+        lines, raw = fu.by_ron, fu.raw_by_ron
+    return _new(Facts, (h, p[0], p[1], p[2], p[3], p[4], p[5] if h.tsumo else p[6], p[7],
+                        h.traits | p[8], lines, raw))
 
 
 def facts_for(h: HandFacts, r: Reading) -> Facts:
@@ -300,7 +320,7 @@ def facts_for(h: HandFacts, r: Reading) -> Facts:
 def is_pinfu_shape(f: Facts) -> bool:
     """Closed, four runs, a pair that gives no fu, won on a two-sided wait."""
     h, r = f.h, f.r
-    return (h.closed and r.form == STANDARD and len(f.runs) == 4 and r.wait == RYANMEN
+    return (h.closed and r.form == STANDARD and f.n_runs == 4 and r.wait == RYANMEN
             and r.pair not in DRAGONS and r.pair != h.seat and r.pair != h.round)
 
 
@@ -308,41 +328,35 @@ def _tanyao(h: HandFacts) -> bool:
     return h.all_simples and (h.closed or h.rules.open_tanyao)
 
 
+# masks over kinds (bit k: kind k) for the tests below
+_SUIT_ONES = 1 | 1 << 9 | 1 << 18                       # the 1 of each suit
+_SIMPLE_BITS = sum(1 << k for k in range(27) if k % 9 not in (0, 8))
+_INNER_RUN_BITS = sum(1 << k for k in range(27) if k % 9 not in (0, 6))   # runs without a terminal
+
+
 def _sanshoku(f: Facts) -> bool:
+    """A run from the same number in each suit (its start 1..7)."""
     runs = f.runs
-    for k in runs:
-        if k < 7 and k + 9 in runs and k + 18 in runs:
-            return True
-    return False
+    return bool(runs & runs >> 9 & runs >> 18 & 0x7F)
 
 
 def _ittsu(f: Facts) -> bool:
+    """Runs 123, 456 and 789 of one suit."""
     runs = f.runs
-    for k in runs:
-        if k % 9 == 0 and k + 3 in runs and k + 6 in runs:
-            return True
-    return False
+    return bool(runs & runs >> 3 & runs >> 6 & _SUIT_ONES)
 
 
 def _outside(f: Facts) -> bool:
     """Every set and the pair hold a terminal or honour, with at least one run."""
     r = f.r
-    if r.form != STANDARD or not f.runs:
-        return False
-    if not _TERMINAL_OR_HONOUR[r.pair]:
-        return False
-    for k in f.triplets:
-        if not _TERMINAL_OR_HONOUR[k]:
-            return False
-    for k in f.runs:
-        if k % 9 != 0 and k % 9 != 6:
-            return False
-    return True
+    return (r.form == STANDARD and f.n_runs > 0 and _TERMINAL_OR_HONOUR[r.pair]
+            and not f.triplets & _SIMPLE_BITS and not f.runs & _INNER_RUN_BITS)
 
 
 def _sanshoku_doukou(f: Facts) -> bool:
+    """A triplet (or kan) of the same number in each suit."""
     t = f.triplets
-    return len(t) >= 3 and any(k < 9 and k + 9 in t and k + 18 in t for k in t)
+    return f.n_triplets >= 3 and bool(t & t >> 9 & t >> 18 & 0x1FF)
 
 
 def _shousangen(f: Facts) -> bool:
@@ -432,7 +446,7 @@ YAKU: tuple[Yaku, ...] = (
     Yaku("chanta", 2, 1, READING, A_RUN | OUTSIDE_PAIR | OUTSIDE_SETS | HONOURS,
          lambda f: f.h.has_honours and _outside(f)),
     Yaku("chiitoitsu", 2, 0, READING, PAIRS_FORM, lambda f: f.r.form == SEVEN_PAIRS),
-    Yaku("toitoi", 2, 2, READING, FOUR_TRIPLETS_SETS, lambda f: len(f.triplets) == 4),
+    Yaku("toitoi", 2, 2, READING, FOUR_TRIPLETS_SETS, lambda f: f.n_triplets == 4),
     Yaku("sanankou", 2, 2, READING, THREE_CONCEALED, lambda f: f.concealed_triplets == 3),
     Yaku("sankantsu", 2, 2, HAND, THREE_KANS, lambda h: h.kans == 3),
     Yaku("sanshoku doukou", 2, 2, READING, TRIPLETS_3_SUITS, _sanshoku_doukou),
