@@ -15,8 +15,7 @@ from scoring.hand import check
 from scoring.riichi.fu import set_fu
 from scoring.riichi.random_hands import THEMES, random_request
 from scoring.riichi.readings import hand_readings
-from scoring.riichi.scorer import _flags
-from scoring.riichi.yaku import facts_of, hand_facts, reading_facts
+from scoring.riichi.yaku import facts_of, hand_facts, reading_facts, tile_flags
 
 
 @pytest.mark.parametrize("theme", THEMES)
@@ -32,7 +31,7 @@ def test_hand_readings_equal_the_set_by_set_facts(theme):
                 continue
             tally = check(v)
             melds = meld_groups(v.melds)
-            h = hand_facts(v, tally.all, *_flags(tally.all))
+            h = hand_facts(v, tally.all, *tile_flags(tally.all))
             want = [facts_of(h, reading_facts(r, h.closed, set_fu(r)))
                     for r in readings(tally.hand, melds, v.win_tile.kind)]
             assert hand_readings(h, bytes(tally.hand), melds, v.win_tile.kind) == want, v
@@ -52,7 +51,7 @@ def test_incomplete_hands_have_no_readings():
         hand[k] -= 1
         hand[other] += 1
         melds = meld_groups(req.melds)
-        h = hand_facts(req, tally.all, *_flags(tally.all))
+        h = hand_facts(req, tally.all, *tile_flags(tally.all))
         want = readings(hand, melds, other)
         got = hand_readings(h, bytes(hand), melds, other)
         assert [f.r for f in got] == want

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from ..decompose import KANCHAN, PENCHAN, RUN, SEVEN_PAIRS, STANDARD, TANKI, TRIPLET, Reading
 from .result import FuLine
-from .yaku import PINFU_SHAPE, WHITE, Facts, is_pinfu_shape
+from .yaku import PINFU_SHAPE, WHITE, Facts
 
 _TILE_CLASS = tuple(2 if k >= 27 else 1 if k % 9 in (0, 8) else 0 for k in range(34))
 
@@ -106,7 +106,7 @@ def fu_of(f: Facts) -> tuple[int, int, list[FuLine]]:
     lines = [_BASE]
     raw = 20
     if tsumo:
-        if not (f.traits & PINFU_SHAPE and is_pinfu_shape(f)):
+        if not f.traits & PINFU_SHAPE:     # the trait is exact: see yaku.is_pinfu_shape
             lines.append(_TSUMO)
             raw += 2
     elif h.closed:

@@ -20,8 +20,8 @@ from .fu import fu_of, set_fu
 from .limits import base_points, payment
 from .result import DoraCount, RiichiResult
 from .readings import hand_readings
-from .yaku import (KIND_FLAGS, Facts, facts_of, hand_facts, reading_facts, shape_facts, yaku_of,
-                   yakuman_of)
+from .yaku import (Facts, facts_of, hand_facts, reading_facts, shape_facts,
+                   yaku_and_han, yakuman_of)
 
 SHAPE_CACHE_SIZE = 4096     # hand shapes whose readings are kept (about 1 kB each)
 NO_YAKU = "complete hand but no yaku (dora are not yaku); declaring this win is chombo"
@@ -30,39 +30,6 @@ NO_YAKU = "complete hand but no yaku (dora are not yaku); declaring this win is 
 _DORA_OF = tuple(dora_from_indicator(k) for k in range(NUM_KINDS))
 _NO_DORA = DoraCount()          # yakuman hands: dora are not added
 _new = tuple.__new__            # a NamedTuple straight from a tuple: cheaper than its keywords
-
-
-# OR and AND of KIND_FLAGS over the kinds present in one suit, for every set of kinds present
-# (9 or 7 bits: 1,664 entries in all, built here): keyed by the suit's counts turned into
-# presence bytes (0 or 1 per kind).
-_PRESENT = bytes([0] + [1] * 255)       # bytes.translate table: any count > 0 -> 1
-
-
-def _suit_flag_table(lo: int, n: int) -> dict[bytes, tuple[int, int]]:
-    table = {}
-    for mask in range(1 << n):
-        a, z = 0, -1
-        for i in range(n):
-            if mask >> i & 1:
-                a |= KIND_FLAGS[lo + i]
-                z &= KIND_FLAGS[lo + i]
-        table[bytes((mask >> i) & 1 for i in range(n))] = (a, z)
-    return table
-
-
-_FLAG_TABLES = (_suit_flag_table(0, 9), _suit_flag_table(9, 9), _suit_flag_table(18, 9),
-                _suit_flag_table(27, 7))
-
-
-def _flags(counts: Sequence[int]) -> tuple[int, int]:
-    """OR and AND of :data:`KIND_FLAGS` over the kinds present in ``counts``."""
-    b = bytes(counts).translate(_PRESENT)
-    tm, tp, ts, tz = _FLAG_TABLES
-    am, zm = tm[b[:9]]
-    ap, zp = tp[b[9:18]]
-    as_, zs = ts[b[18:27]]
-    az, zz = tz[b[27:34]]
-    return am | ap | as_ | az, zm & zp & zs & zz
 
 
 # The shape cache: the hand's shape key (scoring.hand.shape_key: concealed counts, melds,
@@ -107,7 +74,7 @@ def _first_facts(req: HandRequest, key: bytes, hand: bytes, melds: tuple[Group, 
         seen = 0
     _SEEN.setdefault(key, None)     # one look-up
     counts = bytes(all_counts)
-    sf = shape_facts(counts, melds, *_flags(counts))
+    sf = shape_facts(counts, melds)
     fs = hand_readings(hand_facts(req, counts, shape=sf), hand, melds, win_kind)
     if len(_SEEN) == seen:          # seen before: keep what the flags do not decide
         closed = sf.closed
@@ -172,7 +139,7 @@ def score_riichi(req: HandRequest, tally: Tally | None = None) -> RiichiResult:
             han = min(13 * multiples, 78)               # six yakuman at most
             base, limit = base_points(han, fu, rules, yakuman=multiples)
         else:
-            found = yaku_of(f)
+            found, yaku_han = yaku_and_han(f)
             if not found:
                 key = (-1, False, 0, fu, raw)           # below any reading with a yaku
                 if best_key is None or key > best_key:
@@ -180,9 +147,7 @@ def score_riichi(req: HandRequest, tally: Tally | None = None) -> RiichiResult:
                 continue
             if dora_han < 0:
                 dora, dora_han = _dora(req, all_counts, tally.reds, rules)
-            han = dora_han
-            for line in found:
-                han += line.han
+            han = dora_han + yaku_han
             if han > 78:
                 han = 78
             base, limit = base_points(han, fu, rules)

@@ -17,70 +17,106 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..decompose import RUN, TRIPLET, Group, split_table
+from ..decompose import (KANCHAN, PENCHAN, RUN, RYANMEN, SHANPON, TRIPLET, Group,
+                         split_table)
 from .fu import set_fu_line
 from .result import FuLine
+
+
+# SuitSplit.counts packs small counts into one int, so that a reading adds its suits' (and
+# melds') counts with one addition each; every field stays below 16 (the fu below 256):
+RUNS_FIELD = 1              # bits 0-3: runs
+TRIPLETS_FIELD = 1 << 4     # bits 4-7: triplets and kans
+PEIKOU_FIELD = 1 << 8       # bits 8-11: pairs of identical runs
+INNER_FIELD = 1 << 12       # bits 12-15: sets without a terminal or honour
+CONCEALED_FIELD = 1 << 16   # bits 16-19: concealed triplets and kans (a hand's, closed kans)
+FU_FIELD = 1 << 20          # bits 20-27: fu of the triplets and kans
 
 
 class SuitSplit(NamedTuple):
     """One split of one suit's tiles: at most one pair and its sets, with riichi's facts.
 
-    ``pair``: the pair's position, -1 if none. ``sets``: ``((shape, position), ...)`` as the
-    split table gives them (runs and triplets; a hand has no concealed kan: a closed kan is a
-    declared meld). ``runs`` / ``triplets``: bit p set for a run from position p / a triplet of
-    position p (a run twice sets one bit: ``n_runs`` counts both). ``peikou``: pairs of identical
-    runs. ``outside``: every set holds a terminal or honour. ``fu`` and ``fu_lines``: the fu of
-    the triplets, all concealed, and their lines in set order. ``groups[suit]``: the sets as the
-    shared concealed :class:`~scoring.decompose.Group` values of that suit (0..2 man, pin, sou;
-    3 honours; None where the table is not that suit's).
+    ``pair``: the pair's position, -1 if none. ``counts``: runs, triplets, pairs of identical
+    runs, sets without a terminal or honour, concealed triplets (all of them: a hand's triplets
+    are concealed) and their fu, packed (see ``*_FIELD`` above). ``runs`` / ``triplets``: bit p
+    set for a run from position p / a triplet of position p (a run twice sets one bit).
+    ``fu_lines``: the triplets' fu lines, in set order. ``groups[suit]``: the sets as the shared
+    concealed :class:`~scoring.decompose.Group` values of that suit (0..2 man, pin, sou; 3
+    honours; None where the table is not that suit's). ``wins[q]``: the sets a winning tile at
+    position q can have completed, once each, in set order: ``(index in sets, wait, index among
+    the triplets or -1 for a run)``. ``sets``: ``((shape, position), ...)`` as the split table
+    gives them (runs and triplets; a closed kan is a declared meld, never a hand's set).
     """
 
     pair: int
-    sets: tuple[tuple[str, int], ...]
+    counts: int
     runs: int
-    n_runs: int
     triplets: int
-    n_triplets: int
-    peikou: int
-    outside: bool
-    fu: int
     fu_lines: tuple[FuLine, ...]
     groups: tuple
+    wins: tuple
+    sets: tuple[tuple[str, int], ...]
 
 
 # the concealed groups there can be, by shape and kind (shared values, as decompose's)
 _HAND_GROUPS = {shape: tuple(Group(shape, k) for k in range(34)) for shape in (RUN, TRIPLET)}
 
 
+def _wins(sets: tuple[tuple[str, int], ...], q: int) -> tuple:
+    """:attr:`SuitSplit.wins` at position ``q`` (the waits as in scoring.decompose.readings)."""
+    out = []
+    seen = []
+    triplet = -1
+    for i, (shape, pos) in enumerate(sets):
+        if shape == TRIPLET:
+            triplet += 1
+            if pos != q:
+                continue
+            wait = SHANPON
+        else:
+            d = q - pos
+            if d == 1:
+                wait = KANCHAN
+            elif d == 0:
+                wait = PENCHAN if pos == 6 else RYANMEN
+            elif d == 2:
+                wait = PENCHAN if pos == 0 else RYANMEN
+            else:
+                continue
+        if (shape, pos) in seen:        # the same set twice (iipeikou): one reading
+            continue
+        seen.append((shape, pos))
+        out.append((i, wait, triplet if shape == TRIPLET else -1))
+    return tuple(out)
+
+
 def _sets_share(sets: tuple[tuple[str, int], ...], honours: bool) -> tuple:
-    """Everything of :class:`SuitSplit` after ``pair`` (from ``sets`` on), for one suit's sets."""
-    runs = triplets = n_runs = n_triplets = fu = 0
-    outside = True
+    """Everything of :class:`SuitSplit` after ``pair``, for one suit's sets."""
+    runs = triplets = counts = 0
     lines = []
     same_runs = [0] * 9     # runs by starting position
     for shape, pos in sets:
         if shape == RUN:
             same_runs[pos] += 1
             runs |= 1 << pos
-            n_runs += 1
+            counts += RUNS_FIELD
             if pos not in (0, 6):
-                outside = False
+                counts += INNER_FIELD
         else:
             triplets |= 1 << pos
-            n_triplets += 1
+            counts += TRIPLETS_FIELD + CONCEALED_FIELD
             terminal = honours or pos in (0, 8)
             if not terminal:
-                outside = False
+                counts += INNER_FIELD
             line = set_fu_line(True, 2 if honours else int(terminal), True, False)
             lines.append(line)
-            fu += line.fu
-    peikou = sum(m // 2 for m in same_runs)     # pairs of identical runs
-    suits = (3,) if honours else (0, 1, 2)
+            counts += line.fu * FU_FIELD
+    counts += sum(m // 2 for m in same_runs) * PEIKOU_FIELD     # pairs of identical runs
     groups = [None] * 4
-    for suit in suits:
+    for suit in ((3,) if honours else (0, 1, 2)):
         groups[suit] = tuple(_HAND_GROUPS[shape][9 * suit + pos] for shape, pos in sets)
-    return (sets, runs, n_runs, triplets, n_triplets, peikou, outside, fu, tuple(lines),
-            tuple(groups))
+    wins = tuple(_wins(sets, q) for q in range(7 if honours else 9))
+    return counts, runs, triplets, tuple(lines), tuple(groups), wins, sets
 
 
 _TABLES: list = []      # [numbered suits, honours]: pattern bytes -> tuple of SuitSplit

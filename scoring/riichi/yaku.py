@@ -7,8 +7,10 @@ below the closed value is kuisagari. Yakuman are a separate table worth 13 han p
 A row's test looks either at the hand (``HAND``: it receives :class:`HandFacts` — the win's
 flags, winds and tile counts, the same for every reading) or at one reading (``READING``: it
 receives :class:`Facts`, the sets of one reading, built by :func:`facts_for`). Each row also
-names the traits it needs (cheap necessary conditions, computed once per hand and reading):
-only the rows whose traits are present are tested.
+names the traits it needs: bits computed once per hand, reading and win (a few integer
+operations on the reading's bit masks and counts) that are exactly the row's condition, so a
+reading's yaku are one look-up by its traits and no test runs while scoring; the tests are the
+rulebook that tests/test_riichi_gates.py holds the traits to.
 """
 from __future__ import annotations
 
@@ -35,6 +37,67 @@ KIND_FLAGS = tuple(
     | ((MAN, PIN, SOU)[k // 9] if k < 27 else 0)
     for k in range(34)
 )
+
+
+HAND, READING = "hand", "reading"   # what a row's test looks at: HandFacts or Facts
+
+# Traits a row needs before its test is worth asking (necessary conditions, never sufficient
+# ones: the test decides). A hand's traits are bits of HandFacts.traits, a reading's of
+# Facts.traits; only the rows whose traits are all present are tested, so a plain hand asks a
+# few questions instead of thirty.
+# the win's flags and rules (set per request)
+RIICHI = 1 << 0           # riichi declared (not double riichi)
+TSUMO = 1 << 1            # self-drawn win
+ROBBED_KAN = 1 << 2       # the win robs a kan
+REPLACEMENT = 1 << 3      # the win is on a kan's replacement tile
+LAST_TILE = 1 << 4        # the win is on the last tile
+DOUBLE_RIICHI = 1 << 5    # double riichi declared
+IPPATSU = 1 << 6          # ippatsu declared
+RON = 1 << 7              # won on a discard
+OPEN_TANYAO = 1 << 8      # the rules allow tanyao in an open hand
+SEAT_SET = 1 << 9         # the seat wind held three or four times
+ROUND_SET = 1 << 10       # the round wind held three or four times
+# the tiles (set once per hand shape)
+ALL_SIMPLES = 1 << 11     # no terminal or honour anywhere
+NO_SIMPLES = 1 << 12      # only terminals and honours
+DRAGON_SET = 1 << 13      # a dragon held three or four times
+WHITE_SET = 1 << 14       # white dragons held three or four times
+GREEN_SET = 1 << 15       # green dragons likewise
+RED_SET = 1 << 16         # red dragons likewise
+WIND_SET = 1 << 17        # a wind held three or four times
+THREE_KANS = 1 << 18      # exactly three kans
+ONE_SUIT = 1 << 19        # one suit, honours or not
+HONOURS = 1 << 20         # an honour somewhere
+NO_HONOURS = 1 << 21      # no honour
+TWO_DRAGON_SETS = 1 << 22  # exactly two dragons held three or four times
+# the reading (its sets: set once per reading of a hand shape; the win: per request)
+A_RUN = 1 << 23           # the reading has a run
+PEIKOU = 1 << 24          # exactly one pair of identical concealed runs
+TWO_PEIKOU = 1 << 25      # two pairs of identical concealed runs
+PAIRS_FORM = 1 << 26      # the reading is seven pairs
+OUTSIDE_PAIR = 1 << 27    # the reading's pair is a terminal or an honour
+OUTSIDE_SETS = 1 << 28    # every set holds a terminal or an honour
+DRAGON_PAIR = 1 << 29     # the pair of a standard reading is a dragon
+SANSHOKU = 1 << 30        # runs from the same number in each suit
+ITTSU = 1 << 31           # runs 123, 456 and 789 of one suit
+FOUR_TRIPLETS_SETS = 1 << 32  # four triplets/kans
+DOUKOU = 1 << 33          # triplets/kans of the same number in each suit
+PINFU_SHAPE = 1 << 34     # closed, four runs, two-sided wait, a pair that gives no fu
+SANANKOU = 1 << 35        # exactly three concealed triplets/kans for this win
+
+
+# Yakuman traits (bits of HandFacts.yakuman_traits), necessary conditions as for the yaku.
+TENHOU = 1 << 0           # tenhou declared
+FOUR_KANS = 1 << 1
+HONOURS_ONLY = 1 << 2
+THREE_DRAGONS = 1 << 3    # all three dragons held three or four times
+THREE_WINDS = 1 << 4      # three or four winds held three or four times
+TERMINALS_ONLY = 1 << 5   # terminals and no honour
+GREEN_ONLY = 1 << 6       # only green tiles
+THIRTEEN_KINDS = 1 << 7   # no meld, only terminals and honours, 13 different kinds
+NINE_GATES = 1 << 8       # no meld, one suit without honours, its 1 and 9 three times
+FOUR_TRIPLETS = 1 << 9    # closed, four kinds held three or four times
+CHIIHOU = 1 << 10         # chiihou declared
 
 
 class HandFacts(NamedTuple):
@@ -121,74 +184,130 @@ class ReadingFacts(NamedTuple):
 _new = tuple.__new__        # a NamedTuple straight from a tuple: cheaper than its keywords
 _WIND_INDEX = {"E": 27, "S": 28, "W": 29, "N": 30}
 _NINE_GATES_ENDS = {1: 0, 2: 9, 4: 18}      # suit bit -> kind of its 1
+_SUIT_ONES = 1 | 1 << 9 | 1 << 18           # bits of the 1 of each suit (masks over kinds)
 
 
-def shape_facts(counts: Sequence[int], melds: Sequence[Group], any_flags: int = -1,
+# OR and AND of KIND_FLAGS over the kinds present in one suit, for every set of kinds present
+# (9 or 7 bits: 1,664 entries in all, built here): keyed by the suit's counts turned into
+# presence bytes (0 or 1 per kind).
+_PRESENT = bytes([0] + [1] * 255)       # bytes.translate table: any count > 0 -> 1
+
+
+def _suit_flag_table(lo: int, n: int) -> dict[bytes, tuple[int, int]]:
+    table = {}
+    for mask in range(1 << n):
+        a, z = 0, -1
+        for i in range(n):
+            if mask >> i & 1:
+                a |= KIND_FLAGS[lo + i]
+                z &= KIND_FLAGS[lo + i]
+        table[bytes((mask >> i) & 1 for i in range(n))] = (a, z)
+    return table
+
+
+_FLAG_TABLES = (_suit_flag_table(0, 9), _suit_flag_table(9, 9), _suit_flag_table(18, 9),
+                _suit_flag_table(27, 7))
+
+
+def tile_flags(counts: bytes) -> tuple[int, int]:
+    """OR and AND of :data:`KIND_FLAGS` over the kinds present in ``counts`` (34 bytes)."""
+    b = counts.translate(_PRESENT)
+    tm, tp, ts, tz = _FLAG_TABLES
+    am, zm = tm[b[:9]]
+    ap, zp = tp[b[9:18]]
+    as_, zs = ts[b[18:27]]
+    az, zz = tz[b[27:34]]
+    return am | ap | as_ | az, zm & zp & zs & zz
+
+
+def _flag_facts(any_flags: int, all_flags: int) -> tuple:
+    """What the OR and AND of the tiles' KIND_FLAGS decide: ``(suits, has_honours,
+    all_simples, all_terminal_honour, all_green, traits, yakuman traits)``."""
+    suits = (any_flags >> 4) & 7
+    has_honours = bool(any_flags & HONOUR)
+    all_simples = not any_flags & (TERMINAL | HONOUR)
+    all_th = not any_flags & SIMPLE
+    all_green = bool(all_flags & GREEN_TILE)
+    traits = ALL_SIMPLES if all_simples else NO_SIMPLES if all_th else 0
+    traits |= HONOURS if has_honours else NO_HONOURS
+    if suits in (1, 2, 4):
+        traits |= ONE_SUIT
+    ym = GREEN_ONLY if all_green else 0
+    if has_honours and not suits:
+        ym |= HONOURS_ONLY
+    if all_th and not has_honours:
+        ym |= TERMINALS_ONLY
+    return suits, has_honours, all_simples, all_th, all_green, traits, ym
+
+
+# _flag_facts by any_flags << 7 | all_flags (both 7 bits: at most 16,384 entries, a few hundred
+# met in practice), filled on use
+_FLAG_FACTS: dict[int, tuple] = {}
+
+
+def _honour_facts(sets: int) -> tuple:
+    """What the honours held three or four times decide (``sets``: bit i for kind 27 + i):
+    ``(dragons, winds, traits, yakuman traits)``."""
+    dragons = bin(sets >> 4).count("1")
+    winds = bin(sets & 15).count("1")
+    traits = 0
+    if dragons:
+        traits |= DRAGON_SET if dragons != 2 else DRAGON_SET | TWO_DRAGON_SETS
+        traits |= (WHITE_SET if sets >> 4 & 1 else 0) | (GREEN_SET if sets >> 5 & 1 else 0) \
+            | (RED_SET if sets >> 6 & 1 else 0)
+    if winds:
+        traits |= WIND_SET
+    ym = (THREE_DRAGONS if dragons == 3 else 0) | (THREE_WINDS if winds >= 3 else 0)
+    return dragons, winds, traits, ym
+
+
+_AT_LEAST_THREE = bytes([0, 0, 0] + [1] * 253)      # bytes.translate table: count >= 3 -> 1
+# _honour_facts by the honours' counts turned into at-least-three bytes (7 bytes of 0 or 1)
+_HONOUR_FACTS = {bytes(m >> i & 1 for i in range(7)): _honour_facts(m) for m in range(128)}
+_NO_HONOUR_SETS = (0, 0, 0, 0)
+
+
+def shape_facts(counts: bytes, melds: Sequence[Group], any_flags: int = -1,
                 all_flags: int = 0) -> ShapeFacts:
-    """Facts of the tiles and melds alone. ``counts``: every tile by kind, melds included;
-    ``melds``: the declared melds as groups (:func:`scoring.decompose.meld_groups`);
-    ``any_flags`` / ``all_flags``: OR and AND of :data:`KIND_FLAGS` over the tiles (computed
-    here when not given)."""
+    """Facts of the tiles and melds alone. ``counts``: every tile by kind, melds included
+    (34 bytes); ``melds``: the declared melds as groups (:func:`scoring.decompose.meld_groups`);
+    ``any_flags`` / ``all_flags``: OR and AND of :data:`KIND_FLAGS` over the tiles
+    (:func:`tile_flags`, computed here when not given)."""
     if any_flags < 0:
-        any_flags, all_flags = 0, -1
-        for k in range(34):
-            if counts[k]:
-                any_flags |= KIND_FLAGS[k]
-                all_flags &= KIND_FLAGS[k]
+        any_flags, all_flags = tile_flags(counts)
     closed = True
     kans = 0
     for g in melds:
-        if not g.concealed:
+        if not g[2]:            # concealed
             closed = False
-        if g.shape == KAN:
+        if g[0] == KAN:
             kans += 1
-    suits = (any_flags >> 4) & 7
-    has_honours = bool(any_flags & HONOUR)
-    all_th = not any_flags & SIMPLE
-    dragons = winds = 0
-    if has_honours:
-        dragons = (counts[31] >= 3) + (counts[32] >= 3) + (counts[33] >= 3)
-        winds = (counts[27] >= 3) + (counts[28] >= 3) + (counts[29] >= 3) + (counts[30] >= 3)
-    traits = ALL_SIMPLES if not any_flags & (TERMINAL | HONOUR) else NO_SIMPLES if all_th else 0
-    traits |= HONOURS if has_honours else NO_HONOURS
-    if dragons:
-        traits |= DRAGON_SET
-        if counts[WHITE] >= 3:
-            traits |= WHITE_SET
-        if counts[GREEN] >= 3:
-            traits |= GREEN_SET
-        if counts[RED] >= 3:
-            traits |= RED_SET
-    if winds:
-        traits |= WIND_SET
-    if kans == 3:
-        traits |= THREE_KANS
-    if suits in (1, 2, 4):
-        traits |= ONE_SUIT
+    key = any_flags << 7 | all_flags & 127
+    flag_facts = _FLAG_FACTS.get(key)
+    if flag_facts is None:
+        flag_facts = _FLAG_FACTS[key] = _flag_facts(any_flags, all_flags)
+    suits, has_honours, all_simples, all_th, all_green, traits, ym = flag_facts
+    dragons, winds, honour_traits, honour_ym = (
+        _HONOUR_FACTS[counts[27:].translate(_AT_LEAST_THREE)] if has_honours else _NO_HONOUR_SETS)
+    traits |= honour_traits
+    ym |= honour_ym
     # yakuman traits: each a necessary condition of one or two yakuman rows
-    ym = FOUR_KANS if kans == 4 else 0
-    if has_honours:
-        if not suits:
-            ym |= HONOURS_ONLY
-        if dragons == 3:
-            ym |= THREE_DRAGONS
-        if winds >= 3:
-            ym |= THREE_WINDS
-    elif not melds and suits in (1, 2, 4):
-        end = _NINE_GATES_ENDS[suits]
-        if counts[end] >= 3 and counts[end + 8] >= 3:
-            ym |= NINE_GATES
-    if all_th:
-        if not has_honours:
-            ym |= TERMINALS_ONLY
-        if not melds and counts.count(0) == 21:
+    if kans >= 3:
+        if kans == 3:
+            traits |= THREE_KANS
+        else:
+            ym |= FOUR_KANS
+    if not melds:
+        if suits in (1, 2, 4) and not has_honours:
+            end = _NINE_GATES_ENDS[suits]
+            if counts[end] >= 3 and counts[end + 8] >= 3:
+                ym |= NINE_GATES
+        if all_th and counts.count(0) == 21:
             ym |= THIRTEEN_KINDS
-    if all_flags & GREEN_TILE:
-        ym |= GREEN_ONLY
     if closed and counts.count(3) + counts.count(4) >= 4:
         ym |= FOUR_TRIPLETS
-    part = (closed, counts, not any_flags & (TERMINAL | HONOUR), all_th,
-            bool(all_flags & GREEN_TILE), suits, has_honours, kans, dragons, winds, not melds)
+    part = (closed, counts, all_simples, all_th, all_green, suits, has_honours, kans, dragons,
+            winds, not melds)
     return _new(ShapeFacts, part + (ym, traits, part))
 
 
@@ -216,84 +335,89 @@ def hand_facts(req: HandRequest, counts: Sequence[int], any_flags: int = -1, all
         traits |= REPLACEMENT
     if req.last_wall_tile:
         traits |= LAST_TILE
+    rules = req.rules
+    if rules.open_tanyao:
+        traits |= OPEN_TANYAO
+    seat, round_ = _WIND_INDEX[req.seat_wind], _WIND_INDEX[req.round_wind]
+    if traits & WIND_SET:
+        counts = shape.counts
+        if counts[seat] >= 3:
+            traits |= SEAT_SET
+        if counts[round_] >= 3:
+            traits |= ROUND_SET
     ym = shape.yakuman_traits
     if req.tenhou:
         ym |= TENHOU
     if req.chiihou:
         ym |= CHIIHOU
-    return _new(HandFacts, (req, req.rules, tsumo, _WIND_INDEX[req.seat_wind],
-                            _WIND_INDEX[req.round_wind], ym, traits) + shape.hand_part)
+    return _new(HandFacts, (req, rules, tsumo, seat, round_, ym, traits) + shape.hand_part)
+
+
+def set_traits(runs: int, n_runs: int, triplets: int, n_triplets: int, peikou: int,
+               outside: bool, pair: int) -> int:
+    """The trait bits that a standard reading's sets decide, whatever the win: from its runs
+    and triplets (bit masks over kinds and counts, as :class:`Facts`), its pairs of identical
+    concealed runs, whether every set holds a terminal or an honour, and its pair's kind."""
+    t = OUTSIDE_SETS if outside else 0
+    if _TERMINAL_OR_HONOUR[pair]:
+        t |= OUTSIDE_PAIR if pair < WHITE else OUTSIDE_PAIR | DRAGON_PAIR
+    if n_runs:
+        t |= A_RUN
+        if peikou:
+            t |= PEIKOU if peikou == 1 else TWO_PEIKOU
+        if n_runs >= 3:
+            if runs & runs >> 9 & runs >> 18 & 0x7F:         # the same run in each suit
+                t |= SANSHOKU
+            if runs & runs >> 3 & runs >> 6 & _SUIT_ONES:    # 123 456 789 of one suit
+                t |= ITTSU
+    if n_triplets >= 3:
+        if n_triplets == 4:
+            t |= FOUR_TRIPLETS_SETS
+        if triplets & triplets >> 9 & triplets >> 18 & 0x1FF:   # the same triplet in each suit
+            t |= DOUKOU
+    return t
 
 
 def reading_facts(r: Reading, closed: bool, fu: object = None) -> ReadingFacts:
     """The reading's part of :class:`Facts` (``closed``: the hand has no called meld), with
     ``fu`` (the scorer's :func:`scoring.riichi.fu.set_fu`) kept alongside. A triplet completed
     by the winning tile on a discard counts as open (standard rule; it decides
-    sanankou/suuankou and its fu): ``concealed_by_ron`` leaves it out."""
+    sanankou/suuankou and its fu): ``concealed_by_ron`` leaves it out. The traits that depend on
+    the win (the winds for pinfu, sanankou by ron) are :func:`facts_of`'s."""
     form, sets, pair, _, ron_group, wait = r
     if form != STANDARD:
         return _new(ReadingFacts, (r, 0, 0, 0, 0, 0, 0, 0, PAIRS_FORM if form == SEVEN_PAIRS else 0, fu))
-    runs = []
-    trip = []
-    run_bits = trip_bits = 0
+    runs = trips = n_runs = n_trips = 0
     concealed = by_ron = 0
     outside = True              # every set holds a terminal or an honour
-    from_one = False            # a run starts on a suit's 1
-    run_suits = trip_suits = 0  # bit 1 << suit
     i = 0
     for shape, kind, closed_group, _ in sets:
         if shape == RUN:
-            runs.append(kind)
-            run_bits |= 1 << kind
-            p = kind % 9
-            if p == 0:
-                from_one = True
-            elif p != 6:
+            runs |= 1 << kind
+            n_runs += 1
+            if kind % 9 not in (0, 6):
                 outside = False
-            run_suits |= 1 << kind // 9
         else:
-            trip.append(kind)
-            trip_bits |= 1 << kind
+            trips |= 1 << kind
+            n_trips += 1
             if closed_group:
                 concealed += 1
                 if i != ron_group:
                     by_ron += 1
             if not _TERMINAL_OR_HONOUR[kind]:
                 outside = False
-            trip_suits |= 1 << kind // 9
         i += 1
-    traits = OUTSIDE_SETS if outside else 0
     peikou = 0
-    n = len(runs)
-    if n:
-        traits |= A_RUN
-        if n >= 2 and closed and len(set(runs)) < n:   # a closed hand's runs are all concealed
-            seen: dict[int, int] = {}
-            for k in runs:
-                seen[k] = seen.get(k, 0) + 1
-            peikou = sum(m // 2 for m in seen.values())
-            traits |= PEIKOU
-        if n >= 3:
-            traits |= THREE_RUNS
-            if run_suits == 7:
-                traits |= RUNS_IN_3_SUITS
-            if from_one:
-                traits |= RUN_FROM_ONE
-    if len(trip) >= 3:
-        traits |= THREE_TRIPLETS
-        if len(trip) == 4:
-            traits |= FOUR_TRIPLETS_SETS
-        if concealed >= 3:
-            traits |= THREE_CONCEALED
-        if trip_suits & 7 == 7:
-            traits |= TRIPLETS_3_SUITS
-    if wait == RYANMEN:
-        traits |= TWO_SIDED
-        if closed and n == 4 and pair not in DRAGONS:
-            traits |= PINFU_SHAPE
-    if _TERMINAL_OR_HONOUR[pair]:
-        traits |= OUTSIDE_PAIR
-    return _new(ReadingFacts, (r, run_bits, n, trip_bits, len(trip), concealed, by_ron, peikou,
+    if closed and n_runs >= 2:  # a closed hand's runs are all concealed
+        seen: dict[int, int] = {}
+        for shape, kind, _, _ in sets:
+            if shape == RUN:
+                seen[kind] = seen.get(kind, 0) + 1
+        peikou = sum(m // 2 for m in seen.values())
+    traits = set_traits(runs, n_runs, trips, n_trips, peikou, outside, pair)
+    if wait == RYANMEN and closed and n_runs == 4 and pair < WHITE:
+        traits |= PINFU_SHAPE   # but for a seat or round wind pair (facts_of)
+    return _new(ReadingFacts, (r, runs, n_runs, trips, n_trips, concealed, by_ron, peikou,
                                traits, fu))
 
 
@@ -306,8 +430,13 @@ def facts_of(h: HandFacts, p: ReadingFacts) -> Facts:
         lines, raw = fu.by_tsumo, fu.raw_by_tsumo
     else:
         lines, raw = fu.by_ron, fu.raw_by_ron
-    return _new(Facts, (h, p[0], p[1], p[2], p[3], p[4], p[5] if h.tsumo else p[6], p[7],
-                        h.traits | p[8], lines, raw))
+    concealed = p[5] if h.tsumo else p[6]
+    traits = h.traits | p[8]
+    if concealed == 3:
+        traits |= SANANKOU
+    if traits & PINFU_SHAPE and p[0].pair in (h.seat, h.round):
+        traits ^= PINFU_SHAPE
+    return _new(Facts, (h, p[0], p[1], p[2], p[3], p[4], concealed, p[7], traits, lines, raw))
 
 
 def facts_for(h: HandFacts, r: Reading) -> Facts:
@@ -329,7 +458,6 @@ def _tanyao(h: HandFacts) -> bool:
 
 
 # masks over kinds (bit k: kind k) for the tests below
-_SUIT_ONES = 1 | 1 << 9 | 1 << 18                       # the 1 of each suit
 _SIMPLE_BITS = sum(1 << k for k in range(27) if k % 9 not in (0, 8))
 _INNER_RUN_BITS = sum(1 << k for k in range(27) if k % 9 not in (0, 6))   # runs without a terminal
 
@@ -367,54 +495,11 @@ def _flush(h: HandFacts, honours: bool) -> bool:
     return h.suits in (1, 2, 4) and h.has_honours == honours
 
 
-HAND, READING = "hand", "reading"   # what a row's test looks at: HandFacts or Facts
-
-# Traits a row needs before its test is worth asking (necessary conditions, never sufficient
-# ones: the test decides). A hand's traits are bits of HandFacts.traits, a reading's of
-# Facts.traits; only the rows whose traits are all present are tested, so a plain hand asks a
-# few questions instead of thirty.
-# the win's flags (set per request)
-RIICHI = 1 << 0           # riichi declared (not double riichi)
-TSUMO = 1 << 1            # self-drawn win
-ROBBED_KAN = 1 << 2       # the win robs a kan
-REPLACEMENT = 1 << 3      # the win is on a kan's replacement tile
-LAST_TILE = 1 << 4        # the win is on the last tile
-DOUBLE_RIICHI = 1 << 5    # double riichi declared
-IPPATSU = 1 << 6          # ippatsu declared
-RON = 1 << 32             # won on a discard
-# the tiles (set once per hand shape)
-ALL_SIMPLES = 1 << 7      # no terminal or honour anywhere
-NO_SIMPLES = 1 << 8       # only terminals and honours
-DRAGON_SET = 1 << 9       # a dragon held three or four times
-WHITE_SET = 1 << 10       # white dragons held three or four times
-GREEN_SET = 1 << 11       # green dragons likewise
-RED_SET = 1 << 12         # red dragons likewise
-WIND_SET = 1 << 13        # a wind held three or four times
-THREE_KANS = 1 << 14      # exactly three kans
-ONE_SUIT = 1 << 15        # one suit, honours or not
-HONOURS = 1 << 16         # an honour somewhere
-NO_HONOURS = 1 << 17      # no honour
-# the reading (set once per reading of a hand shape)
-A_RUN = 1 << 18           # the reading has a run
-THREE_RUNS = 1 << 19      # the reading has three or four runs
-THREE_TRIPLETS = 1 << 20  # the reading has three or four triplets/kans
-PEIKOU = 1 << 21          # the reading has two identical concealed runs
-PAIRS_FORM = 1 << 22      # the reading is seven pairs
-TWO_SIDED = 1 << 23       # the reading's wait is two-sided (ryanmen)
-OUTSIDE_PAIR = 1 << 24    # the reading's pair is a terminal or an honour
-PINFU_SHAPE = 1 << 25     # closed, four runs, two-sided wait, the pair not a dragon
-RUNS_IN_3_SUITS = 1 << 26  # runs in each of the three suits
-RUN_FROM_ONE = 1 << 27    # a run starting on a suit's 1
-OUTSIDE_SETS = 1 << 28    # every set holds a terminal or an honour
-FOUR_TRIPLETS_SETS = 1 << 29  # four triplets/kans
-THREE_CONCEALED = 1 << 30  # three or more concealed triplets/kans by tsumo (fewer by ron)
-TRIPLETS_3_SUITS = 1 << 31  # triplets/kans in each of the three suits
-
-
 @dataclass(frozen=True, slots=True)
 class Yaku:
     """A row of the rulebook: ``name``, han closed, han open (0: closed only), what the test
-    looks at (``HAND`` or ``READING``), the traits it needs (see above), test."""
+    looks at (``HAND`` or ``READING``), the traits it needs (see above), test; ``open_needs``:
+    traits the open value needs besides (a rule option)."""
 
     name: str
     closed: int
@@ -422,6 +507,7 @@ class Yaku:
     per: str
     needs: int
     test: Callable
+    open_needs: int = 0
 
 
 YAKU: tuple[Yaku, ...] = (
@@ -431,42 +517,38 @@ YAKU: tuple[Yaku, ...] = (
     Yaku("menzen tsumo", 1, 0, HAND, TSUMO, lambda h: h.tsumo and h.closed),
     Yaku("pinfu", 1, 0, READING, PINFU_SHAPE, is_pinfu_shape),
     Yaku("iipeikou", 1, 0, READING, PEIKOU, lambda f: f.peikou == 1),
-    Yaku("tanyao", 1, 1, HAND, ALL_SIMPLES, _tanyao),
+    Yaku("tanyao", 1, 1, HAND, ALL_SIMPLES, _tanyao, OPEN_TANYAO),
     Yaku("yakuhai (haku)", 1, 1, HAND, WHITE_SET, lambda h: h.counts[WHITE] >= 3),
     Yaku("yakuhai (hatsu)", 1, 1, HAND, GREEN_SET, lambda h: h.counts[GREEN] >= 3),
     Yaku("yakuhai (chun)", 1, 1, HAND, RED_SET, lambda h: h.counts[RED] >= 3),
-    Yaku("yakuhai (seat wind)", 1, 1, HAND, WIND_SET, lambda h: h.counts[h.seat] >= 3),
-    Yaku("yakuhai (round wind)", 1, 1, HAND, WIND_SET, lambda h: h.counts[h.round] >= 3),
+    Yaku("yakuhai (seat wind)", 1, 1, HAND, SEAT_SET, lambda h: h.counts[h.seat] >= 3),
+    Yaku("yakuhai (round wind)", 1, 1, HAND, ROUND_SET, lambda h: h.counts[h.round] >= 3),
     Yaku("chankan", 1, 1, HAND, ROBBED_KAN, lambda h: h.req.robbing_kong),
     Yaku("rinshan kaihou", 1, 1, HAND, REPLACEMENT, lambda h: h.req.replacement_tile),
     Yaku("haitei", 1, 1, HAND, LAST_TILE | TSUMO, lambda h: h.req.last_wall_tile and h.tsumo),
     Yaku("houtei", 1, 1, HAND, LAST_TILE | RON, lambda h: h.req.last_wall_tile and not h.tsumo),
-    Yaku("sanshoku", 2, 1, READING, RUNS_IN_3_SUITS, _sanshoku),
-    Yaku("ittsu", 2, 1, READING, THREE_RUNS | RUN_FROM_ONE, _ittsu),
+    Yaku("sanshoku", 2, 1, READING, SANSHOKU, _sanshoku),
+    Yaku("ittsu", 2, 1, READING, ITTSU, _ittsu),
     Yaku("chanta", 2, 1, READING, A_RUN | OUTSIDE_PAIR | OUTSIDE_SETS | HONOURS,
          lambda f: f.h.has_honours and _outside(f)),
     Yaku("chiitoitsu", 2, 0, READING, PAIRS_FORM, lambda f: f.r.form == SEVEN_PAIRS),
     Yaku("toitoi", 2, 2, READING, FOUR_TRIPLETS_SETS, lambda f: f.n_triplets == 4),
-    Yaku("sanankou", 2, 2, READING, THREE_CONCEALED, lambda f: f.concealed_triplets == 3),
+    Yaku("sanankou", 2, 2, READING, SANANKOU, lambda f: f.concealed_triplets == 3),
     Yaku("sankantsu", 2, 2, HAND, THREE_KANS, lambda h: h.kans == 3),
-    Yaku("sanshoku doukou", 2, 2, READING, TRIPLETS_3_SUITS, _sanshoku_doukou),
+    Yaku("sanshoku doukou", 2, 2, READING, DOUKOU, _sanshoku_doukou),
     Yaku("honroutou", 2, 2, HAND, NO_SIMPLES, lambda h: h.all_terminal_honour),
-    Yaku("shousangen", 2, 2, READING, DRAGON_SET, _shousangen),
+    Yaku("shousangen", 2, 2, READING, TWO_DRAGON_SETS | DRAGON_PAIR, _shousangen),
     Yaku("honitsu", 3, 2, HAND, ONE_SUIT | HONOURS, lambda h: _flush(h, True)),
     Yaku("junchan", 3, 2, READING, A_RUN | OUTSIDE_PAIR | OUTSIDE_SETS | NO_HONOURS,
          lambda f: not f.h.has_honours and _outside(f)),
-    Yaku("ryanpeikou", 3, 0, READING, PEIKOU, lambda f: f.peikou >= 2),
+    Yaku("ryanpeikou", 3, 0, READING, TWO_PEIKOU, lambda f: f.peikou >= 2),
     Yaku("chinitsu", 6, 5, HAND, ONE_SUIT | NO_HONOURS, lambda h: _flush(h, False)),
 )
 
-# Rows whose traits are not only necessary but also sufficient (for the hands the row is
-# asked about: closed-only rows are never asked about an open hand): their test is not run.
-# tests/test_riichi_gates.py compares the gated table with every test run on every reading.
-DECIDED_BY_TRAITS = frozenset((
-    "riichi", "double riichi", "ippatsu", "menzen tsumo", "yakuhai (haku)", "yakuhai (hatsu)",
-    "yakuhai (chun)", "chankan", "rinshan kaihou", "haitei", "houtei", "chanta", "chiitoitsu",
-    "toitoi", "sankantsu", "honroutou", "honitsu", "junchan", "chinitsu",
-))
+# Every row's traits are not only necessary but also sufficient (for the hands the row is
+# asked about: closed-only rows are never asked about an open hand), so the scorer runs no
+# test: a reading's yaku are the rows whose traits it has. The tests are the rulebook that the
+# traits are checked against: tests/test_riichi_gates.py runs every test on every reading.
 
 
 # ------------------------------------------------------------------ yakuman
@@ -500,20 +582,6 @@ def _kokushi(f: Facts) -> int:
     return 2 if f.r.wait == THIRTEEN_SIDED else 1
 
 
-# Yakuman traits (bits of HandFacts.yakuman_traits), necessary conditions as for the yaku.
-TENHOU = 1 << 0           # tenhou declared
-FOUR_KANS = 1 << 1
-HONOURS_ONLY = 1 << 2
-THREE_DRAGONS = 1 << 3    # all three dragons held three or four times
-THREE_WINDS = 1 << 4      # three or four winds held three or four times
-TERMINALS_ONLY = 1 << 5   # terminals and no honour
-GREEN_ONLY = 1 << 6       # only green tiles
-THIRTEEN_KINDS = 1 << 7   # no meld, only terminals and honours, 13 different kinds
-NINE_GATES = 1 << 8       # no meld, one suit without honours, its 1 and 9 three times
-FOUR_TRIPLETS = 1 << 9    # closed, four kinds held three or four times
-CHIIHOU = 1 << 10         # chiihou declared
-
-
 @dataclass(frozen=True, slots=True)
 class Yakuman:
     """A yakuman row: ``names[v-1]`` for test value v (1 plain, 2 the stronger form); what the
@@ -544,36 +612,35 @@ YAKUMAN: tuple[Yakuman, ...] = (
     Yakuman(("chiihou",), HAND, CHIIHOU, lambda h: h.req.chiihou),
 )
 
-# Yakuman rows decided by their trait alone (as DECIDED_BY_TRAITS): their test is not run.
+# Yakuman rows decided by their trait alone: their test is not run.
 YAKUMAN_DECIDED_BY_TRAITS = frozenset((
     "daisangen", "tsuuiisou", "chinroutou", "ryuuiisou", "suukantsu", "tenhou", "chiihou"))
 
 
-# The rows worth testing for one set of traits, in table order: (test, asks the hand?, result
-# line), test None for a row DECIDED_BY_TRAITS. Keyed by the reading's traits (the hand's
-# included) and open/closed; the open value applies to an open hand and rows worth 0 there are
-# left out. Bounded: emptied when full.
-# A miss finds the rows with five table look-ups. Each row comes in a closed and an open version
-# (the closed value needs the bit _CLOSED_ROW, the open one _OPEN_ROW, added to the traits for
-# the look-up; a value of 0 has no version); _FAILING[i][byte] is the set (a bit mask) of
-# versions needing a trait bit of byte i absent from it, and what no byte fails passes.
+# The yaku of one set of traits, in table order, and their han: ``(lines, han)``. Keyed by the
+# reading's traits (the hand's included) and open/closed; the open value applies to an open
+# hand and rows worth 0 there are left out. Bounded: emptied when full.
+# A miss finds the rows with a table look-up per byte of the traits. Each row comes in a closed
+# and an open version (the closed value needs the bit _CLOSED_ROW, the open one _OPEN_ROW and
+# the row's open_needs, added to the traits for the look-up; a value of 0 has no version);
+# _FAILING[i][byte] is the set (a bit mask) of versions needing a trait bit of byte i absent
+# from it, and what no byte fails passes.
 _ROW_CACHE: dict[int, tuple] = {}
-_ROW_CACHE_SIZE = 4096
-_CLOSED_ROW, _OPEN_ROW = 1 << 33, 1 << 34       # above every trait bit (RON is 1 << 32)
+_ROW_CACHE_SIZE = 16384
+_CLOSED_ROW, _OPEN_ROW = 1 << 36, 1 << 37       # above every trait bit (SANANKOU is 1 << 35)
 
 
-def _versions() -> tuple[tuple[int, tuple], ...]:
+def _versions() -> tuple[tuple[int, YakuLine], ...]:
     out = []
     for y in YAKU:
-        test = None if y.name in DECIDED_BY_TRAITS else y.test
-        for han, needs in ((y.closed, _CLOSED_ROW), (y.open, _OPEN_ROW)):
+        for han, needs in ((y.closed, _CLOSED_ROW), (y.open, _OPEN_ROW | y.open_needs)):
             if han:
-                out.append((y.needs | needs, (test, y.per == HAND, YakuLine(y.name, han))))
+                out.append((y.needs | needs, YakuLine(y.name, han)))
     return tuple(out)
 
 
 _VERSIONS = _versions()
-_VERSION_ROWS = tuple(row for _, row in _VERSIONS)
+_VERSION_LINES = tuple(line for _, line in _VERSIONS)
 _ALL_VERSIONS = (1 << len(_VERSIONS)) - 1
 
 
@@ -585,38 +652,42 @@ def _failing(i: int) -> tuple[int, ...]:
     return tuple(sum(bit for byte, bit in needing if byte & ~value) for value in range(256))
 
 
-_FAILING = tuple(_failing(i) for i in range(5))
+_FAILING = tuple(_failing(i) for i in range(_OPEN_ROW.bit_length() // 8 + 1))
 
 
-def _rows(closed: bool, traits: int) -> tuple:
-    """The rows a reading with ``traits`` asks, open or ``closed`` (see :data:`_ROW_CACHE`)."""
+def _rows(closed: bool, traits: int) -> tuple[YakuLine, ...]:
+    """The yaku of a reading with ``traits``, open or ``closed`` (see :data:`_ROW_CACHE`)."""
     t = traits | (_CLOSED_ROW if closed else _OPEN_ROW)
-    f0, f1, f2, f3, f4 = _FAILING
-    passing = _ALL_VERSIONS & ~(
-        f0[t & 255] | f1[t >> 8 & 255] | f2[t >> 16 & 255] | f3[t >> 24 & 255] | f4[t >> 32])
+    failing = 0
+    for table in _FAILING:
+        failing |= table[t & 255]
+        t >>= 8
+    passing = _ALL_VERSIONS & ~failing
     rows = []
     while passing:
         low = passing & -passing            # the first version left, in table order
-        rows.append(_VERSION_ROWS[low.bit_length() - 1])
+        rows.append(_VERSION_LINES[low.bit_length() - 1])
         passing ^= low
     return tuple(rows)
 
 
-def yaku_of(f: Facts) -> list[YakuLine]:
+def yaku_and_han(f: Facts) -> tuple[tuple[YakuLine, ...], int]:
     """Every ordinary yaku of reading ``f`` as ``YakuLine(name, han)``, in table order (open
-    values applied; of each exclusive pair only one row can pass)."""
-    h = f.h
-    key = f.traits << 1 | h.closed
-    rows = _ROW_CACHE.get(key)
-    if rows is None:
+    values applied; of each exclusive pair only one row can pass), and their han in all."""
+    closed = f.h.closed
+    key = f.traits << 1 | closed
+    found = _ROW_CACHE.get(key)
+    if found is None:
         if len(_ROW_CACHE) >= _ROW_CACHE_SIZE:
             _ROW_CACHE.clear()
-        rows = _ROW_CACHE[key] = _rows(h.closed, f.traits)
-    out = []
-    for test, per_hand, line in rows:
-        if test is None or test(h if per_hand else f):
-            out.append(line)
-    return out
+        lines = _rows(closed, f.traits)
+        found = _ROW_CACHE[key] = (lines, sum(line.han for line in lines))
+    return found
+
+
+def yaku_of(f: Facts) -> tuple[YakuLine, ...]:
+    """The yaku of reading ``f`` (:func:`yaku_and_han` without the han)."""
+    return yaku_and_han(f)[0]
 
 
 # Yakuman rows likewise: (test, asks the hand?, results) where results[v - 1] is
