@@ -13,6 +13,7 @@ tile counts (:class:`Tally`) so that a scorer does not count the tiles again.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import permutations
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -181,6 +182,30 @@ def validate_meld(m: Meld, index: int = 0) -> None:
     _checked_meld_kind(m, index)
 
 
+def _checked_meld(m: Meld, index: int) -> tuple:
+    """:func:`validate_meld`, returning the meld's ``_LEGAL_MELDS`` entry: the shape from one
+    look-up, then the called tile and the source; a shape not found is named by
+    :func:`_checked_meld_kind`."""
+    shapes = _LEGAL_MELDS.get(m.type)
+    info = shapes.get(tuple([t.kind for t in m.tiles])) if shapes is not None else None
+    if info is None:
+        _checked_meld_kind(m, index)    # raises: the shape is not legal
+    called = m.called
+    if m.type == "ankan":
+        if called is not None or m.from_ is not None:
+            _checked_meld_kind(m, index)    # raises: a closed kan has no called tile or source
+        return info
+    if called is not None:
+        if not info[0] <= called.kind <= info[1]:
+            _fail(f"{_where(m, index)}: called tile {called} is not in the meld")
+        if called.red and not any(t.red for t in m.tiles):
+            _fail(f"{_where(m, index)}: called tile {called} is red but the meld has no red five")
+    source = m.from_
+    if source is not None and source not in MELD_SOURCES:
+        _fail(f"{_where(m, index)}: 'from' must be left, across or right, got {source!r}")
+    return info
+
+
 def _checked_meld_kind(m: Meld, index: int) -> int:
     """:func:`validate_meld`, returning the meld's lowest kind."""
     mtype = m.type
@@ -261,6 +286,31 @@ def _group_code(g: Group) -> int:
 _MELD_CODES = {t: tuple(_group_code(by_kind[0]) for by_kind in kinds) for t, kinds in MELD_GROUPS.items()}
 
 
+def _legal_melds() -> dict[str, dict[tuple[int, ...], tuple]]:
+    """Every legal meld shape by type and its tiles' kinds in any order: ``(lowest kind, highest
+    kind, groups by meld index, shape-key byte, holds a five)`` (a five can be red)."""
+    out: dict[str, dict[tuple[int, ...], tuple]] = {}
+    for mtype, size in _MELD_SIZE.items():
+        shapes = {}
+        for k in range(NUM_KINDS):
+            if mtype == "chi":
+                if k >= 27 or k % 9 > 6:
+                    continue
+                kinds = (k, k + 1, k + 2)
+                five = k in _CHI_FIVES
+            else:
+                kinds = (k,) * size
+                five = k in _FIVES
+            info = (k, kinds[-1], MELD_GROUPS[mtype][k], _MELD_CODES[mtype][k], five)
+            for order in permutations(kinds):
+                shapes[order] = info
+        out[mtype] = shapes
+    return out
+
+
+_LEGAL_MELDS = _legal_melds()
+
+
 def shape_key(hand: bytes, melds: tuple[Group, ...], win_kind: int) -> bytes:
     """One bytes value naming a hand's shape: ``hand`` (the concealed counts with the winning
     tile, 34 bytes), a byte per declared meld (:func:`_group_code`, in order), the winning
@@ -306,10 +356,10 @@ def check(req: HandRequest) -> Tally:
     if melds:
         i = 0
         for m in melds:
-            k = _checked_meld_kind(m, i)
-            groups += (MELD_GROUPS[m.type][k][i],)
-            codes.append(_MELD_CODES[m.type][k])
-            if k in (_CHI_FIVES if m.type == "chi" else _FIVES):     # holds a five
+            _, _, by_index, code, five = _checked_meld(m, i)
+            groups += (by_index[i],)
+            codes.append(code)
+            if five:
                 meld_reds += sum(map(_RED, m.tiles))
             i += 1
     want = 13 - 3 * len(melds)

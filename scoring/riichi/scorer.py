@@ -3,10 +3,11 @@
 Choice between readings (standard practice, as Tenhou and the ``mahjong`` package): the
 highest payment, then a real yakuman over a counted one, then more han, then more fu.
 
-Speed: what the tiles, melds and winning tile decide (readings, their sets, traits and fu
-lines, the tile facts) is worked out once per hand shape and kept, bounded, from the shape's
-second sighting (see ``_SHAPES``); a request then only adds its flags, winds and dora. The yaku
-table's rows are asked only when their traits allow (scoring/riichi/yaku.py).
+Speed: a new hand's readings and their facts are added up from per-suit tables of every suit
+pattern's splits (scoring/riichi/suits.py, scoring/riichi/readings.py), and its yaku are one
+look-up by the reading's traits (scoring/riichi/yaku.py). What the tiles, melds and winning tile
+decide is also kept, bounded, from a hand shape's second sighting (see ``_SHAPES``); a request
+then only adds its flags, winds and dora.
 """
 from __future__ import annotations
 

@@ -4,9 +4,11 @@ A complete hand's readings combine one split of each suit (scoring/decompose.py'
 split tables) with the declared melds. Most of what the yaku and fu ask of a reading is a sum
 or an OR over its sets, so each split's share is worked out here once, for every pattern: its
 runs and triplets as bit masks over the suit's positions, their numbers, identical runs, whether
-every set holds a terminal, and the fu of its triplets. A new hand then costs the scorer four
-look-ups and a few additions per reading instead of a pass over its sets
-(scoring/riichi/readings.py).
+every set holds a terminal, the fu of its triplets, and the sets a winning tile at each position
+can have completed. A new hand then costs the scorer four look-ups and a few additions per
+reading instead of a pass over its sets (scoring/riichi/readings.py). The tables hold 22,241
+patterns and are built on first use from the split tables, sharing what splits with the same
+sets have in common (~0.1 s with the split tables on this 2-core machine, under load).
 
 Positions are 0..8 inside a numbered suit (one table for the three suits: a suit's position p is
 kind ``9 x suit + p``) and 0..6 for the honours (which form no runs). Triplets formed in the hand

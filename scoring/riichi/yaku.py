@@ -29,7 +29,7 @@ GREEN_KINDS = frozenset((19, 20, 21, 23, 25, GREEN))   # 2 3 4 6 8 sou and the g
 _TERMINAL_OR_HONOUR = tuple(k >= 27 or k % 9 in (0, 8) for k in range(34))
 
 
-# Per-kind flag bits, OR-ed / AND-ed over a hand's tiles in one pass (see hand_facts).
+# Per-kind flag bits, OR-ed / AND-ed over a hand's tiles (see tile_flags).
 SIMPLE, TERMINAL, HONOUR, GREEN_TILE, MAN, PIN, SOU = 1, 2, 4, 8, 16, 32, 64
 KIND_FLAGS = tuple(
     (HONOUR if k >= 27 else TERMINAL if k % 9 in (0, 8) else SIMPLE)
@@ -41,10 +41,11 @@ KIND_FLAGS = tuple(
 
 HAND, READING = "hand", "reading"   # what a row's test looks at: HandFacts or Facts
 
-# Traits a row needs before its test is worth asking (necessary conditions, never sufficient
-# ones: the test decides). A hand's traits are bits of HandFacts.traits, a reading's of
-# Facts.traits; only the rows whose traits are all present are tested, so a plain hand asks a
-# few questions instead of thirty.
+# The traits a YAKU row needs: each row's traits together are exactly its condition (for the
+# hands it is asked about), so a reading's yaku are the rows whose traits it has, found in one
+# look-up (see _ROW_CACHE). A hand's traits are bits of HandFacts.traits; Facts.traits adds the
+# reading's and the win's. YAKUMAN rows' traits (further below) are necessary conditions only:
+# the test decides.
 # the win's flags and rules (set per request)
 RIICHI = 1 << 0           # riichi declared (not double riichi)
 TSUMO = 1 << 1            # self-drawn win
@@ -112,7 +113,7 @@ class HandFacts(NamedTuple):
     seat: int                  # seat wind kind 27..30
     round: int                 # round wind kind 27..30
     yakuman_traits: int        # yakuman trait bits (TENHOU ...); 0: no yakuman possible
-    traits: int                # trait bits of the hand (RIICHI ... NO_HONOURS)
+    traits: int                # trait bits of the hand (RIICHI ... TWO_DRAGON_SETS)
     # --- the ShapeFacts fields, in order
     closed: bool
     counts: Sequence[int]      # every tile of the hand, melds included, by kind
@@ -143,7 +144,7 @@ class ShapeFacts(NamedTuple):
     wind_triplets: int
     no_melds: bool
     yakuman_traits: int        # the tile-only yakuman traits (all but TENHOU and CHIIHOU)
-    traits: int                # the tile-only traits (ALL_SIMPLES ... NO_HONOURS)
+    traits: int                # the tile-only traits (ALL_SIMPLES ... TWO_DRAGON_SETS)
     hand_part: tuple           # the fields above up to no_melds: HandFacts' tail
 
 
