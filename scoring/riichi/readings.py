@@ -19,8 +19,9 @@ from ..decompose import (MELD_GROUPS, RUN, RYANMEN, STANDARD, TANKI, TRIPLET, Gr
                          special_reading)
 from ..tiles import NUM_KINDS
 from .fu import set_fu_line
-from .suits import (CONCEALED_FIELD, FU_FIELD, INNER_FIELD, RUNS_FIELD, TRIPLETS_FIELD,
-                    suit_tables)
+from .suits import (CONCEALED_FIELD, CONCEALED_SHIFT, FIELD_MASK, FU_FIELD, FU_SHIFT, INNER_FIELD,
+                    INNER_SHIFT, PEIKOU_SHIFT, RUNS_FIELD, RUNS_SHIFT, TRIPLETS_FIELD,
+                    TRIPLETS_SHIFT, suit_tables)
 from .yaku import (PINFU_SHAPE, SANANKOU, WHITE, Facts, HandFacts, facts_of, reading_facts,
                    set_traits)
 
@@ -106,13 +107,14 @@ def _add_readings(out: list, h: HandFacts, sm, sp, ss, sz, melds: tuple[Group, .
     c += cm + cp + cs + cz
     runs |= rm | rp << 9 | rs << 18
     trips |= tm | tp << 9 | ts << 18 | tz << 27
-    n_runs = c & 15
-    n_trips = c >> 4 & 15
-    peikou = c >> 8 & 15 if h.closed else 0
-    concealed = c >> 16 & 15
-    fu = c >> 20
+    n_runs = c >> RUNS_SHIFT & FIELD_MASK
+    n_trips = c >> TRIPLETS_SHIFT & FIELD_MASK
+    peikou = c >> PEIKOU_SHIFT & FIELD_MASK if h.closed else 0
+    outside = not c >> INNER_SHIFT & FIELD_MASK
+    concealed = c >> CONCEALED_SHIFT & FIELD_MASK
+    fu = c >> FU_SHIFT
     pair = pm if pm >= 0 else 9 + pp if pp >= 0 else 18 + ps if ps >= 0 else 27 + pz
-    traits = h.traits | set_traits(runs, n_runs, trips, n_trips, peikou, not c & 0xF000, pair)
+    traits = h.traits | set_traits(runs, n_runs, trips, n_trips, peikou, outside, pair)
     if concealed == 3:
         traits |= SANANKOU
     groups = gm[0] + gp[1] + gs[2] + gz[3]

@@ -26,13 +26,16 @@ from .result import FuLine
 
 
 # SuitSplit.counts packs small counts into one int, so that a reading adds its suits' (and
-# melds') counts with one addition each; every field stays below 16 (the fu below 256):
-RUNS_FIELD = 1              # bits 0-3: runs
-TRIPLETS_FIELD = 1 << 4     # bits 4-7: triplets and kans
-PEIKOU_FIELD = 1 << 8       # bits 8-11: pairs of identical runs
-INNER_FIELD = 1 << 12       # bits 12-15: sets without a terminal or honour
-CONCEALED_FIELD = 1 << 16   # bits 16-19: concealed triplets and kans (a hand's, closed kans)
-FU_FIELD = 1 << 20          # bits 20-27: fu of the triplets and kans
+# melds') counts with one addition each: field F holds ``counts >> F_SHIFT & FIELD_MASK``
+# (the fu, the last field, ``counts >> FU_SHIFT``); no sum over a hand reaches 16 (the fu 256).
+FIELD_MASK = 15
+RUNS_SHIFT, TRIPLETS_SHIFT, PEIKOU_SHIFT, INNER_SHIFT, CONCEALED_SHIFT, FU_SHIFT = 0, 4, 8, 12, 16, 20
+RUNS_FIELD = 1 << RUNS_SHIFT            # runs
+TRIPLETS_FIELD = 1 << TRIPLETS_SHIFT    # triplets and kans
+PEIKOU_FIELD = 1 << PEIKOU_SHIFT        # pairs of identical runs
+INNER_FIELD = 1 << INNER_SHIFT          # sets without a terminal or honour
+CONCEALED_FIELD = 1 << CONCEALED_SHIFT  # concealed triplets and kans (a hand's, closed kans)
+FU_FIELD = 1 << FU_SHIFT                # fu of the triplets and kans
 
 
 class SuitSplit(NamedTuple):
