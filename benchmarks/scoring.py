@@ -15,10 +15,10 @@ shape cache (scoring/riichi/scorer.py: a hand's readings are kept from its secon
 answers them; a last line times both engines once on as many hands never seen before (every
 tilescope call a first sighting: no whole-hand cache answers), the figure for a stream of new
 hands. What tilescope keeps below the whole hand is there for them as it would be in a running
-stream: the complete table of one-suit splits (scoring/decompose.py, built on the first call,
-~25 ms, not timed), and the per-suit groups and yaku-row caches that the earlier rounds' 2,000
-other hands filled lazily (a new hand still misses them now and then: a suit pattern or a set
-of traits not met before costs its entry).
+stream: the complete tables of one-suit splits and their riichi facts (scoring/decompose.py,
+scoring/riichi/suits.py, built on the first call, ~0.1 s, not timed), and the yaku-row and
+tile-trait caches that the earlier rounds' 2,000 other hands filled lazily (a new hand still
+misses them now and then: a set of traits not met before costs its entry).
 """
 from __future__ import annotations
 
