@@ -56,14 +56,13 @@ def round_fu(raw: int) -> int:
 
 class SetFu(NamedTuple):
     """The fu lines of a standard reading that do not depend on the win's flags: its triplets
-    and kans by tsumo and by ron (a ron-completed triplet counts open) with their totals, and
-    its wait. Computed once per reading (:func:`set_fu`) and kept with the cached hand shape."""
+    and kans by tsumo and by ron (a ron-completed triplet counts open) with their totals.
+    Computed once per reading (:func:`set_fu`) and kept with the cached hand shape."""
 
     by_tsumo: tuple[FuLine, ...]
     raw_by_tsumo: int
     by_ron: tuple[FuLine, ...]
     raw_by_ron: int
-    wait: FuLine | None
 
 
 def _set_lines(r: Reading, ron_group: int, lines: list[FuLine]) -> int:
@@ -90,7 +89,7 @@ def set_fu(r: Reading) -> SetFu | None:
     ron: list[FuLine] = []
     raw_tsumo = _set_lines(r, -1, tsumo)
     raw_ron = _set_lines(r, r.win_group, ron)
-    return SetFu(tuple(tsumo), raw_tsumo, tuple(ron), raw_ron, _WAIT_LINE.get(r.wait))
+    return SetFu(tuple(tsumo), raw_tsumo, tuple(ron), raw_ron)
 
 
 def fu_of(f: Facts) -> tuple[int, int, list[FuLine]]:
