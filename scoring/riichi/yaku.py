@@ -268,12 +268,14 @@ _HONOUR_FACTS = {bytes(m >> i & 1 for i in range(7)): _honour_facts(m) for m in 
 _NO_HONOUR_SETS = (0, 0, 0, 0)
 
 
-def shape_facts(counts: bytes, melds: Sequence[Group], any_flags: int = -1,
+def shape_facts(counts: Sequence[int], melds: Sequence[Group], any_flags: int = -1,
                 all_flags: int = 0) -> ShapeFacts:
     """Facts of the tiles and melds alone. ``counts``: every tile by kind, melds included
-    (34 bytes); ``melds``: the declared melds as groups (:func:`scoring.decompose.meld_groups`);
-    ``any_flags`` / ``all_flags``: OR and AND of :data:`KIND_FLAGS` over the tiles
-    (:func:`tile_flags`, computed here when not given)."""
+    (34 counts, best as bytes, which the facts then hold); ``melds``: the declared melds as
+    groups (:func:`scoring.decompose.meld_groups`); ``any_flags`` / ``all_flags``: OR and AND of
+    :data:`KIND_FLAGS` over the tiles (:func:`tile_flags`, computed here when not given)."""
+    if type(counts) is not bytes:
+        counts = bytes(counts)
     if any_flags < 0:
         any_flags, all_flags = tile_flags(counts)
     closed = True
