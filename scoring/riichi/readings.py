@@ -21,7 +21,7 @@ from ..tiles import NUM_KINDS
 from .fu import set_fu_line
 from .suits import (CONCEALED_FIELD, CONCEALED_SHIFT, FIELD_MASK, FU_FIELD, FU_SHIFT, INNER_FIELD,
                     INNER_SHIFT, PEIKOU_SHIFT, RUNS_FIELD, RUNS_SHIFT, TRIPLETS_FIELD,
-                    TRIPLETS_SHIFT, suit_tables)
+                    TRIPLETS_SHIFT, _HONOURS, _NUMBERED, hand_suits)
 from .yaku import (PINFU_SHAPE, SANANKOU, WHITE, Facts, HandFacts, facts_of, reading_facts,
                    set_traits)
 
@@ -73,11 +73,13 @@ def hand_readings(h: HandFacts, hand: bytes, melds: tuple[Group, ...], win_kind:
     counts with the winning tile (34 bytes); ``melds``: the declared melds as groups
     (:func:`scoring.decompose.meld_groups`); ``win_kind``: the winning tile's kind.
     """
-    numbered, honours = suit_tables()
-    m = numbered.get(hand[:9])
-    p = numbered.get(hand[9:18])
-    s = numbered.get(hand[18:27])
-    z = honours.get(hand[27:34])
+    try:
+        m = _NUMBERED[hand[:9]]
+        p = _NUMBERED[hand[9:18]]
+        s = _NUMBERED[hand[18:27]]
+        z = _HONOURS[hand[27:34]]
+    except KeyError:        # a suit pattern not met before (its entry is built), or no split
+        m, p, s, z = hand_suits(hand)
     out: list[Facts] = []
     # a suit's splits either all hold the pair or none does (its tile count decides)
     if (m and p and s and z

@@ -4,7 +4,8 @@ Choice between readings (standard practice, as Tenhou and the ``mahjong`` packag
 highest payment, then a real yakuman over a counted one, then more han, then more fu.
 
 Speed: a new hand's readings and their facts are added up from per-suit tables of every suit
-pattern's splits (scoring/riichi/suits.py, scoring/riichi/readings.py), and its yaku are one
+pattern's splits (scoring/riichi/suits.py, scoring/riichi/readings.py; an entry is built when
+a hand first needs it, the whole tables once a process has built 512), and its yaku are one
 look-up by the reading's traits (scoring/riichi/yaku.py). What the tiles, melds and winning tile
 decide is also kept, bounded, from a hand shape's second sighting (see ``_SHAPES``); a request
 then only adds its flags, winds and dora.

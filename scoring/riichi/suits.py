@@ -6,9 +6,11 @@ or an OR over its sets, so each split's share is worked out here once, for every
 runs and triplets as bit masks over the suit's positions, their numbers, identical runs, whether
 every set holds a terminal, the fu of its triplets, and the sets a winning tile at each position
 can have completed. A new hand then costs the scorer four look-ups and a few additions per
-reading instead of a pass over its sets (scoring/riichi/readings.py). The tables hold 22,241
-patterns and are built on first use from the split tables, sharing what splits with the same
-sets have in common (~0.1 s with the split tables on this 2-core machine, under load).
+reading instead of a pass over its sets (scoring/riichi/readings.py). The tables hold up to
+22,241 patterns, built from the split tables, sharing what splits with the same sets have in
+common: each pattern's entry the first time a hand shows it (so a process that scores a few
+hands pays for a few entries, not ~0.1 s for all on this 2-core machine under load), and all the
+rest at once after :data:`FILL_AFTER` entries, when the process is plainly scoring a stream.
 
 Positions are 0..8 inside a numbered suit (one table for the three suits: a suit's position p is
 kind ``9 x suit + p``) and 0..6 for the honours (which form no runs). Triplets formed in the hand
@@ -67,85 +69,128 @@ class SuitSplit(NamedTuple):
 _HAND_GROUPS = {shape: tuple(Group(shape, k) for k in range(34)) for shape in (RUN, TRIPLET)}
 
 
-def _wins(sets: tuple[tuple[str, int], ...], q: int) -> tuple:
-    """:attr:`SuitSplit.wins` at position ``q`` (the waits as in scoring.decompose.readings)."""
-    out = []
-    seen = []
-    triplet = -1
-    for i, (shape, pos) in enumerate(sets):
-        if shape == TRIPLET:
-            triplet += 1
-            if pos != q:
-                continue
-            wait = SHANPON
-        else:
-            d = q - pos
-            if d == 1:
-                wait = KANCHAN
-            elif d == 0:
-                wait = PENCHAN if pos == 6 else RYANMEN
-            elif d == 2:
-                wait = PENCHAN if pos == 0 else RYANMEN
-            else:
-                continue
-        if (shape, pos) in seen:        # the same set twice (iipeikou): one reading
-            continue
-        seen.append((shape, pos))
-        out.append((i, wait, triplet if shape == TRIPLET else -1))
-    return tuple(out)
+def _set_record(shape: str, pos: int, honours: bool) -> tuple:
+    """One set's part of :func:`_sets_share`: ``(counts, run bit, triplet bit, fu line or None,
+    groups by suit, ((q, wait), ...) for each position q a winning tile there can complete it
+    at)``; the waits as in scoring.decompose.readings."""
+    groups = [None] * 4
+    for suit in ((3,) if honours else (0, 1, 2)):
+        groups[suit] = _HAND_GROUPS[shape][9 * suit + pos]
+    if shape == RUN:
+        counts = RUNS_FIELD + (0 if pos in (0, 6) else INNER_FIELD)
+        wins = ((pos, PENCHAN if pos == 6 else RYANMEN), (pos + 1, KANCHAN),
+                (pos + 2, PENCHAN if pos == 0 else RYANMEN))
+        return counts, 1 << pos, 0, None, tuple(groups), wins
+    terminal = honours or pos in (0, 8)
+    line = set_fu_line(True, 2 if honours else int(terminal), True, False)
+    counts = (TRIPLETS_FIELD + CONCEALED_FIELD + (0 if terminal else INNER_FIELD)
+              + line.fu * FU_FIELD)
+    return counts, 0, 1 << pos, line, tuple(groups), ((pos, SHANPON),)
+
+
+# [numbered, honours]: (shape, position) -> _set_record
+_SET_RECORDS = tuple({(shape, pos): _set_record(shape, pos, honours)
+                      for shape in ((TRIPLET,) if honours else (RUN, TRIPLET))
+                      for pos in range((7 if honours else 9) - (2 if shape == RUN else 0))}
+                     for honours in (False, True))
 
 
 def _sets_share(sets: tuple[tuple[str, int], ...], honours: bool) -> tuple:
-    """Everything of :class:`SuitSplit` after ``pair``, for one suit's sets."""
+    """Everything of :class:`SuitSplit` after ``pair``, for one suit's sets (sorted, as the
+    split table gives them: the same set twice comes in a row)."""
+    records = _SET_RECORDS[honours]
     runs = triplets = counts = 0
     lines = []
-    same_runs = [0] * 9     # runs by starting position
-    for shape, pos in sets:
-        if shape == RUN:
-            same_runs[pos] += 1
-            runs |= 1 << pos
-            counts += RUNS_FIELD
-            if pos not in (0, 6):
-                counts += INNER_FIELD
-        else:
-            triplets |= 1 << pos
-            counts += TRIPLETS_FIELD + CONCEALED_FIELD
-            terminal = honours or pos in (0, 8)
-            if not terminal:
-                counts += INNER_FIELD
-            line = set_fu_line(True, 2 if honours else int(terminal), True, False)
+    by_suit = ([], [], [], [])
+    wins = [[] for _ in range(7 if honours else 9)]
+    triplet = -1            # index among the triplets
+    prev = None
+    same = 0                # how many times in a row the set came
+    for i, st in enumerate(sets):
+        c, r, t, line, gs, set_wins = records[st]
+        counts += c
+        runs |= r
+        triplets |= t
+        for out, g in zip(by_suit, gs):
+            out.append(g)
+        if line is not None:
+            triplet += 1
             lines.append(line)
-            counts += line.fu * FU_FIELD
-    counts += sum(m // 2 for m in same_runs) * PEIKOU_FIELD     # pairs of identical runs
-    groups = [None] * 4
-    for suit in ((3,) if honours else (0, 1, 2)):
-        groups[suit] = tuple(_HAND_GROUPS[shape][9 * suit + pos] for shape, pos in sets)
-    wins = tuple(_wins(sets, q) for q in range(7 if honours else 9))
-    return counts, runs, triplets, tuple(lines), tuple(groups), wins, sets
+        if st == prev:      # the same set again (only a run can be): no other reading, and the
+            same += 1       # second of two (or the fourth of four) makes a pair of identical runs
+            if not same & 1:
+                counts += PEIKOU_FIELD
+            continue
+        prev, same = st, 1
+        index = triplet if line is not None else -1
+        for q, wait in set_wins:
+            wins[q].append((i, wait, index))
+    if honours:
+        groups = (None, None, None, tuple(by_suit[3]))
+    else:
+        groups = (tuple(by_suit[0]), tuple(by_suit[1]), tuple(by_suit[2]), None)
+    return counts, runs, triplets, tuple(lines), groups, tuple(map(tuple, wins)), sets
 
 
-_TABLES: list = []      # [numbered suits, honours]: pattern bytes -> tuple of SuitSplit
+# The tables: suit counts as bytes -> every SuitSplit of that pattern. A pattern's entry is
+# built the first time a hand shows it, so a process that scores a few hands (the one-shot CLI)
+# builds a few dozen entries, not 22,241 (~0.1 s); once FILL_AFTER entries have been built so,
+# the process is scoring a stream and the rest are built at once (suit_tables), leaving new
+# hands no entry to build. A pattern that does not split is never a key (such patterns are too
+# many to keep). An entry never changes once built: two threads building one store equal values.
+FILL_AFTER = 512
+_NUMBERED: dict[bytes, tuple[SuitSplit, ...]] = {}
+_HONOURS: dict[bytes, tuple[SuitSplit, ...]] = {}
+_SHARES: tuple[dict, dict] = ({}, {})   # per table: sets -> their share (many patterns share
+                                        # a split's sets, with another pair or none)
+_complete = False                       # every entry built
 _new = tuple.__new__
 
 
-def _table(honours: bool) -> dict[bytes, tuple[SuitSplit, ...]]:
-    shares: dict = {}       # many patterns share a split's sets (with another pair or none)
-    out = {}
-    for key, splits in split_table(honours).items():
-        row = []
-        for pair, sets in splits:
-            share = shares.get(sets)
-            if share is None:
-                share = shares[sets] = _sets_share(sets, honours)
-            row.append(_new(SuitSplit, (pair,) + share))
-        out[key] = tuple(row)
+def _entry(key: bytes, honours: bool) -> tuple[SuitSplit, ...]:
+    """Build, store and return one pattern's entry; ``()`` (not stored) if it does not split."""
+    splits = split_table(honours).get(key)
+    if splits is None:
+        return ()
+    shares = _SHARES[honours]
+    row = []
+    for pair, sets in splits:
+        share = shares.get(sets)
+        if share is None:
+            share = shares[sets] = _sets_share(sets, honours)
+        row.append(_new(SuitSplit, (pair,) + share))
+    out = (_HONOURS if honours else _NUMBERED)[key] = tuple(row)
     return out
 
 
+def hand_suits(hand: bytes) -> tuple:
+    """The entries of a hand's four suits (``hand``: 34 counts as bytes), man, pin, sou and
+    honours, each ``()`` where that suit does not split; builds those not built yet (and all the
+    others once :data:`FILL_AFTER` have been). The scorer's path when a plain look-up in the
+    tables misses (scoring/riichi/readings.py)."""
+    part = hand[:9]
+    m = _NUMBERED.get(part) or _entry(part, False)
+    part = hand[9:18]
+    p = _NUMBERED.get(part) or _entry(part, False)
+    part = hand[18:27]
+    s = _NUMBERED.get(part) or _entry(part, False)
+    part = hand[27:34]
+    z = _HONOURS.get(part) or _entry(part, True)
+    if not _complete and len(_NUMBERED) + len(_HONOURS) >= FILL_AFTER:
+        suit_tables()
+    return m, p, s, z
+
+
 def suit_tables() -> tuple[dict[bytes, tuple[SuitSplit, ...]], dict[bytes, tuple[SuitSplit, ...]]]:
-    """``(numbered, honours)``: suit counts as bytes (9, or 7 for the honours) -> every
+    """``(numbered, honours)``, complete: suit counts as bytes (9, or 7 for the honours) -> every
     :class:`SuitSplit` of that pattern, in the split table's order; a pattern that does not split
-    is not a key. Built on the first call (with the split tables)."""
-    if not _TABLES:
-        _TABLES[:] = [_table(False), _table(True)]
-    return _TABLES[0], _TABLES[1]
+    is not a key. Builds every entry not built yet (~0.1 s from nothing, split tables included,
+    on this 2-core machine under load); the scorer builds entries as its hands need them and
+    calls this once it has built :data:`FILL_AFTER`."""
+    global _complete
+    for honours, table in ((False, _NUMBERED), (True, _HONOURS)):
+        for key in split_table(honours):
+            if key not in table:
+                _entry(key, honours)
+    _complete = True
+    return _NUMBERED, _HONOURS
