@@ -227,6 +227,25 @@ def test_low_confidence_tile_names_the_fix():
     assert w.fix == "--fix 4=8p"
 
 
+def test_numbering_names_a_tile_the_earlier_layout_dropped_as_doubled():
+    # a second, less sure box inside the 6p is dropped as the same tile; a fix that makes the
+    # inner box the surer one drops the other instead: the re-parse must number the newcomer
+    # (after the tiles numbered before), not fail on it
+    t = open_hand()
+    dets = to_detections(t)
+    idx = next(i for i, d in enumerate(dets.tiles) if d.tile == "6p")
+    outer = dets.tiles[idx]
+    x1, y1, x2, y2 = outer.box
+    inner = replace(outer, box=(x1 + 2, y1 + 2, x2 - 2, y2 - 2), confidence=0.3)
+    first = parse_layout(replace(dets, tiles=[*dets.tiles, inner]), "riichi")
+    assert len(first.source) == len(dets.tiles)                  # the inner box is dropped
+    swapped = [*dets.tiles[:idx], replace(outer, confidence=0.2), *dets.tiles[idx + 1:],
+               replace(inner, confidence=1.0)]
+    again = parse_layout(replace(dets, tiles=swapped), "riichi", numbering=first.source)
+    assert again.source[-1] == len(dets.tiles)                   # the newcomer, numbered last
+    assert multiset(again.tile_request["concealed"]) == multiset("234m67p55z")
+
+
 def test_numbering_of_an_earlier_layout_is_kept():
     # after re-read tiles turn the reading direction, the report must still number each tile
     # as the first report did, or a --fix read off it would hit another tile

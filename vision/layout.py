@@ -335,7 +335,8 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
     ``low_confidence``: tiles below it get a warning with the detector's alternatives.
     ``numbering``: number the tiles as an earlier layout of the same detections did (its
     ``source``), so that a ``--fix N`` read off one report names the same tile in the next
-    even when re-read tiles turned the reading direction; default: this layout's reading order.
+    even when re-read tiles turned the reading direction (tiles it did not number come last);
+    default: this layout's reading order.
 
     Returns a :class:`Layout`; never raises for odd input — an empty photo gives an empty
     layout with a ``tile_count`` warning. Raises ValueError for an unknown ruleset.
@@ -386,7 +387,9 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
         if g.kind == "meld" and g.from_ is None and g.meld_type != "ankan":
             _infer_called(g, theta, ruleset)
     rank = {src: n for n, src in enumerate(numbering)} if numbering is not None else None
-    position = (lambda d: rank[source[id(d)]]) if rank is not None else None
+    # A tile the earlier layout had no number for (a fix can make the inner box of a doubled
+    # pair the surer one, so the other is dropped instead) goes after the numbered ones.
+    position = (lambda d: rank.get(source[id(d)], len(rank) + source[id(d)])) if rank is not None else None
     layout = _finish(groups, ruleset, warnings, low_confidence, position)
     layout.source = [source[id(d)] for d in layout.order]
     reading = theta + (math.pi if flipped else 0.0)
