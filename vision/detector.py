@@ -349,7 +349,7 @@ class TileReader:
             unsure = np.flatnonzero(logp.max(axis=1) < np.log(SURE_AFTER_TWO_TURNS))
             if len(unsure):
                 rest = self._log_probs([np.rot90(crops[unsure], k, (2, 3)) for k in (1, 3)])
-                logp[unsure] = (2 * logp[unsure] + 2 * rest) / 4
+                logp[unsure] = (logp[unsure] + rest) / 2         # the mean over all four
         out = np.exp(logp - logp.max(axis=1, keepdims=True))
         return out / out.sum(axis=1, keepdims=True)
 
