@@ -6,7 +6,7 @@ import pytest
 
 from scoring.api import score_json
 from synthetic_hands import APART, Table, codes, to_detections
-from vision.joint_fix import joint_correction
+from vision.joint_fix import is_sorted_row, joint_correction
 from vision.layout import parse_layout
 from vision.pipeline import score_photo
 
@@ -86,3 +86,49 @@ def test_mcr_shapes_count_as_complete_under_mcr_only():
     assert joint_correction(parse_layout(dets, "mcr")) == {9: "9s"}
     # not a riichi shape (no four sets and a pair, not thirteen orphans): nothing to correct to
     assert joint_correction(parse_layout(dets, "riichi")) is None
+
+
+def test_sorted_rows():
+    # kinds: 0..8 characters, 9..17 dots, 18..26 bamboo, 27..33 honours
+    assert is_sorted_row([0, 1, 2, 12, 13, 27, 27])
+    assert is_sorted_row([27, 27, 18, 19, 0, 4])             # suits in any order
+    assert is_sorted_row([31, 27, 13, 12, 2, 1])              # the row read from the other end
+    assert not is_sorted_row([3, 1, 2])                       # 423m
+    assert not is_sorted_row([0, 1, 9, 2])                    # characters on both sides of a dot
+    assert not is_sorted_row([0, 2, 1, 9, 10])                # rising, then falling
+    assert is_sorted_row([])
+
+
+# 123456789m 111z + 2z: tile 1 (1m) read as 4m (0.45), next guess 1m (0.35). As read the row
+# 4m2m3m... still makes a winning hand (234m 456m 789m), but not a sorted row.
+UNSORTED_MISREAD = ("423456789m111z2z", "2z", {0: (0.45, (("1m", 0.35),))})
+
+
+def test_a_sorted_complete_hand_is_preferred_to_a_more_probable_unsorted_one():
+    layout = parse_layout(_layout_dets(*UNSORTED_MISREAD), "riichi")
+    assert joint_correction(layout) == {1: "1m"}
+    # 25 times less probable than the reading: past SORTED_PREFERENCE, the reading stays
+    far = ("423456789m111z2z", "2z", {0: (0.5, (("1m", 0.02),))})
+    assert joint_correction(parse_layout(_layout_dets(*far), "riichi")) == {}
+
+
+def test_the_pipeline_re_reads_a_winning_hand_read_from_an_unsorted_row():
+    dets = _layout_dets(*UNSORTED_MISREAD)
+    ctx = {"ruleset": "riichi", "win": "tsumo", "seat_wind": "S", "round_wind": "E", "riichi": "riichi"}
+    true = score_json({**ctx, "concealed": "123456789m111z2z", "win_tile": "2z"})
+    as_read = score_json({**ctx, "concealed": "234456789m111z2z", "win_tile": "2z"})
+    # riichi 1, menzen tsumo 1, East (round wind) 1, honitsu 3 (closed), ittsu 2 (closed) = 8 han
+    # baiman; as read no ittsu: 6 han haneman (rules §yaku, §limits)
+    assert true["han"] == 8 and as_read["han"] == 6 and not as_read.get("error")
+    photo = score_photo(dets, ctx, reader=FakeReader(dets))
+    assert photo.result["han"] == 8 and photo.result["payment"] == true["payment"]
+    [w] = [w for w in photo.warnings if w.code == "corrected"]
+    assert w.fix == "--fix 1=4m" and "unsorted" in w.message
+
+
+def test_a_white_dragon_read_face_down_is_re_read_however_sure():
+    # 123m 456p 789s 555z 11z (winning on 1z): the third haku read as a back with 0.9, next guess 5z
+    row = codes("123m456p789s55z") + ["back", "1z"]
+    table = Table().row(row).row(["1z"], gap=APART)
+    dets = to_detections(table, confidence={11: (0.9, (("5z", 0.08),))})
+    assert joint_correction(parse_layout(dets, "riichi")) == {12: "5z"}

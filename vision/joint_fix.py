@@ -3,10 +3,14 @@ four sets and a pair (or seven pairs, thirteen orphans, or an MCR special shape)
 tiles as read make no such hand, the unsure tiles are re-read jointly from their alternatives.
 
 Search (pure, no I/O): the hand's unsure tiles (confidence below ``LOW_CONFIDENCE``, at most
-``max_tiles`` of them, lowest first) each offer their reading plus up to three alternatives.
+``max_tiles`` of them, lowest first; a tile read face down or as a flower always, since neither
+belongs in the concealed part) each offer their reading plus up to three alternatives.
 Assignments are visited best first by the product of their confidences (a k-best walk over
-the options sorted per tile), and the first whose concealed tiles form a complete hand with the
-layout's melds is returned. Only the concealed part and the winning tile change here: a meld's
+the options sorted per tile), and the most probable whose concealed tiles form a complete hand
+with the layout's melds is returned, preferring a *sorted* row: players lay a winning hand
+down sorted (each suit together, in order), so among complete hands at most
+``SORTED_PREFERENCE`` times less probable than the best one, the first whose concealed row is
+sorted wins (:func:`is_sorted_row`). An unsorted hand keeps the plain most probable reading. Only the concealed part and the winning tile change here: a meld's
 tiles are checked by the layout parser, and a wrong meld tile is left to ``--fix``.
 
 The caller (``vision.pipeline``) scores the corrected hand and says which tiles it changed,
@@ -28,6 +32,30 @@ from .layout import LOW_CONFIDENCE, Layout
 HAND_KINDS = ("concealed", "win")
 # Alternatives under this confidence are noise (the reader lists its top four classes).
 MIN_ALTERNATIVE = 0.01
+# A sorted complete hand this many times less probable than the best complete one still wins
+# (benchmarks/pipeline.py, models/README.md).
+SORTED_PREFERENCE = 20.0
+
+
+def is_sorted_row(kinds: Sequence[int]) -> bool:
+    """True when a row of tile kinds (0..33, red fives as fives) is laid out sorted: the tiles of
+    each suit (characters, dots, bamboo, honours) side by side, in any order of suits, numbers
+    ascending within each suit, or all descending (the row read from the other end)."""
+    for step in (1, -1):
+        seen: set[int] = set()
+        prev = None
+        for k in kinds:
+            suit = k // 9
+            if prev is None or suit != prev // 9:
+                if suit in seen:
+                    break
+                seen.add(suit)
+            elif (k - prev) * step < 0:
+                break
+            prev = k
+        else:
+            return True
+    return False
 
 
 def _kind(code: str) -> int | None:
@@ -37,6 +65,16 @@ def _kind(code: str) -> int | None:
     except TileError:
         return None
     return kind if kind < 34 else None
+
+
+def concealed_row_sorted(layout: Layout) -> bool:
+    """True when the layout's concealed row, as read, is sorted (:func:`is_sorted_row`); a row
+    with a face-down tile or a flower in it counts as not sorted. A layout whose winning tile
+    was not set apart counts as sorted: the drawn tile may sit anywhere in its row."""
+    if not any(g.kind == "win" for g in layout.groups):
+        return True
+    kinds = [_kind(d.tile) for g in layout.groups if g.kind == "concealed" for d in g.detections]
+    return None not in kinds and is_sorted_row(kinds)
 
 
 def complete_checker(ruleset: str) -> Callable[[Sequence[int], int], bool]:
@@ -60,8 +98,12 @@ def joint_correction(layout: Layout, *, max_tiles: int = 8, max_visits: int = 20
     if not hand or (len(hand) + 3 * n_melds) != 14:
         return None
     complete = complete_checker(layout.ruleset)
-    unsure = sorted((d for d in hand if d.confidence < low_confidence and d.alternatives),
-                    key=lambda d: d.confidence)[:max_tiles]
+    # a face-down tile or a flower cannot be in the concealed part, however sure the reader
+    # was: a blank white dragon (haku) is read as a back, so it is re-read first
+    uncountable = [d for d in hand if _kind(d.tile) is None and d.alternatives]
+    unsure = uncountable + sorted((d for d in hand if d.confidence < low_confidence and d.alternatives
+                                   and _kind(d.tile) is not None),
+                                  key=lambda d: d.confidence)[:max(0, max_tiles - len(uncountable))]
     unsure_ids = {id(d) for d in unsure}
     base = [0] * 34
     for d in hand:
@@ -86,23 +128,50 @@ def joint_correction(layout: Layout, *, max_tiles: int = 8, max_visits: int = 20
     def cost(idx: tuple[int, ...]) -> float:
         return sum(options[i][j][2] for i, j in enumerate(idx))
 
+    row = [d for g in layout.groups if g.kind == "concealed" for d in g.detections]
+    row_slot = {id(d): i for i, d in enumerate(row)}
+    row_base = [_kind(d.tile) for d in row]
+    unsure_slot = [row_slot.get(id(d)) for d in unsure]
+
+    # with the winning tile still in the row, the row need not be sorted: no preference
+    prefer_sorted = any(g.kind == "win" for g in layout.groups)
+
+    def sorted_row(idx: tuple[int, ...]) -> bool:
+        if not prefer_sorted:
+            return True
+        kinds = row_base[:]
+        for i, j in enumerate(idx):
+            if unsure_slot[i] is not None:
+                kinds[unsure_slot[i]] = options[i][j][1]
+        return is_sorted_row(kinds)
+
     start = (0,) * len(options)
     heap = [(cost(start), start)]
     seen = {start}
     visits = 0
+    best = None                 # (cost, idx) of the most probable complete assignment
     while heap and visits < max_visits:
-        _, idx = heapq.heappop(heap)
+        c, idx = heapq.heappop(heap)
+        if best is not None and c > best[0] + math.log(SORTED_PREFERENCE):
+            break
         visits += 1
         counts = base[:]
         for i, j in enumerate(idx):
             counts[options[i][j][1]] += 1
         if max(counts) <= 4 and complete(counts, n_melds):
-            return {layout.number(d): options[i][j][0]
-                    for i, (d, j) in enumerate(zip(unsure, idx)) if options[i][j][0] != d.tile}
+            if sorted_row(idx):
+                best = (c, idx)
+                break
+            if best is None:
+                best = (c, idx)
         for i in range(len(idx)):
             if idx[i] + 1 < len(options[i]):
                 nxt = idx[:i] + (idx[i] + 1,) + idx[i + 1:]
                 if nxt not in seen:
                     seen.add(nxt)
                     heapq.heappush(heap, (cost(nxt), nxt))
-    return None
+    if best is None:
+        return None
+    idx = best[1]
+    return {layout.number(d): options[i][j][0]
+            for i, (d, j) in enumerate(zip(unsure, idx)) if options[i][j][0] != d.tile}

@@ -25,7 +25,7 @@ from scoring.hand import HandError, check
 from scoring.request import parse_request
 
 from .detections import Detections
-from .joint_fix import joint_correction
+from .joint_fix import concealed_row_sorted, joint_correction
 from .layout import LOW_CONFIDENCE, Layout, LayoutWarning, apply_fixes, parse_layout, reparse_fixed
 
 # Keys of a request that come from the photo, never from the context. (``win_tile``,
@@ -259,9 +259,11 @@ def _suggest_fixes(detections: Detections, layout: Layout, ctx: dict, judge,
     return out
 
 
-def _joint_fix(detections: Detections, layout: Layout, ctx: dict, win_tile: str | None, judge):
-    """When the hand as read makes no winning hand: re-read its unsure tiles jointly
-    (``vision.joint_fix``) and, if the most probable complete hand scores, return
+def _joint_fix(detections: Detections, layout: Layout, ctx: dict, win_tile: str | None, judge,
+               scored_as_read: bool = False):
+    """When the hand as read makes no winning hand (or, ``scored_as_read``, makes one only from
+    an unsorted concealed row): re-read its unsure tiles jointly (``vision.joint_fix``) and, if
+    the most probable complete hand (a sorted one preferred) scores, return
     ``(detections, layout, request, result, warnings)`` for it with a ``corrected`` warning
     naming every changed tile and the ``--fix`` that restores the reading; else None."""
     fixes = joint_correction(layout)
@@ -276,10 +278,13 @@ def _joint_fix(detections: Detections, layout: Layout, ctx: dict, win_tile: str 
     was = ", ".join(f"{n} as {before[n].tile} ({before[n].confidence:.2f})" for n in numbers)
     now = ", ".join(f"{n}={fixes[n]}" for n in numbers)
     undo = _undo(before, numbers)
+    why = ("the tiles as read make a winning hand only from an unsorted row"
+           if scored_as_read else "the tiles as read make no winning hand")
     warnings.append(LayoutWarning(
         "corrected",
-        f"the tiles as read make no winning hand: read tile {was}; scored the most likely "
-        f"complete hand from the reader's next guesses ({now}). If the reading was right, pass {undo}",
+        f"{why}: read tile {was}; scored the most likely complete hand"
+        f"{' laid sorted' if scored_as_read else ''} from the reader's next guesses ({now}). "
+        f"If the reading was right, pass {undo}",
         undo, tuple(numbers)))
     return fixed, new_layout, req, result, warnings
 
@@ -384,7 +389,11 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool) -> Pho
 
     t0 = time.perf_counter()
     req, result, warnings = _judge_layout(layout, ctx, win_tile, judge)
-    joint = _joint_fix(detections, layout, ctx, win_tile, judge) if result.get("error") and hand_only else None
+    # re-read jointly when the hand as read makes no winning hand, or makes one from a row
+    # that is not sorted (players lay a winning hand down sorted: vision.joint_fix)
+    unsorted = not result.get("error") and not concealed_row_sorted(layout)
+    joint = (_joint_fix(detections, layout, ctx, win_tile, judge, scored_as_read=unsorted)
+             if (result.get("error") or unsorted) and hand_only else None)
     if joint is not None:
         detections, layout, req, result, warnings = joint
     elif result.get("error") and req is not None and hand_only:
