@@ -371,6 +371,42 @@ def test_a_second_box_on_one_tile_is_dropped():
     assert inner not in lay.order and [w.code for w in lay.warnings] == ["doubled"]
 
 
+def _astride(dets: Detections, left: str, right: str) -> Detection:
+    """A weak box over the joint of two neighbouring tiles, half on each (as the detector
+    puts one on bamboo sticks that run across the joint of two tiles)."""
+    a = next(d for d in dets.tiles if d.tile == left)
+    b = next(d for d in dets.tiles if d.tile == right)
+    mid = (a.box[2] + b.box[0]) / 2
+    half = (a.box[2] - a.box[0]) / 2
+    return Detection("6s", (mid - half, a.box[1], mid + half, a.box[3]), 0.3)
+
+
+def test_a_box_astride_two_tiles_is_dropped_when_the_tiles_do_not_add_up_with_it():
+    dets = to_detections(open_hand(), shuffle_seed=None)
+    extra = _astride(dets, "6p", "7p")
+    lay = parse_layout(Detections(dets.width, dets.height, dets.tiles + [extra]), "riichi")
+    assert multiset(lay.tile_request["concealed"]) == multiset("234m67p55z")
+    assert extra not in lay.order
+    assert [w.code for w in lay.warnings] == ["doubled"] and "astride" in lay.warnings[0].message
+
+
+def test_a_real_tile_half_under_its_neighbours_is_kept_when_the_count_needs_it():
+    # 123m456p789s1z + 1z: the 4p and 6p slid 0.45 of a tile over the 5p from both sides (a
+    # tightly packed, foreshortened row), so the weak 5p box lies astride two surer ones; the
+    # hand has its 14 tiles only with it
+    dets = to_detections(Table().row("123m456p789s1z").row(["1z"], gap=APART), shuffle_seed=None)
+    tiles = list(dets.tiles)
+    i = next(k for k, d in enumerate(tiles) if d.tile == "5p")
+    w = tiles[i].box[2] - tiles[i].box[0]
+    for k, dx in ((i - 1, 0.45 * w), (i + 1, -0.45 * w)):
+        x1, y1, x2, y2 = tiles[k].box
+        tiles[k] = replace(tiles[k], box=(x1 + dx, y1, x2 + dx, y2))
+    tiles[i] = replace(tiles[i], confidence=0.3)
+    lay = parse_layout(Detections(dets.width, dets.height, tiles), "riichi")
+    req = lay.tile_request
+    assert multiset(req["concealed"]) == multiset("123m456p789s1z") and req["win_tile"] == "1z"
+
+
 def test_empty_photo():
     lay = parse_layout(Detections(640, 480, []), "riichi")
     assert lay.groups == [] and lay.tile_request == {"concealed": "", "melds": []}

@@ -345,6 +345,24 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
         raise ValueError(f"unknown ruleset {ruleset!r} (use riichi or mcr)")
     dets = list(detections.tiles)
     doubled = _doubled(dets)
+    layout = _parse(dets, doubled, ruleset, gap_ratio, max_row_gap, low_confidence, numbering)
+    # A box astride two surer tiles is dropped only when the tiles do not add up with it: in
+    # a tightly packed, foreshortened row real tiles overlap their neighbours as much.
+    if any(w.code == "tile_count" for w in layout.warnings):
+        astride = _straddling(dets, doubled)
+        if astride:
+            second = _parse(dets, doubled | astride, ruleset, gap_ratio, max_row_gap,
+                            low_confidence, numbering, astride=len(astride))
+            if not any(w.code == "tile_count" for w in second.warnings):
+                return second
+    return layout
+
+
+def _parse(dets: list[Detection], doubled: set[int], ruleset: str, gap_ratio: float,
+           max_row_gap: float, low_confidence: float, numbering: list[int] | None,
+           astride: int = 0) -> Layout:
+    """:func:`parse_layout` without the detections in ``doubled`` (ids), ``astride`` of which
+    sat astride two tiles (:func:`_straddling`), the rest inside another (:func:`_doubled`)."""
     flowers = [d for d in dets if d.tile.endswith("f") and id(d) not in doubled]
     rest = [d for d in dets if not d.tile.endswith("f") and id(d) not in doubled]
 
@@ -371,10 +389,14 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
     _, flipped, groups, warnings, rows = min(trials, key=lambda t: t[0])
     if not rest:
         warnings.append(LayoutWarning("tile_count", "no tiles were found in the photo"))
-    if doubled:
+    if len(doubled) > astride:
         warnings.append(LayoutWarning(
-            "doubled", f"{len(doubled)} detection(s) lying inside a more confident one were taken "
-            "as the same tile and dropped"))
+            "doubled", f"{len(doubled) - astride} detection(s) lying inside a more confident one "
+            "were taken as the same tile and dropped"))
+    if astride:
+        warnings.append(LayoutWarning(
+            "doubled", f"{astride} detection(s) lying astride two surer tiles were taken as a "
+            "pattern across their joint and dropped: the tiles add up without them"))
     if flowers:
         centre = [d.center for d in flowers]
         # flowers in reading order: along the photo's row direction
@@ -419,6 +441,40 @@ def _doubled(dets: list[Detection], inside: float = 0.6) -> set[int]:
             if ix > 0 and iy > 0 and ix * iy > inside * min(area, k.width * k.height):
                 out.add(id(d))
                 break
+    return out
+
+
+STRADDLE_COVER = 0.8       # share of a box two surer neighbours cover between them ...
+STRADDLE_EACH = 0.25       # ... each at least this much: a box astride two tiles
+
+
+def _straddling(dets: list[Detection], skip: set[int]) -> set[int]:
+    """Detections (by id) that sit astride two surer tiles: two more confident boxes each cover
+    at least ``STRADDLE_EACH`` of the box and together ``STRADDLE_COVER``, and the two overlap
+    each other less than they overlap it (two neighbours, not one tile seen twice). A tile
+    pattern that runs across the joint of two tiles (bamboo sticks) reads as a tile there."""
+    out: set[int] = set()
+    live = [d for d in dets if id(d) not in skip]
+    for d in live:
+        x1, y1, x2, y2 = d.box
+        area = max((x2 - x1) * (y2 - y1), 1e-6)
+        covers = []
+        for k in live:
+            if k is d or k.confidence <= d.confidence or id(k) in out:
+                continue
+            ix = min(x2, k.box[2]) - max(x1, k.box[0])
+            iy = min(y2, k.box[3]) - max(y1, k.box[1])
+            if ix > 0 and iy > 0 and ix * iy >= STRADDLE_EACH * area:
+                covers.append((ix * iy / area, k))
+        covers.sort(key=lambda c: -c[0])
+        if len(covers) < 2 or covers[0][0] + covers[1][0] < STRADDLE_COVER:
+            continue
+        (_, a), (_, b) = covers[:2]
+        ix = min(a.box[2], b.box[2]) - max(a.box[0], b.box[0])
+        iy = min(a.box[3], b.box[3]) - max(a.box[1], b.box[1])
+        mutual = max(ix, 0) * max(iy, 0) / area
+        if mutual < min(covers[0][0], covers[1][0]):
+            out.add(id(d))
     return out
 
 
