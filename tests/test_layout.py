@@ -407,6 +407,17 @@ def test_a_real_tile_half_under_its_neighbours_is_kept_when_the_count_needs_it()
     assert multiset(req["concealed"]) == multiset("123m456p789s1z") and req["win_tile"] == "1z"
 
 
+def test_an_unsure_back_is_dropped_when_the_tiles_do_not_add_up_with_it():
+    # the side of the first tile block, seen at a low angle, read as a face-down tile (0.3)
+    dets = to_detections(open_hand(), shuffle_seed=None)
+    first = min(dets.tiles, key=lambda d: d.box[0])
+    x1, y1, x2, y2 = first.box
+    side = Detection("back", (x1 - 0.6 * (x2 - x1), y1, x1 - 1, y2), 0.3)
+    lay = parse_layout(Detections(dets.width, dets.height, dets.tiles + [side]), "riichi")
+    assert multiset(lay.tile_request["concealed"]) == multiset("234m67p55z")
+    assert side not in lay.order and "face-down" in lay.warnings[0].message
+
+
 def test_empty_photo():
     lay = parse_layout(Detections(640, 480, []), "riichi")
     assert lay.groups == [] and lay.tile_request == {"concealed": "", "melds": []}

@@ -355,14 +355,22 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
                             low_confidence, numbering, astride=len(astride))
             if not any(w.code == "tile_count" for w in second.warnings):
                 return second
+        # an unsure face-down tile: the side or shadow of a tile block is read as a back
+        backs = {id(d) for d in dets if d.tile == BACK and d.confidence < low_confidence} - doubled
+        if backs:
+            second = _parse(dets, doubled | backs, ruleset, gap_ratio, max_row_gap,
+                            low_confidence, numbering, astride=len(backs), dropped="backs")
+            if not any(w.code == "tile_count" for w in second.warnings):
+                return second
     return layout
 
 
 def _parse(dets: list[Detection], doubled: set[int], ruleset: str, gap_ratio: float,
            max_row_gap: float, low_confidence: float, numbering: list[int] | None,
-           astride: int = 0) -> Layout:
-    """:func:`parse_layout` without the detections in ``doubled`` (ids), ``astride`` of which
-    sat astride two tiles (:func:`_straddling`), the rest inside another (:func:`_doubled`)."""
+           astride: int = 0, dropped: str = "astride") -> Layout:
+    """:func:`parse_layout` without the detections in ``doubled`` (ids): ``astride`` of them
+    dropped only so that the tiles add up (``dropped``: ``astride`` two tiles,
+    :func:`_straddling`, or unsure ``backs``), the rest inside another (:func:`_doubled`)."""
     flowers = [d for d in dets if d.tile.endswith("f") and id(d) not in doubled]
     rest = [d for d in dets if not d.tile.endswith("f") and id(d) not in doubled]
 
@@ -393,10 +401,14 @@ def _parse(dets: list[Detection], doubled: set[int], ruleset: str, gap_ratio: fl
         warnings.append(LayoutWarning(
             "doubled", f"{len(doubled) - astride} detection(s) lying inside a more confident one "
             "were taken as the same tile and dropped"))
-    if astride:
+    if astride and dropped == "astride":
         warnings.append(LayoutWarning(
             "doubled", f"{astride} detection(s) lying astride two surer tiles were taken as a "
             "pattern across their joint and dropped: the tiles add up without them"))
+    elif astride:
+        warnings.append(LayoutWarning(
+            "doubled", f"{astride} unsure face-down tile(s) were taken as the side or shadow of "
+            "a tile and dropped: the tiles add up without them"))
     if flowers:
         centre = [d.center for d in flowers]
         # flowers in reading order: along the photo's row direction
