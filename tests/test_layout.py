@@ -17,7 +17,7 @@ import pytest
 from scoring.tiles import parse_tiles
 from synthetic_hands import APART, Table, codes, to_detections
 from vision.detections import Detection, Detections
-from vision.layout import apply_fixes, parse_layout
+from vision.layout import _doubled, _straddling, apply_fixes, parse_layout
 from vision.rows import refine_sideways, row_direction
 
 DATA = Path(__file__).parent / "data"
@@ -391,10 +391,10 @@ def test_a_box_astride_two_tiles_is_dropped_when_the_tiles_do_not_add_up_with_it
 
 
 def test_a_real_tile_half_under_its_neighbours_is_kept_when_the_count_needs_it():
-    # 123m456p789s1z + 1z: the 4p and 6p slid 0.45 of a tile over the 5p from both sides (a
+    # 123m456p789s1112z + 2z: the 4p and 6p slid 0.45 of a tile over the 5p from both sides (a
     # tightly packed, foreshortened row), so the weak 5p box lies astride two surer ones; the
     # hand has its 14 tiles only with it
-    dets = to_detections(Table().row("123m456p789s1z").row(["1z"], gap=APART), shuffle_seed=None)
+    dets = to_detections(Table().row("123m456p789s1112z").row(["2z"], gap=APART), shuffle_seed=None)
     tiles = list(dets.tiles)
     i = next(k for k, d in enumerate(tiles) if d.tile == "5p")
     w = tiles[i].box[2] - tiles[i].box[0]
@@ -402,9 +402,11 @@ def test_a_real_tile_half_under_its_neighbours_is_kept_when_the_count_needs_it()
         x1, y1, x2, y2 = tiles[k].box
         tiles[k] = replace(tiles[k], box=(x1 + dx, y1, x2 + dx, y2))
     tiles[i] = replace(tiles[i], confidence=0.3)
+    assert len(_straddling(tiles, set())) == 1
     lay = parse_layout(Detections(dets.width, dets.height, tiles), "riichi")
     req = lay.tile_request
-    assert multiset(req["concealed"]) == multiset("123m456p789s1z") and req["win_tile"] == "1z"
+    assert multiset(req["concealed"]) == multiset("123m456p789s1112z") and req["win_tile"] == "2z"
+    assert not [w for w in lay.warnings if w.code in ("doubled", "tile_count")]
 
 
 def test_an_unsure_back_is_dropped_when_the_tiles_do_not_add_up_with_it():
@@ -416,6 +418,25 @@ def test_an_unsure_back_is_dropped_when_the_tiles_do_not_add_up_with_it():
     lay = parse_layout(Detections(dets.width, dets.height, dets.tiles + [side]), "riichi")
     assert multiset(lay.tile_request["concealed"]) == multiset("234m67p55z")
     assert side not in lay.order and "face-down" in lay.warnings[0].message
+
+
+def test_a_box_reaching_into_its_neighbour_is_kept_when_the_count_needs_it():
+    # 123m456p789s1112z + 2z, the tiles from the 9s on slid 0.65 of a tile to the left, so the
+    # 9s box lies mostly over the 8s box: it looks like a second box on the 8s, but the hand
+    # has its 14 tiles only with it
+    dets = to_detections(Table().row("123m456p789s1112z").row(["2z"], gap=APART), shuffle_seed=None)
+    tiles = list(dets.tiles)
+    i = next(k for k, d in enumerate(tiles) if d.tile == "9s")
+    w = tiles[i].box[2] - tiles[i].box[0]
+    for k in range(i, len(tiles)):
+        x1, y1, x2, y2 = tiles[k].box
+        tiles[k] = replace(tiles[k], box=(x1 - 0.65 * w, y1, x2 - 0.65 * w, y2))
+    tiles[i] = replace(tiles[i], confidence=0.5)
+    assert len(_doubled(tiles)) == 1
+    lay = parse_layout(Detections(dets.width, dets.height, tiles), "riichi")
+    req = lay.tile_request
+    assert multiset(req["concealed"]) == multiset("123m456p789s1112z") and req["win_tile"] == "2z"
+    assert not [w for w in lay.warnings if w.code in ("doubled", "tile_count")]
 
 
 def test_empty_photo():

@@ -355,6 +355,10 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
                             low_confidence, numbering, astride=len(astride))
             if not any(w.code == "tile_count" for w in second.warnings):
                 return second
+        if doubled:     # two tiles of a kind side by side, one box reaching into the other
+            second = _parse(dets, set(), ruleset, gap_ratio, max_row_gap, low_confidence, numbering)
+            if not any(w.code == "tile_count" for w in second.warnings):
+                return second
         # an unsure face-down tile: the side or shadow of a tile block is read as a back
         backs = {id(d) for d in dets if d.tile == BACK and d.confidence < low_confidence} - doubled
         if backs:
