@@ -345,38 +345,43 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
         raise ValueError(f"unknown ruleset {ruleset!r} (use riichi or mcr)")
     dets = list(detections.tiles)
     doubled = _doubled(dets)
-    layout = _parse(dets, doubled, ruleset, gap_ratio, max_row_gap, low_confidence, numbering)
-    # A box astride two surer tiles is dropped only when the tiles do not add up with it: in
-    # a tightly packed, foreshortened row real tiles overlap their neighbours as much.
-    if any(w.code == "tile_count" for w in layout.warnings):
-        astride = _straddling(dets, doubled)
-        if astride:
-            second = _parse(dets, doubled | astride, ruleset, gap_ratio, max_row_gap,
-                            low_confidence, numbering, astride=len(astride))
-            if not any(w.code == "tile_count" for w in second.warnings):
-                return second
-        if doubled:     # two tiles of a kind side by side, one box reaching into the other
-            second = _parse(dets, set(), ruleset, gap_ratio, max_row_gap, low_confidence, numbering)
-            if not any(w.code == "tile_count" for w in second.warnings):
-                return second
-        # an unsure face-down tile: the side or shadow of a tile block is read as a back
+    args = (ruleset, gap_ratio, max_row_gap, low_confidence, numbering)
+    layout = _parse(dets, doubled, set(), "", *args)
+    if not _adds_up(layout):
+        # Doubtful boxes are dropped, or kept, only when the tiles add up that way alone: in a
+        # tightly packed, foreshortened row real tiles overlap their neighbours as much.
         backs = {id(d) for d in dets if d.tile == BACK and d.confidence < low_confidence} - doubled
-        if backs:
-            second = _parse(dets, doubled | backs, ruleset, gap_ratio, max_row_gap,
-                            low_confidence, numbering, astride=len(backs), dropped="backs")
-            if not any(w.code == "tile_count" for w in second.warnings):
+        for inside, extra, why in ((doubled, _straddling(dets, doubled), ASTRIDE),
+                                   (set(), set(), ""), (doubled, backs, SHADOW)):
+            if inside == doubled and not extra:
+                continue                        # the first reading again
+            second = _parse(dets, inside, extra, why, *args)
+            if _adds_up(second):
                 return second
     return layout
 
 
-def _parse(dets: list[Detection], doubled: set[int], ruleset: str, gap_ratio: float,
-           max_row_gap: float, low_confidence: float, numbering: list[int] | None,
-           astride: int = 0, dropped: str = "astride") -> Layout:
-    """:func:`parse_layout` without the detections in ``doubled`` (ids): ``astride`` of them
-    dropped only so that the tiles add up (``dropped``: ``astride`` two tiles,
-    :func:`_straddling`, or unsure ``backs``), the rest inside another (:func:`_doubled`)."""
-    flowers = [d for d in dets if d.tile.endswith("f") and id(d) not in doubled]
-    rest = [d for d in dets if not d.tile.endswith("f") and id(d) not in doubled]
+# why a box was dropped so that the tiles add up (_parse's ``why``)
+ASTRIDE = ("{n} detection(s) lying astride two surer tiles were taken as a pattern across "
+           "their joint and dropped: the tiles add up without them")
+SHADOW = ("{n} unsure face-down tile(s) were taken as the side or shadow of a tile and dropped: "
+          "the tiles add up without them")
+
+
+def _adds_up(layout: Layout) -> bool:
+    """No ``tile_count`` warning: the tiles seen make as many as a winning hand has."""
+    return not any(w.code == "tile_count" for w in layout.warnings)
+
+
+def _parse(dets: list[Detection], doubled: set[int], extra: set[int], why: str, ruleset: str,
+           gap_ratio: float, max_row_gap: float, low_confidence: float,
+           numbering: list[int] | None) -> Layout:
+    """:func:`parse_layout` without the detections (ids) in ``doubled`` (inside another,
+    :func:`_doubled`) and ``extra`` (dropped only so that the tiles add up; ``why``: the
+    warning's text, ``{n}`` their number)."""
+    dropped = doubled | extra
+    flowers = [d for d in dets if d.tile.endswith("f") and id(d) not in dropped]
+    rest = [d for d in dets if not d.tile.endswith("f") and id(d) not in dropped]
 
     theta = row_direction(rest)
     source = {id(d): i for i, d in enumerate(dets)}
@@ -401,18 +406,12 @@ def _parse(dets: list[Detection], doubled: set[int], ruleset: str, gap_ratio: fl
     _, flipped, groups, warnings, rows = min(trials, key=lambda t: t[0])
     if not rest:
         warnings.append(LayoutWarning("tile_count", "no tiles were found in the photo"))
-    if len(doubled) > astride:
+    if doubled:
         warnings.append(LayoutWarning(
-            "doubled", f"{len(doubled) - astride} detection(s) lying inside a more confident one "
-            "were taken as the same tile and dropped"))
-    if astride and dropped == "astride":
-        warnings.append(LayoutWarning(
-            "doubled", f"{astride} detection(s) lying astride two surer tiles were taken as a "
-            "pattern across their joint and dropped: the tiles add up without them"))
-    elif astride:
-        warnings.append(LayoutWarning(
-            "doubled", f"{astride} unsure face-down tile(s) were taken as the side or shadow of "
-            "a tile and dropped: the tiles add up without them"))
+            "doubled", f"{len(doubled)} detection(s) lying inside a more confident one were taken "
+            "as the same tile and dropped"))
+    if extra:
+        warnings.append(LayoutWarning("doubled", why.format(n=len(extra))))
     if flowers:
         centre = [d.center for d in flowers]
         # flowers in reading order: along the photo's row direction
