@@ -10,8 +10,9 @@ the options sorted per tile), and the most probable whose concealed tiles form a
 with the layout's melds is returned, preferring a *sorted* row: players lay a winning hand
 down sorted (each suit together, in order), so among complete hands at most
 ``SORTED_PREFERENCE`` times less probable than the best one, the first whose concealed row is
-sorted wins (:func:`is_sorted_row`). An unsorted hand keeps the plain most probable reading. Only the concealed part and the winning tile change here: a meld's
-tiles are checked by the layout parser, and a wrong meld tile is left to ``--fix``.
+sorted wins (:func:`is_sorted_row`); with none, the most probable stays. Only the concealed
+part and the winning tile change here: a meld's tiles are checked by the layout parser, and a
+wrong meld tile is left to ``--fix``.
 
 The caller (``vision.pipeline``) scores the corrected hand and says which tiles it changed,
 with the ``--fix`` that restores the reading: nothing is corrected silently.
