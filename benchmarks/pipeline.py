@@ -11,6 +11,8 @@ flowers, upside-down photos) rendered by ``datasets.render`` with a held-out til
 minus what the photo shows) and reports the share of hands
 
 - **tiles right**: the multiset of tiles read equals the tiles drawn (ground truth boxes);
+  **... less the boxes dropped**: the same for the tiles the layout parser kept (it drops a
+  second box on a tile, and boxes that make the count wrong: ``vision.layout``);
 - **groups right**: concealed part, winning tile, melds (type and tiles), dora indicators and
   flower count equal the true hand's; **... and who discarded**: also each meld's ``from``
   (read from the sideways tile's position; no value depends on it);
@@ -239,6 +241,7 @@ def main(argv: list[str] | None = None) -> int:
             "i": i, "ruleset": ruleset, "scene": ann["scene"], "visible": visible,
             "upside_down": any(t.get("upside_down") for t in ann["tiles"] if t["group"] == "concealed"),
             "tiles_right": read == truth_tiles,
+            "parsed_right": Counter(d.tile for d in photo.layout.order) == truth_tiles,
             "tiles_true": truth_tiles.total(), "tiles_read": read.total(),
             "tiles_matched": (read & truth_tiles).total(),
             "red_true": sum(v for k, v in truth_tiles.items() if k[0] == "0"),
@@ -264,7 +267,8 @@ def main(argv: list[str] | None = None) -> int:
               if args.truth else "model")
     print(f"{len(rows)} hands, style {style_name}, {source}; "
           f"{len(seen)} with every tile visible in the render")
-    for key, label in (("tiles_right", "tiles all right"), ("sets_right", "groups right (tiles, types)"),
+    for key, label in (("tiles_right", "tiles all right"), ("parsed_right", "... less the boxes dropped"),
+                       ("sets_right", "groups right (tiles, types)"),
                        ("grouping_right", "... and who discarded"),
                        ("score_right", "score = true hand's score")):
         print(f"  {label:<28} {share(key, rows):>7} of all   {share(key, seen):>7} of fully visible")
