@@ -482,3 +482,43 @@ def test_fix_none_drops_a_box_that_is_no_tile():
     assert len(fixed.tiles) == len(dets.tiles) - 1
     assert first not in fixed.tiles
     assert multiset(parse_layout(fixed, "riichi").tile_request["concealed"]) == multiset("34m67p55z")
+
+
+def _misread_pon() -> Detections:
+    """open_hand() with the pon's sideways 8s read as 3s (0.30), next guess 8s (0.25)."""
+    table = (Table().row("234m67p55z").row(["0p"], gap=APART)
+             .meld(["8s", "3s", "8s"], 1).meld(codes("1111z"), 2, stacked=True))
+    return to_detections(table, confidence={9: (0.30, (("8s", 0.25), ("5s", 0.2)))})
+
+
+def test_a_meld_one_unsure_tile_makes_legal_is_kept_with_the_repair_named():
+    lay = parse_layout(_misread_pon(), "riichi")
+    melds = [g for g in lay.groups if g.kind == "meld"]
+    assert sorted(g.meld_type for g in melds) == ["kakan", "pon"]
+    [pon] = [g for g in melds if g.meld_type == "pon"]
+    three = next(d for d in pon.detections if d.tile == "3s")
+    assert lay.meld_repairs == {lay.number(three): "8s"} and pon.called == "8s"
+    assert multiset(lay.tile_request["concealed"]) == multiset("234m67p55z")
+
+
+def test_the_pipeline_scores_the_repaired_meld_and_says_how_to_undo_it():
+    from scoring.api import score_json
+    from vision.pipeline import score_photo
+
+    dets = _misread_pon()
+
+    class Reader:
+        def read(self, _image):
+            return dets
+
+    ctx = {"ruleset": "riichi", "win": "ron", "seat_wind": "E", "round_wind": "E"}
+    photo = score_photo(dets, ctx, reader=Reader())
+    true = score_json({**ctx, "concealed": "234m67p55z", "win_tile": "0p", "melds": [
+        {"type": "pon", "tiles": "888s", "called": "8s", "from": "across"},
+        {"type": "kakan", "tiles": "1111z", "called": "1z", "from": "right"}]})
+    # East as seat and round wind 2 han + aka 1 = 3 han; 20 fu + open pon of simples 2 + open
+    # honour kan 16 + dragon pair 2 = 40 fu; dealer ron 40 x 2^5 x 6 = 7680 -> 7700 (rules §fu)
+    assert (true["han"], true["fu"], true["payment"]["total"]) == (3, 40, 7700)
+    assert photo.result["han"] == 3 and photo.result["payment"] == true["payment"]
+    [w] = [w for w in photo.warnings if w.code == "corrected"]
+    assert w.fix.endswith("=3s") and "meld" in w.message

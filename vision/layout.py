@@ -76,7 +76,9 @@ class Group:
     part of the hand). ``detections``: in reading order (for a kakan the stacked pair is
     adjacent, the lower one first). ``meld_type``: ``chi pon daiminkan kakan ankan`` for melds.
     ``called``: the sideways tile's code; ``from_``: ``left``/``across``/``right`` or None
-    when the photo does not show it.
+    when the photo does not show it. ``repairs``: for a meld whose tiles as read are no legal
+    set, the unsure tile and the next guess of the reader's that make it one (see
+    :attr:`Layout.meld_repairs`).
     """
 
     kind: str
@@ -84,6 +86,7 @@ class Group:
     meld_type: str | None = None
     called: str | None = None
     from_: str | None = None
+    repairs: tuple[tuple[Detection, str], ...] = ()   # (tile, next guess) that make the meld legal
 
     @property
     def tiles(self) -> list[str]:
@@ -125,6 +128,7 @@ class Layout:
     ruleset: str = "riichi"
     source: list[int] = field(default_factory=list)
     row_numbers: list[list[int]] = field(default_factory=list)
+    meld_repairs: dict[int, str] = field(default_factory=dict)
 
     def request_for_win(self, win: str, shown: bool = True) -> dict:
         """The tile request with ``win`` as the winning tile (``--win-tile``): that tile is
@@ -207,15 +211,19 @@ def _meld_from_slots(slots: list[Slot]) -> tuple[Group, int]:
         penalty += 0 if (backs == 2 and len(slots) == 4 and shape == "kan") else 3
         return Group("meld", dets, "ankan"), penalty
     shape = _is_set(faces)
+    repairs: tuple[tuple[Detection, str], ...] = ()
+    if shape is None:
+        repairs, shape = _repair(dets)
+        penalty += REPAIR_PENALTY if shape else 0
     called = from_ = None
     if len(slots) == 4 and len(side_pos) == 2 and side_pos[1] == side_pos[0] + 1:
         # added kan with the added tile laid beside the called one instead of on it
         pos = side_pos[0]
-        return (Group("meld", dets, "kakan", slots[pos].dets[0].tile, _FROM_3[min(pos, 2)]),
-                0 if shape == "kan" else 3)
+        return (Group("meld", dets, "kakan", _read(slots[pos].dets[0], repairs), _FROM_3[min(pos, 2)],
+                      repairs), penalty + (0 if shape == "kan" else 3))
     if len(side_pos) == 1:
         pos = side_pos[0]
-        called = slots[pos].dets[0].tile
+        called = _read(slots[pos].dets[0], repairs)
         from_ = (_FROM_4 if len(slots) == 4 else _FROM_3)[min(pos, len(slots) - 1)]
     else:
         penalty += 2
@@ -233,7 +241,37 @@ def _meld_from_slots(slots: list[Slot]) -> tuple[Group, int]:
     else:
         mtype = "pon"
         penalty += 0 if shape == "pon" else 3
-    return Group("meld", dets, mtype, called, from_), penalty
+    return Group("meld", dets, mtype, called, from_, repairs), penalty
+
+
+REPAIR_PENALTY = 1.0     # a meld made legal by one unsure tile's next guess (legal: 0, none: 3)
+REPAIR_MIN = 0.02        # a next guess less likely than this does not repair a meld
+
+
+def _read(d: Detection, repairs: tuple[tuple[Detection, str], ...]) -> str:
+    """The tile's code, or the next guess a meld repair gives it."""
+    return next((code for k, code in repairs if k is d), d.tile)
+
+
+def _repair(dets: list[Detection]) -> tuple[tuple[tuple[Detection, str], ...], str | None]:
+    """The most likely single change of an unsure tile (below ``LOW_CONFIDENCE``) to one of its
+    next guesses that makes ``dets`` a legal set: ``(((tile, code),), shape)``, or
+    ``((), None)``. A misread tile of an exposed meld would otherwise hide the meld: the
+    parser would fold its tiles into the concealed part."""
+    best = None
+    codes = [d.tile for d in dets]
+    for i, d in enumerate(dets):
+        if d.confidence >= LOW_CONFIDENCE:
+            continue
+        for code, conf in d.alternatives:
+            if conf < REPAIR_MIN or (best is not None and conf <= best[0]):
+                continue
+            shape = _is_set(codes[:i] + [code] + codes[i + 1:])
+            if shape is not None:
+                best = (conf, d, code, shape)
+    if best is None:
+        return (), None
+    return ((best[1], best[2]),), best[3]
 
 
 def _cut_into_sets(n: int, piece) -> tuple[float, list[Group]] | None:
@@ -436,6 +474,8 @@ def _parse(dets: list[Detection], doubled: set[int], extra: set[int], why: str, 
     index = {id(d): n for n, d in enumerate(layout.order, start=1)}
     layout.row_numbers = [[index[id(t.det)] for sl in r.slots for t in sl.tiles if id(t.det) in index]
                           for r in rows]
+    layout.meld_repairs = {layout.number(d): code for g in layout.groups if g.kind == "meld"
+                           for d, code in g.repairs}
     return layout
 
 

@@ -289,6 +289,29 @@ def _joint_fix(detections: Detections, layout: Layout, ctx: dict, win_tile: str 
     return fixed, new_layout, req, result, warnings
 
 
+def _repaired_melds(detections: Detections, layout: Layout, ctx: dict, win_tile: str | None, judge):
+    """When the hand as read cannot be scored and the layout found melds that one unsure tile's
+    next guess makes legal (``Layout.meld_repairs``): re-read those tiles so, and if the hand
+    then scores, return ``(detections, layout, request, result, warnings, corrected warning)``;
+    else None."""
+    fixes = dict(layout.meld_repairs)
+    before = {n: layout.order[n - 1] for n in fixes}
+    fixed, new_layout = reparse_fixed(layout, detections, fixes)
+    req, result, warnings = _judge_layout(new_layout, ctx, win_tile, judge)
+    if req is None or result.get("error"):
+        return None
+    numbers = sorted(fixes)
+    was = ", ".join(f"{n} as {before[n].tile} ({before[n].confidence:.2f})" for n in numbers)
+    now = ", ".join(f"{n}={fixes[n]}" for n in numbers)
+    undo = _undo(before, numbers)
+    note = LayoutWarning(
+        "corrected",
+        f"tiles set apart like an exposed meld are no legal set as read: read tile {was}; "
+        f"scored with the reader's next guess ({now}), which makes the meld legal. If the "
+        f"reading was right, pass {undo}", undo, tuple(numbers))
+    return fixed, new_layout, req, result, warnings, note
+
+
 def _judge_layout(layout: Layout, ctx: dict, win_tile: str | None, judge):
     """(request, result, warnings) for one layout: the winning tile as shown, given, or the
     best-scoring candidate when it was not set apart (with a warning saying so)."""
@@ -389,6 +412,11 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool) -> Pho
 
     t0 = time.perf_counter()
     req, result, warnings = _judge_layout(layout, ctx, win_tile, judge)
+    repaired = None
+    if result.get("error") and layout.meld_repairs and hand_only:
+        found = _repaired_melds(detections, layout, ctx, win_tile, judge)
+        if found is not None:
+            detections, layout, req, result, warnings, repaired = found
     # re-read jointly when the hand as read makes no winning hand, or makes one from a row
     # that is not sorted (players lay a winning hand down sorted: vision.joint_fix)
     unsorted = not result.get("error") and not concealed_row_sorted(layout)
@@ -418,6 +446,8 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool) -> Pho
                 "hand_invalid", f"the hand as read cannot be scored: {result['error']}{hint}",
                 fixes_text[0] if fixes_text else ""))
     t_score = time.perf_counter() - t0
+    if repaired is not None:
+        warnings.append(repaired)
     if flowers:
         warnings.append(_flowers_warning(before, sorted(flowers)))
     small = _small_tiles_warning(detections)
