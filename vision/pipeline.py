@@ -259,6 +259,25 @@ def _suggest_fixes(detections: Detections, layout: Layout, ctx: dict, judge,
     return out
 
 
+def _corrected(detections: Detections, layout: Layout, fixes: dict[int, str], ctx: dict,
+               win_tile: str | None, judge, message):
+    """Re-read tiles ``fixes`` (``{number: tile}``) and judge the hand again: if it then scores,
+    ``(detections, layout, request, result, warnings, corrected warning)``, else None.
+    ``message(was, now, undo)`` words the warning: the tiles as read, the fixes, and the
+    ``--fix`` options that restore the reading."""
+    before = {n: layout.order[n - 1] for n in fixes}
+    fixed, new_layout = reparse_fixed(layout, detections, fixes)
+    req, result, warnings = _judge_layout(new_layout, ctx, win_tile, judge)
+    if req is None or result.get("error"):
+        return None
+    numbers = sorted(fixes)
+    was = ", ".join(f"{n} as {before[n].tile} ({before[n].confidence:.2f})" for n in numbers)
+    now = ", ".join(f"{n}={fixes[n]}" for n in numbers)
+    undo = _undo(before, numbers)
+    note = LayoutWarning("corrected", message(was, now, undo), undo, tuple(numbers))
+    return fixed, new_layout, req, result, warnings, note
+
+
 def _joint_fix(detections: Detections, layout: Layout, ctx: dict, win_tile: str | None, judge,
                scored_as_read: bool = False):
     """When the hand as read makes no winning hand (or, ``scored_as_read``, makes one only from
@@ -269,23 +288,16 @@ def _joint_fix(detections: Detections, layout: Layout, ctx: dict, win_tile: str 
     fixes = joint_correction(layout)
     if not fixes:
         return None
-    before = {n: layout.order[n - 1] for n in fixes}
-    fixed, new_layout = reparse_fixed(layout, detections, fixes)
-    req, result, warnings = _judge_layout(new_layout, ctx, win_tile, judge)
-    if req is None or result.get("error"):
-        return None
-    numbers = sorted(fixes)
-    was = ", ".join(f"{n} as {before[n].tile} ({before[n].confidence:.2f})" for n in numbers)
-    now = ", ".join(f"{n}={fixes[n]}" for n in numbers)
-    undo = _undo(before, numbers)
     why = ("the tiles as read make a winning hand only from an unsorted row"
            if scored_as_read else "the tiles as read make no winning hand")
-    warnings.append(LayoutWarning(
-        "corrected",
+    found = _corrected(detections, layout, fixes, ctx, win_tile, judge, lambda was, now, undo: (
         f"{why}: read tile {was}; scored the most likely complete hand"
         f"{' laid sorted' if scored_as_read else ''} from the reader's next guesses ({now}). "
-        f"If the reading was right, pass {undo}",
-        undo, tuple(numbers)))
+        f"If the reading was right, pass {undo}"))
+    if found is None:
+        return None
+    fixed, new_layout, req, result, warnings, note = found
+    warnings.append(note)
     return fixed, new_layout, req, result, warnings
 
 
@@ -294,22 +306,11 @@ def _repaired_melds(detections: Detections, layout: Layout, ctx: dict, win_tile:
     next guess makes legal (``Layout.meld_repairs``): re-read those tiles so, and if the hand
     then scores, return ``(detections, layout, request, result, warnings, corrected warning)``;
     else None."""
-    fixes = dict(layout.meld_repairs)
-    before = {n: layout.order[n - 1] for n in fixes}
-    fixed, new_layout = reparse_fixed(layout, detections, fixes)
-    req, result, warnings = _judge_layout(new_layout, ctx, win_tile, judge)
-    if req is None or result.get("error"):
-        return None
-    numbers = sorted(fixes)
-    was = ", ".join(f"{n} as {before[n].tile} ({before[n].confidence:.2f})" for n in numbers)
-    now = ", ".join(f"{n}={fixes[n]}" for n in numbers)
-    undo = _undo(before, numbers)
-    note = LayoutWarning(
-        "corrected",
-        f"tiles set apart like an exposed meld are no legal set as read: read tile {was}; "
-        f"scored with the reader's next guess ({now}), which makes the meld legal. If the "
-        f"reading was right, pass {undo}", undo, tuple(numbers))
-    return fixed, new_layout, req, result, warnings, note
+    return _corrected(detections, layout, dict(layout.meld_repairs), ctx, win_tile, judge,
+                      lambda was, now, undo: (
+                          f"tiles set apart like an exposed meld are no legal set as read: read "
+                          f"tile {was}; scored with the reader's next guess ({now}), which makes "
+                          f"the meld legal. If the reading was right, pass {undo}"))
 
 
 def _judge_layout(layout: Layout, ctx: dict, win_tile: str | None, judge):
