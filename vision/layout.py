@@ -479,6 +479,13 @@ def _parse(dets: list[Detection], doubled: set[int], extra: set[int], why: str, 
     return layout
 
 
+def _overlap(a: tuple, b: tuple) -> float:
+    """Area (px²) shared by two boxes x1, y1, x2, y2; 0.0 when they do not overlap."""
+    ix = min(a[2], b[2]) - max(a[0], b[0])
+    iy = min(a[3], b[3]) - max(a[1], b[1])
+    return ix * iy if ix > 0 and iy > 0 else 0.0
+
+
 def _doubled(dets: list[Detection], inside: float = 0.6) -> set[int]:
     """Detections (by id) that are a second box on a tile already seen: at least ``inside`` of
     the box lies within a more confident detection's box. Touching or stacked tiles overlap
@@ -491,9 +498,8 @@ def _doubled(dets: list[Detection], inside: float = 0.6) -> set[int]:
         for k in ranked[:i]:
             if id(k) in out:
                 continue
-            ix = min(x2, k.box[2]) - max(x1, k.box[0])
-            iy = min(y2, k.box[3]) - max(y1, k.box[1])
-            if ix > 0 and iy > 0 and ix * iy > inside * min(area, k.width * k.height):
+            shared = _overlap(d.box, k.box)
+            if shared > 0 and shared > inside * min(area, k.width * k.height):
                 out.add(id(d))
                 break
     return out
@@ -517,18 +523,14 @@ def _straddling(dets: list[Detection], skip: set[int]) -> set[int]:
         for k in live:
             if k is d or k.confidence <= d.confidence or id(k) in out:
                 continue
-            ix = min(x2, k.box[2]) - max(x1, k.box[0])
-            iy = min(y2, k.box[3]) - max(y1, k.box[1])
-            if ix > 0 and iy > 0 and ix * iy >= STRADDLE_EACH * area:
-                covers.append((ix * iy / area, k))
+            shared = _overlap(d.box, k.box)
+            if shared > 0 and shared >= STRADDLE_EACH * area:
+                covers.append((shared / area, k))
         covers.sort(key=lambda c: -c[0])
         if len(covers) < 2 or covers[0][0] + covers[1][0] < STRADDLE_COVER:
             continue
         (_, a), (_, b) = covers[:2]
-        ix = min(a.box[2], b.box[2]) - max(a.box[0], b.box[0])
-        iy = min(a.box[3], b.box[3]) - max(a.box[1], b.box[1])
-        mutual = max(ix, 0) * max(iy, 0) / area
-        if mutual < min(covers[0][0], covers[1][0]):
+        if _overlap(a.box, b.box) / area < min(covers[0][0], covers[1][0]):
             out.add(id(d))
     return out
 
