@@ -251,8 +251,7 @@ def _load_mpsz(folder: Path, name: str) -> TileArt:
     y1, y2, x1, x2 = _crop_box(list(found.values()) + extra)
     crop = lambda im: np.ascontiguousarray(im[y1:y2, x1:x2]) if im.shape == shape else im  # noqa: E731
     faces = {k: crop(v) for k, v in found.items()}
-    # The per-pixel median over all faces is the bare body: each pixel is ink on few tiles only.
-    body = np.median(np.stack(list(faces.values())), axis=0).astype(np.uint8)
+    body = bare_body(list(faces.values()))
     for five, red in (("5m", "0m"), ("5p", "0p"), ("5s", "0s")):
         faces[red] = make_red_five(faces[five], body)
     front_c = crop(front) if front is not None else None
@@ -264,23 +263,36 @@ def _load_mpsz(folder: Path, name: str) -> TileArt:
     )
 
 
+def bare_body(faces: list[np.ndarray]) -> np.ndarray:
+    """The tile body without a face, from a style's faces (BGRA ``(H, W, 4)``, one shape):
+    at each pixel, the face whose colour there is nearest the faces' common background colour.
+
+    A per-pixel median is ink wherever most faces have ink (the dots of 4p..9p share their
+    places), and a five's ink there was then taken for body and left unpainted (jade's 0p was a
+    white-ink 5p). Some face is bare at almost every pixel (the white dragon is blank in most
+    sets), and the bevel and shading are the same on every face, so they stay body."""
+    stack = np.stack(faces)                                         # (F, H, W, 4)
+    median = np.median(stack, axis=0).astype(np.uint8)
+    background = np.array(_dominant_colour(median), np.float32)
+    dist = np.abs(stack[..., :3].astype(np.float32) - background).max(axis=3)   # (F, H, W)
+    nearest = dist.argmin(axis=0)
+    return np.take_along_axis(stack, nearest[None, ..., None], axis=0)[0]
+
+
 def make_red_five(five: np.ndarray, body: np.ndarray, red_bgr: tuple[int, int, int] = (40, 30, 215)) -> np.ndarray:
     """Red five from a five: pixels that differ from the bare tile body (the ink) turn red.
 
     ``five``, ``body``: BGRA (H, W, 4) of the same shape; ``body`` is the tile without a face
-    (e.g. the per-pixel median over a style's faces). The ink keeps its shading: dark ink
-    becomes dark red, light ink on a dark body becomes light red. Real sets vary (some colour
-    only the 5's central dot), so a fully red face is a choice, not a rule.
+    (:func:`bare_body` of a style's faces). The ink keeps its shading: dark ink becomes dark
+    red, light ink on a dark body bright red (as in the Black set's red fives). Real sets vary
+    (some colour only the 5's central dot), so a fully red face is a choice, not a rule.
     """
     if five.shape != body.shape:
         raise ValueError(f"five {five.shape} and body {body.shape} differ in shape")
     f = five[..., :3].astype(np.float32)
-    # Ink differs both from the body at that pixel and from the five's own background colour
-    # (the body estimate can be wrong where most faces have ink, e.g. the tile's centre).
-    diff = np.minimum(
-        np.abs(f - body[..., :3].astype(np.float32)).max(axis=2),
-        np.abs(f - np.array(_dominant_colour(five), np.float32)).max(axis=2),
-    )
+    # Ink differs from the bare body at that pixel (bare_body: no face's ink in it). Not from
+    # the five's commonest colour: on a grained body that is the ink itself (jade's white).
+    diff = np.abs(f - body[..., :3].astype(np.float32)).max(axis=2)
     ink = np.clip((diff - 25.0) / 60.0, 0.0, 1.0)[..., None] * (five[..., 3:4] > 0)
     lum = f.mean(axis=2, keepdims=True) / 255.0
     body_lum = body[..., :3].astype(np.float32).mean(axis=2, keepdims=True) / 255.0

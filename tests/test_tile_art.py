@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from datasets.art import ArtError, list_styles, load_style, make_red_five
+from datasets.art import ArtError, bare_body, list_styles, load_style, make_red_five
 from vision.classes import TILE_CLASSES
 
 try:
@@ -29,6 +29,32 @@ def test_red_five_turns_only_the_ink_red():
     assert (red[0, 0] == body[0, 0]).all()              # background untouched
     b, g, r, a = (int(v) for v in red[1, 1])
     assert r > 2 * max(b, g) and a == 255              # ink is now red
+
+
+def test_bare_body_is_bare_where_most_faces_have_ink():
+    # four 2x2 faces on a red body (BGR 30, 20, 150); white ink at pixel (0, 0) on three of
+    # them, as the dots of most pin tiles share their places: a per-pixel median is ink there
+    red, white = (30, 20, 150, 255), (250, 250, 250, 255)
+    faces = [np.full((2, 2, 4), red, np.uint8) for _ in range(4)]
+    for f in faces[:3]:
+        f[0, 0] = white
+    assert (np.median(np.stack(faces), axis=0)[0, 0] == white).all()
+    body = bare_body(faces)
+    assert (body == np.array(red, np.uint8)).all()
+    # so a five's white ink there turns red
+    b, g, r, _ = (int(v) for v in make_red_five(faces[0], body)[0, 0])
+    assert r > 2 * max(b, g)
+
+
+@needs_art
+def test_jade_red_pin_five_is_red_where_the_five_has_ink():
+    # jade (white ink on a grained red body): every white ink pixel of 5p is red in 0p
+    # (until 2 Dec 2026 most stayed white: the 0p was drawn as a plain 5p)
+    art = load_style("kmahjongg-jade")
+    five, red = art.faces["5p"].astype(int), art.faces["0p"].astype(int)
+    ink = five[..., :3].min(axis=2) > 200
+    b, g, r = red[..., 0][ink], red[..., 1][ink], red[..., 2][ink]
+    assert ink.sum() > 1000 and ((r > 2 * np.maximum(b, g)).mean() > 0.9)
 
 
 @needs_art
