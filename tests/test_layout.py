@@ -522,3 +522,41 @@ def test_the_pipeline_scores_the_repaired_meld_and_says_how_to_undo_it():
     assert photo.result["han"] == 3 and photo.result["payment"] == true["payment"]
     [w] = [w for w in photo.warnings if w.code == "corrected"]
     assert w.fix.endswith("=3s") and "meld" in w.message
+
+
+def _haku_read_as_back(back_confidence: float) -> Detections:
+    """A dealer's hand 234m67p11z + 0p, pon 888s and an open kan of white dragons whose third
+    haku was read as a face-down tile (a blank haku and a back look alike)."""
+    table = (Table().row("234m67p11z").row(["0p"], gap=APART)
+             .meld(["8s", "8s", "8s"], 1).meld(["5z", "5z", "back", "5z"], 0))
+    return to_detections(table, confidence={13: (back_confidence, (("5z", 0.05),))})
+
+
+def test_an_unsure_back_among_three_white_dragons_is_read_as_the_fourth():
+    lay = parse_layout(_haku_read_as_back(0.3), "riichi")
+    kans = [g for g in lay.groups if g.kind == "meld" and len(g.detections) == 4]
+    assert [g.meld_type for g in kans] == ["daiminkan"]
+    back = next(d for d in kans[0].detections if d.tile == "back")
+    assert lay.meld_repairs == {lay.number(back): "5z"}
+    # a sure back is left as read: the group is no legal open meld and says so
+    sure = parse_layout(_haku_read_as_back(0.9), "riichi")
+    assert not sure.meld_repairs
+
+
+def test_the_pipeline_scores_the_open_kan_with_the_white_dragon_back_in_it():
+    from vision.pipeline import score_photo
+
+    dets = _haku_read_as_back(0.3)
+
+    class Reader:
+        def read(self, _image):
+            return dets
+
+    ctx = {"ruleset": "riichi", "win": "ron", "seat_wind": "E", "round_wind": "E"}
+    photo = score_photo(dets, ctx, reader=Reader())
+    # yakuhai (haku) 1 + aka 1 = 2 han; 20 fu + open pon of simples 2 + open kan of honours 16
+    # + pair of seat and round wind 4 = 42 -> 50 fu; dealer ron 50 x 2^4 x 6 = 4800 (rules §fu)
+    assert (photo.result["han"], photo.result["fu"], photo.result["payment"]["total"]) == (2, 50, 4800)
+    assert {"type": "daiminkan", "tiles": "5555z", "called": "5z", "from": "left"} in photo.request["melds"]
+    [w] = [w for w in photo.warnings if w.code == "corrected"]
+    assert w.fix.endswith("=back")

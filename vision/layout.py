@@ -206,12 +206,22 @@ def _meld_from_slots(slots: list[Slot]) -> tuple[Group, int]:
     backs = len(dets) - len(faces)
     side_pos = [i for i, s in enumerate(slots) if s.sideways]
     penalty = 0
-    if backs:
+    repairs: tuple[tuple[Detection, str], ...] = ()
+    # a closed kan shows two face-down tiles and an open meld (a turned tile) none: one
+    # unsure "back" among tiles of one kind is a face, most often a white dragon, blank as a
+    # back is (a back read as a face is rarer: backs are coloured)
+    misread = (_misread_back(dets, faces) if backs == 1 and (side_pos or len(slots) == 4)
+               else None)
+    if misread is not None:
+        repairs = ((misread, faces[0]),)
+        shape = _is_set(faces + faces[:1])
+        penalty += REPAIR_PENALTY
+    elif backs:
         shape = _is_set(faces + faces[:1] * (4 - len(faces))) if faces else None
         penalty += 0 if (backs == 2 and len(slots) == 4 and shape == "kan") else 3
         return Group("meld", dets, "ankan"), penalty
-    shape = _is_set(faces)
-    repairs: tuple[tuple[Detection, str], ...] = ()
+    else:
+        shape = _is_set(faces)
     if shape is None:
         repairs, shape = _repair(dets)
         penalty += REPAIR_PENALTY if shape else 0
@@ -251,6 +261,15 @@ REPAIR_MIN = 0.02        # a next guess less likely than this does not repair a 
 def _read(d: Detection, repairs: tuple[tuple[Detection, str], ...]) -> str:
     """The tile's code, or the next guess a meld repair gives it."""
     return next((code for k, code in repairs if k is d), d.tile)
+
+
+def _misread_back(dets: list[Detection], faces: list[str]) -> Detection | None:
+    """The one face-down tile of ``dets`` when it is unsure (below ``LOW_CONFIDENCE``) and the
+    other tiles, at least two, are one tile: read as that tile they make a pon or a kan."""
+    back = next(d for d in dets if d.tile == BACK)
+    if back.confidence >= LOW_CONFIDENCE or len(faces) < 2 or len(set(faces)) != 1:
+        return None
+    return back
 
 
 def _repair(dets: list[Detection]) -> tuple[tuple[tuple[Detection, str], ...], str | None]:
