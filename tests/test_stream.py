@@ -293,3 +293,28 @@ def test_stream_command_prints_each_stable_hand_and_writes_the_annotated_copy(tm
     cap = cv2.VideoCapture(str(out))
     assert int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) == 50
     cap.release()
+
+
+def test_runner_reads_through_the_last_frames_windows_and_refreshes():
+    from vision.stream import REFRESH_FRAMES, Frame
+
+    window = (100, 200, 400, 500)
+
+    class ZoomingReader:
+        """Answers like a TileReader that had to zoom: its detections name one window."""
+
+        def __init__(self):
+            self.hints = []
+
+        def read(self, image, windows=()):
+            self.hints.append(tuple(windows))
+            return Detections(1280, 720, [], windows=(window,))
+
+    reader = ZoomingReader()
+    runner = StreamRunner(reader, HandStabiliser(stable_frames=2))
+    img = np.zeros((720, 1280, 3), np.uint8)
+    for i in range(REFRESH_FRAMES + 2):
+        runner.step(Frame(i, img, i / 30))
+    # the first frame and every REFRESH_FRAMES-th are read whole; the others through the window
+    want = [() if i % REFRESH_FRAMES == 0 else (window,) for i in range(REFRESH_FRAMES + 2)]
+    assert reader.hints == want

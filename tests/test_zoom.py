@@ -116,6 +116,53 @@ def test_reader_replaces_the_first_pass_with_the_windows_boxes(tmp_path, monkeyp
     assert scores == pytest.approx([0.9] * 3) and (cls == 0).all()
 
 
+def _fake_reader(tmp_path):
+    """The fake of the test above: three 43 px tiles in a 1280x720 frame, one zoom window."""
+    from onnx_fakes import write_fake_weights
+    from vision.detector import TileReader
+
+    raw = np.zeros((1, 6, 3), np.float32)
+    for k, cx in enumerate((200, 212, 224)):
+        raw[0, :, k] = (cx, 208, 10, 14, 0.9, 0.0)
+    return TileReader(write_fake_weights(tmp_path, raw, 416), threads=1, turns=1)
+
+
+def test_read_names_its_windows_and_a_stream_reads_through_them(tmp_path, monkeypatch):
+    pytest.importorskip("onnxruntime")
+    reader = _fake_reader(tmp_path)
+    img = np.full((720, 1280, 3), 90, np.uint8)
+    first = reader.read(img)
+    [window] = first.windows                    # the one window of the test above
+    x1, y1, x2, y2 = window
+    shapes = []
+    once = reader._detect_once
+    monkeypatch.setattr(reader, "_detect_once", lambda image: shapes.append(image.shape[:2]) or once(image))
+    again = reader.read(img, windows=first.windows)
+    # the next frame: no pass over the whole frame, the same tiles from the window alone
+    assert shapes == [(y2 - y1, x2 - x1)]
+    assert again.windows == first.windows
+    assert [d.box for d in again.tiles] == [d.box for d in first.tiles]
+
+
+def test_windows_that_show_nothing_give_a_full_read(tmp_path, monkeypatch):
+    pytest.importorskip("onnxruntime")
+    reader = _fake_reader(tmp_path)
+    img = np.full((720, 1280, 3), 90, np.uint8)
+    first = reader.read(img)
+    shapes = []
+    once = reader._detect_once
+
+    def blind_first(image):                     # the hand left the old window
+        shapes.append(image.shape[:2])
+        if len(shapes) == 1:
+            return np.zeros((0, 4)), np.zeros(0, np.float32), np.zeros(0, np.int64)
+        return once(image)
+
+    monkeypatch.setattr(reader, "_detect_once", blind_first)
+    again = reader.read(img, windows=((0, 0, 300, 300),))
+    assert shapes[1] == (720, 1280) and len(again.tiles) == 3 and again.windows == first.windows
+
+
 def test_blind_windows_cover_a_large_frame_in_double_inputs():
     from vision.zoom import blind_windows
 

@@ -50,6 +50,9 @@ class Detections:
     width: int
     height: int
     tiles: list[Detection] = field(default_factory=list)
+    # the zoom windows (x1, y1, x2, y2, image px) the tiles were read through; () when the
+    # whole image was read in one pass. A stream passes them back for its next frame.
+    windows: tuple[tuple[int, int, int, int], ...] = ()
 
     def to_json(self) -> dict:
         """The ``tilescope read --json`` shape: tiles ordered left to right, top to bottom."""

@@ -285,15 +285,27 @@ class TileReader:
         the first pass finds nothing in a large frame, a coarse grid
         (:func:`vision.zoom.blind_windows`) looks for tiles first.
         """
+        return self._detect(image_bgr)[:3]
+
+    def _detect(self, image_bgr: np.ndarray, hint: tuple = ()) -> tuple:
+        """:meth:`detect`, and the windows whose boxes were kept (``()``: the first pass's).
+        ``hint``: windows to look through first instead of a pass over the whole image (the
+        previous frame's, in a stream); they are checked as a first pass's boxes would be."""
         h, w = image_bgr.shape[:2]
-        boxes, scores, cls = self._detect_once(image_bgr)
-        if not self.zoom:
-            return boxes, scores, cls
-        if len(boxes) == 0:
-            coarse = blind_windows(w, h, self.imgsz)
-            if coarse:
-                boxes, scores, cls = self._detect_windows(image_bgr, coarse)
         seen = None        # the span of the windows looked through so far
+        kept: tuple = ()
+        if hint and self.zoom:
+            boxes, scores, cls = self._detect_windows(image_bgr, list(hint))
+            if len(boxes):
+                seen, kept = span(hint), tuple(hint)
+        if seen is None:
+            boxes, scores, cls = self._detect_once(image_bgr)
+            if not self.zoom:
+                return boxes, scores, cls, ()
+            if len(boxes) == 0:
+                coarse = blind_windows(w, h, self.imgsz)
+                if coarse:
+                    boxes, scores, cls = self._detect_windows(image_bgr, coarse)
         for _ in range(1 + ZOOM_AGAIN):
             windows = plan_windows(boxes, w, h, self.imgsz)
             if not windows or (seen is not None and within(span(windows), seen)):
@@ -302,8 +314,9 @@ class TileReader:
             if len(found[0]) == 0:      # a closer look that sees nothing is no better
                 break
             boxes, scores, cls = found
+            kept = tuple(windows)
             seen = span(windows) if seen is None else span([seen, span(windows)])
-        return boxes, scores, cls
+        return boxes, scores, cls, kept
 
     def _detect_windows(self, image_bgr: np.ndarray, windows: list[tuple[int, int, int, int]]
                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -361,10 +374,16 @@ class TileReader:
                                 for i in range(0, len(batch), 64)])
         return np.log(probs.reshape(len(turned), len(turned[0]), -1) + 1e-6).mean(axis=0)
 
-    def read(self, image_bgr: np.ndarray) -> Detections:
-        """All tiles in an ``(H, W, 3) uint8`` BGR photo, in reading order (see module doc)."""
+    def read(self, image_bgr: np.ndarray, windows: tuple = ()) -> Detections:
+        """All tiles in an ``(H, W, 3) uint8`` BGR photo, in reading order (see module doc).
+
+        ``windows``: zoom windows to look through first, as an earlier
+        :attr:`Detections.windows` of the same scene gave them (a stream's previous frame):
+        that frame's tiles are seen without a pass over the whole image. When they show no
+        tile the image is read as usual; tiles that came into view outside them are found
+        by the next read without ``windows``."""
         h, w = image_bgr.shape[:2]
-        boxes, det_scores, det_cls = self.detect(image_bgr)
+        boxes, det_scores, det_cls, used = self._detect(image_bgr, tuple(windows))
         if self.classifier is not None:
             probs = self.classify(image_bgr, boxes)
             if not self.single_stage:
@@ -384,7 +403,7 @@ class TileReader:
             tiles.append(Detection(tile=TILE_CLASSES[best], box=tuple(float(v) for v in boxes[i]),
                                    confidence=conf, sideways=bool(sideways[i]),
                                    alternatives=alts[:3]))
-        return Detections(width=w, height=h, tiles=tiles)
+        return Detections(width=w, height=h, tiles=tiles, windows=used)
 
 
 def _merge_back(probs: np.ndarray, det_cls: np.ndarray, names: list[str]) -> np.ndarray:

@@ -26,6 +26,9 @@ import numpy as np
 
 from vision.detections import Detection, Detections
 
+# detected frames between two full reads of the frame; in between, the tiles are read through
+# the previous frame's zoom windows (a hand camera's small tiles, TileReader.read)
+REFRESH_FRAMES = 15
 
 # ---------------------------------------------------------------- tracking and stability
 
@@ -473,7 +476,9 @@ class StreamStats:
 class StreamRunner:
     """Frames → detections → stable hands → scores → sinks.
 
-    ``reader``: ``read(image) -> Detections``. ``scorer``: (frame, detections) → score dict
+    ``reader``: ``read(image) -> Detections``; when its detections name zoom windows
+    (:attr:`Detections.windows`), the next frames are read ``read(image, windows=...)``
+    through them, with a full read every :data:`REFRESH_FRAMES`. ``scorer``: (frame, detections) → score dict
     (``pipeline_scorer``); None reports tiles only. ``on_hand``: called with each overlay
     message (``hand_message``). ``writer``: a ``cv2.VideoWriter``-like object given every
     frame annotated with the latest boxes and the current hand's banner.
@@ -490,6 +495,7 @@ class StreamRunner:
         self.banner: str | None = None
         self.groups: list = []  # meld / win outlines of the current hand
         self._boxes: Detections | None = None
+        self._windows: tuple = ()
         self.stats = StreamStats()
 
     def step(self, frame: Frame, detect: bool = True) -> dict | None:
@@ -497,7 +503,12 @@ class StreamRunner:
         message = None
         self.stats.frames += 1
         if detect:
-            dets = self.reader.read(frame.image)
+            # the last frame's zoom windows, while fresh: a hand camera's small tiles are read
+            # without a pass over the whole frame first (a full read every REFRESH_FRAMES
+            # finds tiles that came into view elsewhere)
+            hint = self._windows if self.stats.detected % REFRESH_FRAMES else ()
+            dets = self.reader.read(frame.image, windows=hint) if hint else self.reader.read(frame.image)
+            self._windows = getattr(dets, "windows", ())
             self.stats.detected += 1
             event = self.stabiliser.update(dets, frame.index)
             self._boxes = self.stabiliser.current  # tracked tiles: no box flickers in the video
