@@ -92,12 +92,15 @@ class Tile:
 
     @property
     def name(self) -> str:
-        """English name a referee would say: '5 dots (red)', 'East', 'Plum'."""
+        """English name a referee would say: '5 dots (red)', '1 character', 'East', 'Plum'."""
         if self.is_flower:
             return FLOWER_NAMES[self.number - 1]
         if self.is_honor:
             return HONOR_NAMES[self.number - 1]
-        suit = {"m": "characters", "p": "dots", "s": "bamboo"}[self.suit]
+        # one character, one dot: the suit word is plural from two on (bamboo either way)
+        one = self.number == 1
+        suit = {"m": "character" if one else "characters", "p": "dot" if one else "dots",
+                "s": "bamboo"}[self.suit]
         return f"{self.number} {suit}" + (" (red)" if self.red else "")
 
     @property

@@ -560,3 +560,37 @@ def test_the_pipeline_scores_the_open_kan_with_the_white_dragon_back_in_it():
     assert {"type": "daiminkan", "tiles": "5555z", "called": "5z", "from": "left"} in photo.request["melds"]
     [w] = [w for w in photo.warnings if w.code == "corrected"]
     assert w.fix.endswith("=back")
+
+
+def _closed_kan_ends_read_as_haku() -> Detections:
+    """1223s + 2s, a closed kan of green dragons laid at the end of the hand row, its two
+    face-down ends read as white dragons (0.5, next guess a back), chi 567s, pon 888p."""
+    table = (Table().row("1223s").row(["2s"], gap=APART).meld(["5z", "6z", "6z", "5z"], None)
+             .meld(["6s", "5s", "7s"], 0).meld(["8p", "8p", "8p"], 0))
+    unsure = (0.5, (("back", 0.1), ("0p", 0.01)))
+    return to_detections(table, confidence={5: unsure, 8: unsure})
+
+
+def test_a_closed_kan_whose_backs_were_read_as_white_dragons_is_found():
+    lay = parse_layout(_closed_kan_ends_read_as_haku(), "riichi")
+    [kan] = [g for g in lay.groups if g.kind == "meld" and g.meld_type == "ankan"]
+    assert [d.tile for d in kan.detections] == ["5z", "6z", "6z", "5z"]
+    assert sorted(lay.meld_repairs.values()) == ["back", "back"]
+
+
+def test_the_pipeline_scores_the_closed_kan_of_green_dragons():
+    from vision.pipeline import score_photo
+
+    dets = _closed_kan_ends_read_as_haku()
+
+    class Reader:
+        def read(self, _image):
+            return dets
+
+    ctx = {"ruleset": "riichi", "win": "tsumo", "seat_wind": "E", "round_wind": "E"}
+    photo = score_photo(dets, ctx, reader=Reader())
+    # yakuhai (hatsu) 1 han; 20 fu + tsumo 2 + open pon of simples 2 + closed kan of honours 32
+    # + closed or single wait 2 = 58 -> 60 fu; dealer tsumo 60 x 2^3 x 2 = 960 -> 1000 from
+    # each, 3000 in all (rules §fu, §payments)
+    assert (photo.result["han"], photo.result["fu"], photo.result["payment"]["total"]) == (1, 60, 3000)
+    assert {"type": "ankan", "tiles": "6666z"} in photo.request["melds"]

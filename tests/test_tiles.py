@@ -22,6 +22,11 @@ def test_honour_and_flower_kinds():
     assert parse_tile("1f").name == "Plum" and parse_tile("8f").name == "Winter"
 
 
+def test_suit_tile_names_say_one_character_and_two_characters():
+    assert [t.name for t in parse_tiles("12m1p9p1s0p")] == [
+        "1 character", "2 characters", "1 dot", "9 dots", "1 bamboo", "5 dots (red)"]
+
+
 @pytest.mark.parametrize("bad", ["8z", "0z", "9f", "12", "m", "1x", "5q5m"])
 def test_bad_codes_are_named(bad):
     with pytest.raises(TileError):

@@ -272,6 +272,26 @@ def _misread_back(dets: list[Detection], faces: list[str]) -> Detection | None:
     return back
 
 
+def _blank_ends(dets: list[Detection]) -> tuple[tuple[Detection, str], ...]:
+    """A closed kan whose face-down ends were read as white dragons (blank faces, as a back
+    looks at a distance): four tiles, the middle two one face, each end a back or a white
+    dragon whose next guesses hold a back. Returns the repairs (each such end read as a back),
+    or ``()`` when ``dets`` is not that."""
+    if len(dets) != 4:
+        return ()
+    a, b, c, d = dets
+    if b.tile != c.tile or b.tile in (BACK, "5z") or _kind(b.tile) is None:
+        return ()
+    ends = []
+    for e in (a, d):
+        if e.tile == BACK:
+            continue
+        if e.tile != "5z" or BACK not in (code for code, _ in e.alternatives):
+            return ()
+        ends.append((e, BACK))
+    return tuple(ends)
+
+
 def _repair(dets: list[Detection]) -> tuple[tuple[tuple[Detection, str], ...], str | None]:
     """The most likely single change of an unsure tile (below ``LOW_CONFIDENCE``) to one of its
     next guesses that makes ``dets`` a legal set: ``(((tile, code),), shape)``, or
@@ -757,9 +777,12 @@ def _tail_sets(slots: list[Slot], gaps: list[bool]) -> tuple[float, list[Group]]
     def piece(i: int, j: int) -> tuple[float, Group] | None:
         dets = [d for sl in slots[i:j] for d in sl.dets]
         shape = _is_set([d.tile for d in dets])
-        if shape is None:
-            return None
         cost = 0.3 + 0.5 * sum(gaps[i + 1:j]) + (0 if i == 0 or gaps[i] else 0.2)
+        if shape is None:
+            blank = _blank_ends(dets)
+            if not blank:
+                return None
+            return cost + REPAIR_PENALTY, Group("meld", dets, "ankan", repairs=blank)
         return cost, Group("meld", dets, {"kan": "daiminkan", "pon": "pon", "chi": "chi"}[shape])
 
     return _cut_into_sets(len(slots), piece)
