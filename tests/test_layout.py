@@ -594,3 +594,35 @@ def test_the_pipeline_scores_the_closed_kan_of_green_dragons():
     # each, 3000 in all (rules §fu, §payments)
     assert (photo.result["han"], photo.result["fu"], photo.result["payment"]["total"]) == (1, 60, 3000)
     assert {"type": "ankan", "tiles": "6666z"} in photo.request["melds"]
+
+
+def _pon_tile_seen_as_two_halves() -> Detections:
+    """open_hand() with the pon's sideways 8s seen as two unsure boxes, its left and right
+    halves (8s 0.35, 3s 0.3: half a tile reads as anything), overlapping by 2 px."""
+    dets = to_detections(open_hand(), shuffle_seed=None)
+    turned = next(d for d in dets.tiles if d.tile == "8s" and d.sideways)
+    x1, y1, x2, y2 = turned.box
+    xm = (x1 + x2) / 2
+    left = replace(turned, box=(x1, y1, xm + 1, y2), confidence=0.35, sideways=False, alternatives=())
+    right = replace(turned, tile="3s", box=(xm - 1, y1, x2, y2), confidence=0.3, sideways=False,
+                    alternatives=())
+    tiles = [t for d in dets.tiles for t in ((left, right) if d is turned else (d,))]
+    return Detections(dets.width, dets.height, tiles)
+
+
+def test_a_turned_tile_seen_as_two_halves_is_one_tile_when_the_count_needs_it():
+    dets = _pon_tile_seen_as_two_halves()
+    assert len(dets.tiles) == 16                    # 15 tiles, one seen as two boxes
+    lay = parse_layout(dets, "riichi")
+    assert melds_of(lay.tile_request) == sorted(OPEN_MELDS)
+    assert multiset(lay.tile_request["concealed"]) == multiset("234m67p55z")
+    assert any("each part of one tile" in w.message for w in lay.warnings)
+
+
+def test_two_unsure_tiles_side_by_side_are_not_taken_for_halves():
+    from vision.layout import _split_halves
+
+    # two whole tiles next to each other span two tiles' boxes: not one tile
+    dets = to_detections(open_hand(), shuffle_seed=None,
+                         confidence={0: (0.3, ()), 1: (0.3, ())})
+    assert _split_halves(list(dets.tiles), set(), 0.6) == []

@@ -435,12 +435,79 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
             second = _parse(dets, inside, extra, why, *args)
             if _adds_up(second):
                 return second
+        halves = _split_halves(dets, doubled, low_confidence)
+        if halves:
+            # a tile seen as two unsure boxes, each part of it: one box, their union
+            merged, dropped = list(dets), set()
+            for keep, drop in halves:
+                merged[merged.index(keep)] = _union(keep, drop, dets)
+                dropped.add(id(drop))
+            second = _parse(merged, doubled, dropped, HALVES, *args)
+            if _adds_up(second):
+                return second
     return layout
+
+
+def _union(keep: Detection, drop: Detection, dets: list[Detection]) -> Detection:
+    """``keep`` with the box spanning it and ``drop``, turned (sideways) when that box is
+    wider for its height than the photo's tiles are (as :func:`vision.detector.mark_sideways`)."""
+    a, b = keep.box, drop.box
+    box = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+    aspects = sorted((d.box[2] - d.box[0]) / max(d.box[3] - d.box[1], 1e-6) for d in dets)
+    typical = aspects[len(aspects) // 2]
+    aspect = (box[2] - box[0]) / max(box[3] - box[1], 1e-6)
+    return replace(keep, box=box, sideways=aspect > 1.25 * typical or aspect < typical / 1.25)
+
+
+def _split_halves(dets: list[Detection], skip: set[int], low_confidence: float
+                  ) -> list[tuple[Detection, Detection]]:
+    """Pairs ``(surer, other)`` of unsure boxes that are two parts of one tile (a sideways
+    tile is read as two narrow boxes): they touch or overlap, neither is much more than half
+    the pair's span, and that span is no larger than a typical tile's box. Disjoint pairs,
+    the best fitting first."""
+    live = [d for d in dets if id(d) not in skip]
+    if len(live) < 3:
+        return []
+    areas = sorted(_area(d.box) for d in live)
+    typical = areas[len(areas) // 2]
+    found = []
+    unsure = [d for d in live if d.confidence < low_confidence]
+    for i, a in enumerate(unsure):
+        for b in unsure[i + 1:]:
+            ua, ub = a.box, b.box
+            span = (min(ua[0], ub[0]), min(ua[1], ub[1]), max(ua[2], ub[2]), max(ua[3], ub[3]))
+            whole = _area(span)
+            if not whole <= HALVES_SPAN * typical:
+                continue
+            if max(_area(ua), _area(ub)) > HALVES_PART * whole:
+                continue
+            # they touch or overlap: their areas and the gap between them fill the span
+            if _area(ua) + _area(ub) - _overlap(ua, ub) < HALVES_FILL * whole:
+                continue
+            found.append((abs(whole - typical) / typical, a, b))
+    out, used = [], set()
+    for _, a, b in sorted(found, key=lambda f: f[0]):
+        if id(a) in used or id(b) in used:
+            continue
+        used |= {id(a), id(b)}
+        out.append((a, b) if a.confidence >= b.confidence else (b, a))
+    return out
+
+
+def _area(box: tuple) -> float:
+    return max(box[2] - box[0], 0.0) * max(box[3] - box[1], 0.0)
+
+
+HALVES_SPAN = 1.3       # two parts of one tile span at most this many typical tile boxes
+HALVES_PART = 0.75      # and neither part is more than this share of their span
+HALVES_FILL = 0.8       # their boxes fill at least this share of the span (no gap between)
 
 
 # why a box was dropped so that the tiles add up (_parse's ``why``)
 ASTRIDE = ("{n} detection(s) lying astride two surer tiles were taken as a pattern across "
            "their joint and dropped: the tiles add up without them")
+HALVES = ("{n} pair(s) of unsure boxes, each part of one tile, were taken as one tile: the "
+          "tiles add up so")
 SHADOW = ("{n} unsure face-down tile(s) were taken as the side or shadow of a tile and dropped: "
           "the tiles add up without them")
 
