@@ -484,6 +484,16 @@ def test_fix_none_drops_a_box_that_is_no_tile():
     assert multiset(parse_layout(fixed, "riichi").tile_request["concealed"]) == multiset("34m67p55z")
 
 
+class _AsRead:
+    """A reader that returns the given detections, whatever the photo."""
+
+    def __init__(self, dets: Detections):
+        self.dets = dets
+
+    def read(self, _image) -> Detections:
+        return self.dets
+
+
 def _misread_pon() -> Detections:
     """open_hand() with the pon's sideways 8s read as 3s (0.30), next guess 8s (0.25)."""
     table = (Table().row("234m67p55z").row(["0p"], gap=APART)
@@ -507,12 +517,8 @@ def test_the_pipeline_scores_the_repaired_meld_and_says_how_to_undo_it():
 
     dets = _misread_pon()
 
-    class Reader:
-        def read(self, _image):
-            return dets
-
     ctx = {"ruleset": "riichi", "win": "ron", "seat_wind": "E", "round_wind": "E"}
-    photo = score_photo(dets, ctx, reader=Reader())
+    photo = score_photo(dets, ctx, reader=_AsRead(dets))
     true = score_json({**ctx, "concealed": "234m67p55z", "win_tile": "0p", "melds": [
         {"type": "pon", "tiles": "888s", "called": "8s", "from": "across"},
         {"type": "kakan", "tiles": "1111z", "called": "1z", "from": "right"}]})
@@ -548,12 +554,8 @@ def test_the_pipeline_scores_the_open_kan_with_the_white_dragon_back_in_it():
 
     dets = _haku_read_as_back(0.3)
 
-    class Reader:
-        def read(self, _image):
-            return dets
-
     ctx = {"ruleset": "riichi", "win": "ron", "seat_wind": "E", "round_wind": "E"}
-    photo = score_photo(dets, ctx, reader=Reader())
+    photo = score_photo(dets, ctx, reader=_AsRead(dets))
     # yakuhai (haku) 1 + aka 1 = 2 han; 20 fu + open pon of simples 2 + open kan of honours 16
     # + pair of seat and round wind 4 = 42 -> 50 fu; dealer ron 50 x 2^4 x 6 = 4800 (rules §fu)
     assert (photo.result["han"], photo.result["fu"], photo.result["payment"]["total"]) == (2, 50, 4800)
@@ -583,12 +585,8 @@ def test_the_pipeline_scores_the_closed_kan_of_green_dragons():
 
     dets = _closed_kan_ends_read_as_haku()
 
-    class Reader:
-        def read(self, _image):
-            return dets
-
     ctx = {"ruleset": "riichi", "win": "tsumo", "seat_wind": "E", "round_wind": "E"}
-    photo = score_photo(dets, ctx, reader=Reader())
+    photo = score_photo(dets, ctx, reader=_AsRead(dets))
     # yakuhai (hatsu) 1 han; 20 fu + tsumo 2 + open pon of simples 2 + closed kan of honours 32
     # + closed or single wait 2 = 58 -> 60 fu; dealer tsumo 60 x 2^3 x 2 = 960 -> 1000 from
     # each, 3000 in all (rules §fu, §payments)
