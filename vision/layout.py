@@ -440,7 +440,8 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
             # a tile seen as two unsure boxes, each part of it: one box, their union
             merged, dropped = list(dets), set()
             for keep, drop in halves:
-                merged[merged.index(keep)] = _union(keep, drop, dets)
+                at = next(k for k, d in enumerate(merged) if d is keep)
+                merged[at] = _union(keep, drop, dets)
                 dropped.add(id(drop))
             second = _parse(merged, doubled, dropped, HALVES, *args)
             if _adds_up(second):
@@ -462,9 +463,9 @@ def _union(keep: Detection, drop: Detection, dets: list[Detection]) -> Detection
 def _split_halves(dets: list[Detection], skip: set[int], low_confidence: float
                   ) -> list[tuple[Detection, Detection]]:
     """Pairs ``(surer, other)`` of unsure boxes that are two parts of one tile (a sideways
-    tile is read as two narrow boxes): they touch or overlap, neither is much more than half
-    the pair's span, and that span is no larger than a typical tile's box. Disjoint pairs,
-    the best fitting first."""
+    tile is read as two narrow boxes): they touch or overlap, neither covers more than
+    ``HALVES_PART`` of the pair's span, and that span is at most ``HALVES_SPAN`` typical tile
+    boxes (the median area). Disjoint pairs, the best fitting first."""
     live = [d for d in dets if id(d) not in skip]
     if len(live) < 3:
         return []
