@@ -624,3 +624,17 @@ def test_two_unsure_tiles_side_by_side_are_not_taken_for_halves():
     dets = to_detections(open_hand(), shuffle_seed=None,
                          confidence={0: (0.3, ()), 1: (0.3, ())})
     assert _split_halves(list(dets.tiles), set(), 0.6) == []
+
+
+def test_a_box_astride_two_pon_tiles_does_not_make_the_pon_a_kan():
+    # open_hand() plus an unsure 8s box from the middle of the pon's turned tile to the middle
+    # of the next: four 8s add up as an open kan too (one tile and one kan more), but the box
+    # lies astride two surer tiles, so the pon stands
+    dets = to_detections(open_hand(), shuffle_seed=None)
+    turned, after = [d for d in dets.tiles if d.tile == "8s"][1:]
+    astride = replace(after, box=((turned.box[0] + turned.box[2]) / 2, after.box[1],
+                                  (after.box[0] + after.box[2]) / 2, after.box[3]),
+                      confidence=0.3, sideways=False, alternatives=())
+    lay = parse_layout(Detections(dets.width, dets.height, list(dets.tiles) + [astride]), "riichi")
+    assert melds_of(lay.tile_request) == sorted(OPEN_MELDS)
+    assert any("astride" in w.message for w in lay.warnings)

@@ -424,7 +424,17 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
     doubled = _doubled(dets)
     args = (ruleset, gap_ratio, max_row_gap, low_confidence, numbering)
     layout = _parse(dets, doubled, set(), "", *args)
-    if not _adds_up(layout):
+    if _adds_up(layout):
+        # an open kan of four boxes, one of them astride its neighbours, is a pon seen with a
+        # box on the joint (the count adds up either way: one tile and one kan fewer)
+        astride = _straddling(dets, doubled)
+        in_kan = {id(d) for g in layout.groups if g.kind == "meld" and g.meld_type == "daiminkan"
+                  for d in g.detections} & astride
+        if in_kan:
+            second = _parse(dets, doubled, in_kan, ASTRIDE, *args)
+            if _adds_up(second):
+                return second
+    else:
         # Doubtful boxes are dropped, or kept, only when the tiles add up that way alone: in a
         # tightly packed, foreshortened row real tiles overlap their neighbours as much.
         backs = {id(d) for d in dets if d.tile == BACK and d.confidence < low_confidence} - doubled
