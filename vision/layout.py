@@ -427,9 +427,11 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
     if _adds_up(layout):
         # an open kan of four boxes, one of them astride its neighbours, is a pon seen with a
         # box on the joint (the count adds up either way: one tile and one kan fewer)
-        astride = _straddling(dets, doubled)
-        in_kan = {id(d) for g in layout.groups if g.kind == "meld" and g.meld_type == "daiminkan"
-                  for d in g.detections} & astride
+        original = {id(d): dets[src] for d, src in zip(layout.order, layout.source)}
+        in_kan = [original[id(d)] for g in layout.groups
+                  if g.kind == "meld" and g.meld_type == "daiminkan" for d in g.detections
+                  if id(d) in original]
+        in_kan = _straddling(dets, doubled, among=in_kan) if in_kan else set()
         if in_kan:
             second = _parse(dets, doubled, in_kan, ASTRIDE, *args)
             if _adds_up(second):
@@ -626,14 +628,16 @@ STRADDLE_COVER = 0.8       # share of a box two surer neighbours cover between t
 STRADDLE_EACH = 0.25       # ... each at least this much: a box astride two tiles
 
 
-def _straddling(dets: list[Detection], skip: set[int]) -> set[int]:
+def _straddling(dets: list[Detection], skip: set[int], among: list[Detection] | None = None
+                ) -> set[int]:
     """Detections (by id) that sit astride two surer tiles: two more confident boxes each cover
     at least ``STRADDLE_EACH`` of the box and together ``STRADDLE_COVER``, and the two overlap
     each other less than they overlap it (two neighbours, not one tile seen twice). A tile
-    pattern that runs across the joint of two tiles (bamboo sticks) reads as a tile there."""
+    pattern that runs across the joint of two tiles (bamboo sticks) reads as a tile there.
+    ``among``: test only these detections (default: all but ``skip``)."""
     out: set[int] = set()
     live = [d for d in dets if id(d) not in skip]
-    for d in live:
+    for d in (live if among is None else [d for d in among if id(d) not in skip]):
         x1, y1, x2, y2 = d.box
         area = max((x2 - x1) * (y2 - y1), 1e-6)
         covers = []
