@@ -56,13 +56,15 @@ def main(argv: list[str] | None = None) -> int:
                         "tests/data/riichi_broadcast.jpg: a 1280x720 hand camera, tiles ~22x30 px)")
     p.add_argument("--threads", type=int, default=2, help="onnxruntime threads (default 2)")
     p.add_argument("--weights", help="weights folder (default: the bundled model)")
+    p.add_argument("--turns", type=int, default=4, choices=(1, 2, 4),
+                   help="quarter turns each crop is classified under (default 4, as tilescope stream)")
     args = p.parse_args(argv)
 
     from vision.detector import TileReader
     from vision.stream import FrameSource, HandStabiliser, StreamRunner, pipeline_scorer
 
     try:
-        reader = TileReader(args.weights, threads=args.threads)
+        reader = TileReader(args.weights, threads=args.threads, turns=args.turns)
     except RuntimeError as exc:
         print(f"benchmarks.stream: no detector: {exc}", file=sys.stderr)
         return 2
@@ -99,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         os.unlink(tmp.name)
     first = next((m for m in seen if m["hand"]), None)
     print(f"video: {video if args.video else f'{args.photo.name} shaken, 1280x720'}, {stats.frames} frames; "
-          f"detector input {reader.imgsz} px, {args.threads} threads, "
+          f"detector input {reader.imgsz} px, {args.threads} threads, {args.turns} turns, "
           f"{'two-stage' if reader.classifier is not None and not reader.single_stage else 'single-stage'}")
     print(f"frames detected per second: {stats.detect_fps:.1f}  (target >= 15)")
     print(f"read() per frame: median {1000 * statistics.median(timed.times):.1f} ms, "

@@ -295,6 +295,21 @@ def test_stream_command_prints_each_stable_hand_and_writes_the_annotated_copy(tm
     cap.release()
 
 
+def test_stream_turns_sets_the_readers_quarter_turns(tmp_path, capsys, monkeypatch):
+    import vision.pipeline
+    from vision.cli import main
+
+    class TurningReader(GreyReader):
+        turns = 4
+
+    reader = TurningReader()
+    monkeypatch.setattr(vision.pipeline, "get_reader", lambda weights=None: reader)
+    clip = tmp_path / "clip.avi"
+    write_clip(clip, clip_frames()[:5])
+    assert main(["stream", str(clip), "--turns", "2"]) == 0
+    assert reader.turns == 2
+
+
 def test_runner_reads_through_the_last_frames_windows_and_refreshes():
     from vision.stream import REFRESH_FRAMES, Frame
 

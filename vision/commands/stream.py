@@ -31,6 +31,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "always take the newest frame and drop the rest")
     parser.add_argument("--json", action="store_true",
                         help="print each new stable hand as one JSON line on stdout")
+    parser.add_argument("--turns", type=int, choices=(1, 2, 4), default=4,
+                        help="quarter turns each tile crop is classified under (default 4, as "
+                             "tilescope score); 2 is faster on a hand camera's small tiles (the "
+                             "tracker votes over frames), 1 made the stable hand flicker")
 
 
 def _load_context(args) -> dict:
@@ -79,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
         from vision.pipeline import get_reader
 
         reader = get_reader(args.weights)
+        if getattr(reader, "turns", args.turns) != args.turns:
+            reader.turns = args.turns       # this process's only reader: set for the stream
     except (ImportError, OSError, RuntimeError) as exc:  # ModelError is a RuntimeError
         source.close()
         return fail(f"cannot load the tile detector: {exc}")
