@@ -191,6 +191,20 @@ def test_report_calls_the_set_apart_tile_so_when_win_tile_names_another():
     assert "  winning tile " in shown and "set apart" not in shown
 
 
+def test_report_says_when_the_numbers_run_against_the_reading():
+    from dataclasses import replace
+
+    from vision.layout import parse_layout
+    from vision.report import NUMBERED_AS_FIRST_READ, photo_report
+
+    dets, _ = truth(RIICHI)
+    photo = score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets))
+    assert NUMBERED_AS_FIRST_READ not in photo_report(photo)
+    # numbered as an earlier reading the other way round did (reparse_fixed keeps numbers)
+    backwards = parse_layout(dets, "riichi", numbering=photo.layout.source[::-1])
+    assert NUMBERED_AS_FIRST_READ in photo_report(replace(photo, layout=backwards))
+
+
 def test_winning_tile_not_set_apart_takes_the_best_reading():
     # 234m 567p 789s 555z 66z, nothing set apart: 5z (shanpon), 6z (tanki), 2m (ryanmen)…
     # could each have completed it; their fu differ (wait fu; a triplet completed by ron

@@ -66,6 +66,19 @@ def _hand_line(request: dict) -> str:
     return f"Hand:  {request['concealed']} + {request['win_tile']}{melds}"
 
 
+# A correction can turn the reading direction; the tiles keep their first numbers so that a
+# --fix read off the report names the same tile (vision.layout.reparse_fixed).
+NUMBERED_AS_FIRST_READ = (", tiles numbered as first read, the other way round (--fix uses "
+                          "these numbers)")
+
+
+def _numbered_backwards(layout: Layout) -> bool:
+    """The hand's tiles, in the order the layout reads them, carry falling numbers."""
+    seq = [layout.number(d) for g in layout.groups if g.kind in ("concealed", "win", "meld")
+           for d in g.detections]
+    return len(seq) > 1 and seq[0] > seq[-1]
+
+
 def photo_report(photo, source: str = "photo", context_notes: list[str] | None = None) -> str:
     """The ``tilescope score`` report for a :class:`vision.pipeline.PhotoResult`.
 
@@ -82,7 +95,8 @@ def photo_report(photo, source: str = "photo", context_notes: list[str] | None =
     lines = [
         f"{source}: {det.width}x{det.height} px, {len(lay.order)} tiles read"
         + (f" ({low} uncertain)" if low else "")
-        + (", photo taken from across the table (rows read right to left)" if lay.upside_down else ""),
+        + (", photo taken from across the table (rows read right to left)" if lay.upside_down else "")
+        + (NUMBERED_AS_FIRST_READ if _numbered_backwards(lay) else ""),
     ]
     lines += group_lines(lay, (photo.request or {}).get("win_tile"))
     if context_notes:
