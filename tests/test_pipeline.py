@@ -368,7 +368,7 @@ def test_cli_check_photo_rules_on_the_photographed_hand(fake_model, capsys):
     # as photographed: a valid win, 2000 from the discarder (check defaults to a ron)
     code, out, err = run_cli(["check", photo, "--seat", "S", "--dora", "1p"], capsys)
     assert code == 0, err
-    assert "Ruling: VALID" in out and "total 2,000" in out
+    assert "Ruling: VALID" in out and "total 2000" in out
     # tile 3 misread as 1p: not a winning hand, a non-dealer's chombo (seed rules 001)
     code, out, _ = run_cli(["check", photo, "--seat", "S", "--fix", "3=1p", "--json"], capsys)
     verdict = json.loads(out)["result"]

@@ -76,13 +76,13 @@ def format_verdict(verdict) -> str:
     lines = [f"Ruling: {verdict.ruling.upper()}" + ("" if verdict.valid else " (the win does not stand)")]
     pen = verdict.penalty
     if pen:
-        parts = [f"{k.replace('_', ' ')} {v:,}" for k, v in pen.items() if k not in ("kind", "total")]
-        lines.append(f"Penalty ({pen['kind']}): {', '.join(parts)}; {pen['total']:,} in all")
+        parts = [f"{k.replace('_', ' ')} {v}" for k, v in pen.items() if k not in ("kind", "total")]
+        lines.append(f"Penalty ({pen['kind']}): {', '.join(parts)}; {pen['total']} in all")
     res = verdict.result
     if verdict.valid and res and res.get("payment"):
         pay = res["payment"]
-        parts = [f"{k.replace('_', ' ')} {v:,}" for k, v in pay.items() if k != "total"]
-        lines.append(f"Payment: {', '.join(parts)}; total {pay['total']:,}")
+        parts = [f"{k.replace('_', ' ')} {v}" for k, v in pay.items() if k != "total"]
+        lines.append(f"Payment: {', '.join(parts)}; total {pay['total']}")
     lines.append("")
     lines.append(verdict.explanation)
     return "\n".join(lines)
