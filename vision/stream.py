@@ -478,8 +478,8 @@ class StreamRunner:
 
     ``reader``: ``read(image) -> Detections``; when its detections name zoom windows
     (:attr:`Detections.windows`), the next frames are read ``read(image, windows=...)``
-    through them, with a full read every :data:`REFRESH_FRAMES`. ``scorer``: (frame, detections) → score dict
-    (``pipeline_scorer``); None reports tiles only. ``on_hand``: called with each overlay
+    through them, with a full read every :data:`REFRESH_FRAMES`. ``scorer``: (frame,
+    detections) → score dict (``pipeline_scorer``); None reports tiles only. ``on_hand``: called with each overlay
     message (``hand_message``). ``writer``: a ``cv2.VideoWriter``-like object given every
     frame annotated with the latest boxes and the current hand's banner.
     """
