@@ -289,9 +289,19 @@ def _degrade(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return img
 
 
+def greyed(crop: np.ndarray, cls: str, rng: np.random.Generator, share: float) -> np.ndarray:
+    """``crop`` (H, W, 3) BGR drawn in grey a ``share`` of the time, never a red five's: a set
+    is told apart by its shapes, not its ink colours (one set's red 萬 is another's white), while
+    a red five is told from its five only by the red."""
+    if share <= 0 or cls in RED_FIVES or rng.random() >= share:
+        return crop
+    return cv2.cvtColor(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+
+
 def render_crop(style: dict[str, np.ndarray], cls: str, rng: np.random.Generator,
-                paint: tuple[float, float] = (RECOLOUR, DARK_SHARE)) -> np.ndarray:
-    """One training crop of class ``cls`` in ``style``: ``(CROP_SIZE, CROP_SIZE, 3) uint8`` BGR."""
+                paint: tuple[float, ...] = (RECOLOUR, DARK_SHARE)) -> np.ndarray:
+    """One training crop of class ``cls`` in ``style``: ``(CROP_SIZE, CROP_SIZE, 3) uint8`` BGR.
+    ``paint``: (share of faces repainted, share of those dark[, share of crops drawn grey])."""
     if cls == "back":
         tile = style["back"] if "back" in style and rng.random() < 0.4 else synthetic_back(rng)
     else:
@@ -342,6 +352,7 @@ def render_crop(style: dict[str, np.ndarray], cls: str, rng: np.random.Generator
     yb = int(np.clip(y2 + jit[3] * bh, ya + 2, side))
     crop = warped[ya:yb, xa:xb]
     crop = _colour_jitter(crop, rng)
+    crop = greyed(crop, cls, rng, paint[2] if len(paint) > 2 else 0.0)
     crop = _glare_shadow_occlusion(crop, rng)
     crop = _degrade(crop, rng)
     return fit_square(crop, CROP_SIZE)
@@ -353,7 +364,7 @@ def classes_of(style: dict[str, np.ndarray]) -> list[str]:
 
 
 def sample_batch(styles: dict[str, dict[str, np.ndarray]], n: int, rng: np.random.Generator,
-                 paint: tuple[float, float] = (RECOLOUR, DARK_SHARE)) -> tuple[np.ndarray, np.ndarray]:
+                 paint: tuple[float, ...] = (RECOLOUR, DARK_SHARE)) -> tuple[np.ndarray, np.ndarray]:
     """``n`` crops, classes uniform over the 46, style uniform among those that have the class;
     ``paint``: (share of crops repainted, share of those dark with light ink)."""
     names = list(styles)
@@ -432,11 +443,12 @@ def scene_index(folder: Path, min_visible: float = 0.6) -> list[tuple[Path, np.n
     return out
 
 
-def scene_crops(index: list, n: int, rng: np.random.Generator, per_image: int = 8
-                ) -> tuple[np.ndarray, np.ndarray]:
+def scene_crops(index: list, n: int, rng: np.random.Generator, per_image: int = 8,
+                grey: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """``n`` crops cut from rendered scenes exactly as the reader cuts them
     (``vision.tile_crops.crop_boxes``), each true box moved by up to 6% of its size per side
-    (a detector box is never exact) and turned a random quarter turn half the time."""
+    (a detector box is never exact), turned a random quarter turn half the time and drawn grey
+    a ``grey`` share of the time (:func:`greyed`)."""
     from vision.tile_crops import crop_boxes
 
     xs = np.empty((n, CROP_SIZE, CROP_SIZE, 3), np.uint8)
@@ -455,7 +467,7 @@ def scene_crops(index: list, n: int, rng: np.random.Generator, per_image: int = 
         for crop, y in zip(crops, cls[pick]):
             if rng.random() < 0.5:
                 crop = np.ascontiguousarray(np.rot90(crop, int(rng.integers(1, 4))))
-            xs[i], ys[i] = crop, y
+            xs[i], ys[i] = greyed(crop, TILE_CLASSES[y], rng, grey), y
             i += 1
     return xs, ys
 
@@ -467,7 +479,7 @@ class CropStream(torch.utils.data.IterableDataset):
     def __init__(self, art: Path, exclude: str, batch: int, seed: int,
                  scenes: list[Path] | None = None, scene_share: float = 0.5,
                  procedural: int = 0, procedural_share: float = 0.3, procedural_every: int = 2,
-                 paint: tuple[float, float] = (RECOLOUR, DARK_SHARE)):
+                 paint: tuple[float, ...] = (RECOLOUR, DARK_SHARE)):
         self.paint = paint
         self.art, self.exclude, self.batch, self.seed = art, exclude, batch, seed
         self.scenes, self.scene_share = scenes, scene_share
@@ -506,7 +518,8 @@ class CropStream(torch.utils.data.IterableDataset):
                 if n_batches % self.procedural_every == 0:
                     pool = pool[1:] + [new_style()]
             if n_scene:
-                sx, sy = scene_crops(index, n_scene, rng)
+                sx, sy = scene_crops(index, n_scene, rng,
+                                     grey=self.paint[2] if len(self.paint) > 2 else 0.0)
                 xs, ys = np.concatenate([xs, sx]), np.concatenate([ys, sy])
             yield torch.from_numpy(xs).permute(0, 3, 1, 2).float() / 255.0, torch.from_numpy(ys)
 
@@ -587,6 +600,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="share of face crops whose tile body is repainted")
     p.add_argument("--dark-share", type=float, default=DARK_SHARE,
                    help="share of the repainted ones made dark with light ink")
+    p.add_argument("--grey", type=float, default=0.0,
+                   help="share of crops (rendered and scene) drawn in grey; red fives never are")
     args = p.parse_args(argv)
     if args.procedural > 0:
         from datasets.procedural import load_fonts
@@ -644,7 +659,7 @@ def main(argv: list[str] | None = None) -> int:
 
     stream = CropStream(args.art, args.hold_out, args.batch, args.seed + step, args.scenes, args.scene_share,
                         args.procedural, args.procedural_share, args.procedural_every,
-                        (args.recolour, args.dark_share))
+                        (args.recolour, args.dark_share, args.grey))
     loader = torch.utils.data.DataLoader(stream, batch_size=None, num_workers=args.workers,
                                          prefetch_factor=4 if args.workers else None,
                                          persistent_workers=False)

@@ -160,3 +160,22 @@ def test_dark_repaint_of_a_red_five_keeps_its_ink_red():
         bright = np.maximum(np.maximum(b, g), r) > 170      # the ink (dark bodies stay under)
         assert bright.any()
         assert (r[bright] - np.maximum(b, g)[bright] > 80).all()   # red, not pink or white
+
+
+def test_grey_crops_never_take_a_red_five_s_red():
+    """train_classifier --grey: a plain crop is drawn grey at share 1 and kept at share 0; a red
+    five's crop is never greyed (its red ink is all that tells it from its five)."""
+    pytest.importorskip("torch", reason="the classifier trainer needs the train extra")
+    import sys
+
+    sys.path.insert(0, str(REPO))
+    from models.train_classifier import greyed
+
+    crop = np.zeros((48, 48, 3), np.uint8)
+    crop[..., 2] = 200                                       # red (BGR)
+    rng = np.random.default_rng(0)
+    grey = greyed(crop, "5m", rng, 1.0)
+    assert (grey[..., 0] == grey[..., 2]).all() and grey[0, 0, 0] > 0
+    np.testing.assert_array_equal(greyed(crop, "5m", rng, 0.0), crop)
+    for red in ("0m", "0p", "0s"):
+        np.testing.assert_array_equal(greyed(crop, red, rng, 1.0), crop)

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.classes import TILE_CLASSES
 from vision.detector import (Letterbox, box_iou, decode_end2end, decode_yolo, letterbox,
                              mark_sideways, nms, reading_order, unletterbox_boxes)
 
@@ -153,7 +154,8 @@ def test_tile_reader_end_to_end_on_fake_models(tmp_path):
     from vision.detector import TileReader
 
     img, raw = _scene()
-    reader = TileReader(write_fake_weights(tmp_path, raw, 320), conf=0.25, threads=1)
+    # the fake classifier names tiles by colour: grey views would hide it
+    reader = TileReader(write_fake_weights(tmp_path, raw, 320), conf=0.25, threads=1, grey=False)
     dets = reader.read(img)
     assert (dets.width, dets.height) == (640, 320)
     assert [d.tile for d in dets.tiles] == ["0m", "1p", "6z", "0m", "back", "1p"]
@@ -213,7 +215,7 @@ def test_classifier_turns_average_log_probabilities(monkeypatch, turns, expected
     crop[:, :, :2, :2] = 1.0                      # only the top-left quadrant is bright
     monkeypatch.setattr(det, "crop_boxes", lambda image, boxes, size: crop.copy())
     reader = object.__new__(det.TileReader)
-    reader.classifier, reader.crop_size, reader.turns = _CornerClassifier(), 4, turns
+    reader.classifier, reader.crop_size, reader.turns, reader.grey = _CornerClassifier(), 4, turns, False
     probs = reader.classify(np.zeros((8, 8, 3), np.uint8), np.array([[0, 0, 8, 8]], np.float32))
     assert probs.shape == (1, 46)
     assert probs[0, 0] == pytest.approx(expected_a, abs=1e-4)
@@ -246,11 +248,48 @@ def test_four_turns_skip_the_last_two_for_a_crop_sure_after_two(monkeypatch):
     crops[0] = 1.0                                   # sure in every turn
     monkeypatch.setattr(det, "crop_boxes", lambda image, boxes, size: crops.copy())
     reader = object.__new__(det.TileReader)
-    reader.classifier, reader.crop_size, reader.turns = _CountingClassifier(), 4, 4
+    reader.classifier, reader.crop_size, reader.turns, reader.grey = _CountingClassifier(), 4, 4, True
     probs = reader.classify(np.zeros((8, 8, 3), np.uint8), np.zeros((2, 4), np.float32))
     assert reader.classifier.fed == 6
     assert probs[0, 0] == pytest.approx(0.99, abs=1e-3)
     assert probs[1, 1] == pytest.approx(0.6, abs=1e-3)
+
+
+class _RedInkClassifier(_CornerClassifier):
+    """Stub session: a crop with more red than green is 0m 0.6 / 5m 0.4 (the red ink shows);
+    a grey one (channels equal) is 5m 0.9 / 0m 0.1 (a five, its red unseen)."""
+
+    def run(self, _outputs, feeds):
+        crops = feeds["crops"]
+        probs = np.full((len(crops), 46), 1e-4, np.float32)
+        red = crops[:, 2, 0, 0] > crops[:, 1, 0, 0] + 0.1
+        five, red_five = TILE_CLASSES.index("5m"), TILE_CLASSES.index("0m")
+        probs[red, red_five], probs[red, five] = 0.6, 0.4
+        probs[~red, five], probs[~red, red_five] = 0.9, 0.1
+        return [probs]
+
+
+@pytest.mark.parametrize("turns", [2, 4])
+def test_grey_views_leave_the_red_to_the_colour_views(monkeypatch, turns):
+    """TileReader(grey=True): the 180° (and 270°) views are grey, so they see a five but not its
+    red. The five-or-red-five total is the mean over all views (0.9/0.1 grey, 0.4/0.6 colour:
+    both name a five), shared out as the colour views say: 0m 0.6, 5m 0.4 of it."""
+    import vision.detector as det
+
+    crop = np.zeros((1, 3, 4, 4), np.float32)
+    crop[:, 2] = 0.8                                 # red ink everywhere (BGR: channel 2)
+    monkeypatch.setattr(det, "crop_boxes", lambda image, boxes, size: crop.copy())
+    reader = object.__new__(det.TileReader)
+    reader.classifier, reader.crop_size, reader.turns, reader.grey = _RedInkClassifier(), 4, turns, True
+    probs = reader.classify(np.zeros((8, 8, 3), np.uint8), np.array([[0, 0, 8, 8]], np.float32))
+    five, red_five = TILE_CLASSES.index("5m"), TILE_CLASSES.index("0m")
+    assert probs[0].argmax() == red_five
+    total = probs[0, five] + probs[0, red_five]
+    assert total > 0.99
+    assert probs[0, red_five] / total == pytest.approx(0.6, abs=1e-3)
+    reader.grey = False                              # colour only: 0m by the same margin
+    probs = reader.classify(np.zeros((8, 8, 3), np.uint8), np.array([[0, 0, 8, 8]], np.float32))
+    assert probs[0, red_five] == pytest.approx(0.6, abs=5e-3)
 
 
 def test_classifier_turns_must_be_1_2_or_4():

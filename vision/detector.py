@@ -24,7 +24,7 @@ import numpy as np
 from vision.classes import TILE_CLASSES
 from vision.detections import Detection, Detections
 from vision.tile_counts import assign_within_counts
-from vision.tile_crops import crop_boxes
+from vision.tile_crops import crop_boxes, grey_crops
 from vision.zoom import blind_windows, cut_by_window, plan_windows, span, within
 
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
@@ -32,6 +32,9 @@ DETECTOR_FILE = "detector.onnx"
 CLASSIFIER_FILE = "classifier.onnx"
 # A crop this sure after two turns skips the other two (TileReader.classify).
 SURE_AFTER_TWO_TURNS = 0.95
+# Half the turned views are drawn in grey (TileReader.classify): a tile design is read by its
+# shapes, and another set's ink colours mislead a classifier that learnt them.
+GREY_VIEWS = False
 LETTERBOX_PAD = 114          # ultralytics' padding grey
 # Closer looks after the first: tiles the first pass missed at the ends of a row, found by the
 # zoomed pass, can lie outside its windows' margin; the windows are planned again (at most this
@@ -246,10 +249,10 @@ class TileReader:
 
     def __init__(self, weights_dir: str | os.PathLike | None = None, conf: float = 0.25,
                  iou: float = 0.5, imgsz: int | None = None, threads: int | None = None,
-                 turns: int = 4, zoom: bool = True, counts: bool = True):
+                 turns: int = 4, zoom: bool = True, counts: bool = True, grey: bool = GREY_VIEWS):
         if turns not in (1, 2, 4):
             raise ValueError(f"turns must be 1, 2 or 4, not {turns!r}")
-        self.turns, self.zoom, self.counts = turns, zoom, counts
+        self.turns, self.zoom, self.counts, self.grey = turns, zoom, counts, grey
         folder = Path(weights_dir) if weights_dir else WEIGHTS_DIR
         if not folder.is_dir():
             raise ModelError(f"weights folder {folder} not found")
@@ -352,27 +355,34 @@ class TileReader:
 
         With 4 turns, a crop already named with at least ``SURE_AFTER_TWO_TURNS`` after 0° and
         180° is not turned further: on 538 crops of the real photos and samples, 46% were that
-        sure and the other two turns changed none of their names (models/README.md)."""
+        sure and the other two turns changed none of their names (models/README.md). With
+        ``grey``, the 180° and 270° views are drawn in grey, and a five's red-or-not share comes
+        from the colour views alone (:func:`_red_split`)."""
         if len(boxes) == 0:
             return np.zeros((0, len(TILE_CLASSES)), np.float32)
         crops = crop_boxes(image_bgr, boxes, self.crop_size)      # (K, 3, S, S)
-        first = [crops, crops[:, :, ::-1, ::-1]][:self.turns]     # 0°, 180°
-        logp = self._log_probs(first)
+        turned = crops[:, :, ::-1, ::-1]                          # 180°
+        views = self._log_probs([crops, grey_crops(turned) if self.grey else turned][:self.turns])
+        logp = views.mean(axis=0)
+        colour = views[0]
         if self.turns == 4:
             unsure = np.flatnonzero(logp.max(axis=1) < np.log(SURE_AFTER_TWO_TURNS))
             if len(unsure):
-                rest = self._log_probs([np.rot90(crops[unsure], k, (2, 3)) for k in (1, 3)])
-                logp[unsure] = (logp[unsure] + rest) / 2         # the mean over all four
+                r90, r270 = (np.rot90(crops[unsure], k, (2, 3)) for k in (1, 3))
+                rest = self._log_probs([r90, grey_crops(r270) if self.grey else r270])
+                logp[unsure] = (2 * logp[unsure] + rest.sum(axis=0)) / 4   # the mean over all four
+                colour[unsure] = (colour[unsure] + rest[0]) / 2
         out = np.exp(logp - logp.max(axis=1, keepdims=True))
-        return out / out.sum(axis=1, keepdims=True)
+        out /= out.sum(axis=1, keepdims=True)
+        return _red_split(out, colour) if self.grey and self.turns > 1 else out
 
     def _log_probs(self, turned: list[np.ndarray]) -> np.ndarray:
-        """Mean log-probability ``(K, 46)`` over the same K crops seen under several turns."""
+        """Log-probabilities ``(V, K, 46)`` of the same K crops seen in V views."""
         batch = np.ascontiguousarray(np.concatenate(turned))
         name = self.classifier.get_inputs()[0].name
         probs = np.concatenate([self.classifier.run(None, {name: batch[i:i + 64]})[0]
                                 for i in range(0, len(batch), 64)])
-        return np.log(probs.reshape(len(turned), len(turned[0]), -1) + 1e-6).mean(axis=0)
+        return np.log(probs.reshape(len(turned), len(turned[0]), -1) + 1e-6)
 
     def read(self, image_bgr: np.ndarray, windows: tuple = ()) -> Detections:
         """All tiles in an ``(H, W, 3) uint8`` BGR photo, in reading order (see module doc).
@@ -404,6 +414,21 @@ class TileReader:
                                    confidence=conf, sideways=bool(sideways[i]),
                                    alternatives=alts[:3]))
         return Detections(width=w, height=h, tiles=tiles, windows=used)
+
+
+_FIVE_PAIRS = tuple((TILE_CLASSES.index(f"5{s}"), TILE_CLASSES.index(f"0{s}")) for s in "mps")
+
+
+def _red_split(probs: np.ndarray, colour_logp: np.ndarray) -> np.ndarray:
+    """``probs`` (K, 46) with each suit's five-or-red-five total kept and shared out as the
+    colour views say (``colour_logp`` (K, 46)): a grey view sees a five but not its red."""
+    colour = np.exp(colour_logp)
+    for five, red in _FIVE_PAIRS:
+        total = probs[:, five] + probs[:, red]
+        share = colour[:, red] / (colour[:, red] + colour[:, five] + 1e-12)
+        probs[:, red] = total * share
+        probs[:, five] = total - probs[:, red]
+    return probs
 
 
 def _merge_back(probs: np.ndarray, det_cls: np.ndarray, names: list[str]) -> np.ndarray:

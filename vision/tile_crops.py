@@ -60,3 +60,13 @@ def crop_boxes(image_bgr: np.ndarray, boxes: np.ndarray, size: int = CROP_SIZE,
         yb = int(np.clip(np.ceil(y2 + my), ya + 1, img_h))
         squares[i] = fit_square(image_bgr[ya:yb, xa:xb], size)
     return to_tensor(squares)
+
+
+# OpenCV's BGR -> grey weights, shaped to broadcast over (N, 3, S, S)
+_GREY_WEIGHTS = np.array([0.114, 0.587, 0.299], np.float32).reshape(1, 3, 1, 1)
+
+
+def grey_crops(crops: np.ndarray) -> np.ndarray:
+    """Classifier input ``(N, 3, S, S) float32`` BGR drawn in grey (the three channels equal),
+    as ``cv2.COLOR_BGR2GRAY`` weighs them: the view that training's ``--grey`` crops teach."""
+    return np.repeat((crops * _GREY_WEIGHTS).sum(axis=1, keepdims=True, dtype=np.float32), 3, axis=1)
