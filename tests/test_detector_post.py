@@ -256,24 +256,25 @@ def test_four_turns_skip_the_last_two_for_a_crop_sure_after_two(monkeypatch):
 
 
 class _RedInkClassifier(_CornerClassifier):
-    """Stub session: a crop with more red than green is 0m 0.6 / 5m 0.4 (the red ink shows);
-    a grey one (channels equal) is 5m 0.9 / 0m 0.1 (a five, its red unseen)."""
+    """Stub session: a crop with more red than green is unsure, 0m 0.3 / 5m 0.2 (the red ink
+    shows); a grey one (channels equal, as contrast views are) is 5m 0.9 / 0m 0.05 (a five,
+    its red unseen). The rest is spread over the other 44 classes."""
 
     def run(self, _outputs, feeds):
         crops = feeds["crops"]
-        probs = np.full((len(crops), 46), 1e-4, np.float32)
         red = crops[:, 2, 0, 0] > crops[:, 1, 0, 0] + 0.1
         five, red_five = TILE_CLASSES.index("5m"), TILE_CLASSES.index("0m")
-        probs[red, red_five], probs[red, five] = 0.6, 0.4
-        probs[~red, five], probs[~red, red_five] = 0.9, 0.1
+        probs = np.where(red[:, None], 0.5 / 44, 0.05 / 44).astype(np.float32).repeat(46, axis=1)
+        probs[red, red_five], probs[red, five] = 0.3, 0.2
+        probs[~red, five], probs[~red, red_five] = 0.9, 0.05
         return [probs]
 
 
 @pytest.mark.parametrize("turns", [2, 4])
-def test_grey_views_leave_the_red_to_the_colour_views(monkeypatch, turns):
-    """TileReader(grey=True): the 180° (and 270°) views are grey, so they see a five but not its
-    red. The five-or-red-five total is the mean over all views (0.9/0.1 grey, 0.4/0.6 colour:
-    both name a five), shared out as the colour views say: 0m 0.6, 5m 0.4 of it."""
+def test_an_unsure_photo_gets_contrast_views_and_keeps_its_red(monkeypatch, turns):
+    """TileReader(grey=True): a photo whose crops are named under GREY_BELOW is looked at again
+    in contrast views, which see a five but not its red. The five-or-red-five total comes from
+    all views; it is shared out as the colour views say (0m 0.3 : 5m 0.2, so 0.6 of it red)."""
     import vision.detector as det
 
     crop = np.zeros((1, 3, 4, 4), np.float32)
@@ -285,11 +286,34 @@ def test_grey_views_leave_the_red_to_the_colour_views(monkeypatch, turns):
     five, red_five = TILE_CLASSES.index("5m"), TILE_CLASSES.index("0m")
     assert probs[0].argmax() == red_five
     total = probs[0, five] + probs[0, red_five]
-    assert total > 0.99
+    assert total > 0.6                               # colour alone: 0.5
     assert probs[0, red_five] / total == pytest.approx(0.6, abs=1e-3)
-    reader.grey = False                              # colour only: 0m by the same margin
+    reader.grey = False                              # colour only
     probs = reader.classify(np.zeros((8, 8, 3), np.uint8), np.array([[0, 0, 8, 8]], np.float32))
-    assert probs[0, red_five] == pytest.approx(0.6, abs=5e-3)
+    assert probs[0, red_five] == pytest.approx(0.3, abs=1e-3)
+    assert probs[0, five] + probs[0, red_five] == pytest.approx(0.5, abs=1e-3)
+
+
+def test_contrast_views_draw_any_set_as_dark_ink_on_a_light_body():
+    """vision.tile_crops.contrast_crops: black ink on ivory, white ink on dark red and red ink on
+    a darker red all come out with a light body and dark ink; plain luminance would lose the
+    red-on-red ink (0.299 R weighs both alike when R is all that differs)."""
+    from vision.tile_crops import contrast_crops
+
+    def tile(body, ink):
+        c = np.empty((3, 20, 20), np.float32)
+        c[:] = np.array(body, np.float32)[:, None, None]
+        c[:, 8:12, 4:16] = np.array(ink, np.float32)[:, None, None]     # a stroke, 1/5 of the crop
+        return c
+
+    crops = np.stack([tile((0.8, 0.9, 0.95), (0.1, 0.1, 0.1)),        # BGR: ivory, black ink
+                      tile((0.1, 0.1, 0.4), (0.95, 0.95, 0.95)),      # dark red, white ink
+                      tile((0.1, 0.1, 0.45), (0.15, 0.15, 0.9))])     # red ink on red
+    out = contrast_crops(crops)
+    assert out.shape == crops.shape and (out[:, 0] == out[:, 2]).all()
+    for c in out:
+        assert c[0, 0, 0] > 0.9 and c[0, 10, 10] < 0.1                # body light, ink dark
+    assert contrast_crops(np.zeros((0, 3, 4, 4), np.float32)).shape == (0, 3, 4, 4)
 
 
 def test_classifier_turns_must_be_1_2_or_4():

@@ -24,7 +24,7 @@ import numpy as np
 from vision.classes import TILE_CLASSES
 from vision.detections import Detection, Detections
 from vision.tile_counts import assign_within_counts
-from vision.tile_crops import crop_boxes, grey_crops
+from vision.tile_crops import contrast_crops, crop_boxes
 from vision.zoom import blind_windows, cut_by_window, plan_windows, span, within
 
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
@@ -32,9 +32,13 @@ DETECTOR_FILE = "detector.onnx"
 CLASSIFIER_FILE = "classifier.onnx"
 # A crop this sure after two turns skips the other two (TileReader.classify).
 SURE_AFTER_TWO_TURNS = 0.95
-# Half the turned views are drawn in grey (TileReader.classify): a tile design is read by its
-# shapes, and another set's ink colours mislead a classifier that learnt them.
-GREY_VIEWS = False
+# A photo whose tiles the colour views name unsurely is looked at again in contrast views
+# (TileReader.classify): an unfamiliar set is read by its shapes, where its body and ink colours
+# mislead a classifier that learnt the training sets' colours. Median top probability of a
+# photo's crops: held-out jade 0.25 (90% of photos under 0.58), riichi-regular 0.95 (10% under
+# 0.79), riichi-black 0.92 (models/README.md).
+GREY_VIEWS = True
+GREY_BELOW = 0.6
 LETTERBOX_PAD = 114          # ultralytics' padding grey
 # Closer looks after the first: tiles the first pass missed at the ends of a row, found by the
 # zoomed pass, can lie outside its windows' margin; the windows are planned again (at most this
@@ -244,6 +248,8 @@ class TileReader:
     per window, only on such photos. ``counts``: name the tiles so that none is named more
     often than one set holds (``vision.tile_counts``: four of a tile, one of each flower, one
     red five per suit); the classifier's surplus names go to each tile's next guess.
+    ``grey``: look again at a photo whose tiles are named unsurely in contrast views (each
+    tile as dark ink on a light body; :meth:`classify`, ``GREY_BELOW``).
     Raises ``ModelError`` when a model is missing or malformed, ``ValueError`` for bad ``turns``.
     """
 
@@ -355,26 +361,32 @@ class TileReader:
 
         With 4 turns, a crop already named with at least ``SURE_AFTER_TWO_TURNS`` after 0° and
         180° is not turned further: on 538 crops of the real photos and samples, 46% were that
-        sure and the other two turns changed none of their names (models/README.md). With
-        ``grey``, the 180° and 270° views are drawn in grey, and a five's red-or-not share comes
-        from the colour views alone (:func:`_red_split`)."""
+        sure and the other two turns changed none of their names (models/README.md).
+
+        With ``grey``, a photo whose tiles the colour views name unsurely (median top
+        probability under ``GREY_BELOW``: a tile design unlike the training sets) is looked at
+        again in :func:`vision.tile_crops.contrast_crops` views (0° and 180°), averaged with the
+        colour views, each five's red-or-not share taken from the colour views alone
+        (:func:`_red_split`). ``boxes`` are then best all of one photo."""
         if len(boxes) == 0:
             return np.zeros((0, len(TILE_CLASSES)), np.float32)
         crops = crop_boxes(image_bgr, boxes, self.crop_size)      # (K, 3, S, S)
-        turned = crops[:, :, ::-1, ::-1]                          # 180°
-        views = self._log_probs([crops, grey_crops(turned) if self.grey else turned][:self.turns])
-        logp = views.mean(axis=0)
-        colour = views[0]
+        logp = self._log_probs([crops, crops[:, :, ::-1, ::-1]][:self.turns]).mean(axis=0)
         if self.turns == 4:
             unsure = np.flatnonzero(logp.max(axis=1) < np.log(SURE_AFTER_TWO_TURNS))
             if len(unsure):
-                r90, r270 = (np.rot90(crops[unsure], k, (2, 3)) for k in (1, 3))
-                rest = self._log_probs([r90, grey_crops(r270) if self.grey else r270])
-                logp[unsure] = (2 * logp[unsure] + rest.sum(axis=0)) / 4   # the mean over all four
-                colour[unsure] = (colour[unsure] + rest[0]) / 2
+                rest = self._log_probs([np.rot90(crops[unsure], k, (2, 3)) for k in (1, 3)])
+                logp[unsure] = (logp[unsure] + rest.mean(axis=0)) / 2   # the mean over all four
+        colour = logp
+        # log of each crop's top probability once the views' mean is normalised
+        top = -np.log(np.exp(logp - logp.max(axis=1, keepdims=True)).sum(axis=1))
+        if self.grey and np.median(top) < np.log(GREY_BELOW):
+            contrast = contrast_crops(crops)
+            views = [contrast, contrast[:, :, ::-1, ::-1]][:max(1, self.turns // 2)]
+            logp = (logp + self._log_probs(views).mean(axis=0)) / 2
         out = np.exp(logp - logp.max(axis=1, keepdims=True))
         out /= out.sum(axis=1, keepdims=True)
-        return _red_split(out, colour) if self.grey and self.turns > 1 else out
+        return _red_split(out, colour) if logp is not colour else out
 
     def _log_probs(self, turned: list[np.ndarray]) -> np.ndarray:
         """Log-probabilities ``(V, K, 46)`` of the same K crops seen in V views."""
@@ -421,7 +433,7 @@ _FIVE_PAIRS = tuple((TILE_CLASSES.index(f"5{s}"), TILE_CLASSES.index(f"0{s}")) f
 
 def _red_split(probs: np.ndarray, colour_logp: np.ndarray) -> np.ndarray:
     """``probs`` (K, 46) with each suit's five-or-red-five total kept and shared out as the
-    colour views say (``colour_logp`` (K, 46)): a grey view sees a five but not its red."""
+    colour views say (``colour_logp`` (K, 46)): a contrast view sees a five but not its red."""
     colour = np.exp(colour_logp)
     for five, red in _FIVE_PAIRS:
         total = probs[:, five] + probs[:, red]

@@ -62,11 +62,23 @@ def crop_boxes(image_bgr: np.ndarray, boxes: np.ndarray, size: int = CROP_SIZE,
     return to_tensor(squares)
 
 
-# OpenCV's BGR -> grey weights, shaped to broadcast over (N, 3, S, S)
-_GREY_WEIGHTS = np.array([0.114, 0.587, 0.299], np.float32).reshape(1, 3, 1, 1)
+def contrast_crops(crops: np.ndarray) -> np.ndarray:
+    """Classifier input ``(N, 3, S, S) float32`` BGR drawn in grey along each crop's own main
+    colour axis (its first principal component), signed so that the crop's commonest colour,
+    the tile body, is light, and stretched to 0..1 between the 2nd and 98th percentiles.
 
-
-def grey_crops(crops: np.ndarray) -> np.ndarray:
-    """Classifier input ``(N, 3, S, S) float32`` BGR drawn in grey (the three channels equal),
-    as ``cv2.COLOR_BGR2GRAY`` weighs them: the view that training's ``--grey`` crops teach."""
-    return np.repeat((crops * _GREY_WEIGHTS).sum(axis=1, keepdims=True, dtype=np.float32), 3, axis=1)
+    A set's ink is whatever differs most from its body, so white ink on a dark red body, red ink
+    on a red body (a red five of such a set) and black ink on ivory all come out as dark ink on
+    a light body, where plain grey (luminance) loses red-on-red ink."""
+    n = crops.shape[0]
+    if n == 0:
+        return crops.astype(np.float32, copy=True)
+    x = crops.reshape(n, 3, -1).astype(np.float32)
+    d = x - x.mean(axis=2, keepdims=True)
+    cov = np.einsum("kcp,kdp->kcd", d, d) / d.shape[2]
+    axis = np.linalg.eigh(cov)[1][:, :, -1]                        # (N, 3), largest eigenvalue
+    proj = np.einsum("kcp,kc->kp", d, axis)
+    proj *= np.where(np.median(proj, axis=1, keepdims=True) >= 0, 1.0, -1.0)
+    lo, hi = np.percentile(proj, (2, 98), axis=1, keepdims=True)
+    out = np.clip((proj - lo) / np.maximum(hi - lo, 1e-3), 0, 1).astype(np.float32)
+    return np.repeat(out.reshape(n, 1, *crops.shape[2:]), 3, axis=1)
