@@ -160,8 +160,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="read each photo in one detector pass (no closer look at small tiles)")
     ap.add_argument("--no-counts", action="store_true",
                     help="name each tile on its own (no limit of four of a kind per photo)")
-    ap.add_argument("--grey-views", choices=("yes", "no"), default=None,
-                    help="classify half the turned crops in grey (default: vision.detector.GREY_VIEWS)")
+    ap.add_argument("--contrast-views", choices=("yes", "no"), default=None,
+                    help="look again at unsurely named photos in contrast views (default: vision.detector.CONTRAST_VIEWS)")
     ap.add_argument("--json", metavar="FILE", help="also write per-hand results as JSON Lines")
     ap.add_argument("--failures", type=int, default=5, help="print this many failed hands")
     ap.add_argument("--real", nargs="?", const="../shared/real/camerash/photos", metavar="DIR",
@@ -188,8 +188,8 @@ def main(argv: list[str] | None = None) -> int:
     reader = truth_reader if args.truth else get_reader(args.weights)
     if not args.truth:
         reader.zoom, reader.counts = not args.no_zoom, not args.no_counts
-        if args.grey_views:
-            reader.grey = args.grey_views == "yes"
+        if args.contrast_views:
+            reader.contrast = args.contrast_views == "yes"
     try:
         from tqdm import tqdm
     except ImportError:                    # progress bar is optional

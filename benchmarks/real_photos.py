@@ -226,13 +226,13 @@ class ModelReader:
     """Runs ``vision.detector.TileReader`` on the photo files."""
 
     def __init__(self, photos_dir: Path, weights: str | None, conf: float | None, imgsz: int | None,
-                 turns: int = 4, counts: bool = True, grey: bool | None = None):
+                 turns: int = 4, counts: bool = True, contrast: bool | None = None):
         from vision.detector import TileReader  # imported here: --fake needs no model or cv2
         from vision.imageio import load_image
 
         kwargs = {"turns": turns, "counts": counts}
-        if grey is not None:
-            kwargs["grey"] = grey
+        if contrast is not None:
+            kwargs["contrast"] = contrast
         if conf is not None:
             kwargs["conf"] = conf
         if imgsz is not None:
@@ -357,8 +357,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--turns", type=int, default=4, choices=(1, 2, 4), help="classifier quarter turns per crop")
     ap.add_argument("--no-counts", action="store_true",
                     help="name each tile on its own (no limit of four of a kind per photo)")
-    ap.add_argument("--grey-views", choices=("yes", "no"), default=None,
-                    help="classify half the turned crops in grey (default: vision.detector.GREY_VIEWS)")
+    ap.add_argument("--contrast-views", choices=("yes", "no"), default=None,
+                    help="look again at unsurely named photos in contrast views (default: vision.detector.CONTRAST_VIEWS)")
     ap.add_argument("--fake", action="store_true", help="no model: return the labels with seeded errors")
     ap.add_argument("--fake-noise", type=float, default=0.0, help="error rate of --fake per kind (drop/swap/duplicate)")
     ap.add_argument("--seed", type=int, default=0)
@@ -394,14 +394,14 @@ def main(argv: list[str] | None = None) -> int:
         try:
             reader = ModelReader(args.photos, args.weights, args.conf, args.imgsz, args.turns,
                                  counts=not args.no_counts,
-                                 grey=None if args.grey_views is None else args.grey_views == "yes")
+                                 contrast=None if args.contrast_views is None else args.contrast_views == "yes")
         except ImportError as e:
             print(f"error: the tile reader cannot be imported ({e}); try --fake", file=sys.stderr)
             return 2
         except Exception as e:  # ModelError and friends: missing/malformed weights
             print(f"error: cannot load the tile reader: {e}", file=sys.stderr)
             return 2
-        desc = f"TileReader(weights={args.weights or 'bundled'}, conf={args.conf}, imgsz={args.imgsz}, turns={args.turns}, counts={not args.no_counts}, grey_views={args.grey_views or 'default'})"
+        desc = f"TileReader(weights={args.weights or 'bundled'}, conf={args.conf}, imgsz={args.imgsz}, turns={args.turns}, counts={not args.no_counts}, contrast_views={args.contrast_views or 'default'})"
 
     results = evaluate(labels, reader.read_names, photos)
     meta = {"reader": desc, "labels": str(args.labels)}

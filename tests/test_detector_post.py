@@ -154,8 +154,8 @@ def test_tile_reader_end_to_end_on_fake_models(tmp_path):
     from vision.detector import TileReader
 
     img, raw = _scene()
-    # the fake classifier names tiles by colour: grey views would hide it
-    reader = TileReader(write_fake_weights(tmp_path, raw, 320), conf=0.25, threads=1, grey=False)
+    # the fake classifier names tiles by colour: contrast views would hide it
+    reader = TileReader(write_fake_weights(tmp_path, raw, 320), conf=0.25, threads=1, contrast=False)
     dets = reader.read(img)
     assert (dets.width, dets.height) == (640, 320)
     assert [d.tile for d in dets.tiles] == ["0m", "1p", "6z", "0m", "back", "1p"]
@@ -215,7 +215,7 @@ def test_classifier_turns_average_log_probabilities(monkeypatch, turns, expected
     crop[:, :, :2, :2] = 1.0                      # only the top-left quadrant is bright
     monkeypatch.setattr(det, "crop_boxes", lambda image, boxes, size: crop.copy())
     reader = object.__new__(det.TileReader)
-    reader.classifier, reader.crop_size, reader.turns, reader.grey = _CornerClassifier(), 4, turns, False
+    reader.classifier, reader.crop_size, reader.turns, reader.contrast = _CornerClassifier(), 4, turns, False
     probs = reader.classify(np.zeros((8, 8, 3), np.uint8), np.array([[0, 0, 8, 8]], np.float32))
     assert probs.shape == (1, 46)
     assert probs[0, 0] == pytest.approx(expected_a, abs=1e-4)
@@ -248,7 +248,7 @@ def test_four_turns_skip_the_last_two_for_a_crop_sure_after_two(monkeypatch):
     crops[0] = 1.0                                   # sure in every turn
     monkeypatch.setattr(det, "crop_boxes", lambda image, boxes, size: crops.copy())
     reader = object.__new__(det.TileReader)
-    reader.classifier, reader.crop_size, reader.turns, reader.grey = _CountingClassifier(), 4, 4, True
+    reader.classifier, reader.crop_size, reader.turns, reader.contrast = _CountingClassifier(), 4, 4, True
     probs = reader.classify(np.zeros((8, 8, 3), np.uint8), np.zeros((2, 4), np.float32))
     assert reader.classifier.fed == 6
     assert probs[0, 0] == pytest.approx(0.99, abs=1e-3)
@@ -272,7 +272,7 @@ class _RedInkClassifier(_CornerClassifier):
 
 @pytest.mark.parametrize("turns", [2, 4])
 def test_an_unsure_photo_gets_contrast_views_and_keeps_its_red(monkeypatch, turns):
-    """TileReader(grey=True): a photo whose crops are named under GREY_BELOW is looked at again
+    """TileReader(contrast=True): a photo whose crops are named under GREY_BELOW is looked at again
     in contrast views, which see a five but not its red. The five-or-red-five total comes from
     all views; it is shared out as the colour views say (0m 0.3 : 5m 0.2, so 0.6 of it red)."""
     import vision.detector as det
@@ -281,14 +281,14 @@ def test_an_unsure_photo_gets_contrast_views_and_keeps_its_red(monkeypatch, turn
     crop[:, 2] = 0.8                                 # red ink everywhere (BGR: channel 2)
     monkeypatch.setattr(det, "crop_boxes", lambda image, boxes, size: crop.copy())
     reader = object.__new__(det.TileReader)
-    reader.classifier, reader.crop_size, reader.turns, reader.grey = _RedInkClassifier(), 4, turns, True
+    reader.classifier, reader.crop_size, reader.turns, reader.contrast = _RedInkClassifier(), 4, turns, True
     probs = reader.classify(np.zeros((8, 8, 3), np.uint8), np.array([[0, 0, 8, 8]], np.float32))
     five, red_five = TILE_CLASSES.index("5m"), TILE_CLASSES.index("0m")
     assert probs[0].argmax() == red_five
     total = probs[0, five] + probs[0, red_five]
     assert total > 0.6                               # colour alone: 0.5
     assert probs[0, red_five] / total == pytest.approx(0.6, abs=1e-3)
-    reader.grey = False                              # colour only
+    reader.contrast = False                              # colour only
     probs = reader.classify(np.zeros((8, 8, 3), np.uint8), np.array([[0, 0, 8, 8]], np.float32))
     assert probs[0, red_five] == pytest.approx(0.3, abs=1e-3)
     assert probs[0, five] + probs[0, red_five] == pytest.approx(0.5, abs=1e-3)

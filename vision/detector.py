@@ -37,8 +37,8 @@ SURE_AFTER_TWO_TURNS = 0.95
 # mislead a classifier that learnt the training sets' colours. Median top probability of a
 # photo's crops: held-out jade 0.25 (90% of photos under 0.58), riichi-regular 0.95 (10% under
 # 0.79), riichi-black 0.92 (models/README.md).
-GREY_VIEWS = True
-GREY_BELOW = 0.6
+CONTRAST_VIEWS = True
+CONTRAST_BELOW = 0.6
 LETTERBOX_PAD = 114          # ultralytics' padding grey
 # Closer looks after the first: tiles the first pass missed at the ends of a row, found by the
 # zoomed pass, can lie outside its windows' margin; the windows are planned again (at most this
@@ -248,17 +248,18 @@ class TileReader:
     per window, only on such photos. ``counts``: name the tiles so that none is named more
     often than one set holds (``vision.tile_counts``: four of a tile, one of each flower, one
     red five per suit); the classifier's surplus names go to each tile's next guess.
-    ``grey``: look again at a photo whose tiles are named unsurely in contrast views (each
-    tile as dark ink on a light body; :meth:`classify`, ``GREY_BELOW``).
+    ``contrast``: look again at a photo whose tiles are named unsurely in contrast views (each
+    tile as dark ink on a light body; :meth:`classify`, ``CONTRAST_BELOW``).
     Raises ``ModelError`` when a model is missing or malformed, ``ValueError`` for bad ``turns``.
     """
 
     def __init__(self, weights_dir: str | os.PathLike | None = None, conf: float = 0.25,
                  iou: float = 0.5, imgsz: int | None = None, threads: int | None = None,
-                 turns: int = 4, zoom: bool = True, counts: bool = True, grey: bool = GREY_VIEWS):
+                 turns: int = 4, zoom: bool = True, counts: bool = True,
+                 contrast: bool = CONTRAST_VIEWS):
         if turns not in (1, 2, 4):
             raise ValueError(f"turns must be 1, 2 or 4, not {turns!r}")
-        self.turns, self.zoom, self.counts, self.grey = turns, zoom, counts, grey
+        self.turns, self.zoom, self.counts, self.contrast = turns, zoom, counts, contrast
         folder = Path(weights_dir) if weights_dir else WEIGHTS_DIR
         if not folder.is_dir():
             raise ModelError(f"weights folder {folder} not found")
@@ -363,11 +364,11 @@ class TileReader:
         180° is not turned further: on 538 crops of the real photos and samples, 46% were that
         sure and the other two turns changed none of their names (models/README.md).
 
-        With ``grey``, a photo whose tiles the colour views name unsurely (median top
-        probability under ``GREY_BELOW``: a tile design unlike the training sets) is looked at
-        again in :func:`vision.tile_crops.contrast_crops` views (0° and 180°), averaged with the
-        colour views, each five's red-or-not share taken from the colour views alone
-        (:func:`_red_split`). ``boxes`` are then best all of one photo."""
+        With ``contrast``, a photo whose tiles the colour views name unsurely (median top
+        probability under ``CONTRAST_BELOW``: a tile design unlike the training sets) is looked
+        at again in :func:`vision.tile_crops.contrast_crops` views (0° and 180°), averaged with
+        the colour views, each five's red-or-not share taken from the colour views alone
+        (:func:`_red_split`); so ``boxes`` should be all the tiles of one photo."""
         if len(boxes) == 0:
             return np.zeros((0, len(TILE_CLASSES)), np.float32)
         crops = crop_boxes(image_bgr, boxes, self.crop_size)      # (K, 3, S, S)
@@ -377,16 +378,17 @@ class TileReader:
             if len(unsure):
                 rest = self._log_probs([np.rot90(crops[unsure], k, (2, 3)) for k in (1, 3)])
                 logp[unsure] = (logp[unsure] + rest.mean(axis=0)) / 2   # the mean over all four
-        colour = logp
         # log of each crop's top probability once the views' mean is normalised
         top = -np.log(np.exp(logp - logp.max(axis=1, keepdims=True)).sum(axis=1))
-        if self.grey and np.median(top) < np.log(GREY_BELOW):
+        colour = logp
+        look_again = self.contrast and np.median(top) < np.log(CONTRAST_BELOW)
+        if look_again:
             contrast = contrast_crops(crops)
             views = [contrast, contrast[:, :, ::-1, ::-1]][:max(1, self.turns // 2)]
-            logp = (logp + self._log_probs(views).mean(axis=0)) / 2
+            logp = (colour + self._log_probs(views).mean(axis=0)) / 2
         out = np.exp(logp - logp.max(axis=1, keepdims=True))
         out /= out.sum(axis=1, keepdims=True)
-        return _red_split(out, colour) if logp is not colour else out
+        return _red_split(out, colour) if look_again else out
 
     def _log_probs(self, turned: list[np.ndarray]) -> np.ndarray:
         """Log-probabilities ``(V, K, 46)`` of the same K crops seen in V views."""
