@@ -56,6 +56,7 @@ RED_FIVES = {"0m": "5m", "0p": "5p", "0s": "5s"}
 # light ink (defaults of --recolour, --dark-share; v14 and v15 used 0.3 and 0.5).
 RECOLOUR = 0.15
 DARK_SHARE = 0.33
+GREY_SHARE = 0.0       # crops drawn in grey (--grey; v20 only)
 
 
 
@@ -299,9 +300,9 @@ def greyed(crop: np.ndarray, cls: str, rng: np.random.Generator, share: float) -
 
 
 def render_crop(style: dict[str, np.ndarray], cls: str, rng: np.random.Generator,
-                paint: tuple[float, ...] = (RECOLOUR, DARK_SHARE)) -> np.ndarray:
+                paint: tuple[float, ...] = (RECOLOUR, DARK_SHARE, GREY_SHARE)) -> np.ndarray:
     """One training crop of class ``cls`` in ``style``: ``(CROP_SIZE, CROP_SIZE, 3) uint8`` BGR.
-    ``paint``: (share of faces repainted, share of those dark[, share of crops drawn grey])."""
+    ``paint``: (share of faces repainted, share of those dark, share of crops drawn grey)."""
     if cls == "back":
         tile = style["back"] if "back" in style and rng.random() < 0.4 else synthetic_back(rng)
     else:
@@ -352,7 +353,7 @@ def render_crop(style: dict[str, np.ndarray], cls: str, rng: np.random.Generator
     yb = int(np.clip(y2 + jit[3] * bh, ya + 2, side))
     crop = warped[ya:yb, xa:xb]
     crop = _colour_jitter(crop, rng)
-    crop = greyed(crop, cls, rng, paint[2] if len(paint) > 2 else 0.0)
+    crop = greyed(crop, cls, rng, paint[2])
     crop = _glare_shadow_occlusion(crop, rng)
     crop = _degrade(crop, rng)
     return fit_square(crop, CROP_SIZE)
@@ -364,7 +365,7 @@ def classes_of(style: dict[str, np.ndarray]) -> list[str]:
 
 
 def sample_batch(styles: dict[str, dict[str, np.ndarray]], n: int, rng: np.random.Generator,
-                 paint: tuple[float, ...] = (RECOLOUR, DARK_SHARE)) -> tuple[np.ndarray, np.ndarray]:
+                 paint: tuple[float, ...] = (RECOLOUR, DARK_SHARE, GREY_SHARE)) -> tuple[np.ndarray, np.ndarray]:
     """``n`` crops, classes uniform over the 46, style uniform among those that have the class;
     ``paint``: (share of crops repainted, share of those dark with light ink)."""
     names = list(styles)
@@ -479,7 +480,7 @@ class CropStream(torch.utils.data.IterableDataset):
     def __init__(self, art: Path, exclude: str, batch: int, seed: int,
                  scenes: list[Path] | None = None, scene_share: float = 0.5,
                  procedural: int = 0, procedural_share: float = 0.3, procedural_every: int = 2,
-                 paint: tuple[float, ...] = (RECOLOUR, DARK_SHARE)):
+                 paint: tuple[float, ...] = (RECOLOUR, DARK_SHARE, GREY_SHARE)):
         self.paint = paint
         self.art, self.exclude, self.batch, self.seed = art, exclude, batch, seed
         self.scenes, self.scene_share = scenes, scene_share
@@ -519,7 +520,7 @@ class CropStream(torch.utils.data.IterableDataset):
                     pool = pool[1:] + [new_style()]
             if n_scene:
                 sx, sy = scene_crops(index, n_scene, rng,
-                                     grey=self.paint[2] if len(self.paint) > 2 else 0.0)
+                                     grey=self.paint[2])
                 xs, ys = np.concatenate([xs, sx]), np.concatenate([ys, sy])
             yield torch.from_numpy(xs).permute(0, 3, 1, 2).float() / 255.0, torch.from_numpy(ys)
 
@@ -600,7 +601,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="share of face crops whose tile body is repainted")
     p.add_argument("--dark-share", type=float, default=DARK_SHARE,
                    help="share of the repainted ones made dark with light ink")
-    p.add_argument("--grey", type=float, default=0.0,
+    p.add_argument("--grey", type=float, default=GREY_SHARE,
                    help="share of crops (rendered and scene) drawn in grey; red fives never are")
     args = p.parse_args(argv)
     if args.procedural > 0:
