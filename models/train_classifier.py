@@ -47,7 +47,7 @@ sys.path.insert(0, str(REPO))
 
 from datasets import art  # noqa: E402
 from vision.classes import CLASS_INDEX, TILE_CLASSES  # noqa: E402
-from vision.tile_crops import CROP_SIZE, fit_square  # noqa: E402
+from vision.tile_crops import CROP_SIZE, contrast_crops, fit_square  # noqa: E402
 
 HELD_OUT_STYLE = art.HELDOUT_STYLES[0]   # the detector's held-out style too
 BASE_HEIGHT = 112                      # art is pre-scaled to this many pixels high
@@ -57,6 +57,7 @@ RED_FIVES = {"0m": "5m", "0p": "5p", "0s": "5s"}
 RECOLOUR = 0.15
 DARK_SHARE = 0.33
 GREY_SHARE = 0.0       # crops drawn in grey (--grey; v20 only)
+CONTRAST_SHARE = 0.0   # crops drawn as the reader's contrast views (--contrast; v21 only)
 
 
 
@@ -299,10 +300,26 @@ def greyed(crop: np.ndarray, cls: str, rng: np.random.Generator, share: float) -
     return cv2.cvtColor(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
 
 
+def contrasted(crop: np.ndarray, cls: str, rng: np.random.Generator, share: float) -> np.ndarray:
+    """``crop`` (S, S, 3) BGR uint8 drawn as the reader's contrast view
+    (:func:`vision.tile_crops.contrast_crops`: dark ink on a light body along the crop's main
+    colour axis) a ``share`` of the time, never a red five's: the reader looks at an unsure
+    photo's tiles that way too, and takes a five's red from the colour views alone."""
+    if share <= 0 or cls in RED_FIVES or rng.random() >= share:
+        return crop
+    chw = crop.transpose(2, 0, 1)[None].astype(np.float32) / 255.0
+    out = contrast_crops(chw)[0].transpose(1, 2, 0)
+    return (out * 255).round().astype(np.uint8)
+
+
+PAINT = (RECOLOUR, DARK_SHARE, GREY_SHARE, CONTRAST_SHARE)
+
+
 def render_crop(style: dict[str, np.ndarray], cls: str, rng: np.random.Generator,
-                paint: tuple[float, ...] = (RECOLOUR, DARK_SHARE, GREY_SHARE)) -> np.ndarray:
+                paint: tuple[float, ...] = PAINT) -> np.ndarray:
     """One training crop of class ``cls`` in ``style``: ``(CROP_SIZE, CROP_SIZE, 3) uint8`` BGR.
-    ``paint``: (share of faces repainted, share of those dark, share of crops drawn grey)."""
+    ``paint``: (share of faces repainted, share of those dark, share of crops drawn grey, share
+    drawn as contrast views)."""
     if cls == "back":
         tile = style["back"] if "back" in style and rng.random() < 0.4 else synthetic_back(rng)
     else:
@@ -356,7 +373,7 @@ def render_crop(style: dict[str, np.ndarray], cls: str, rng: np.random.Generator
     crop = greyed(crop, cls, rng, paint[2])
     crop = _glare_shadow_occlusion(crop, rng)
     crop = _degrade(crop, rng)
-    return fit_square(crop, CROP_SIZE)
+    return contrasted(fit_square(crop, CROP_SIZE), cls, rng, paint[3])
 
 
 def classes_of(style: dict[str, np.ndarray]) -> list[str]:
@@ -365,9 +382,9 @@ def classes_of(style: dict[str, np.ndarray]) -> list[str]:
 
 
 def sample_batch(styles: dict[str, dict[str, np.ndarray]], n: int, rng: np.random.Generator,
-                 paint: tuple[float, ...] = (RECOLOUR, DARK_SHARE, GREY_SHARE)) -> tuple[np.ndarray, np.ndarray]:
+                 paint: tuple[float, ...] = PAINT) -> tuple[np.ndarray, np.ndarray]:
     """``n`` crops, classes uniform over the 46, style uniform among those that have the class;
-    ``paint``: (share of crops repainted, share of those dark with light ink)."""
+    ``paint``: as :func:`render_crop` takes it."""
     names = list(styles)
     have = {c: [s for s in names if c in classes_of(styles[s])] for c in TILE_CLASSES}
     xs = np.empty((n, CROP_SIZE, CROP_SIZE, 3), np.uint8)
@@ -445,11 +462,12 @@ def scene_index(folder: Path, min_visible: float = 0.6) -> list[tuple[Path, np.n
 
 
 def scene_crops(index: list, n: int, rng: np.random.Generator, per_image: int = 8,
-                grey: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+                grey: float = 0.0, contrast: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """``n`` crops cut from rendered scenes exactly as the reader cuts them
     (``vision.tile_crops.crop_boxes``), each true box moved by up to 6% of its size per side
     (a detector box is never exact), turned a random quarter turn half the time and drawn grey
-    a ``grey`` share of the time (:func:`greyed`)."""
+    a ``grey`` share of the time (:func:`greyed`) and drawn as a contrast view a ``contrast``
+    share (:func:`contrasted`)."""
     from vision.tile_crops import crop_boxes
 
     xs = np.empty((n, CROP_SIZE, CROP_SIZE, 3), np.uint8)
@@ -468,7 +486,8 @@ def scene_crops(index: list, n: int, rng: np.random.Generator, per_image: int = 
         for crop, y in zip(crops, cls[pick]):
             if rng.random() < 0.5:
                 crop = np.ascontiguousarray(np.rot90(crop, int(rng.integers(1, 4))))
-            xs[i], ys[i] = greyed(crop, TILE_CLASSES[y], rng, grey), y
+            name = TILE_CLASSES[y]
+            xs[i], ys[i] = contrasted(greyed(crop, name, rng, grey), name, rng, contrast), y
             i += 1
     return xs, ys
 
@@ -480,7 +499,7 @@ class CropStream(torch.utils.data.IterableDataset):
     def __init__(self, art: Path, exclude: str, batch: int, seed: int,
                  scenes: list[Path] | None = None, scene_share: float = 0.5,
                  procedural: int = 0, procedural_share: float = 0.3, procedural_every: int = 2,
-                 paint: tuple[float, ...] = (RECOLOUR, DARK_SHARE, GREY_SHARE)):
+                 paint: tuple[float, ...] = PAINT):
         self.paint = paint
         self.art, self.exclude, self.batch, self.seed = art, exclude, batch, seed
         self.scenes, self.scene_share = scenes, scene_share
@@ -519,8 +538,7 @@ class CropStream(torch.utils.data.IterableDataset):
                 if n_batches % self.procedural_every == 0:
                     pool = pool[1:] + [new_style()]
             if n_scene:
-                sx, sy = scene_crops(index, n_scene, rng,
-                                     grey=self.paint[2])
+                sx, sy = scene_crops(index, n_scene, rng, grey=self.paint[2], contrast=self.paint[3])
                 xs, ys = np.concatenate([xs, sx]), np.concatenate([ys, sy])
             yield torch.from_numpy(xs).permute(0, 3, 1, 2).float() / 255.0, torch.from_numpy(ys)
 
@@ -603,6 +621,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="share of the repainted ones made dark with light ink")
     p.add_argument("--grey", type=float, default=GREY_SHARE,
                    help="share of crops (rendered and scene) drawn in grey; red fives never are")
+    p.add_argument("--contrast", type=float, default=CONTRAST_SHARE,
+                   help="share of crops (rendered and scene) drawn as the reader's contrast views; "
+                        "red fives never are")
     args = p.parse_args(argv)
     if args.procedural > 0:
         from datasets.procedural import load_fonts
@@ -660,7 +681,7 @@ def main(argv: list[str] | None = None) -> int:
 
     stream = CropStream(args.art, args.hold_out, args.batch, args.seed + step, args.scenes, args.scene_share,
                         args.procedural, args.procedural_share, args.procedural_every,
-                        (args.recolour, args.dark_share, args.grey))
+                        (args.recolour, args.dark_share, args.grey, args.contrast))
     loader = torch.utils.data.DataLoader(stream, batch_size=None, num_workers=args.workers,
                                          prefetch_factor=4 if args.workers else None,
                                          persistent_workers=False)

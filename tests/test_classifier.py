@@ -179,3 +179,26 @@ def test_grey_crops_never_take_a_red_five_s_red():
     np.testing.assert_array_equal(greyed(crop, "5m", rng, 0.0), crop)
     for red in ("0m", "0p", "0s"):
         np.testing.assert_array_equal(greyed(crop, red, rng, 1.0), crop)
+
+
+def test_contrast_training_crops_are_the_reader_s_contrast_views():
+    """train_classifier --contrast: a crop drawn at share 1 is what the reader's contrast view
+    makes of it (white ink on a dark red body comes out dark ink on a light body); a red five
+    is never drawn so (its red, decided by the colour views, is all that tells it apart)."""
+    pytest.importorskip("torch", reason="the classifier trainer needs the train extra")
+    import sys
+
+    sys.path.insert(0, str(REPO))
+    from models.train_classifier import contrasted
+
+    crop = np.zeros((48, 48, 3), np.uint8)
+    crop[...] = (30, 30, 140)                                # dark red body (BGR)
+    crop[16:32, 20:28] = (250, 250, 250)                     # a white stroke of ink
+    rng = np.random.default_rng(0)
+    out = contrasted(crop, "5m", rng, 1.0)
+    assert out.shape == crop.shape and out.dtype == np.uint8
+    assert out[0, 0, 0] > 200 and out[24, 24, 0] < 50        # body light, ink dark
+    assert (out[..., 0] == out[..., 2]).all()
+    np.testing.assert_array_equal(contrasted(crop, "5m", rng, 0.0), crop)
+    for red in ("0m", "0p", "0s"):
+        np.testing.assert_array_equal(contrasted(crop, red, rng, 1.0), crop)
