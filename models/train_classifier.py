@@ -57,7 +57,7 @@ RED_FIVES = {"0m": "5m", "0p": "5p", "0s": "5s"}
 RECOLOUR = 0.15
 DARK_SHARE = 0.33
 GREY_SHARE = 0.0       # crops drawn in grey (--grey; v20 only)
-CONTRAST_SHARE = 0.0   # crops drawn as the reader's contrast views (--contrast; v21 only)
+CONTRAST_SHARE = 0.0   # crops drawn as the reader's contrast views (--contrast; 0.25-0.3 from v21 on)
 
 
 
