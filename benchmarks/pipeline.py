@@ -149,6 +149,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="tiles this many px high (face; +-15%% per photo), hand centred, "
                          "camera upright: a broadcast hand camera is --frame 1280x720 --tile-px 21 "
                          "(boxes about 22x30 px with the tile's thickness)")
+    ap.add_argument("--glass", type=float, default=0.0, metavar="R",
+                    help="photos taken on a glass table top of reflectance R (0.1-0.4 for glass; "
+                         "default 0: a table that does not reflect)")
     ap.add_argument("--ruleset", choices=("both", "riichi", "mcr"), default="both",
                     help="rulesets of the hands (default both: 35%% MCR)")
     ap.add_argument("--truth", action="store_true", help="use the ground-truth boxes, not the model")
@@ -162,6 +165,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="name each tile on its own (no limit of four of a kind per photo)")
     ap.add_argument("--contrast-views", choices=("yes", "no"), default=None,
                     help="look again at unsurely named photos in contrast views (default: vision.detector.CONTRAST_VIEWS)")
+    ap.add_argument("--mirrors", choices=("yes", "no"), default="yes",
+                    help="leave out boxes that are a tile's mirror image in a glass table top "
+                         "(vision.reflections; default yes)")
     ap.add_argument("--json", metavar="FILE", help="also write per-hand results as JSON Lines")
     ap.add_argument("--failures", type=int, default=5, help="print this many failed hands")
     ap.add_argument("--real", nargs="?", const="../shared/real/camerash/photos", metavar="DIR",
@@ -190,6 +196,7 @@ def main(argv: list[str] | None = None) -> int:
         reader.zoom, reader.counts = not args.no_zoom, not args.no_counts
         if args.contrast_views:
             reader.contrast = args.contrast_views == "yes"
+        reader.mirrors = args.mirrors == "yes"
     try:
         from tqdm import tqdm
     except ImportError:                    # progress bar is optional
@@ -211,9 +218,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.ruleset != "both":
             ruleset = args.ruleset
         spec = random_hand(rng, ruleset)
-        look, upside_down = Look(occlude=0.0), bool(rng.random() < 0.15)
+        look, upside_down = Look(occlude=0.0, glass=args.glass), bool(rng.random() < 0.15)
         if args.tile_px:
             look = hand_camera_look(rng, args.tile_px)
+            look.glass = args.glass
             upside_down = False
         try:
             img, ann = render_hand(spec, rng, style, imgsz=size, upside_down=upside_down, look=look)

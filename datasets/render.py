@@ -480,6 +480,7 @@ class Look:
     table: str | None = None       # background kind (felt, wood, cloth, plain, clutter); None: random
     fill: float | None = None      # share of the frame the scene fills, centred; None: 0.55..0.95 anywhere
     centre: bool = False           # with tile_px: the scene centred in the frame (a hand camera), not anywhere
+    glass: float = 0.0             # reflectance of a glass table top (0: none; real glass ~0.1-0.4)
 
 
 def _render(blocks: list[Block], style: TileArt, rng: np.random.Generator, size: tuple[int, int],
@@ -547,6 +548,9 @@ def _render(blocks: list[Block], style: TileArt, rng: np.random.Generator, size:
             img = (img * (1 - rng.uniform(0.2, 0.55) * shadow[..., None])).astype(np.uint8)
         order = sorted(range(len(blocks)), key=lambda i: -np.linalg.norm(cam_c - worlds[i].mean(0)))
         split = float(rng.uniform(0.35, 0.7))
+        if look.glass > 0:
+            img = _glass_reflection(img, blocks, worlds, axess, cam, s, off, cam_c, texs, light,
+                                    split, look.glass)
         shown = {}
         for i in order:
             shown[i] = _draw_block(img, label, i, uvs[i], worlds[i], axess[i], cam_c, texs,
@@ -580,6 +584,25 @@ def _render(blocks: list[Block], style: TileArt, rng: np.random.Generator, size:
     params = {"pitch": round(look.pitch, 1), "yaw": round(look.yaw, 1), "roll": round(look.roll, 1),
               "tile_px": round(tile_px, 1), "jpeg_quality": quality}
     return img, out, params
+
+
+_MIRROR = np.array([1.0, 1.0, -1.0])      # the table plane z = 0 as a mirror
+
+
+def _glass_reflection(img, blocks, worlds, axess, cam, s, off, cam_c, texs, light, split, glass):
+    """``img`` with the tiles' mirror images in a glass table top blended in at ``glass``
+    reflectance: each block mirrored in the table plane and drawn through the same camera.
+    A standing tile's face shows upside down below it; a lying tile shows only slivers of its
+    sides. Reflections are not tiles: they get no label."""
+    h, w = img.shape[:2]
+    mirrored = [world * _MIRROR for world in worlds]
+    refl = img.copy()
+    drawn = np.full((h, w), -1, np.int16)
+    for i in sorted(range(len(blocks)), key=lambda i: -np.linalg.norm(cam_c - mirrored[i].mean(0))):
+        _draw_block(refl, drawn, i, cam.project(mirrored[i]) * s + off, mirrored[i],
+                    axess[i] * _MIRROR, cam_c, texs, blocks[i].cls, light * _MIRROR, split)
+    a = np.where(drawn >= 0, glass, 0.0).astype(np.float32)[..., None]
+    return (img * (1 - a) + refl * a + 0.5).astype(np.uint8)
 
 
 def _fingers(img, label, rng, tile_px):

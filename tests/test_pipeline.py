@@ -384,3 +384,16 @@ def test_tiles_smaller_than_the_training_crops_are_warned_about():
     codes = [w.code for w in photo.warnings]
     assert "small_tiles" in codes and photo.result == score_json(want)
     assert "small_tiles" not in [w.code for w in score_photo(dets, RIICHI_CONTEXT).warnings]
+
+
+def test_reflections_left_out_by_the_reader_are_reported_and_the_hand_still_scored():
+    dets, want = truth(RIICHI)
+    mirrored = Detections(dets.width, dets.height, dets.tiles,
+                          reflections=((10.0, 300.0, 60.0, 370.0), (60.0, 300.0, 110.0, 370.0)))
+    photo = score_photo(mirrored, RIICHI_CONTEXT)
+    notes = [w for w in photo.warnings if w.code == "reflections"]
+    assert len(notes) == 1 and notes[0].message.startswith("2 boxes just beyond the tiles' feet")
+    assert photo.result == score_json(want)
+    assert "reflections" not in [w.code for w in score_photo(dets, RIICHI_CONTEXT).warnings]
+    assert mirrored.to_json()["reflections"] == [[10.0, 300.0, 60.0, 370.0], [60.0, 300.0, 110.0, 370.0]]
+    assert "reflections" not in dets.to_json()

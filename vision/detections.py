@@ -53,10 +53,16 @@ class Detections:
     # the zoom windows (x1, y1, x2, y2, image px) the tiles were read through; () when the
     # whole image was read in one pass. A stream passes them back for its next frame.
     windows: tuple[tuple[int, int, int, int], ...] = ()
+    # boxes (x1, y1, x2, y2) left out as a tile's mirror image in a glass table top
+    reflections: tuple[tuple[float, float, float, float], ...] = ()
 
     def to_json(self) -> dict:
-        """The ``tilescope read --json`` shape: tiles ordered left to right, top to bottom."""
-        return {
+        """The ``tilescope read --json`` shape: tiles ordered left to right, top to bottom, and
+        ``reflections`` (boxes left out as mirror images in the table) when there are any."""
+        out = {
             "image": {"width": self.width, "height": self.height},
             "tiles": [d.to_json() for d in self.tiles],
         }
+        if self.reflections:     # boxes left out as mirror images in a glass table top
+            out["reflections"] = [[round(v, 1) for v in b] for b in self.reflections]
+        return out

@@ -23,8 +23,9 @@ import numpy as np
 
 from vision.classes import TILE_CLASSES
 from vision.detections import Detection, Detections
+from vision.reflections import reflections
 from vision.tile_counts import assign_within_counts
-from vision.tile_crops import contrast_crops, crop_boxes
+from vision.tile_crops import contrast_crops, crop_boxes, turned_over
 from vision.zoom import blind_windows, cut_by_window, plan_windows, span, within
 
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
@@ -250,16 +251,19 @@ class TileReader:
     red five per suit); the classifier's surplus names go to each tile's next guess.
     ``contrast``: look again at a photo whose tiles are named unsurely in contrast views (each
     tile as dark ink on a light body; :meth:`classify`, ``CONTRAST_BELOW``).
+    ``mirrors``: leave out boxes that are a tile's reflection in a glass table top
+    (:func:`vision.reflections.reflections`; they are listed in ``Detections.reflections``).
     Raises ``ModelError`` when a model is missing or malformed, ``ValueError`` for bad ``turns``.
     """
 
     def __init__(self, weights_dir: str | os.PathLike | None = None, conf: float = 0.25,
                  iou: float = 0.5, imgsz: int | None = None, threads: int | None = None,
                  turns: int = 4, zoom: bool = True, counts: bool = True,
-                 contrast: bool = CONTRAST_VIEWS):
+                 contrast: bool = CONTRAST_VIEWS, mirrors: bool = True):
         if turns not in (1, 2, 4):
             raise ValueError(f"turns must be 1, 2 or 4, not {turns!r}")
         self.turns, self.zoom, self.counts, self.contrast = turns, zoom, counts, contrast
+        self.mirrors = mirrors
         folder = Path(weights_dir) if weights_dir else WEIGHTS_DIR
         if not folder.is_dir():
             raise ModelError(f"weights folder {folder} not found")
@@ -408,10 +412,17 @@ class TileReader:
         by the next read without ``windows``."""
         h, w = image_bgr.shape[:2]
         boxes, det_scores, det_cls, used = self._detect(image_bgr, tuple(windows))
+        mirrored: tuple = ()
         if self.classifier is not None:
             probs = self.classify(image_bgr, boxes)
             if not self.single_stage:
                 probs = _merge_back(probs, det_cls, self.names)
+            if self.mirrors:
+                gone = reflections(image_bgr, boxes, probs.argmax(axis=1),
+                                   lambda idx, theta: self._turned_over(image_bgr, boxes[idx], theta),
+                                   mark_sideways(boxes))
+                mirrored = tuple(tuple(float(v) for v in b) for b in boxes[gone])
+                boxes, det_scores, probs = boxes[~gone], det_scores[~gone], probs[~gone]
         else:  # single-stage detector: its class scores are the only opinion
             probs = np.zeros((len(boxes), len(TILE_CLASSES)), np.float32)
             probs[np.arange(len(boxes)), det_cls] = 1.0
@@ -427,7 +438,15 @@ class TileReader:
             tiles.append(Detection(tile=TILE_CLASSES[best], box=tuple(float(v) for v in boxes[i]),
                                    confidence=conf, sideways=bool(sideways[i]),
                                    alternatives=alts[:3]))
-        return Detections(width=w, height=h, tiles=tiles, windows=used)
+        return Detections(width=w, height=h, tiles=tiles, windows=used, reflections=mirrored)
+
+    def _turned_over(self, image_bgr: np.ndarray, boxes: np.ndarray, theta: float) -> np.ndarray:
+        """The class index ``(K,)`` of each box read turned over across a row at ``theta``
+        radians (mirrored in a line along the row), as a mirror image in the table top would be
+        put right; the mean of the 0° and 180° views."""
+        crops = turned_over(crop_boxes(image_bgr, boxes, self.crop_size), theta)
+        logp = self._log_probs([crops, crops[:, :, ::-1, ::-1]]).mean(axis=0)
+        return logp.argmax(axis=1)
 
 
 _FIVE_PAIRS = tuple((TILE_CLASSES.index(f"5{s}"), TILE_CLASSES.index(f"0{s}")) for s in "mps")

@@ -454,6 +454,13 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool) -> Pho
     small = _small_tiles_warning(detections)
     if small is not None:
         warnings.append(small)
+    if detections.reflections:
+        n = len(detections.reflections)
+        warnings.append(LayoutWarning(
+            "reflections",
+            f"{n} box{'es' if n > 1 else ''} just beyond the tiles' feet looked like their mirror "
+            f"image{'s' if n > 1 else ''} in the table top (glass) and {'were' if n > 1 else 'was'} "
+            "not counted; if a tile is missing, take the photo on a table that does not reflect"))
     return PhotoResult(detections, layout, req, result, warnings,
                        {"read": t_read, "layout": t_layout, "score": t_score})
 

@@ -82,3 +82,21 @@ def contrast_crops(crops: np.ndarray) -> np.ndarray:
     lo, hi = np.percentile(proj, (2, 98), axis=1, keepdims=True)
     out = np.clip((proj - lo) / np.maximum(hi - lo, 1e-3), 0, 1).astype(np.float32)
     return np.repeat(out.reshape(n, 1, *crops.shape[2:]), 3, axis=1)
+
+
+def turned_over(crops: np.ndarray, theta: float) -> np.ndarray:
+    """Classifier input ``(N, 3, S, S) float32`` mirrored in the line through each crop's centre
+    at ``theta`` radians (image coordinates, y down): 0 turns a crop over top to bottom, pi/2
+    left to right. What lies outside the square after the turn is mid-grey padding."""
+    n, size = crops.shape[0], crops.shape[2]
+    if n == 0:
+        return crops.copy()
+    c2, s2 = np.cos(2 * theta), np.sin(2 * theta)
+    mid = (size - 1) / 2
+    m = np.array([[c2, s2, mid - c2 * mid - s2 * mid], [s2, -c2, mid - s2 * mid + c2 * mid]], np.float32)
+    out = np.empty_like(crops)
+    for i in range(n):
+        img = np.ascontiguousarray(crops[i].transpose(1, 2, 0))
+        out[i] = cv2.warpAffine(img, m, (size, size), flags=cv2.INTER_LINEAR,
+                                borderValue=(PAD_VALUE / 255.0,) * 3).transpose(2, 0, 1)
+    return out
