@@ -65,7 +65,8 @@ def _one(task: tuple[str, int]) -> str:
         return split
     rng = np.random.default_rng([_JOB["seed"], SPLITS.index(split), i])
     styles = _JOB["test_styles"] if split == "test" else _JOB["styles"]
-    img, ann = random_scene(rng, styles, imgsz=_JOB["imgsz"], art=_JOB["art"], jpeg=False, mix=_JOB["mix"])
+    img, ann = random_scene(rng, styles, imgsz=_JOB["imgsz"], art=_JOB["art"], jpeg=False, mix=_JOB["mix"],
+                            glass=_JOB.get("glass", 0.0))
     cv2.imwrite(str(out / "images" / split / f"{stem}.jpg"), img,
                 [cv2.IMWRITE_JPEG_QUALITY, int(ann["jpeg_quality"])])
     (out / "labels" / split / f"{stem}.txt").write_text("\n".join(yolo_lines(ann)) + ("\n" if ann["tiles"] else ""))
@@ -110,11 +111,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2, help="worker processes")
     ap.add_argument("--mix", default="default", choices=sorted(SCENE_MIXES),
                     help="scene-kind shares (datasets.render.SCENE_MIXES); 'real' adds frame-filling close-ups")
+    ap.add_argument("--glass", type=float, default=0.0, metavar="SHARE",
+                    help="share of scenes on a glass table top, reflections unlabelled (default 0)")
     ap.add_argument("--max-seconds", type=float, default=None,
                     help="stop rendering training images after this many seconds (val and test are made first)")
     args = ap.parse_args(argv)
     if args.n < 0 or (args.val or 0) < 0 or (args.test or 0) < 0:
         print("error: image counts must be >= 0", file=sys.stderr)
+        return 2
+    if not 0.0 <= args.glass <= 1.0:
+        print(f"error: --glass is a share, 0..1, not {args.glass}", file=sys.stderr)
         return 2
     if args.imgsz < 64 or args.imgsz > 4096:
         print(f"error: --imgsz {args.imgsz} out of range 64..4096", file=sys.stderr)
@@ -143,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     tasks = [("val", i) for i in range(n_val)] + [("test", i) for i in range(n_test)] + \
             [("train", i) for i in range(args.n)]
     job = {"out": str(out), "seed": args.seed, "imgsz": args.imgsz, "art": args.art,
-           "styles": styles, "test_styles": args.test_styles, "mix": args.mix}
+           "styles": styles, "test_styles": args.test_styles, "mix": args.mix, "glass": args.glass}
     try:
         from tqdm import tqdm
     except ImportError:  # the progress bar is a nicety, not a requirement
@@ -172,7 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     if n_train < args.n:
         print(f"time cap: {n_train} of {args.n} training images made ({removed} unfinished removed)", file=sys.stderr)
     info = {"train": n_train, "val": n_val, "test": n_test, "seed": args.seed, "imgsz": args.imgsz,
-            "styles": styles, "test_styles": args.test_styles, "mix": args.mix, "seconds": round(secs, 1),
+            "styles": styles, "test_styles": args.test_styles, "mix": args.mix, "glass": args.glass,
+            "seconds": round(secs, 1),
             "workers": args.workers, "cpu_count": os.cpu_count()}
     (out / "dataset.json").write_text(json.dumps(info, indent=1))
     made = n_train + n_val + n_test

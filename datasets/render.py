@@ -910,12 +910,16 @@ def hand_camera_look(rng: np.random.Generator, tile_px: float) -> Look:
 
 
 def random_scene(rng: np.random.Generator, styles: list[str], *, imgsz: int | tuple[int, int] = 416,
-                 art: str | None = None, jpeg: bool = True, mix: str = "default") -> tuple[np.ndarray, dict]:
+                 art: str | None = None, jpeg: bool = True, mix: str = "default",
+                 glass: float = 0.0) -> tuple[np.ndarray, dict]:
     """One training scene: a hand (riichi or MCR, lying or standing, sometimes with discards),
     loose rows or a grid, a frame-filling close-up, or a hard negative, in a style drawn from
     ``styles``, with the shares of ``SCENE_MIXES[mix]``. Tile height is either fitted (the scene
     fills 55..95% of the frame) or drawn from 14..200 px (scaled by imgsz/416) so that crops and
-    close-ups appear too. Raises KeyError for an unknown ``mix``.
+    close-ups appear too. ``glass``: share of scenes on a glass table top (reflectance
+    0.1..0.45; their reflections are not labelled, so a detector learns they are no tiles);
+    0, the default, draws no extra random number, so older datasets render as before.
+    Raises KeyError for an unknown ``mix``.
     """
     shares = np.cumsum(SCENE_MIXES[mix])
     weights = np.array([3.0 if s.startswith("riichi-regular") else 1.5 if s.startswith("riichi") else 1.0
@@ -929,6 +933,8 @@ def random_scene(rng: np.random.Generator, styles: list[str], *, imgsz: int | tu
         look.occlude = 0.1
     elif rng.random() < 0.3:
         look.tile_px = float(np.exp(rng.uniform(math.log(14), math.log(200)))) * long_side / 416
+    if glass > 0 and rng.random() < glass:
+        look.glass = float(rng.uniform(0.1, 0.45))
     kind = rng.random() * shares[-1]
     if shares[2] > shares[1] and shares[1] <= kind < shares[2]:
         return render_closeup(rng, style, imgsz=long_side, jpeg=jpeg)

@@ -1,6 +1,7 @@
 """YOLO label lines from annotations, and the 2-class collapse of the detector training."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from datasets.make_dataset import yolo_lines
@@ -63,6 +64,28 @@ def test_make_dataset_refuses_bad_counts(capsys):
 
     assert main(["--out", "/tmp/never", "--n", "-1"]) == 2
     assert "must be >= 0" in capsys.readouterr().err
+    assert main(["--out", "/tmp/never", "--n", "1", "--glass", "1.5"]) == 2
+    assert "--glass is a share" in capsys.readouterr().err
+
+
+def test_glass_share_zero_renders_the_scenes_as_before_and_one_puts_all_on_glass(monkeypatch):
+    _need_art()
+    import datasets.render as render
+
+    styles = render.training_styles()
+    before, _ = render.random_scene(np.random.default_rng(5), styles, imgsz=160, jpeg=False)
+    again, _ = render.random_scene(np.random.default_rng(5), styles, imgsz=160, jpeg=False, glass=0.0)
+    assert np.array_equal(before, again)         # no extra random number drawn at share 0
+    seen, real = [], render._render
+
+    def spy(blocks, style, rng, size, look, *args, **kwargs):
+        seen.append(look.glass)
+        return real(blocks, style, rng, size, look, *args, **kwargs)
+
+    monkeypatch.setattr(render, "_render", spy)
+    for seed in range(6):
+        render.random_scene(np.random.default_rng(seed), styles, imgsz=160, jpeg=False, glass=1.0)
+    assert seen and all(0.1 <= g <= 0.45 for g in seen)
 
 
 def test_remove_unfinished_drops_images_without_annotation(tmp_path):
