@@ -23,7 +23,7 @@ import numpy as np
 
 from .classes import TILE_CLASSES
 from .detections import Detection
-from .rows import _nearest_vectors, row_direction
+from .rows import nearest_vectors, row_direction
 
 DIM_RATIO = 0.7          # a reflection's ink contrast is at most this share of its tile's
 DETAIL_SIGMA = 2.0       # pixels: shading broader than this is not ink (contrast is measured on the rest)
@@ -64,7 +64,7 @@ def hanging_pairs(boxes: np.ndarray) -> tuple[list[tuple[int, int]], float]:
     centres = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], axis=1)
     theta = row_direction([Detection("back", tuple(b), 1.0) for b in boxes])
     c, s = abs(math.cos(theta)), abs(math.sin(theta))
-    links = [math.hypot(vx, vy) for vx, vy in _nearest_vectors([tuple(p) for p in centres])
+    links = [math.hypot(vx, vy) for vx, vy in nearest_vectors([tuple(p) for p in centres])
              if abs(vx * math.cos(theta) + vy * math.sin(theta)) > 0.8 * math.hypot(vx, vy)]
     if not links:
         return [], theta
@@ -95,12 +95,13 @@ def reflections(image_bgr: np.ndarray, boxes: np.ndarray, names: np.ndarray,
     ``names``: ``(K,)`` the class index each box is read as; ``sideways``: ``(K,) bool`` boxes
     lying across their row (default none); ``name_turned_over(idx, theta)``:
     ``(len(idx),)`` the class index of each box ``idx`` read turned over across a row at
-    ``theta`` radians (mirrored in a line along the row). A box is marked when it hangs from a tile
-    (:func:`hanging_pairs`), its ink contrast is at most ``DIM_RATIO`` of that tile's
+    ``theta`` radians (mirrored in a line along the row). A box is marked when it hangs from
+    a tile (:func:`hanging_pairs`), its ink contrast is at most ``DIM_RATIO`` of that tile's
     (:func:`ink_contrast`) and, turned over, it is read as that tile. A back or a white
     dragon (blank faces, the same either way up) is no tile to test, and a sideways box
     neither hangs nor is hung from (a meld's tiles lie flat and mirror no face; a kakan's
-    added tile lies across its row from the called one). A box marked is no tile for the boxes hanging from it. Pure given the callable.
+    added tile lies across its row from the called one). A box marked is no tile for the
+    boxes hanging from it. Pure given the callable.
     """
     boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
     out = np.zeros(len(boxes), bool)

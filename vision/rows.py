@@ -42,7 +42,8 @@ class _Tile:
         return self.across if self.sideways else self.along
 
 
-def _nearest_vectors(centers: list[tuple[float, float]]) -> list[tuple[float, float]]:
+def nearest_vectors(centers: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The vector (dx, dy) from each point to its nearest other point (none for a lone point)."""
     out = []
     for i, (x, y) in enumerate(centers):
         best, vec = math.inf, None
@@ -62,7 +63,7 @@ def row_direction(dets: list[Detection]) -> float:
     The doubled-angle mean of nearest-neighbour vectors: tiles in a row touch, so most
     nearest neighbours lie along the row whatever the photo's rotation. 0 for fewer than 2 tiles.
     """
-    vecs = _nearest_vectors([d.center for d in dets])
+    vecs = nearest_vectors([d.center for d in dets])
     if not vecs:
         return 0.0
     doubled = [2.0 * math.atan2(vy, vx) for vx, vy in vecs]
@@ -212,7 +213,7 @@ def _shape_ratio(dets: list[Detection], theta: float) -> float:
             vals.append(b / a)
         return min(max(median(vals), 0.3), 3.0)
     # near 45 degrees: the pitch between touching row neighbours is the along extent
-    vecs = _nearest_vectors([d.center for d in dets])
+    vecs = nearest_vectors([d.center for d in dets])
     pitch = median([math.hypot(*v) for v in vecs]) if vecs else 1.0
     total = median([(d.width + d.height) / (c + s) for d in upright])
     return min(max(total / max(pitch, 1e-6) - 1.0, 0.3), 3.0)
@@ -230,7 +231,7 @@ def _pitch(tiles: list[_Tile]) -> float:
     """Median centre distance of upright tiles to their nearest upright neighbour: the pitch of
     touching row neighbours, a tile width that box extents cannot give on oblique views."""
     upright = [t for t in tiles if not t.sideways] or tiles
-    vecs = _nearest_vectors([t.det.center for t in upright])
+    vecs = nearest_vectors([t.det.center for t in upright])
     return median([math.hypot(*v) for v in vecs]) if vecs else 0.0
 
 
