@@ -175,3 +175,13 @@ def test_reader_leaves_out_reflections_and_no_tile():
     assert len(seen.tiles) - len(truth) >= 10
     assert len(kept.reflections) >= 8 and len(kept.tiles) == len(seen.tiles) - len(kept.reflections)
     assert all(box_iou(np.array(b), truth).max() < 0.3 for b in kept.reflections)
+
+
+def test_read_report_lists_the_reflections_left_out():
+    from vision.commands.read import _text_report
+    from vision.detections import Detection, Detections
+
+    dets = Detections(200, 100, [Detection("1z", (10.0, 10.0, 50.0, 66.0), 0.9)],
+                      reflections=((10.0, 66.0, 50.0, 110.0),))
+    assert _text_report(dets).splitlines()[-1] == "not tiles: 1 mirror image(s) in the table top [10, 66, 50, 110]"
+    assert "not tiles" not in _text_report(Detections(200, 100, dets.tiles))

@@ -33,6 +33,9 @@ def _text_report(dets) -> str:
         alts = ", ".join(f"{t} {c:.2f}" for t, c in d.alternatives)
         lines.append(f"{n:3d}  {d.tile + ('*' if d.sideways else ''):5s} {d.confidence:.2f}  "
                      f"[{x1}, {y1}, {x2}, {y2}]" + (f"  (or {alts})" if alts else ""))
+    if dets.reflections:
+        boxes = ", ".join("[" + ", ".join(str(round(v)) for v in b) + "]" for b in dets.reflections)
+        lines.append(f"not tiles: {len(dets.reflections)} mirror image(s) in the table top {boxes}")
     return "\n".join(lines)
 
 
