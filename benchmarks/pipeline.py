@@ -262,6 +262,7 @@ def main(argv: list[str] | None = None) -> int:
             "sets_right": grouping_right(photo.request, want, shown_dora, with_from=False),
             "score_right": photo.request is not None and same_score(photo.result, score_json(want)),
             "seconds": times[-1],
+            "warnings": sorted({w.code for w in photo.warnings}),
         }
         rows.append(row)
         if not row["score_right"] and len(failures) < args.failures:

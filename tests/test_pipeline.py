@@ -397,3 +397,43 @@ def test_reflections_left_out_by_the_reader_are_reported_and_the_hand_still_scor
     assert "reflections" not in [w.code for w in score_photo(dets, RIICHI_CONTEXT).warnings]
     assert mirrored.to_json()["reflections"] == [[10.0, 300.0, 60.0, 370.0], [60.0, 300.0, 110.0, 370.0]]
     assert "reflections" not in dets.to_json()
+
+
+def _riichi_sample_with_4p_read_as(name: str, confidence: float = 0.45) -> Detections:
+    """The riichi sample with its 4p (reading-order tile 3) read as ``name``, the reader's next
+    guesses 4p, then a flower, then 1p."""
+    dets, _ = truth(RIICHI)
+    alts = (("4p", 0.3), ("2f", 0.2), ("1p", 0.1))
+    return Detections(dets.width, dets.height, [
+        Detection(name, d.box, confidence, d.sideways, alts) if d.tile == "4p" else d for d in dets.tiles])
+
+
+def test_riichi_tile_read_as_a_flower_takes_its_next_non_flower_name():
+    # riichi is played without flowers and seasons: a tile that looked most like one is a
+    # tile of the hand read poorly (the photo's true hand scores 2000, see above)
+    dets = _riichi_sample_with_4p_read_as("7f")
+    photo = score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets))
+    assert photo.result == score_json(truth(RIICHI)[1])
+    [w] = [w for w in photo.warnings if w.code == "not_flowers"]
+    assert w.tiles == (3,) and "3 as 4p" in w.message
+    [tile] = [t for t in photo.to_json()["tiles"] if t["n"] == 3]
+    assert tile["tile"] == "4p" and tile["confidence"] == 0.3
+    assert tile["alternatives"] == [["1p", 0.1]]             # no flower offered as a fix
+
+
+def test_mcr_keeps_a_tile_read_surely_as_a_flower():
+    dets = _riichi_sample_with_4p_read_as("7f", confidence=0.9)
+    photo = score_photo(dets, {"ruleset": "mcr", "win": "ron", "seat_wind": "S", "round_wind": "E"}, reader=FakeReader(dets))
+    assert "7f" in [t["tile"] for t in photo.to_json()["tiles"]]
+    assert "not_flowers" not in [w.code for w in photo.warnings]
+
+
+def test_tile_of_the_concealed_part_read_face_down_takes_its_next_face():
+    # a winning hand is laid face up, so "back" in the concealed part is a misread face (a
+    # blank white dragon, a set with dark faces); a closed kan's backs are left alone
+    dets = _riichi_sample_with_4p_read_as("back")
+    photo = score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets))
+    assert photo.result == score_json(truth(RIICHI)[1])
+    [w] = [w for w in photo.warnings if w.code == "not_backs"]
+    assert w.tiles == (3,) and w.fix == "--fix 3=TILE"
+    assert "back_tile" not in [w.code for w in photo.warnings]

@@ -18,14 +18,15 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scoring.hand import HandError, check
 from scoring.request import parse_request
 
-from .detections import Detections
+from .detections import Detection, Detections
 from .joint_fix import concealed_row_sorted, joint_correction
+from .rows import BACK
 from .layout import LOW_CONFIDENCE, Layout, LayoutWarning, apply_fixes, parse_layout, reparse_fixed
 
 # Keys of a request that come from the photo, never from the context. (``win_tile``,
@@ -39,6 +40,9 @@ _PLACEHOLDERS = ({"concealed": "123m456m789m123p4p", "win_tile": "4p"},
 # The smallest tiles (box long side, image pixels) in the classifier's training crops
 # (models/train_classifier.py: 16..34 px for broadcast-size tiles).
 SMALL_TILE_PX = 16
+# Riichi is played without flowers and seasons (they are taken out of the set), so a tile the
+# reader thinks looks most like one is another tile of the hand read poorly.
+NOT_IN_RIICHI = frozenset(f"{n}f" for n in range(1, 9))
 
 _READER = None
 _READER_WEIGHTS = None
@@ -165,6 +169,45 @@ def _read(image: Any, reader) -> tuple[Detections, float]:
     array = load_image(image)
     reader = reader if reader is not None else get_reader()
     return reader.read(array), time.perf_counter() - start
+
+
+def without_names(detections: Detections, absent: frozenset[str],
+                  only: list[Detection] | None = None) -> tuple[Detections, list[Detection]]:
+    """``detections`` with each tile named in ``absent`` (names the set in play lacks, e.g.
+    :data:`NOT_IN_RIICHI`) renamed to its likeliest alternative that is not, with that
+    alternative's confidence; names in ``absent`` are also dropped from every tile's
+    alternatives. ``only``: look at these tiles (the objects of ``detections.tiles``) alone.
+    A tile with no other alternative keeps its name. Returns the new detections and the
+    renamed tiles (objects of the new list), in reading order."""
+    tiles, renamed = [], []
+    for d in detections.tiles:
+        if only is not None and not any(d is o for o in only):
+            tiles.append(d)
+            continue
+        alts = tuple((t, c) for t, c in d.alternatives if t not in absent)
+        if d.tile in absent and alts:
+            d = replace(d, tile=alts[0][0], confidence=alts[0][1], alternatives=alts[1:])
+            renamed.append(d)
+        elif len(alts) != len(d.alternatives):
+            d = replace(d, alternatives=alts)
+        tiles.append(d)
+    return replace(detections, tiles=tiles), renamed
+
+
+def _faces_for_backs(detections: Detections, layout: Layout) -> tuple[Detections, Layout, list[Detection]]:
+    """A winning hand is laid face up: a tile of the concealed part or the winning tile read
+    as face down (``back``; a closed kan's backs are a meld, not these) is a face the reader
+    took for a back — a blank white dragon or a set with dark faces — so it takes its
+    likeliest face name (:func:`without_names`) and the photo is parsed again."""
+    backs = [d for g in layout.groups if g.kind in ("concealed", "win")
+             for d in g.detections if d.tile == BACK]
+    if not backs:
+        return detections, layout, []
+    absent = frozenset({BACK}) | (NOT_IN_RIICHI if layout.ruleset == "riichi" else frozenset())
+    detections, renamed = without_names(detections, absent, only=backs)
+    if not renamed:
+        return detections, layout, []
+    return detections, parse_layout(detections, layout.ruleset), renamed
 
 
 def _hand_request(layout: Layout, ctx: dict, win_tile: str | None) -> tuple[dict | None, str | None]:
@@ -377,6 +420,17 @@ def _flowers_warning(before: dict, numbers: list[int]) -> LayoutWarning:
         undo, tuple(numbers))
 
 
+def _renamed_warning(layout: Layout, renamed: list[Detection], code: str, why: str) -> LayoutWarning | None:
+    """A warning ``code`` listing the tiles that :func:`without_names` renamed (numbered in
+    ``layout``; a renamed box the layout dropped as doubled is not listed) and ``why``."""
+    kept = [(n, d) for n, d in enumerate(layout.order, start=1) if any(d is r for r in renamed)]
+    if not kept:
+        return None
+    listed = ", ".join(f"{n} as {d.tile}" for n, d in kept)
+    return LayoutWarning(code, f"{why}: read tile {listed}, the reader's next guess",
+                         " ".join(f"--fix {n}=TILE" for n, _ in kept), tuple(n for n, _ in kept))
+
+
 def _small_tiles_warning(detections: Detections) -> LayoutWarning | None:
     """A warning when the tiles are smaller in the photo than the classifier was trained on
     (``SMALL_TILE_PX``, the median long side of the boxes in image pixels): its names are
@@ -399,7 +453,15 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool) -> Pho
     ruleset = ctx.get("ruleset", "riichi")
     detections, t_read = _read(image, reader)
     t0 = time.perf_counter()
+    renamed: list[Detection] = []
+    if ruleset == "riichi":
+        detections, renamed = without_names(detections, NOT_IN_RIICHI)
     layout = parse_layout(detections, ruleset)
+    detections, layout, faces = _faces_for_backs(detections, layout)
+    not_flowers = _renamed_warning(layout, renamed, "not_flowers",
+                                   "riichi is played without flowers, but some tiles looked most like one")
+    not_backs = _renamed_warning(layout, faces, "not_backs",
+                                 "a winning hand is shown face up, but some of its tiles looked face down")
     if fixes:
         try:
             detections, layout = reparse_fixed(layout, detections, {int(k): v for k, v in fixes.items()})
@@ -451,6 +513,7 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool) -> Pho
         warnings.append(repaired)
     if flowers:
         warnings.append(_flowers_warning(before, sorted(flowers)))
+    warnings.extend(w for w in (not_flowers, not_backs) if w is not None)
     small = _small_tiles_warning(detections)
     if small is not None:
         warnings.append(small)
