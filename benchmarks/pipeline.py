@@ -17,6 +17,9 @@ minus what the photo shows) and reports the share of hands
   flower count equal the true hand's; **... and who discarded**: also each meld's ``from``
   (read from the sideways tile's position; no value depends on it);
 - **score right**: the result equals ``score_json`` of the true request;
+- **read without any warning**: the hands the pipeline reported no doubt about (no
+  ``LayoutWarning`` at all) and the share of those scored right: how far a referee can take a
+  quiet report at its word;
 
 plus the median end-to-end seconds per photo (read + layout + score, rendering excluded).
 ``--truth`` feeds the renderer's exact boxes instead of the model: the layout parser's own
@@ -295,6 +298,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  score right, {rs:<6} (visible) {share('score_right', sub):>7}  ({len(sub)} hands)")
     ups = [r for r in seen if r["upside_down"]]
     print(f"  score right, upside down (visible) {share('score_right', ups):>7}  ({len(ups)} hands)")
+    # what a referee can lean on: a photo the pipeline read without a single warning
+    quiet = [r for r in rows if not r["warnings"]]
+    print(f"  read without any warning       {len(quiet) / len(rows):7.1%} of all;  their score right "
+          f"{share('score_right', quiet)} ({sum(r['score_right'] for r in quiet)}/{len(quiet)})")
     print(f"  median seconds per photo (read + layout + score): {statistics.median(times):.4f}")
     for row, want, got, warns in failures:
         print(f"- hand {row['i']} ({row['scene']}, visible={row['visible']}):\n    true {json.dumps(want)}\n"

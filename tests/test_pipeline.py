@@ -437,3 +437,19 @@ def test_tile_of_the_concealed_part_read_face_down_takes_its_next_face():
     [w] = [w for w in photo.warnings if w.code == "not_backs"]
     assert w.tiles == (3,) and w.fix == "--fix 3=TILE"
     assert "back_tile" not in [w.code for w in photo.warnings]
+
+
+def test_hand_scored_from_an_unsorted_concealed_row_is_flagged():
+    # a winning hand is laid sorted; 675m / 879m out of order are the two chi of an open hand
+    # whose turned tiles the photo did not show (benchmark hand 275, riichi-regular seed 7):
+    # scored as read, but never quietly
+    from synthetic_hands import APART, Table, to_detections
+
+    ctx = {"ruleset": "riichi", "win": "ron", "seat_wind": "S", "round_wind": "E"}
+    shown = to_detections(Table().row("675m678s879m5551z").row(["1z"], gap=APART))
+    photo = score_photo(shown, ctx)
+    assert photo.request["win_tile"] == "1z" and not photo.result.get("error")
+    [w] = [w for w in photo.warnings if w.code == "unsorted_row"]
+    assert w.tiles == tuple(range(1, 14)) and "6m 7m 5m" in w.message
+    tidy = to_detections(Table().row("567789m678s1555z").row(["1z"], gap=APART))
+    assert "unsorted_row" not in [w.code for w in score_photo(tidy, ctx).warnings]

@@ -431,6 +431,21 @@ def _renamed_warning(layout: Layout, renamed: list[Detection], code: str, why: s
                          " ".join(f"--fix {n}=TILE" for n, _ in kept), tuple(n for n, _ in kept))
 
 
+def _unsorted_warning(layout: Layout) -> LayoutWarning:
+    """The ``unsorted_row`` warning: the hand was scored from a concealed row that is not in
+    order (``vision.joint_fix.is_sorted_row``). Players lay a winning hand down sorted, so
+    some of its tiles are misread, or form an exposed meld whose turned tile the photo does
+    not show (a chi or pon scored as concealed tiles changes the hand's value)."""
+    row = [d for g in layout.groups if g.kind == "concealed" for d in g.detections]
+    numbers = tuple(layout.number(d) for d in row)
+    return LayoutWarning(
+        "unsorted_row",
+        f"the concealed tiles {numbers[0]}-{numbers[-1]} ({' '.join(d.tile for d in row)}) are "
+        "not laid in order, as a winning hand is: some may be misread, or be an exposed meld "
+        "whose turned tile was not seen (scored as concealed). Check them; a meld can be typed "
+        "with `tilescope hand --text '... +chi 123s'`", "", numbers)
+
+
 def _small_tiles_warning(detections: Detections) -> LayoutWarning | None:
     """A warning when the tiles are smaller in the photo than the classifier was trained on
     (``SMALL_TILE_PX``, the median long side of the boxes in image pixels): its names are
@@ -508,6 +523,8 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool) -> Pho
             warnings.append(LayoutWarning(
                 "hand_invalid", f"the hand as read cannot be scored: {result['error']}{hint}",
                 fixes_text[0] if fixes_text else ""))
+    if hand_only and not result.get("error") and not concealed_row_sorted(layout):
+        warnings.append(_unsorted_warning(layout))
     t_score = time.perf_counter() - t0
     if repaired is not None:
         warnings.append(repaired)
