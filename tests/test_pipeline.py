@@ -7,6 +7,7 @@ one test runs the real model end to end when its weights are present.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -453,3 +454,16 @@ def test_hand_scored_from_an_unsorted_concealed_row_is_flagged():
     assert w.tiles == tuple(range(1, 14)) and "6m 7m 5m" in w.message
     tidy = to_detections(Table().row("567789m678s1555z").row(["1z"], gap=APART))
     assert "unsorted_row" not in [w.code for w in score_photo(tidy, ctx).warnings]
+
+
+def test_photo_read_unsurely_as_a_whole_is_flagged():
+    # median tile confidence under UNSURE_PHOTO (0.4): the report says the photo is unsure
+    from vision.pipeline import UNSURE_PHOTO
+
+    dets, want = truth(RIICHI)
+    unsure = Detections(dets.width, dets.height, [replace(d, confidence=UNSURE_PHOTO - 0.1)
+                                                  for d in dets.tiles])
+    photo = score_photo(unsure, RIICHI_CONTEXT)
+    assert "unsure_photo" in [w.code for w in photo.warnings]
+    assert photo.result == score_json(want)          # still scored: the tiles are the true ones
+    assert "unsure_photo" not in [w.code for w in score_photo(dets, RIICHI_CONTEXT).warnings]
