@@ -26,8 +26,8 @@ from scoring.request import parse_request
 
 from .detections import Detection, Detections
 from .joint_fix import concealed_row_sorted, joint_correction
-from .rows import BACK
 from .layout import LOW_CONFIDENCE, Layout, LayoutWarning, apply_fixes, parse_layout, reparse_fixed
+from .rows import BACK
 
 # Keys of a request that come from the photo, never from the context. (``win_tile``,
 # ``dora_indicators`` and ``flowers`` may come from either; the context wins.)
