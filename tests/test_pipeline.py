@@ -424,7 +424,8 @@ def test_riichi_tile_read_as_a_flower_takes_its_next_non_flower_name():
 
 def test_mcr_keeps_a_tile_read_surely_as_a_flower():
     dets = _riichi_sample_with_4p_read_as("7f", confidence=0.9)
-    photo = score_photo(dets, {"ruleset": "mcr", "win": "ron", "seat_wind": "S", "round_wind": "E"}, reader=FakeReader(dets))
+    ctx = {"ruleset": "mcr", "win": "ron", "seat_wind": "S", "round_wind": "E"}
+    photo = score_photo(dets, ctx, reader=FakeReader(dets))
     assert "7f" in [t["tile"] for t in photo.to_json()["tiles"]]
     assert "not_flowers" not in [w.code for w in photo.warnings]
 
