@@ -422,12 +422,19 @@ def test_riichi_tile_read_as_a_flower_takes_its_next_non_flower_name():
     assert tile["alternatives"] == [["1p", 0.1]]             # no flower offered as a fix
 
 
-def test_mcr_keeps_a_tile_read_surely_as_a_flower():
+def test_mcr_flower_read_inside_the_hand_row_takes_its_next_non_flower_name():
+    # MCR flowers are set aside, away from the hand: a sure "flower" between two tiles of the
+    # concealed row is a tile of the hand read poorly; flowers set aside stay flowers
     dets = _riichi_sample_with_4p_read_as("7f", confidence=0.9)
     ctx = {"ruleset": "mcr", "win": "ron", "seat_wind": "S", "round_wind": "E"}
     photo = score_photo(dets, ctx, reader=FakeReader(dets))
-    assert "7f" in [t["tile"] for t in photo.to_json()["tiles"]]
-    assert "not_flowers" not in [w.code for w in photo.warnings]
+    [tile] = [t for t in photo.to_json()["tiles"] if t["n"] == 3]
+    assert tile["tile"] == "4p" and photo.request.get("flowers", 0) == 0
+    [w] = [w for w in photo.warnings if w.code == "not_flowers"]
+    assert w.tiles == (3,) and "set aside" in w.message
+    aside, _ = truth(MCR)                       # the MCR sample: its 2 flowers lie apart
+    kept = score_photo(aside, ctx, reader=FakeReader(aside))
+    assert kept.request["flowers"] == 2 and "not_flowers" not in [w.code for w in kept.warnings]
 
 
 def test_tile_of_the_concealed_part_read_face_down_takes_its_next_face():

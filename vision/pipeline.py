@@ -16,6 +16,7 @@ server or a stream shares one model.
 """
 from __future__ import annotations
 
+import math
 import threading
 import time
 from dataclasses import dataclass, field, replace
@@ -209,6 +210,40 @@ def _faces_for_backs(detections: Detections, layout: Layout) -> tuple[Detections
         return detections, layout, []
     absent = frozenset({BACK}) | (NOT_IN_RIICHI if layout.ruleset == "riichi" else frozenset())
     detections, renamed = without_names(detections, absent, only=backs)
+    if not renamed:
+        return detections, layout, []
+    return detections, parse_layout(detections, layout.ruleset), renamed
+
+
+def _flowers_in_row(detections: Detections, layout: Layout) -> tuple[Detections, Layout, list[Detection]]:
+    """MCR: flowers are set aside, away from the hand, so a tile read as a flower that lies in
+    the concealed row between two of its tiles (across the row within half a tile of the
+    line through them; along it, more than a third of a tile inside both ends) is a tile of
+    the hand read poorly: it takes its likeliest non-flower name (:func:`without_names`) and
+    the photo is parsed again. A flower in line beyond the row's end is left alone."""
+    flowers = [d for g in layout.groups if g.kind == "flower" for d in g.detections]
+    row = [d for g in layout.groups if g.kind == "concealed" for d in g.detections]
+    if layout.ruleset != "mcr" or not flowers or len(row) < 2:
+        return detections, layout, []
+    cx = [d.center[0] for d in row]
+    cy = [d.center[1] for d in row]
+    mx, my = sum(cx) / len(cx), sum(cy) / len(cy)
+    sxx = sum((x - mx) ** 2 for x in cx)
+    syy = sum((y - my) ** 2 for y in cy)
+    sxy = sum((x - mx) * (y - my) for x, y in zip(cx, cy))
+    angle = 0.5 * math.atan2(2 * sxy, sxx - syy)      # the row's main direction
+    ux, uy = math.cos(angle), math.sin(angle)
+    along = [(x - mx) * ux + (y - my) * uy for x, y in zip(cx, cy)]
+    side = sorted(max(d.width, d.height) for d in row)[len(row) // 2]
+    inside = []
+    for f in flowers:
+        fx, fy = f.center[0] - mx, f.center[1] - my
+        t, off = fx * ux + fy * uy, abs(-fx * uy + fy * ux)
+        if off < side / 2 and min(along) + side / 3 < t < max(along) - side / 3:
+            inside.append(f)
+    if not inside:
+        return detections, layout, []
+    detections, renamed = without_names(detections, NOT_IN_RIICHI, only=inside)
     if not renamed:
         return detections, layout, []
     return detections, parse_layout(detections, layout.ruleset), renamed
@@ -492,8 +527,11 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool) -> Pho
         detections, renamed = without_names(detections, NOT_IN_RIICHI)
     layout = parse_layout(detections, ruleset)
     detections, layout, faces = _faces_for_backs(detections, layout)
-    not_flowers = _renamed_warning(layout, renamed, "not_flowers",
-                                   "riichi is played without flowers, but some tiles looked most like one")
+    detections, layout, in_row = _flowers_in_row(detections, layout)
+    renamed += in_row
+    not_flowers = _renamed_warning(layout, renamed, "not_flowers", (
+        "riichi is played without flowers, but some tiles looked most like one" if ruleset == "riichi"
+        else "flowers are set aside, but some tiles inside the hand's row looked most like one"))
     not_backs = _renamed_warning(layout, faces, "not_backs",
                                  "a winning hand is shown face up, but some of its tiles looked face down")
     if fixes:
