@@ -28,7 +28,7 @@ from scoring.request import parse_request
 from .detections import Detection, Detections
 from .joint_fix import concealed_row_sorted, joint_correction
 from .layout import LOW_CONFIDENCE, Layout, LayoutWarning, apply_fixes, parse_layout, reparse_fixed
-from .rows import BACK
+from .rows import BACK, row_direction
 
 # Keys of a request that come from the photo, never from the context. (``win_tile``,
 # ``dora_indicators`` and ``flowers`` may come from either; the context wins.)
@@ -228,10 +228,7 @@ def _flowers_in_row(detections: Detections, layout: Layout) -> tuple[Detections,
     cx = [d.center[0] for d in row]
     cy = [d.center[1] for d in row]
     mx, my = sum(cx) / len(cx), sum(cy) / len(cy)
-    sxx = sum((x - mx) ** 2 for x in cx)
-    syy = sum((y - my) ** 2 for y in cy)
-    sxy = sum((x - mx) * (y - my) for x, y in zip(cx, cy))
-    angle = 0.5 * math.atan2(2 * sxy, sxx - syy)      # the row's main direction
+    angle = row_direction(row)
     ux, uy = math.cos(angle), math.sin(angle)
     along = [(x - mx) * ux + (y - my) * uy for x, y in zip(cx, cy)]
     side = sorted(max(d.width, d.height) for d in row)[len(row) // 2]
