@@ -126,8 +126,12 @@ def joint_correction(layout: Layout, *, max_tiles: int = 8, max_visits: int = 20
             return None
         options.append(sorted(opts, key=lambda o: o[2]))
 
+    costs = [[o[2] for o in opts] for opts in options]
+    kinds = [[o[1] for o in opts] for opts in options]
+    pick = list.__getitem__         # map(pick, table, idx): table[i][idx[i]] for each i, in C
+
     def cost(idx: tuple[int, ...]) -> float:
-        return sum(options[i][j][2] for i, j in enumerate(idx))
+        return sum(map(pick, costs, idx))
 
     row = [d for g in layout.groups if g.kind == "concealed" for d in g.detections]
     row_slot = {id(d): i for i, d in enumerate(row)}
@@ -157,8 +161,8 @@ def joint_correction(layout: Layout, *, max_tiles: int = 8, max_visits: int = 20
             break
         visits += 1
         counts = base[:]
-        for i, j in enumerate(idx):
-            counts[options[i][j][1]] += 1
+        for k in map(pick, kinds, idx):
+            counts[k] += 1
         if max(counts) <= 4 and complete(counts, n_melds):
             if sorted_row(idx):
                 best = (c, idx)

@@ -183,6 +183,12 @@ def _kind(code: str) -> int | None:
 
 def _is_set(codes: list[str]) -> str | None:
     """'pon', 'chi', 'kan' if the tile codes form that set, else None."""
+    # the grouping search asks about the same few tiles hundreds of times per photo
+    return _set_shape(tuple(codes))
+
+
+@functools.lru_cache(maxsize=65536)
+def _set_shape(codes: tuple[str, ...]) -> str | None:
     kinds = [_kind(c) for c in codes]
     if any(k is None or k >= 34 for k in kinds):
         return None
@@ -337,15 +343,23 @@ def _cut_into_sets(n: int, piece) -> tuple[float, list[Group]] | None:
     return best[n]
 
 
-def _split_melds(slots: list[Slot], breaks: frozenset[int] = frozenset()) -> tuple[list[Group], float]:
+def _split_melds(slots: list[Slot], breaks: frozenset[int] = frozenset(),
+                 memo: dict | None = None) -> tuple[list[Group], float]:
     """Split a run of meld slots into melds of 3 or 4 slots, least total penalty (DP).
 
     ``breaks``: slot indices that follow a gap in the row. Melds are told apart by their tiles
     and their one sideways tile; the gaps between melds are often too small to see, so a gap
-    inside a meld costs only a little.
+    inside a meld costs only a little. ``memo``: :func:`_meld_from_slots` results by the slots'
+    ids, shared by the calls of one parse whose slots are alive (the row's spans overlap).
     """
+    memo = {} if memo is None else memo
+
     def piece(i: int, j: int) -> tuple[float, Group]:
-        group, pen = _meld_from_slots(slots[i:j])
+        key = tuple(map(id, slots[i:j]))
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = _meld_from_slots(slots[i:j])
+        group, pen = found
         return pen + 0.3 * sum(1 for k in range(i + 1, j) if k in breaks), group
 
     best = _cut_into_sets(len(slots), piece)
@@ -356,7 +370,7 @@ def _split_melds(slots: list[Slot], breaks: frozenset[int] = frozenset()) -> tup
     return [Group("meld", dets, "pon" if len(dets) == 3 else "daiminkan")], 10.0
 
 
-def _meld_region(segments: list[list[Slot]]) -> tuple[int, int]:
+def _meld_region(segments: list[list[Slot]], memo: dict | None = None) -> tuple[int, int]:
     """Segment indices [first, last] of the melds, or (-1, -1).
 
     From the first to the last marked segment (a sideways or face-down tile), widened over
@@ -379,7 +393,7 @@ def _meld_region(segments: list[list[Slot]]) -> tuple[int, int]:
     best = None
     for s0 in starts:
         for e0 in ends:
-            cost = _region_melds(segments[s0:e0 + 1])[1]
+            cost = _region_melds(segments[s0:e0 + 1], memo)[1]
             width = (first - s0) + (e0 - last)
             key = (cost, width)
             if best is None or key < best[0]:
@@ -387,14 +401,14 @@ def _meld_region(segments: list[list[Slot]]) -> tuple[int, int]:
     return best[1], best[2]
 
 
-def _region_melds(segments: list[list[Slot]]) -> tuple[list[Group], float]:
+def _region_melds(segments: list[list[Slot]], memo: dict | None = None) -> tuple[list[Group], float]:
     slots: list[Slot] = []
     breaks = set()
     for seg in segments:
         if slots:
             breaks.add(len(slots))
         slots.extend(seg)
-    return _split_melds(slots, frozenset(breaks))
+    return _split_melds(slots, frozenset(breaks), memo)
 
 
 # ------------------------------------------------------------------------------ the parse
@@ -723,13 +737,15 @@ def _meld_penalty_free(m: Group) -> bool:
     return len(m.detections) == 4 and len(faces) == 2 and _kind(faces[0]) == _kind(faces[1])
 
 
-def _row_parts(row: Row) -> tuple[list[Group], float, list[list[Slot]]]:
-    """A row's melds (with their DP penalty) and its other segments, in reading order."""
-    first, last = _meld_region(row.segments)
+def _row_parts(row: Row, memo: dict | None = None) -> tuple[list[Group], float, list[list[Slot]]]:
+    """A row's melds (with their DP penalty) and its other segments, in reading order
+    (``memo``: as for :func:`_split_melds`)."""
+    memo = {} if memo is None else memo
+    first, last = _meld_region(row.segments, memo)
     if first < 0:
         return [], 0.0, list(row.segments)
     region = row.segments[first:last + 1]
-    melds, pen = _region_melds(region)
+    melds, pen = _region_melds(region, memo)
     head: list[Slot] = []
     if pen >= 1:
         # tiles swallowed at the start of the meld run (no gap seen before the melds): the
@@ -738,7 +754,7 @@ def _row_parts(row: Row) -> tuple[list[Group], float, list[list[Slot]]]:
         for k in range(1, len(seg)):
             if _segment_is_marked(seg[:k]):
                 break
-            m2, pen2 = _region_melds([seg[k:]] + region[1:])
+            m2, pen2 = _region_melds([seg[k:]] + region[1:], memo)
             if pen2 + 0.5 < pen:
                 melds, pen, head = m2, pen2 + 0.5, seg[:k]
     if pen >= 3 or (pen >= 1 and not any(s.sideways for s in row.slots)
@@ -749,11 +765,12 @@ def _row_parts(row: Row) -> tuple[list[Group], float, list[list[Slot]]]:
     return melds, pen, row.segments[:first] + ([head] if head else []) + row.segments[last + 1:]
 
 
-def _unmarked_sets(segments: list[list[Slot]]) -> list[Group] | None:
-    """The row's tiles as legal sets of 3 or 4 (melds whose sideways tile was not seen), or None."""
+def _unmarked_sets(segments: list[list[Slot]], memo: dict | None = None) -> list[Group] | None:
+    """The row's tiles as legal sets of 3 or 4 (melds whose sideways tile was not seen), or None
+    (``memo``: as for :func:`_split_melds`)."""
     if not segments or sum(len(seg) for seg in segments) < 3:
         return None
-    groups, _ = _region_melds(segments)
+    groups, _ = _region_melds(segments, memo)
     for g in groups:
         if len(g.detections) not in (3, 4) or _is_set([d.tile for d in g.detections]) is None:
             return None
@@ -775,8 +792,9 @@ def _assign(rows: list[Row], ruleset: str, warnings: list[LayoutWarning]) -> tup
     melds: list[Group] = []
     parts = []
     meld_cost = 0.0
+    memo: dict = {}
     for r in rows:
-        ms, pen, plain_segs = _row_parts(r)
+        ms, pen, plain_segs = _row_parts(r, memo)
         melds.extend(ms)
         meld_cost += pen
         n = sum(len(s.tiles) for seg in plain_segs for s in seg)
@@ -786,9 +804,13 @@ def _assign(rows: list[Row], ruleset: str, warnings: list[LayoutWarning]) -> tup
     def is_kan(m: Group) -> bool:
         return m.meld_type in ("daiminkan", "kakan", "ankan")
 
+    unmarked: dict[int, list[Group] | None] = {}      # a row's sets, whatever the hand row
+
     def options(o, h):
         opts = [("loose", 2.0, None)]
-        sets = _unmarked_sets(o[1])
+        if id(o) not in unmarked:
+            unmarked[id(o)] = _unmarked_sets(o[1], memo)
+        sets = unmarked[id(o)]
         if sets is not None:
             opts.append(("meld", 0.3 * len(sets), sets))
         faces = sum(1 for seg in o[1] for s in seg for d in s.dets if d.tile != BACK)
@@ -851,24 +873,41 @@ def _assign(rows: list[Row], ruleset: str, warnings: list[LayoutWarning]) -> tup
     return groups, meld_cost + role_cost + cut_cost
 
 
-def _tail_sets(slots: list[Slot], gaps: list[bool]) -> tuple[float, list[Group]] | None:
+def _tail_sets(slots: list[Slot], gaps: list[bool], sets: dict | None = None
+               ) -> tuple[float, list[Group]] | None:
     """Cut ``slots`` (the end of the hand row) into legal sets of 3 or 4, least cost, or None.
 
     ``gaps[i]``: a gap was seen before ``slots[i]``. A cut where no gap was seen costs 0.2
-    (gaps between melds are small); a gap inside a set costs 0.5.
+    (gaps between melds are small); a gap inside a set costs 0.5. ``sets``: a dict kept
+    across calls on tails of one row (their slots are the same objects), so that each run of
+    slots is made a set once.
     """
+    sets = {} if sets is None else sets
+
     def piece(i: int, j: int) -> tuple[float, Group] | None:
-        dets = [d for sl in slots[i:j] for d in sl.dets]
-        shape = _is_set([d.tile for d in dets])
-        cost = 0.3 + 0.5 * sum(gaps[i + 1:j]) + (0 if i == 0 or gaps[i] else 0.2)
-        if shape is None:
-            blank = _blank_ends(dets)
-            if not blank:
-                return None
-            return cost + REPAIR_PENALTY, Group("meld", dets, "ankan", repairs=blank)
-        return cost, Group("meld", dets, {"kan": "daiminkan", "pon": "pon", "chi": "chi"}[shape])
+        key = (id(slots[i]), j - i)
+        found = sets.get(key, _UNSEEN)
+        if found is _UNSEEN:
+            found = sets[key] = _tail_set([d for sl in slots[i:j] for d in sl.dets])
+        if found is None:
+            return None
+        return 0.3 + 0.5 * sum(gaps[i + 1:j]) + (0 if i == 0 or gaps[i] else 0.2) + found[0], found[1]
 
     return _cut_into_sets(len(slots), piece)
+
+
+_UNSEEN = object()
+
+
+def _tail_set(dets: list[Detection]) -> tuple[float, Group] | None:
+    """The meld ``dets`` make at the end of the hand row and its repair cost, or None."""
+    shape = _is_set([d.tile for d in dets])
+    if shape is None:
+        blank = _blank_ends(dets)
+        if not blank:
+            return None
+        return REPAIR_PENALTY, Group("meld", dets, "ankan", repairs=blank)
+    return 0.0, Group("meld", dets, {"kan": "daiminkan", "pon": "pon", "chi": "chi"}[shape])
 
 
 def _split_plain(plain: list[list[Slot]], melds: list[Group], ruleset: str,
@@ -893,6 +932,8 @@ def _split_plain(plain: list[list[Slot]], melds: list[Group], ruleset: str,
     n = len(slots)
     marked = len(melds)
     options = []
+    tails: dict[int, tuple[float, list[Group]] | None] = {}     # by the tail's first slot
+    sets: dict = {}
     for c in range(1, n + 1):                         # concealed = slots[:c]
         inner = 0.9 * sum(gaps[1:c])          # a concealed part is rarely split by a gap
         for has_win in (True, False):
@@ -908,7 +949,9 @@ def _split_plain(plain: list[list[Slot]], melds: list[Group], ruleset: str,
                 cost += 2.0
             tail = slots[w_end:]
             if tail:
-                cut = _tail_sets(tail, gaps[w_end:])
+                if w_end not in tails:
+                    tails[w_end] = _tail_sets(tail, gaps[w_end:], sets)
+                cut = tails[w_end]
                 if cut is None:
                     continue
                 cost += cut[0] + (0 if gaps[w_end] else 0.7)
