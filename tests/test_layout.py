@@ -594,6 +594,35 @@ def test_the_pipeline_scores_the_closed_kan_of_green_dragons():
     assert {"type": "ankan", "tiles": "6666z"} in photo.request["melds"]
 
 
+def _white_dragon_pair_read_as_backs() -> Detections:
+    """133m5088p66s22z55z + 1m apart (seven pairs; rendered riichi-regular hand no. 21 of
+    ``benchmarks.pipeline --style riichi-regular --seed 7``), the blank white dragons at the
+    row's end read as backs (0.45, next guess 5z 0.35): 2z 2z back back looked like a closed
+    kan of South winds. The dora indicator 8s lies beyond the row."""
+    table = (Table().row(codes("133m5088p66s22z") + ["back", "back"]).row(["1m"], gap=APART)
+             .other_row("8s", 8.0, -3.0))
+    unsure = (0.45, (("5z", 0.35), ("1p", 0.002)))
+    return to_detections(table, confidence={11: unsure, 12: unsure})
+
+
+def test_two_backs_beside_a_pair_are_no_closed_kan():
+    lay = parse_layout(_white_dragon_pair_read_as_backs(), "riichi")
+    assert not [g for g in lay.groups if g.kind == "meld"]      # a closed kan's backs are its ends
+
+
+def test_the_pipeline_scores_the_white_dragon_pair_read_as_backs():
+    from vision.pipeline import score_photo
+
+    dets = _white_dragon_pair_read_as_backs()
+    ctx = {"ruleset": "riichi", "win": "ron", "seat_wind": "S", "round_wind": "E"}
+    photo = score_photo(dets, ctx, reader=_AsRead(dets))
+    # chiitoitsu 2 han + aka 1 = 3 han, 25 fu; non-dealer ron 25 x 2^5 x 4 = 3200 (rules §fu:
+    # seven pairs are always 25 fu; §payments)
+    assert (photo.result["han"], photo.result["fu"], photo.result["payment"]["total"]) == (3, 25, 3200)
+    assert multiset(photo.request["concealed"]) == multiset("133m5088p66s2255z")
+    assert any(w.code == "not_backs" for w in photo.warnings)
+
+
 def _pon_tile_seen_as_two_halves() -> Detections:
     """open_hand() with the pon's sideways 8s seen as two unsure boxes, its left and right
     halves (8s 0.35, 3s 0.3: half a tile reads as anything), overlapping by 2 px."""

@@ -225,7 +225,7 @@ def _meld_from_slots(slots: list[Slot]) -> tuple[Group, int]:
         penalty += REPAIR_PENALTY
     elif backs:
         shape = _is_set(faces + faces[:1] * (4 - len(faces))) if faces else None
-        penalty += 0 if (backs == 2 and len(slots) == 4 and shape == "kan") else 3
+        penalty += 0 if (len(slots) == 4 and _closed_kan_shown(dets)) else 3
         return Group("meld", dets, "ankan"), penalty
     else:
         shape = _is_set(faces)
@@ -732,9 +732,18 @@ def _is_meld_row(row: Row) -> bool:
 
 
 def _meld_penalty_free(m: Group) -> bool:
-    """A closed kan shown as back, face, face, back (or two backs and two equal faces)."""
-    faces = [d.tile for d in m.detections if d.tile != BACK]
-    return len(m.detections) == 4 and len(faces) == 2 and _kind(faces[0]) == _kind(faces[1])
+    """A closed kan shown as back, face, face, back."""
+    return _closed_kan_shown(m.detections)
+
+
+def _closed_kan_shown(dets: list[Detection]) -> bool:
+    """Four tiles laid as a closed kan is: the two outer ones face down, the inner two one face.
+    Two blank faces side by side after a pair (``5z 5z`` read as backs beside ``2z 2z``) are
+    not one: a closed kan's backs are its ends."""
+    if len(dets) != 4 or dets[0].tile != BACK or dets[3].tile != BACK:
+        return False
+    inner = _kind(dets[1].tile)
+    return inner is not None and inner == _kind(dets[2].tile)
 
 
 def _row_parts(row: Row, memo: dict | None = None) -> tuple[list[Group], float, list[list[Slot]]]:
