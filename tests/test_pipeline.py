@@ -14,7 +14,7 @@ import pytest
 
 from scoring.api import score_json
 from scoring.tiles import parse_tiles
-from synthetic_hands import Table, to_detections
+from synthetic_hands import APART, Table, codes, to_detections
 from vision.detections import Detection, Detections
 from vision.imageio import ImageError
 from vision.pipeline import PhotoError, check_photo, score_photo
@@ -475,3 +475,42 @@ def test_photo_read_unsurely_as_a_whole_is_flagged():
     assert "unsure_photo" in [w.code for w in photo.warnings]
     assert photo.result == score_json(want)          # still scored: the tiles are the true ones
     assert "unsure_photo" not in [w.code for w in score_photo(dets, RIICHI_CONTEXT).warnings]
+
+
+RON_SOUTH = {"ruleset": "riichi", "win": "ron", "seat_wind": "S", "round_wind": "E"}
+
+
+def test_a_closed_kan_left_in_the_row_keeps_its_backs_while_white_dragons_take_their_face():
+    # rendered riichi-black hand no. 115 (benchmarks.pipeline --style riichi-black --seed 5):
+    # 45999s33z555z + 3s, closed kan 2222p, all in one row without gaps; the white dragons
+    # read as unsure backs (next guess 5z), the kan's ends as sure ones (a white dragon is
+    # their next guess too, far behind)
+    haku, kan_end = (0.45, (("5z", 0.25), ("8p", 0.002))), (0.85, (("5z", 0.02),))
+    table = Table().row(codes("45999s33z") + ["back"] * 3 + ["3s", "back", "2p", "2p", "back"])
+    dets = to_detections(table, confidence={7: haku, 8: haku, 9: haku, 11: kan_end, 14: kan_end})
+    photo = score_photo(dets, RON_SOUTH, reader=FakeReader(dets))
+    # haku 1 + sanankou (999s, 555z, kan 2222p; the ron on 3s completes a run) 2 = 3 han;
+    # fu 20 + closed ron 10 + 999s 8 + 555z 8 + closed kan of simples 16 = 62 -> 70;
+    # 70 x 2^5 = 2240 > 2000: mangan, non-dealer ron 8000 (rules §fu, §limits)
+    assert (photo.result["han"], photo.result["fu"], photo.result["payment"]["total"]) == (3, 70, 8000)
+    assert photo.request["melds"] == [{"type": "ankan", "tiles": "2222p"}]
+    assert tiles(photo.request["concealed"]) == tiles("45999s33555z")
+
+
+def test_a_meld_repair_and_a_misread_hand_tile_are_corrected_together():
+    # rendered riichi-black hand no. 75: 77p77s + 7p, pon 777z, chi 678m, closed kan 2222s
+    # whose backs were read as white dragons (next guess back), and a 7p read as 6p (next
+    # guess 7p): neither correction alone makes a winning hand
+    kan_end = (0.7, (("back", 0.14), ("8p", 0.002)))
+    table = (Table().row(["6p", "7p", "7s", "7s"]).row(["7p"], gap=APART)
+             .meld(["7z", "7z", "7z"], 2).meld(["6m", "7m", "8m"], 0).meld(["5z", "2s", "2s", "5z"], None))
+    dets = to_detections(table, confidence={0: (0.45, (("7p", 0.33), ("4p", 0.01))), 11: kan_end, 14: kan_end})
+    photo = score_photo(dets, RON_SOUTH, reader=FakeReader(dets))
+    # chun 1 han; fu 20 + open pon of honours 4 + closed kan of simples 16 + 777p completed by
+    # ron (open simple triplet) 2 = 42 -> 50; non-dealer ron 50 x 2^3 x 4 = 1600 (rules §fu)
+    assert (photo.result["han"], photo.result["fu"], photo.result["payment"]["total"]) == (1, 50, 1600)
+    assert tiles(photo.request["concealed"]) == tiles("77p77s")
+    assert {"type": "ankan", "tiles": "2222s"} in photo.request["melds"]
+    hand_fix, kan_fix = (w.fix for w in photo.warnings if w.code == "corrected")
+    assert hand_fix == "--fix 1=6p"                 # each correction can be undone
+    assert kan_fix.count("=5z") == 2

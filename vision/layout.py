@@ -33,7 +33,7 @@ import functools
 import itertools
 import math
 from dataclasses import dataclass, field, replace
-from typing import Callable
+from typing import Callable, Sequence
 
 from scoring.tiles import Tile, TileError, parse_tile, to_mpsz
 
@@ -225,7 +225,7 @@ def _meld_from_slots(slots: list[Slot]) -> tuple[Group, int]:
         penalty += REPAIR_PENALTY
     elif backs:
         shape = _is_set(faces + faces[:1] * (4 - len(faces))) if faces else None
-        penalty += 0 if (len(slots) == 4 and _closed_kan_shown(dets)) else 3
+        penalty += 0 if (len(slots) == 4 and closed_kan_shown(dets)) else 3
         return Group("meld", dets, "ankan"), penalty
     else:
         shape = _is_set(faces)
@@ -733,10 +733,10 @@ def _is_meld_row(row: Row) -> bool:
 
 def _meld_penalty_free(m: Group) -> bool:
     """A closed kan shown as back, face, face, back."""
-    return _closed_kan_shown(m.detections)
+    return closed_kan_shown(m.detections)
 
 
-def _closed_kan_shown(dets: list[Detection]) -> bool:
+def closed_kan_shown(dets: Sequence[Detection]) -> bool:
     """Four tiles laid as a closed kan is: the two outer ones face down, the inner two one face.
     Two blank faces side by side after a pair (``5z 5z`` read as backs beside ``2z 2z``) are
     not one: a closed kan's backs are its ends."""

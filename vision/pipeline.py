@@ -27,7 +27,8 @@ from scoring.request import parse_request
 
 from .detections import Detection, Detections
 from .joint_fix import concealed_row_sorted, joint_correction
-from .layout import LOW_CONFIDENCE, Layout, LayoutWarning, apply_fixes, parse_layout, reparse_fixed
+from .layout import (LOW_CONFIDENCE, Layout, LayoutWarning, apply_fixes, closed_kan_shown, parse_layout,
+                     reparse_fixed)
 from .rows import BACK, row_direction
 
 # Keys of a request that come from the photo, never from the context. (``win_tile``,
@@ -201,11 +202,16 @@ def without_names(detections: Detections, absent: frozenset[str],
 
 def _faces_for_backs(detections: Detections, layout: Layout) -> tuple[Detections, Layout, list[Detection]]:
     """A winning hand is laid face up: a tile of the concealed part or the winning tile read
-    as face down (``back``; a closed kan's backs are a meld, not these) is a face the reader
-    took for a back — a blank white dragon or a set with dark faces — so it takes its
-    likeliest face name (:func:`without_names`) and the photo is parsed again."""
-    backs = [d for g in layout.groups if g.kind in ("concealed", "win")
-             for d in g.detections if d.tile == BACK]
+    as face down (``back``) is a face the reader took for a back — a blank white dragon or a
+    set with dark faces — so it takes its likeliest face name (:func:`without_names`) and the
+    photo is parsed again. A closed kan's backs are a meld, not these, also when the parser
+    left the kan (back, face, face, back) in the hand row: they stay, and the parse without
+    the other backs can set the kan apart (rendered riichi-black hand no. 115: three white
+    dragons read as backs hid the closed kan beside them)."""
+    hand = [d for g in layout.groups if g.kind in ("concealed", "win") for d in g.detections]
+    kan_ends = {id(hand[i + k]) for i in range(len(hand) - 3) if closed_kan_shown(hand[i:i + 4])
+                for k in (0, 3)}
+    backs = [d for d in hand if d.tile == BACK and id(d) not in kan_ends]
     if not backs:
         return detections, layout, []
     absent = frozenset({BACK}) | (NOT_IN_RIICHI if layout.ruleset == "riichi" else frozenset())
@@ -352,17 +358,21 @@ def _corrected(detections: Detections, layout: Layout, fixes: dict[int, str], ct
     ``(detections, layout, request, result, warnings, corrected warning)``, else None.
     ``message(was, now, undo)`` words the warning: the tiles as read, the fixes, and the
     ``--fix`` options that restore the reading."""
-    before = {n: layout.order[n - 1] for n in fixes}
     fixed, new_layout = reparse_fixed(layout, detections, fixes)
     req, result, warnings = _judge_layout(new_layout, ctx, win_tile, judge)
     if req is None or result.get("error"):
         return None
+    return fixed, new_layout, req, result, warnings, _fix_note(layout, fixes, message)
+
+
+def _fix_note(layout: Layout, fixes: dict[int, str], message) -> LayoutWarning:
+    """The ``corrected`` warning for ``fixes`` made to ``layout``'s tiles (see :func:`_corrected`)."""
     numbers = sorted(fixes)
+    before = {n: layout.order[n - 1] for n in numbers}
     was = ", ".join(f"{n} as {before[n].tile} ({before[n].confidence:.2f})" for n in numbers)
     now = ", ".join(f"{n}={fixes[n]}" for n in numbers)
     undo = _undo(before, numbers)
-    note = LayoutWarning("corrected", message(was, now, undo), undo, tuple(numbers))
-    return fixed, new_layout, req, result, warnings, note
+    return LayoutWarning("corrected", message(was, now, undo), undo, tuple(numbers))
 
 
 def _joint_fix(detections: Detections, layout: Layout, ctx: dict, win_tile: str | None, judge,
@@ -391,13 +401,24 @@ def _joint_fix(detections: Detections, layout: Layout, ctx: dict, win_tile: str 
 def _repaired_melds(detections: Detections, layout: Layout, ctx: dict, win_tile: str | None, judge):
     """When the hand as read cannot be scored and the layout found melds that one unsure tile's
     next guess makes legal (``Layout.meld_repairs``): re-read those tiles so, and if the hand
-    then scores, return ``(detections, layout, request, result, warnings, corrected warning)``;
-    else None."""
-    return _corrected(detections, layout, dict(layout.meld_repairs), ctx, win_tile, judge,
-                      lambda was, now, undo: (
-                          f"tiles set apart like an exposed meld are no legal set as read: read "
-                          f"tile {was}; scored with the reader's next guess ({now}), which makes "
-                          f"the meld legal. If the reading was right, pass {undo}"))
+    then scores — as it is, or after the joint re-reading of its concealed part
+    (:func:`_joint_fix`: a misread meld tile and a misread hand tile in one photo) — return
+    ``(detections, layout, request, result, warnings, corrected warning)``; else None."""
+    fixes = dict(layout.meld_repairs)
+
+    def message(was, now, undo):
+        return (f"tiles set apart like an exposed meld are no legal set as read: read tile {was}; "
+                f"scored with the reader's next guess ({now}), which makes the meld legal. If the "
+                f"reading was right, pass {undo}")
+
+    found = _corrected(detections, layout, fixes, ctx, win_tile, judge, message)
+    if found is not None:
+        return found
+    fixed, new_layout = reparse_fixed(layout, detections, fixes)
+    joint = _joint_fix(fixed, new_layout, ctx, win_tile, judge)
+    if joint is None:
+        return None
+    return (*joint, _fix_note(layout, fixes, message))
 
 
 def _judge_layout(layout: Layout, ctx: dict, win_tile: str | None, judge):
