@@ -96,6 +96,8 @@ def test_sorted_rows():
     assert not is_sorted_row([3, 1, 2])                       # 423m
     assert not is_sorted_row([0, 1, 9, 2])                    # characters on both sides of a dot
     assert not is_sorted_row([0, 2, 1, 9, 10])                # rising, then falling
+    assert not is_sorted_row([0, 1, 27, 27, 18])              # 12m 11z 1s: honours between suits
+    assert is_sorted_row([27, 27, 9, 18])                     # ... at either end they are sorted
     assert is_sorted_row([])
 
 

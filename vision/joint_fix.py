@@ -40,23 +40,29 @@ SORTED_PREFERENCE = 20.0
 
 def is_sorted_row(kinds: Sequence[int]) -> bool:
     """True when a row of tile kinds (0..33, red fives as fives) is laid out sorted: the tiles of
-    each suit (characters, dots, bamboo, honours) side by side, in any order of suits, numbers
-    ascending within each suit, or all descending (the row read from the other end)."""
+    each suit (characters, dots, bamboo, honours) side by side, the number suits in any order,
+    the honours at either end (players keep them apart from the numbers: an honour between
+    two number suits is most often a misread tile — 1s taken for a green dragon at broadcast
+    size), numbers ascending within each suit, or all descending (the row read from the other
+    end)."""
     for step in (1, -1):
-        seen: set[int] = set()
+        suits: list[int] = []
         prev = None
         for k in kinds:
             suit = k // 9
             if prev is None or suit != prev // 9:
-                if suit in seen:
+                if suit in suits:
                     break
-                seen.add(suit)
+                suits.append(suit)
             elif (k - prev) * step < 0:
                 break
             prev = k
         else:
-            return True
+            return HONOURS not in suits[1:-1]
     return False
+
+
+HONOURS = 3     # kind // 9 of the winds and dragons
 
 
 def _kind(code: str) -> int | None:
