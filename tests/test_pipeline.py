@@ -514,3 +514,21 @@ def test_a_meld_repair_and_a_misread_hand_tile_are_corrected_together():
     hand_fix, kan_fix = (w.fix for w in photo.warnings if w.code == "corrected")
     assert hand_fix == "--fix 1=6p"                 # each correction can be undone
     assert kan_fix.count("=5z") == 2
+
+
+def test_fairly_sure_tiles_are_re_read_when_the_unsure_ones_make_no_hand():
+    # rendered broadcast hand no. 2 (benchmarks.pipeline --frame 1280x720 --tile-px 21
+    # --seed 3): 123m50777p44466s + 5p apart, the 2m read as 3m at 0.60 (next guess 2m) and
+    # the 3m as 5m at 0.43 (next guess 3m); the unsure 5m alone makes no complete hand
+    table = Table().row("123m50777p44466s").row(["5p"], gap=APART)
+    dets = to_detections(table, confidence={1: (0.6, (("2m", 0.22), ("5m", 0.02))),
+                                            2: (0.43, (("3m", 0.34), ("6m", 0.02)))},
+                         shuffle_seed=None)
+    dets = replace(dets, tiles=[replace(d, tile=t) if k in (1, 2) else d
+                                for k, (d, t) in enumerate(zip(dets.tiles, ["", "3m", "5m"] + [""] * 14))])
+    photo = score_photo(dets, {**RON_SOUTH, "riichi": "riichi"}, reader=FakeReader(dets))
+    # riichi 1 + aka 1 = 2 han; fu 20 + closed ron 10 + 777p 4 + 444s 4 + 550p completed by
+    # ron (open) 2 = 40; non-dealer ron 40 x 2^4 x 4 = 2560 -> 2600 (rules §fu, §payments)
+    assert (photo.result["han"], photo.result["fu"], photo.result["payment"]["total"]) == (2, 40, 2600)
+    [w] = [w for w in photo.warnings if w.code == "corrected"]
+    assert sorted(w.fix.split(" --fix ")) == ["--fix 2=3m", "3=5m"]
