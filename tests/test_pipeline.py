@@ -532,3 +532,17 @@ def test_fairly_sure_tiles_are_re_read_when_the_unsure_ones_make_no_hand():
     assert (photo.result["han"], photo.result["fu"], photo.result["payment"]["total"]) == (2, 40, 2600)
     [w] = [w for w in photo.warnings if w.code == "corrected"]
     assert sorted(w.fix.split(" --fix ")) == ["--fix 2=3m", "3=5m"]
+
+
+def test_mcr_box_away_from_the_hand_with_a_faint_flower_guess_is_no_flower():
+    # rendered riichi-regular hand no. 165: a box on nothing away from an MCR hand, read as a
+    # back (0.48) with 7f at 0.0009 among its guesses, was counted as a flower point
+    dets, want = truth(MCR)
+    h = max(d.box[3] - d.box[1] for d in dets.tiles)
+    stray = Detection("back", (10.0, 10.0, 10.0 + 0.75 * h, 10.0 + h), 0.48, False,
+                      (("5z", 0.0789), ("7f", 0.0009), ("0p", 0.0008)))
+    ctx = {"ruleset": "mcr", "win": "ron", "seat_wind": "S", "round_wind": "E"}
+    photo = score_photo(Detections(dets.width, dets.height, [*dets.tiles, stray]), ctx)
+    # Green Book: Flower Tiles, 1 point each; the sample's two flowers only (27 points)
+    assert photo.request["flowers"] == 2 and photo.result == score_json(want)
+    assert "loose_tiles" in [w.code for w in photo.warnings]

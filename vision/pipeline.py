@@ -455,20 +455,26 @@ def _judge_layout(layout: Layout, ctx: dict, win_tile: str | None, judge):
     return req, result, warnings
 
 
+# A flower guess under this is the classifier's noise, not a flower: a box on a shadow away
+# from an MCR hand, read as a back at 0.48 with 7f at 0.0009 among its guesses, was counted
+# as a flower point (rendered riichi-regular hand no. 165).
+FLOWER_GUESS = 0.01
+
+
 def _unsure_flowers(layout: Layout) -> dict[int, str]:
     """MCR: fixes ``{number: flower code}`` for the tiles left out of the hand (the layout's
     loose tiles) that the reader was unsure of (confidence under ``LOW_CONFIDENCE``) and
-    thought might be a flower (one among its next guesses): an MCR player sets the flowers
-    aside, away from the hand, and the classifier knows the flowers of few sets. Each gets a
-    flower code no other tile holds, its own guess first. A tile the user fixed has
-    confidence 1, so it is left alone."""
+    thought might be a flower (one among its next guesses, at ``FLOWER_GUESS`` or more): an
+    MCR player sets the flowers aside, away from the hand, and the classifier knows the
+    flowers of few sets. Each gets a flower code no other tile holds, its own guess first. A
+    tile the user fixed has confidence 1, so it is left alone."""
     if layout.ruleset != "mcr":
         return {}
     taken = {d.tile for d in layout.order if d.tile.endswith("f")}
     out: dict[int, str] = {}
     for d in (d for g in layout.groups if g.kind == "loose" for d in g.detections):
         n = layout.number(d)
-        guesses = [t for t, _ in d.alternatives if t.endswith("f")]
+        guesses = [t for t, p in d.alternatives if t.endswith("f") and p >= FLOWER_GUESS]
         if d.confidence >= LOW_CONFIDENCE or not guesses:
             continue
         free = [t for t in guesses + [f"{k}f" for k in range(1, 9)] if t not in taken]
