@@ -504,7 +504,8 @@ def test_a_meld_repair_and_a_misread_hand_tile_are_corrected_together():
     kan_end = (0.7, (("back", 0.14), ("8p", 0.002)))
     table = (Table().row(["6p", "7p", "7s", "7s"]).row(["7p"], gap=APART)
              .meld(["7z", "7z", "7z"], 2).meld(["6m", "7m", "8m"], 0).meld(["5z", "2s", "2s", "5z"], None))
-    dets = to_detections(table, confidence={0: (0.45, (("7p", 0.33), ("4p", 0.01))), 11: kan_end, 14: kan_end})
+    misread = (0.45, (("7p", 0.33), ("4p", 0.01)))
+    dets = to_detections(table, confidence={0: misread, 11: kan_end, 14: kan_end})
     photo = score_photo(dets, RON_SOUTH, reader=FakeReader(dets))
     # chun 1 han; fu 20 + open pon of honours 4 + closed kan of simples 16 + 777p completed by
     # ron (open simple triplet) 2 = 42 -> 50; non-dealer ron 50 x 2^3 x 4 = 1600 (rules §fu)

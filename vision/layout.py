@@ -731,11 +731,6 @@ def _is_meld_row(row: Row) -> bool:
     return _region_melds(row.segments)[1] < 1
 
 
-def _meld_penalty_free(m: Group) -> bool:
-    """A closed kan shown as back, face, face, back."""
-    return closed_kan_shown(m.detections)
-
-
 def closed_kan_shown(dets: Sequence[Detection]) -> bool:
     """Four tiles laid as a closed kan is: the two outer ones face down, the inner two one face.
     Two blank faces side by side after a pair (``5z 5z`` read as backs beside ``2z 2z``) are
@@ -767,7 +762,7 @@ def _row_parts(row: Row, memo: dict | None = None) -> tuple[list[Group], float, 
             if pen2 + 0.5 < pen:
                 melds, pen, head = m2, pen2 + 0.5, seg[:k]
     if pen >= 3 or (pen >= 1 and not any(s.sideways for s in row.slots)
-                    and not any(m.meld_type == "ankan" and _meld_penalty_free(m) for m in melds)):
+                    and not any(m.meld_type == "ankan" and closed_kan_shown(m.detections) for m in melds)):
         # marks that make no legal meld: a tile wrongly seen as turned, or a dead wall's
         # face-down tiles beside the dora indicators; the counting decides instead
         return [], 0.0, list(row.segments)
