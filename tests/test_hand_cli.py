@@ -79,6 +79,18 @@ def test_text_report_lists_only_the_dora_kinds_that_count(capsys):
     assert "Value: 2 han 30 fu" in out and "2000" in out
 
 
+def test_riichi_flag_alone_means_riichi_as_in_tilescope_score(capsys):
+    # 123m456p789s11z22z + 2z by ron, dealer: riichi 1 han; fu 20 + closed ron 10 + 222z
+    # completed by ron (open honours) 4 + pair of seat and round wind (East) 4 = 38 -> 40;
+    # dealer ron 40 x 2^3 x 6 = 1920 -> 2000 (rules §fu, §payments)
+    for flag in (["--riichi"], ["--riichi", "riichi"]):
+        assert main(["hand", "--text", "123m456p789s11z22z2z", *flag]) == 0
+        out = capsys.readouterr().out
+        assert re.search(r"riichi +1 han", out) and "Value: 1 han 40 fu" in out and "total 2000" in out
+    assert main(["hand", "--text", "123m456p789s11z22z2z", "--riichi", "double"]) == 0
+    assert "Value: 2 han 40 fu" in capsys.readouterr().out
+
+
 def test_text_json(capsys):
     assert main(["hand", "--text", "234m456p678s8s8s +pon 777z", "--win", "tsumo", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == SPEC_RESULT

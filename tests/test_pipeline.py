@@ -312,6 +312,26 @@ def test_cli_report(fake_model, capsys, tmp_path):
     assert ann.is_file() and ann.stat().st_size > 1000
 
 
+def test_report_says_which_discarders_were_not_seen():
+    from vision.report import group_lines
+
+    # an MCR hand with its chi laid straight (no turned tile): it comes from the left by rule,
+    # and the report says that this was not seen
+    table = Table().row("123456m7z").row(["7z"], gap=APART).meld(["7m", "8m", "9m"], None)
+    table = table.meld(["5z", "5z", "5z"], None)
+    dets = to_detections(table)
+    layout = score_photo(dets, {"ruleset": "mcr"}, reader=FakeReader(dets)).layout
+    assert "chi 789m, called 7m from left (by rule)" in "\n".join(group_lines(layout))
+    # a pon's discarder told from the tiles' shapes alone (vision.layout._infer_called) is a guess
+    [pon] = [g for g in layout.groups if g.meld_type == "pon"]
+    pon.called, pon.from_ = "5z", "across"
+    assert "pon 555z, called 5z from across (guessed)" in "\n".join(group_lines(layout))
+    # the riichi sample's pon shows its turned tile: no note
+    dets, _ = truth(RIICHI)
+    lines = "\n".join(group_lines(score_photo(dets, {}, reader=FakeReader(dets)).layout))
+    assert "pon 777z, called 7z from across " in lines and "(by rule)" not in lines
+
+
 def test_cli_json(fake_model, capsys):
     code, out, _ = run_cli(["score", str(RIICHI.with_suffix(".jpg")), "--json", "--context",
                             json.dumps(RIICHI_CONTEXT)], capsys)

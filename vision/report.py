@@ -44,6 +44,10 @@ def group_lines(layout: Layout, win_tile: str | None = None) -> list[str]:
             text = f"{g.meld_type} {text}"
             if g.called:
                 text += f", called {g.called}" + (f" from {g.from_}" if g.from_ else "")
+                if g.from_ and not any(d.sideways for d in g.detections):
+                    # no turned tile was seen: a chi comes from the left by rule, a pon or
+                    # kan's discarder is a guess from the tiles' shapes (layout._infer_called)
+                    text += " (by rule)" if g.meld_type == "chi" else " (guessed)"
         lines.append(f"  {kind:<13} {_numbers(layout, g):<6} {text:<34} {_glyphs(g.tiles)}")
     return lines
 

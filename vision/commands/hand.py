@@ -50,7 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--rinshan", action="store_true", help="won on a kan replacement tile")
     g.add_argument("--chankan", action="store_true", help="won by robbing a kan")
     g = parser.add_argument_group("riichi context (with --text)")
-    g.add_argument("--riichi", choices=("none", "riichi", "double"), default="none")
+    g.add_argument("--riichi", choices=("none", "riichi", "double"), default="none", nargs="?",
+                   const="riichi", help="riichi declared: --riichi, or --riichi double (default none)")
     g.add_argument("--ippatsu", action="store_true")
     g.add_argument("--tenhou", action="store_true")
     g.add_argument("--chiihou", action="store_true")
