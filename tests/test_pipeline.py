@@ -567,3 +567,20 @@ def test_mcr_box_away_from_the_hand_with_a_faint_flower_guess_is_no_flower():
     # Green Book: Flower Tiles, 1 point each; the sample's two flowers only (27 points)
     assert photo.request["flowers"] == 2 and photo.result == score_json(want)
     assert "loose_tiles" in [w.code for w in photo.warnings]
+
+
+def test_mcr_meld_laid_straight_with_a_misread_tile_is_still_a_meld():
+    # rendered jade hand no. 68 (benchmarks.pipeline, the held-out style): 7s + 7s apart,
+    # chi 567s, kong 8888m, chi 345m, chi 678p, all laid straight; the 3m read as 5m (0.28,
+    # next guess 3m) had folded all 15 tiles into the concealed part
+    table = (Table().row("7s").row(["7s"], gap=APART).meld(["5s", "6s", "7s"], None)
+             .meld(["8m"] * 4, None).meld(["5m", "4m", "5m"], None).meld(["6p", "7p", "8p"], None))
+    dets = to_detections(table, confidence={9: (0.28, (("3m", 0.19), ("0m", 0.07)))})
+    ctx = {"ruleset": "mcr", "win": "ron", "seat_wind": "S", "round_wind": "E"}
+    photo = score_photo(dets, ctx, reader=FakeReader(dets))
+    # Green Book: Melded Hand 6 (every set melded, won on a discard; excludes Single Wait) +
+    # All Simples 2 + Melded Kong 1 = 9 points
+    assert photo.result["total"] == 9
+    assert sorted(f["name"] for f in photo.result["fans"]) == ["All Simples", "Melded Hand", "Melded Kong"]
+    assert {"type": "chi", "tiles": "345m"} in [{k: m[k] for k in ("type", "tiles")} for m in photo.request["melds"]]
+    assert any(w.code == "corrected" and w.fix == "--fix 10=5m" for w in photo.warnings)

@@ -877,14 +877,16 @@ def _assign(rows: list[Row], ruleset: str, warnings: list[LayoutWarning]) -> tup
     return groups, meld_cost + role_cost + cut_cost
 
 
-def _tail_sets(slots: list[Slot], gaps: list[bool], sets: dict | None = None
+def _tail_sets(slots: list[Slot], gaps: list[bool], sets: dict | None = None, repair: bool = False
                ) -> tuple[float, list[Group]] | None:
     """Cut ``slots`` (the end of the hand row) into legal sets of 3 or 4, least cost, or None.
 
     ``gaps[i]``: a gap was seen before ``slots[i]``. A cut where no gap was seen costs 0.2
     (gaps between melds are small); a gap inside a set costs 0.5. ``sets``: a dict kept
     across calls on tails of one row (their slots are the same objects), so that each run of
-    slots is made a set once.
+    slots is made a set once. ``repair``: a run one unsure tile's next guess makes legal is a
+    set too (:func:`_repair`, costing ``REPAIR_PENALTY``): MCR players often lay their melds
+    straight, so a misread tile in one otherwise hides the meld.
     """
     sets = {} if sets is None else sets
 
@@ -892,7 +894,7 @@ def _tail_sets(slots: list[Slot], gaps: list[bool], sets: dict | None = None
         key = (id(slots[i]), j - i)
         found = sets.get(key, _UNSEEN)
         if found is _UNSEEN:
-            found = sets[key] = _tail_set([d for sl in slots[i:j] for d in sl.dets])
+            found = sets[key] = _tail_set([d for sl in slots[i:j] for d in sl.dets], repair)
         if found is None:
             return None
         return 0.3 + 0.5 * sum(gaps[i + 1:j]) + (0 if i == 0 or gaps[i] else 0.2) + found[0], found[1]
@@ -903,15 +905,21 @@ def _tail_sets(slots: list[Slot], gaps: list[bool], sets: dict | None = None
 _UNSEEN = object()
 
 
-def _tail_set(dets: list[Detection]) -> tuple[float, Group] | None:
-    """The meld ``dets`` make at the end of the hand row and its repair cost, or None."""
+def _tail_set(dets: list[Detection], repair: bool = False) -> tuple[float, Group] | None:
+    """The meld ``dets`` make at the end of the hand row and its repair cost, or None
+    (``repair``: as for :func:`_tail_sets`)."""
     shape = _is_set([d.tile for d in dets])
+    repairs: tuple[tuple[Detection, str], ...] = ()
     if shape is None:
         blank = _blank_ends(dets)
-        if not blank:
+        if blank:
+            return REPAIR_PENALTY, Group("meld", dets, "ankan", repairs=blank)
+        if repair:
+            repairs, shape = _repair(dets)
+        if shape is None:
             return None
-        return REPAIR_PENALTY, Group("meld", dets, "ankan", repairs=blank)
-    return 0.0, Group("meld", dets, {"kan": "daiminkan", "pon": "pon", "chi": "chi"}[shape])
+    return (REPAIR_PENALTY if repairs else 0.0,
+            Group("meld", dets, {"kan": "daiminkan", "pon": "pon", "chi": "chi"}[shape], repairs=repairs))
 
 
 def _split_plain(plain: list[list[Slot]], melds: list[Group], ruleset: str,
@@ -954,7 +962,7 @@ def _split_plain(plain: list[list[Slot]], melds: list[Group], ruleset: str,
             tail = slots[w_end:]
             if tail:
                 if w_end not in tails:
-                    tails[w_end] = _tail_sets(tail, gaps[w_end:], sets)
+                    tails[w_end] = _tail_sets(tail, gaps[w_end:], sets, repair=ruleset == "mcr")
                 cut = tails[w_end]
                 if cut is None:
                     continue
