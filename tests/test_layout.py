@@ -667,3 +667,21 @@ def test_a_box_astride_two_pon_tiles_does_not_make_the_pon_a_kan():
     lay = parse_layout(Detections(dets.width, dets.height, list(dets.tiles) + [astride]), "riichi")
     assert melds_of(lay.tile_request) == sorted(OPEN_MELDS)
     assert any("astride" in w.message for w in lay.warnings)
+
+
+def test_a_set_at_the_row_end_is_repaired_only_by_a_close_second_guess():
+    from vision.layout import _tail_set
+
+    def det(tile, conf=0.9, alts=()):
+        return Detection(tile, (0.0, 0.0, 30.0, 40.0), conf, False, alts)
+
+    # 345m laid straight with its 3m read as 5m (0.28, next guess 3m 0.19: rendered jade MCR
+    # hand no. 68): a chi, repaired
+    found = _tail_set([det("5m", 0.28, (("3m", 0.19),)), det("4m"), det("5m")], repair=True)
+    assert found is not None and found[1].meld_type == "chi" and found[2]
+    assert [code for _, code in found[1].repairs] == ["3m"]
+    # 66s + 9s read at 0.42 with 6s a faint guess (0.03; rendered glass hand no. 115, a
+    # concealed hand with gaps): no pon of 6s
+    assert _tail_set([det("6s"), det("6s"), det("9s", 0.42, (("6s", 0.0296),))], repair=True) is None
+    # without ``repair`` (riichi: a meld shows its turned tile) no next guess makes a set
+    assert _tail_set([det("5m", 0.28, (("3m", 0.19),)), det("4m"), det("5m")]) is None

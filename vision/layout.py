@@ -263,6 +263,7 @@ def _meld_from_slots(slots: list[Slot]) -> tuple[Group, int]:
 
 REPAIR_PENALTY = 1.0     # a meld made legal by one unsure tile's next guess (legal: 0, none: 3)
 REPAIR_MIN = 0.02        # a next guess less likely than this does not repair a meld
+TAIL_REPAIR_SHARE = 0.25  # ... nor one of a set apart without a turned tile under this x the reading
 
 
 def _read(d: Detection, repairs: tuple[tuple[Detection, str], ...]) -> str:
@@ -884,9 +885,10 @@ def _tail_sets(slots: list[Slot], gaps: list[bool], sets: dict | None = None, re
     ``gaps[i]``: a gap was seen before ``slots[i]``. A cut where no gap was seen costs 0.2
     (gaps between melds are small); a gap inside a set costs 0.5. ``sets``: a dict kept
     across calls on tails of one row (their slots are the same objects), so that each run of
-    slots is made a set once. ``repair``: a run one unsure tile's next guess makes legal is a
-    set too (:func:`_repair`, costing ``REPAIR_PENALTY``): MCR players often lay their melds
-    straight, so a misread tile in one otherwise hides the meld.
+    slots is made a set once. ``repair``: a run set apart (a gap seen before it) that one
+    unsure tile's next guess makes legal is a set too (:func:`_repair`, costing
+    ``REPAIR_PENALTY``): MCR players often lay their melds straight, so a misread tile in one
+    otherwise hides the meld.
     """
     sets = {} if sets is None else sets
 
@@ -895,8 +897,8 @@ def _tail_sets(slots: list[Slot], gaps: list[bool], sets: dict | None = None, re
         found = sets.get(key, _UNSEEN)
         if found is _UNSEEN:
             found = sets[key] = _tail_set([d for sl in slots[i:j] for d in sl.dets], repair)
-        if found is None:
-            return None
+        if found is None or (found[2] and not gaps[i]):
+            return None     # a set repaired by a next guess must be set apart: a gap before it
         return 0.3 + 0.5 * sum(gaps[i + 1:j]) + (0 if i == 0 or gaps[i] else 0.2) + found[0], found[1]
 
     return _cut_into_sets(len(slots), piece)
@@ -905,21 +907,30 @@ def _tail_sets(slots: list[Slot], gaps: list[bool], sets: dict | None = None, re
 _UNSEEN = object()
 
 
-def _tail_set(dets: list[Detection], repair: bool = False) -> tuple[float, Group] | None:
-    """The meld ``dets`` make at the end of the hand row and its repair cost, or None
-    (``repair``: as for :func:`_tail_sets`)."""
+def _tail_set(dets: list[Detection], repair: bool = False) -> tuple[float, Group, bool] | None:
+    """The meld ``dets`` make at the end of the hand row, its repair cost and whether it was
+    repaired by a next guess (then it counts only when set apart), or None (``repair``: as
+    for :func:`_tail_sets`)."""
     shape = _is_set([d.tile for d in dets])
     repairs: tuple[tuple[Detection, str], ...] = ()
     if shape is None:
         blank = _blank_ends(dets)
         if blank:
-            return REPAIR_PENALTY, Group("meld", dets, "ankan", repairs=blank)
+            return REPAIR_PENALTY, Group("meld", dets, "ankan", repairs=blank), False
         if repair:
             repairs, shape = _repair(dets)
+            # a set apart at the row's end is a weaker sign of a meld than a turned tile:
+            # the next guess must be a close second (4 gaps in a concealed 444p66s99s111z777z
+            # had made 66s + 9s read as 6s a pon)
+            if repairs:
+                (tile, code), = repairs
+                if dict(tile.alternatives)[code] < TAIL_REPAIR_SHARE * tile.confidence:
+                    return None
         if shape is None:
             return None
     return (REPAIR_PENALTY if repairs else 0.0,
-            Group("meld", dets, {"kan": "daiminkan", "pon": "pon", "chi": "chi"}[shape], repairs=repairs))
+            Group("meld", dets, {"kan": "daiminkan", "pon": "pon", "chi": "chi"}[shape], repairs=repairs),
+            bool(repairs))
 
 
 def _split_plain(plain: list[list[Slot]], melds: list[Group], ruleset: str,
