@@ -300,18 +300,19 @@ def _blank_ends(dets: list[Detection]) -> tuple[tuple[Detection, str], ...]:
     return tuple(ends)
 
 
-def _repair(dets: list[Detection]) -> tuple[tuple[tuple[Detection, str], ...], str | None]:
+def _repair(dets: list[Detection], share: float = 0.0) -> tuple[tuple[tuple[Detection, str], ...], str | None]:
     """The most likely single change of an unsure tile (below ``LOW_CONFIDENCE``) to one of its
-    next guesses that makes ``dets`` a legal set: ``(((tile, code),), shape)``, or
-    ``((), None)``. A misread tile of an exposed meld would otherwise hide the meld: the
-    parser would fold its tiles into the concealed part."""
+    next guesses (at least ``REPAIR_MIN``, and ``share`` × the tile's reading) that makes
+    ``dets`` a legal set: ``(((tile, code),), shape)``, or ``((), None)``. A misread tile of an
+    exposed meld would otherwise hide the meld: the parser would fold its tiles into the
+    concealed part."""
     best = None
     codes = [d.tile for d in dets]
     for i, d in enumerate(dets):
         if d.confidence >= LOW_CONFIDENCE:
             continue
         for code, conf in d.alternatives:
-            if conf < REPAIR_MIN or (best is not None and conf <= best[0]):
+            if conf < max(REPAIR_MIN, share * d.confidence) or (best is not None and conf <= best[0]):
                 continue
             shape = _is_set(codes[:i] + [code] + codes[i + 1:])
             if shape is not None:
@@ -918,14 +919,10 @@ def _tail_set(dets: list[Detection], repair: bool = False) -> tuple[float, Group
         if blank:
             return REPAIR_PENALTY, Group("meld", dets, "ankan", repairs=blank), False
         if repair:
-            repairs, shape = _repair(dets)
             # a set apart at the row's end is a weaker sign of a meld than a turned tile:
             # the next guess must be a close second (4 gaps in a concealed 444p66s99s111z777z
             # had made 66s + 9s read as 6s a pon)
-            if repairs:
-                (tile, code), = repairs
-                if dict(tile.alternatives)[code] < TAIL_REPAIR_SHARE * tile.confidence:
-                    return None
+            repairs, shape = _repair(dets, TAIL_REPAIR_SHARE)
         if shape is None:
             return None
     return (REPAIR_PENALTY if repairs else 0.0,
