@@ -40,6 +40,15 @@ def test_letterbox_tall_image_pads_left_and_right():
     assert blob[0, 0, 100, 75] == 0.0
 
 
+def test_boxes_found_in_a_mirrored_photo_map_back():
+    from vision.detector import _flipped_back
+
+    box = np.array([[10.0, 5.0, 30.0, 25.0]])       # in a 100 x 80 photo mirrored ...
+    np.testing.assert_allclose(_flipped_back(box, "x", 100, 80), [[70, 5, 90, 25]])   # left-right
+    np.testing.assert_allclose(_flipped_back(box, "y", 100, 80), [[10, 55, 30, 75]])  # upside down
+    assert _flipped_back((), "x", 100, 80).shape == (0, 4)
+
+
 def test_decode_yolo_converts_centres_and_filters_by_confidence():
     raw = np.zeros((1, 6, 3), np.float32)
     raw[0, :, 0] = (65, 130, 30, 40, 0.9, 0.1)     # a tile

@@ -384,6 +384,68 @@ def test_sample_photo_end_to_end_with_the_model():
     assert photo.result == score_json(want)
 
 
+# A slanted row of standing tiles (rendered riichi-regular hand 30 of the README's benchmark,
+# seed 7): the detector's axis-aligned boxes crowd six boxes onto the five tiles 33z 77s 9p,
+# 17 in all; looking at the photo mirrored left to right it finds the 16 tiles. The hand is
+# seven pairs 11m 55m 77m 99m 99p 77s 33z, ron on 9m by the dealer in riichi, dora indicators
+# 8s 4z (dora 9s, 1z: none held). Riichi 1 + chiitoitsu 2 = 3 han, 25 fu (seven pairs are
+# always 25): base 25 x 2^(2+3) = 800, dealer ron x 6 = 4800.
+SLANTED = DATA / "riichi_standing_slanted"
+
+
+@pytest.mark.skipif(not WEIGHTS.is_file(), reason="no trained weights in vision/weights")
+def test_crowded_boxes_of_a_slanted_standing_row_are_recounted_mirrored():
+    from vision.pipeline import get_reader
+
+    context = {"win": "ron", "seat_wind": "E", "round_wind": "S", "riichi": "riichi"}
+    photo = score_photo(str(SLANTED.with_suffix(".jpg")), context, reader=get_reader())
+    assert tiles(photo.request["concealed"]) == tiles("1155779m99p77s33z")
+    assert photo.request["win_tile"] == "9m"
+    assert (photo.result["han"], photo.result["fu"]) == (3, 25)
+    assert photo.result["payment"] == {"total": 4800, "from_discarder": 4800}
+    assert any(w.code == "recounted" for w in photo.warnings)
+
+
+class MirroringReader(FakeReader):
+    """A fake reader whose first look misses a tile; ``mirrored`` maps an axis to what the
+    look at the photo mirrored that way finds."""
+
+    def __init__(self, detections: Detections, mirrored: dict[str, Detections]):
+        super().__init__(detections)
+        self.mirrored, self.axes = mirrored, []
+
+    def read_mirrored(self, image_bgr, axis: str) -> Detections:
+        self.axes.append(axis)
+        return self.mirrored[axis]
+
+
+def test_a_count_that_does_not_add_up_is_looked_at_again_mirrored():
+    dets, want = truth(RIICHI)
+    short = replace(dets, tiles=dets.tiles[1:])         # the 2m at the row's start missed
+    reader = MirroringReader(short, {"x": short, "y": dets})
+    photo = score_photo(str(RIICHI.with_suffix(".jpg")), RIICHI_CONTEXT, reader=reader)
+    assert reader.axes == ["x", "y"]                    # left to right first, then upside down
+    assert photo.result == score_json(want)             # 2 han 30 fu, 2000 (worked out above)
+    assert photo.result["payment"]["total"] == 2000
+    assert [w.code for w in photo.warnings] == ["recounted"]
+    assert "the 13 boxes found first" in photo.warnings[0].message
+    assert "mirrored upside down found 14 that do" in photo.warnings[0].message
+
+
+def test_a_count_that_no_look_makes_add_up_is_reported_as_read():
+    dets, _ = truth(RIICHI)
+    short = replace(dets, tiles=dets.tiles[1:])
+    reader = MirroringReader(short, {"x": short, "y": short})
+    photo = score_photo(str(RIICHI.with_suffix(".jpg")), RIICHI_CONTEXT, reader=reader)
+    assert reader.axes == ["x", "y"]
+    assert photo.request is None or photo.result.get("error")
+    codes = [w.code for w in photo.warnings]
+    assert "tile_count" in codes and "recounted" not in codes
+    # a reader that cannot look again (a stream's, a test's) is not asked to
+    photo = score_photo(str(RIICHI.with_suffix(".jpg")), RIICHI_CONTEXT, reader=FakeReader(short))
+    assert "tile_count" in [w.code for w in photo.warnings]
+
+
 def test_cli_check_photo_rules_on_the_photographed_hand(fake_model, capsys):
     photo = str(RIICHI.with_suffix(".jpg"))
     # as photographed: a valid win, 2000 from the discarder (check defaults to a ron)

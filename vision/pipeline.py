@@ -166,15 +166,58 @@ def validate_context(context: dict | None) -> dict:
     raise PhotoError(f"context: {problems[0]}")
 
 
-def _read(image: Any, reader) -> tuple[Detections, float]:
+def _read(image: Any, reader) -> tuple[Detections, float, Any]:
+    """The detections, the seconds taken, and the photo as an array (``None`` when ``image``
+    was already read)."""
     from .imageio import load_image
 
     start = time.perf_counter()
     if isinstance(image, Detections):        # already read (stream, tests)
-        return image, 0.0
+        return image, 0.0, None
     array = load_image(image)
     reader = reader if reader is not None else get_reader()
-    return reader.read(array), time.perf_counter() - start
+    return reader.read(array), time.perf_counter() - start, array
+
+
+def _adds_up(layout: Layout) -> bool:
+    return not any(w.code == "tile_count" for w in layout.warnings)
+
+
+def _recounted(array, reader, ruleset: str, first: Detections):
+    """When the boxes first found do not add up to a winning hand's tiles, a second look
+    through a reader that can detect on the photo mirrored (``read_mirrored``, left to right
+    then upside down: :meth:`vision.detector.TileReader.read_mirrored`). Returns
+    ``(detections, layout, renamed, faces, warning)`` (as :func:`_grouped`) of the first look
+    whose tiles add up, else ``None``; the warning says the count was found on a second look.
+    ``first``: the first look's detections (their number goes in the warning)."""
+    look = getattr(reader, "read_mirrored", None)
+    if look is None:
+        return None
+    for axis, how in (("x", "left to right"), ("y", "upside down")):
+        detections, layout, renamed, faces = _grouped(look(array, axis), ruleset)
+        if _adds_up(layout):
+            warning = LayoutWarning(
+                "recounted",
+                f"the {len(first.tiles)} boxes found first do not add up to a winning hand; a "
+                f"second look at the photo mirrored {how} found {len(detections.tiles)} that "
+                "do, and those were scored. If a tile is still missing or doubled, take the "
+                "photo square on to the row")
+            return detections, layout, renamed, faces, warning
+    return None
+
+
+def _grouped(detections: Detections, ruleset: str):
+    """The reader's tiles grouped as a winning hand is laid out: names the set in play lacks
+    replaced (riichi: no flowers), then :func:`parse_layout`, :func:`_faces_for_backs` and
+    :func:`_flowers_in_row`. Returns ``(detections, layout, renamed, faces)``: the tiles
+    renamed for the set or the row, and those read face down that were taken as faces."""
+    renamed: list[Detection] = []
+    if ruleset == "riichi":
+        detections, renamed = without_names(detections, NOT_IN_RIICHI)
+    layout = parse_layout(detections, ruleset)
+    detections, layout, faces = _faces_for_backs(detections, layout)
+    detections, layout, in_row = _flowers_in_row(detections, layout)
+    return detections, layout, renamed + in_row, faces
 
 
 def without_names(detections: Detections, absent: frozenset[str],
@@ -561,15 +604,17 @@ def _small_tiles_warning(detections: Detections) -> LayoutWarning | None:
 def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool) -> PhotoResult:
     ctx = validate_context(context)
     ruleset = ctx.get("ruleset", "riichi")
-    detections, t_read = _read(image, reader)
+    detections, t_read, array = _read(image, reader)
     t0 = time.perf_counter()
-    renamed: list[Detection] = []
-    if ruleset == "riichi":
-        detections, renamed = without_names(detections, NOT_IN_RIICHI)
-    layout = parse_layout(detections, ruleset)
-    detections, layout, faces = _faces_for_backs(detections, layout)
-    detections, layout, in_row = _flowers_in_row(detections, layout)
-    renamed += in_row
+    detections, layout, renamed, faces = _grouped(detections, ruleset)
+    recounted = None
+    if array is not None and not _adds_up(layout) and not _unsure_flowers(layout):
+        start = time.perf_counter()
+        again = _recounted(array, reader if reader is not None else get_reader(), ruleset, detections)
+        if again is not None:
+            detections, layout, renamed, faces, recounted = again
+        spent = time.perf_counter() - start      # a second reading: the reader's time
+        t_read, t0 = t_read + spent, t0 + spent
     not_flowers = _renamed_warning(layout, renamed, "not_flowers", (
         "riichi is played without flowers, but some tiles looked most like one" if ruleset == "riichi"
         else "flowers are set aside, but some tiles inside the hand's row looked most like one"))
@@ -626,6 +671,8 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool) -> Pho
     t_score = time.perf_counter() - t0
     if repaired is not None:
         warnings.append(repaired)
+    if recounted is not None:
+        warnings.append(recounted)
     if flowers:
         warnings.append(_flowers_warning(before, sorted(flowers)))
     warnings.extend(w for w in (not_flowers, not_backs) if w is not None)
