@@ -394,7 +394,7 @@ SLANTED = DATA / "riichi_standing_slanted"
 
 
 @pytest.mark.skipif(not WEIGHTS.is_file(), reason="no trained weights in vision/weights")
-def test_crowded_boxes_of_a_slanted_standing_row_are_recounted_mirrored():
+def test_crowded_boxes_of_a_slanted_standing_row_are_recounted():
     from vision.pipeline import get_reader
 
     context = {"win": "ron", "seat_wind": "E", "round_wind": "S", "riichi": "riichi"}
@@ -406,44 +406,63 @@ def test_crowded_boxes_of_a_slanted_standing_row_are_recounted_mirrored():
     assert any(w.code == "recounted" for w in photo.warnings)
 
 
-class MirroringReader(FakeReader):
-    """A fake reader whose first look misses a tile; ``mirrored`` maps an axis to what the
-    look at the photo mirrored that way finds."""
+class SecondLookReader(FakeReader):
+    """A fake reader whose first look misses a tile; ``again`` maps each way of a second look
+    (vision.detector.SECOND_LOOKS) to what it finds."""
 
-    def __init__(self, detections: Detections, mirrored: dict[str, Detections]):
+    def __init__(self, detections: Detections, again: dict[str, Detections]):
         super().__init__(detections)
-        self.mirrored, self.axes = mirrored, []
+        self.again, self.looks = again, []
 
-    def read_mirrored(self, image_bgr, axis: str) -> Detections:
-        self.axes.append(axis)
-        return self.mirrored[axis]
+    def look_again(self, image_bgr, how: str) -> Detections:
+        self.looks.append(how)
+        return self.again[how]
 
 
-def test_a_count_that_does_not_add_up_is_looked_at_again_mirrored():
+def test_a_count_that_does_not_add_up_is_looked_at_again():
     dets, want = truth(RIICHI)
     short = replace(dets, tiles=dets.tiles[1:])         # the 2m at the row's start missed
-    reader = MirroringReader(short, {"x": short, "y": dets})
+    reader = SecondLookReader(short, {"x": short, "y": dets})
     photo = score_photo(str(RIICHI.with_suffix(".jpg")), RIICHI_CONTEXT, reader=reader)
-    assert reader.axes == ["x", "y"]                    # left to right first, then upside down
+    assert reader.looks == ["x", "y"]                   # left to right first, then top to bottom
     assert photo.result == score_json(want)             # 2 han 30 fu, 2000 (worked out above)
     assert photo.result["payment"]["total"] == 2000
     assert [w.code for w in photo.warnings] == ["recounted"]
     assert "the 13 boxes found first" in photo.warnings[0].message
-    assert "mirrored upside down found 14 that do" in photo.warnings[0].message
+    assert "second look at the photo mirrored top to bottom found 14 that do" in photo.warnings[0].message
 
 
 def test_a_count_that_no_look_makes_add_up_is_reported_as_read():
     dets, _ = truth(RIICHI)
     short = replace(dets, tiles=dets.tiles[1:])
-    reader = MirroringReader(short, {"x": short, "y": short})
+    reader = SecondLookReader(short, {"x": short, "y": short})
     photo = score_photo(str(RIICHI.with_suffix(".jpg")), RIICHI_CONTEXT, reader=reader)
-    assert reader.axes == ["x", "y"]
+    assert reader.looks == ["x", "y"]
     assert photo.request is None or photo.result.get("error")
     codes = [w.code for w in photo.warnings]
     assert "tile_count" in codes and "recounted" not in codes
     # a reader that cannot look again (a stream's, a test's) is not asked to
     photo = score_photo(str(RIICHI.with_suffix(".jpg")), RIICHI_CONTEXT, reader=FakeReader(short))
     assert "tile_count" in [w.code for w in photo.warnings]
+
+
+@pytest.mark.skipif(not WEIGHTS.is_file(), reason="no trained weights in vision/weights")
+def test_second_looks_of_the_reader():
+    import cv2
+    import numpy as np
+
+    from vision.detector import box_iou
+    from vision.pipeline import get_reader
+
+    reader, image = get_reader(), cv2.imread(str(RIICHI.with_suffix(".jpg")))
+    first = reader.read(image)
+    for how in ("x", "y"):           # this sample's boxes do not depend on the way it is seen
+        again = reader.look_again(image, how)
+        assert sorted(d.tile for d in again.tiles) == sorted(d.tile for d in first.tiles)
+        boxes = np.array([d.box for d in first.tiles])
+        assert all(box_iou(np.array(d.box), boxes).max() > 0.75 for d in again.tiles)
+    with pytest.raises(ValueError, match="how must be one of x, y"):
+        reader.look_again(image, "sideways")
 
 
 def test_cli_check_photo_rules_on_the_photographed_hand(fake_model, capsys):

@@ -41,6 +41,8 @@ SURE_AFTER_TWO_TURNS = 0.95
 CONTRAST_VIEWS = True
 CONTRAST_BELOW = 0.6
 LETTERBOX_PAD = 114          # ultralytics' padding grey
+# TileReader.look_again: the ways of a second look, and how a report says them
+SECOND_LOOKS = {"x": "at the photo mirrored left to right", "y": "at the photo mirrored top to bottom"}
 # Closer looks after the first: tiles the first pass missed at the ends of a row, found by the
 # zoomed pass, can lie outside its windows' margin; the windows are planned again (at most this
 # many times) while they reach further.
@@ -412,16 +414,16 @@ class TileReader:
         by the next read without ``windows``."""
         return self._read(image_bgr, windows)
 
-    def read_mirrored(self, image_bgr: np.ndarray, axis: str) -> Detections:
-        """:meth:`read` with the detector looking at the photo mirrored (``axis`` ``"x"``: left
-        to right, ``"y"``: upside down); its boxes are mirrored back and the tiles named from
-        the photo as it is. A second opinion on where the tiles are: in a tight, foreshortened
-        row the detector's boxes depend on which way the row runs, and on 15 rendered hands
-        whose boxes did not add up, the left-right mirror found exactly the tiles in 7.
-        Raises ValueError for another ``axis``."""
-        if axis not in ("x", "y"):
-            raise ValueError(f"axis must be 'x' or 'y', not {axis!r}")
-        return self._read(image_bgr, (), flip=axis)
+    def look_again(self, image_bgr: np.ndarray, how: str) -> Detections:
+        """:meth:`read` once more, the detector looking at the photo another way, for when the
+        tiles first found do not add up (:data:`SECOND_LOOKS`): ``"x"`` mirrored left to
+        right, ``"y"`` top to bottom. Its boxes are mirrored back and the tiles named from the
+        photo as it is. In a tight, foreshortened row the detector's boxes depend on which way
+        the row runs: on 15 rendered hands whose boxes did not add up, the left-right mirror
+        found exactly the tiles in 7 (models/README.md). Raises ValueError for another ``how``."""
+        if how not in SECOND_LOOKS:
+            raise ValueError(f"how must be one of {', '.join(SECOND_LOOKS)}, not {how!r}")
+        return self._read(image_bgr, (), flip=how)
 
     def _read(self, image_bgr: np.ndarray, windows: tuple = (), flip: str = "") -> Detections:
         """:meth:`read`; ``flip`` (``"x"``, ``"y"``): detect on the photo mirrored so."""

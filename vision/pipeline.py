@@ -185,23 +185,25 @@ def _adds_up(layout: Layout) -> bool:
 
 def _recounted(array, reader, ruleset: str, first: Detections):
     """When the boxes first found do not add up to a winning hand's tiles, a second look
-    through a reader that can detect on the photo mirrored (``read_mirrored``, left to right
-    then upside down: :meth:`vision.detector.TileReader.read_mirrored`). Returns
+    through a reader that can take one (``look_again``: :meth:`vision.detector.TileReader.
+    look_again`, the ways of :data:`vision.detector.SECOND_LOOKS` in turn). Returns
     ``(detections, layout, renamed, faces, warning)`` (as :func:`_grouped`) of the first look
     whose tiles add up, else ``None``; the warning says the count was found on a second look.
     ``first``: the first look's detections (their number goes in the warning)."""
-    look = getattr(reader, "read_mirrored", None)
+    look = getattr(reader, "look_again", None)
     if look is None:
         return None
-    for axis, how in (("x", "left to right"), ("y", "upside down")):
-        detections, layout, renamed, faces = _grouped(look(array, axis), ruleset)
+    from .detector import SECOND_LOOKS
+
+    for how, said in SECOND_LOOKS.items():
+        detections, layout, renamed, faces = _grouped(look(array, how), ruleset)
         if _adds_up(layout):
             warning = LayoutWarning(
                 "recounted",
                 f"the {len(first.tiles)} boxes found first do not add up to a winning hand; a "
-                f"second look at the photo mirrored {how} found {len(detections.tiles)} that "
-                "do, and those were scored. If a tile is still missing or doubled, take the "
-                "photo square on to the row")
+                f"second look {said} found {len(detections.tiles)} that do, and those were "
+                "scored. If a tile is still missing or doubled, take the photo square on to the "
+                "row")
             return detections, layout, renamed, faces, warning
     return None
 
