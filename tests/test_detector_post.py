@@ -45,7 +45,7 @@ def test_boxes_found_in_a_mirrored_photo_map_back():
 
     box = np.array([[10.0, 5.0, 30.0, 25.0]])       # in a 100 x 80 photo mirrored ...
     np.testing.assert_allclose(_flipped_back(box, "x", 100, 80), [[70, 5, 90, 25]])   # left-right
-    np.testing.assert_allclose(_flipped_back(box, "y", 100, 80), [[10, 55, 30, 75]])  # upside down
+    np.testing.assert_allclose(_flipped_back(box, "y", 100, 80), [[10, 55, 30, 75]])  # top-bottom
     assert _flipped_back((), "x", 100, 80).shape == (0, 4)
 
 

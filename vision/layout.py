@@ -441,7 +441,7 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
     doubled = _doubled(dets)
     args = (ruleset, gap_ratio, max_row_gap, low_confidence, numbering)
     layout = _parse(dets, doubled, set(), "", *args)
-    if _adds_up(layout):
+    if tiles_add_up(layout):
         # an open kan of four boxes, one of them astride its neighbours, is a pon seen with a
         # box on the joint (the count adds up either way: one tile and one kan fewer)
         original = {id(d): dets[src] for d, src in zip(layout.order, layout.source)}
@@ -451,7 +451,7 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
         in_kan = _straddling(dets, doubled, among=in_kan) if in_kan else set()
         if in_kan:
             second = _parse(dets, doubled, in_kan, ASTRIDE, *args)
-            if _adds_up(second):
+            if tiles_add_up(second):
                 return second
     else:
         # Doubtful boxes are dropped, or kept, only when the tiles add up that way alone: in a
@@ -462,7 +462,7 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
             if inside == doubled and not extra:
                 continue                        # the first reading again
             second = _parse(dets, inside, extra, why, *args)
-            if _adds_up(second):
+            if tiles_add_up(second):
                 return second
         halves = _split_halves(dets, doubled, low_confidence)
         if halves:
@@ -473,7 +473,7 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
                 merged[at] = _union(keep, drop, dets)
                 dropped.add(id(drop))
             second = _parse(merged, doubled, dropped, HALVES, *args)
-            if _adds_up(second):
+            if tiles_add_up(second):
                 return second
     return layout
 
@@ -542,7 +542,7 @@ SHADOW = ("{n} unsure face-down tile(s) were taken as the side or shadow of a ti
           "the tiles add up without them")
 
 
-def _adds_up(layout: Layout) -> bool:
+def tiles_add_up(layout: Layout) -> bool:
     """No ``tile_count`` warning: the tiles seen make as many as a winning hand has."""
     return not any(w.code == "tile_count" for w in layout.warnings)
 

@@ -28,7 +28,7 @@ from scoring.request import parse_request
 from .detections import Detection, Detections
 from .joint_fix import concealed_row_sorted, joint_correction
 from .layout import (LOW_CONFIDENCE, Layout, LayoutWarning, apply_fixes, closed_kan_shown, parse_layout,
-                     reparse_fixed)
+                     reparse_fixed, tiles_add_up)
 from .rows import BACK, row_direction
 
 # Keys of a request that come from the photo, never from the context. (``win_tile``,
@@ -179,10 +179,6 @@ def _read(image: Any, reader) -> tuple[Detections, float, Any]:
     return reader.read(array), time.perf_counter() - start, array
 
 
-def _adds_up(layout: Layout) -> bool:
-    return not any(w.code == "tile_count" for w in layout.warnings)
-
-
 def _recounted(array, reader, ruleset: str, first: Detections):
     """When the boxes first found do not add up to a winning hand's tiles, a second look
     through a reader that can take one (``look_again``: :meth:`vision.detector.TileReader.
@@ -197,7 +193,7 @@ def _recounted(array, reader, ruleset: str, first: Detections):
 
     for how, said in SECOND_LOOKS.items():
         detections, layout, renamed, faces = _grouped(look(array, how), ruleset)
-        if _adds_up(layout):
+        if tiles_add_up(layout):
             warning = LayoutWarning(
                 "recounted",
                 f"the {len(first.tiles)} boxes found first do not add up to a winning hand; a "
@@ -610,7 +606,7 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool) -> Pho
     t0 = time.perf_counter()
     detections, layout, renamed, faces = _grouped(detections, ruleset)
     recounted = None
-    if array is not None and not _adds_up(layout) and not _unsure_flowers(layout):
+    if array is not None and not tiles_add_up(layout) and not _unsure_flowers(layout):
         start = time.perf_counter()
         again = _recounted(array, reader if reader is not None else get_reader(), ruleset, detections)
         if again is not None:
