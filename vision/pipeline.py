@@ -189,7 +189,7 @@ def _recounted(array, reader, ruleset: str, first: Detections):
     look = getattr(reader, "look_again", None)
     if look is None:
         return None
-    from .detector import SECOND_LOOKS
+    from .detector import SECOND_LOOKS     # here: importing the pipeline must not load cv2
 
     for how, said in SECOND_LOOKS.items():
         detections, layout, renamed, faces = _grouped(look(array, how), ruleset)
