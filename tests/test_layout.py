@@ -685,3 +685,107 @@ def test_a_set_at_the_row_end_is_repaired_only_by_a_close_second_guess():
     assert _tail_set([det("6s"), det("6s"), det("9s", 0.42, (("6s", 0.0296),))], repair=True) is None
     # without ``repair`` (riichi: a meld shows its turned tile) no next guess makes a set
     assert _tail_set([det("5m", 0.28, (("3m", 0.19),)), det("4m"), det("5m")]) is None
+
+
+# ------------------------------------------------------------------ groups the user declares
+
+def straight_melds() -> Table:
+    """MCR, melds laid straight: 123m 456p 7z + 7z apart, then 789s and 555z (tiles 9-14)."""
+    return (Table().row("123m456p7z").row(["7z"], gap=APART)
+            .meld(codes("789s"), None).meld(codes("555z"), None))
+
+
+def test_declared_concealed_tiles_leave_the_melds_and_keep_their_numbers():
+    dets = to_detections(straight_melds())
+    first = parse_layout(dets, "mcr")
+    lay = parse_layout(dets, "mcr", declared={(12, 14): "concealed"})
+    assert [d.tile for d in lay.order] == [d.tile for d in first.order]     # same numbering
+    req = lay.tile_request
+    assert multiset(req["concealed"]) == multiset("123m456p7555z") and req["win_tile"] == "7z"
+    assert req["melds"] == [{"type": "chi", "tiles": "789s", "called": "7s", "from": "left"}]
+    # the meld left as parsed is still flagged, and its warning now names the flag to pass
+    [w] = lay.warnings
+    assert (w.code, w.tiles, w.fix) == ("meld_without_sideways", (9, 10, 11), "--meld 9-11=concealed")
+    assert lay.declared == {(12, 14): "concealed"}
+
+
+def test_declared_melds_are_exposed_and_not_warned_about():
+    dets = to_detections(straight_melds())
+    lay = parse_layout(dets, "mcr", declared={(9, 11): "chi", (12, 14): "pon"})
+    assert lay.warnings == []                       # the user said what they are
+    assert lay.tile_request["melds"] == [{"type": "chi", "tiles": "789s", "called": "7s", "from": "left"},
+                                         {"type": "pon", "tiles": "555z"}]
+    # a chi inside the hand row: tiles 7-9 of 123m 456p 789s 5z | 5z
+    row = to_detections(Table().row("123m456p789s5z").row(["5z"], gap=APART))
+    req = parse_layout(row, "riichi", declared={(7, 9): "chi"}).tile_request
+    assert multiset(req["concealed"]) == multiset("123m456p5z") and req["win_tile"] == "5z"
+    assert req["melds"] == [{"type": "chi", "tiles": "789s", "called": "7s", "from": "left"}]
+
+
+def test_a_declared_meld_takes_its_discarder_from_the_turned_tile():
+    # the open hand's pon 888s (tiles 9-11) has its middle tile turned: from across
+    dets = to_detections(open_hand())
+    lay = parse_layout(dets, "riichi", declared={(9, 11): "pon"})
+    assert {"type": "pon", "tiles": "888s", "called": "8s", "from": "across"} in lay.tile_request["melds"]
+    # declared a chi, it is a chi (from the left by rule); that 888s is no chi is the scorer's
+    # to say, in the request's words
+    lay = parse_layout(dets, "riichi", declared={(9, 11): "chi"})
+    assert {"type": "chi", "tiles": "888s", "called": "8s", "from": "left"} in lay.tile_request["melds"]
+
+
+def test_breaking_up_a_parsed_meld_puts_its_other_tiles_in_the_hand():
+    dets = to_detections(straight_melds())
+    # 10-12 (8s 9s 5z) declared a pon: 7s goes to the hand, 5z 5z too; the count no longer adds up
+    lay = parse_layout(dets, "mcr", declared={(10, 12): "pon"})
+    assert multiset(lay.tile_request["concealed"]) == multiset("123m456p7z7s55z")
+    assert "tile_count" not in [w.code for w in lay.warnings]       # 11 + 1 + 3 = 14 still
+    lay = parse_layout(dets, "mcr", declared={(12, 14): "concealed", (9, 11): "concealed"})
+    assert lay.tile_request["melds"] == [] and "tile_count" not in [w.code for w in lay.warnings]
+
+
+@pytest.mark.parametrize("declared,message", [
+    ({(9, 11): "chii"}, "unknown group type 'chii'"),
+    ({(9, 10): "pon"}, "a pon is 3 tiles, not 2"),
+    ({(9, 11): "daiminkan"}, "a daiminkan is 4 tiles, not 3"),
+    ({(0, 2): "pon"}, "tiles 1..14"),
+    ({(13, 15): "pon"}, "tiles 1..14"),
+    ({(11, 9): "pon"}, "first to last"),
+    ({(9, 11): "chi", (11, 13): "pon"}, "tile 11 is also in --meld 9-11"),
+])
+def test_declared_groups_that_cannot_be_are_named(declared, message):
+    from vision.layout import check_declared
+
+    with pytest.raises(ValueError, match=message):
+        check_declared(declared, 14)
+    with pytest.raises(ValueError, match=message):
+        parse_layout(to_detections(straight_melds()), "mcr", declared=declared)
+
+
+def test_a_face_down_tile_in_a_declared_open_meld_needs_its_face():
+    t = (Table().row("123m456p7z").row(["7z"], gap=APART)
+         .meld(codes("789s"), None).meld(["5z", "back", "5z"], None))
+    backs = to_detections(t)
+    first = parse_layout(backs, "mcr")
+    n = next(k for k, d in enumerate(first.order, 1) if d.tile == "back")
+    with pytest.raises(ValueError, match=f"tile {n} was read face down; pass its face with --fix {n}=TILE"):
+        parse_layout(backs, "mcr", declared={(n - 1, n + 1): "pon"})
+    # a closed kan is laid with tiles face down
+    lay = parse_layout(backs, "mcr", declared={(n - 1, n + 2): "ankan"})
+    assert "ankan" in [m["type"] for m in lay.tile_request["melds"]]
+
+
+def test_declared_groups_hold_through_fixes_and_dropped_boxes():
+    from vision.layout import reparse_fixed
+
+    dets = to_detections(straight_melds())
+    first = parse_layout(dets, "mcr")
+    _, lay = reparse_fixed(first, dets, {1: "7m"}, declared={(12, 14): "concealed"})
+    assert multiset(lay.tile_request["concealed"]) == multiset("723m456p7555z")
+    _, again = reparse_fixed(lay, dets, {2: "8m"})      # a later re-reading keeps the groups
+    assert again.declared == {(12, 14): "concealed"} and len(again.tile_request["melds"]) == 1
+    # a box dropped with --fix N=none moves the later numbers up by one, as in the report
+    _, dropped = reparse_fixed(first, dets, {1: "none"}, declared={(12, 14): "concealed"})
+    assert dropped.declared == {(11, 13): "concealed"}
+    assert [d.tile for d in dropped.order[10:13]] == ["5z"] * 3
+    with pytest.raises(ValueError, match="tile 12 was dropped with --fix 12=none"):
+        reparse_fixed(first, dets, {12: "none"}, declared={(12, 14): "concealed"})

@@ -348,6 +348,9 @@ def test_cli_json(fake_model, capsys):
     (["score", str(RIICHI.with_suffix(".jpg")), "--win-tile", "9p"], "no 9p"),
     (["score", str(RIICHI.with_suffix(".jpg")), "--win-tile", "8z"], "unknown tile code '8z'"),
     (["score", str(RIICHI.with_suffix(".jpg")), "--ippatsu"], "ippatsu without riichi"),
+    (["score", str(RIICHI.with_suffix(".jpg")), "--meld", "12-14"], "expected N-M=TYPE"),
+    (["score", str(RIICHI.with_suffix(".jpg")), "--meld", "12-13=pon"], "a pon is 3 tiles, not 2"),
+    (["score", str(RIICHI.with_suffix(".jpg")), "--meld", "13-16=ankan"], "tiles 1..14"),
 ])
 def test_cli_errors_exit_2_without_traceback(fake_model, capsys, argv, message):
     code, out, err = run_cli(argv, capsys)
@@ -665,3 +668,55 @@ def test_mcr_meld_laid_straight_with_a_misread_tile_is_still_a_meld():
     assert sorted(f["name"] for f in photo.result["fans"]) == ["All Simples", "Melded Hand", "Melded Kong"]
     assert {"type": "chi", "tiles": "345m"} in [{k: m[k] for k in ("type", "tiles")} for m in photo.request["melds"]]
     assert any(w.code == "corrected" and w.fix == "--fix 10=5m" for w in photo.warnings)
+
+
+# --------------------------------------------------------- melds the photo cannot show (--meld)
+
+# An open hand like the riichi-regular benchmark's hand 275 (seed 7): 675m 678s 879m 1z 555z |
+# 1z, the two chi's turned tiles not seen (see
+# test_hand_scored_from_an_unsorted_concealed_row_is_flagged).
+UNSORTED = Table().row("675m678s879m1555z").row(["1z"], gap=APART)
+UNSORTED_CONTEXT = {"ruleset": "riichi", "win": "ron", "seat_wind": "S", "round_wind": "E"}
+
+
+def test_melds_the_photo_does_not_show_are_declared_by_number():
+    dets = to_detections(UNSORTED)
+    photo = score_photo(dets, UNSORTED_CONTEXT, melds={(1, 3): "chi", (7, 9): "chi"})
+    req = photo.request
+    assert req["melds"] == [{"type": "chi", "tiles": "675m", "called": "6m", "from": "left"},
+                            {"type": "chi", "tiles": "879m", "called": "8m", "from": "left"}]
+    assert tiles(req["concealed"]) == tiles("678s1555z") and req["win_tile"] == "1z"
+    # Open hand: yakuhai (haku) 1 han. Fu: 20 base + closed triplet of honours 8 + single wait
+    # on the pair 2 + pair of the round wind (East) 2 = 32 -> 40 (no closed-ron 10: the hand is
+    # open). Non-dealer ron: 40 x 2^(2+1) x 4 = 1280 -> 1300 (seed rules text: fu and payments).
+    res = photo.result
+    assert [y["name"] for y in res["yaku"]] == ["yakuhai (haku)"]
+    assert (res["han"], res["fu"], res["payment"]["total"]) == (1, 40, 1300)
+    assert "unsorted_row" not in [w.code for w in photo.warnings]
+    # as read, the same tiles are a closed hand: the declaration changes the value
+    assert score_photo(dets, UNSORTED_CONTEXT).result["payment"]["total"] != 1300
+
+
+def test_declared_melds_hold_through_the_joint_re_reading():
+    # tile 5 (7s) misread as 9s, unsure, its next guess 7s: the hand as declared makes no
+    # winning hand until the re-reading puts the 7s back; the chi stay declared
+    dets = to_detections(UNSORTED)
+    misread = [replace(d, tile="9s", confidence=0.3, alternatives=(("7s", 0.25),)) if d.tile == "7s" else d
+               for d in dets.tiles]
+    photo = score_photo(replace(dets, tiles=misread), UNSORTED_CONTEXT,
+                        melds={(1, 3): "chi", (7, 9): "chi"})
+    assert [m["type"] for m in photo.request["melds"]] == ["chi", "chi"]
+    assert tiles(photo.request["concealed"]) == tiles("678s1555z")
+    assert photo.result["payment"]["total"] == 1300
+    assert [w.fix for w in photo.warnings if w.code == "corrected"] == ["--fix 5=9s"]
+
+
+def test_cli_meld_declares_the_sample_s_pon_concealed(fake_model, capsys):
+    # The riichi sample's pon 777z (tiles 12-14) declared part of the concealed hand: closed
+    # ron. Yakuhai (chun) 1 + aka 1 = 2 han; fu 20 base + 10 closed ron + 8 closed triplet of
+    # honours = 38 -> 40; non-dealer ron 40 x 2^(2+2) x 4 = 2560 -> 2600 (seed rules text).
+    code, out, err = run_cli(["score", str(RIICHI.with_suffix(".jpg")), "--win", "ron", "--seat", "S",
+                              "--dora", "1p", "--meld", "12-14=concealed"], capsys)
+    assert code == 0, err
+    assert "concealed     1-10,12-14" in out
+    assert "Value: 2 han 40 fu" in out and "total 2600" in out

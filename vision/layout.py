@@ -130,6 +130,7 @@ class Layout:
     source: list[int] = field(default_factory=list)
     row_numbers: list[list[int]] = field(default_factory=list)
     meld_repairs: dict[int, str] = field(default_factory=dict)
+    declared: dict[tuple[int, int], str] = field(default_factory=dict)
 
     def request_for_win(self, win: str, shown: bool = True) -> dict:
         """The tile request with ``win`` as the winning tile (``--win-tile``): that tile is
@@ -418,7 +419,8 @@ def _region_melds(segments: list[list[Slot]], memo: dict | None = None) -> tuple
 def parse_layout(detections: Detections, ruleset: str = "riichi", *,
                  gap_ratio: float = 0.17, max_row_gap: float = 2.5,
                  low_confidence: float = LOW_CONFIDENCE,
-                 numbering: list[int] | None = None) -> Layout:
+                 numbering: list[int] | None = None,
+                 declared: dict[tuple[int, int], str] | None = None) -> Layout:
     """Group the tiles of one photo into a hand.
 
     ``detections``: the detector's output (boxes in image pixels). ``ruleset``: ``riichi``
@@ -431,10 +433,20 @@ def parse_layout(detections: Detections, ruleset: str = "riichi", *,
     ``source``), so that a ``--fix N`` read off one report names the same tile in the next
     even when re-read tiles turned the reading direction (tiles it did not number come last);
     default: this layout's reading order.
+    ``declared``: groups the user declares, ``{(first, last): type}`` in this layout's
+    numbering (``--meld 9-11=chi``; see :func:`declare_groups`), laid over the parse.
 
     Returns a :class:`Layout`; never raises for odd input — an empty photo gives an empty
-    layout with a ``tile_count`` warning. Raises ValueError for an unknown ruleset.
+    layout with a ``tile_count`` warning. Raises ValueError for an unknown ruleset, or a
+    ``declared`` group that does not fit the tiles (:func:`check_declared`).
     """
+    layout = _parse_counted(detections, ruleset, gap_ratio, max_row_gap, low_confidence, numbering)
+    return declare_groups(layout, declared, low_confidence) if declared else layout
+
+
+def _parse_counted(detections: Detections, ruleset: str, gap_ratio: float, max_row_gap: float,
+                   low_confidence: float, numbering: list[int] | None) -> Layout:
+    """:func:`parse_layout` before any declared group."""
     if ruleset not in ("riichi", "mcr"):
         raise ValueError(f"unknown ruleset {ruleset!r} (use riichi or mcr)")
     dets = list(detections.tiles)
@@ -990,7 +1002,8 @@ def _split_plain(plain: list[list[Slot]], melds: list[Group], ruleset: str,
         warnings.append(LayoutWarning(
             "ambiguous_grouping",
             "the gaps in the hand row can be read in more than one way; used the reading with "
-            "the winning tile at the right end"))
+            "the winning tile at the right end. If tiles N to M are an exposed meld, pass "
+            "--meld N-M=TYPE (chi, pon, daiminkan, kakan, ankan), or --meld N-M=concealed"))
     concealed = [d for sl in slots[:c] for d in sl.dets]
     win = slots[c].dets[0] if has_win else None
     if cost >= 100:
@@ -1060,11 +1073,13 @@ def _finish(groups: list[Group], ruleset: str, warnings: list[LayoutWarning],
     for g in groups:
         if g.kind == "meld" and g.meld_type != "ankan" and not any(d.sideways for d in g.detections):
             nums = tuple(num(d) for d in g.detections)
+            span = f"{nums[0]}-{nums[-1]}"
             warnings.append(LayoutWarning(
                 "meld_without_sideways",
-                f"tiles {nums[0]}-{nums[-1]} ({g.mpsz()}) are set apart like an exposed "
-                f"{g.meld_type} but no turned (sideways) tile was seen in it; scored as an exposed {g.meld_type}",
-                tiles=nums,
+                f"tiles {span} ({g.mpsz()}) are set apart like an exposed {g.meld_type} but no "
+                f"turned (sideways) tile was seen in it; scored as an exposed {g.meld_type}. If "
+                f"they are part of the concealed hand, pass --meld {span}=concealed",
+                f"--meld {span}=concealed", nums,
             ))
         if g.kind in ("concealed", "win"):
             for d in g.detections:
@@ -1257,16 +1272,152 @@ def _meld_json(g: Group, ruleset: str) -> dict:
 NO_TILE = "none"
 
 
-def reparse_fixed(layout: Layout, detections: Detections, fixes: dict[int, str]) -> tuple[Detections, Layout]:
+def reparse_fixed(layout: Layout, detections: Detections, fixes: dict[int, str],
+                  declared: dict[tuple[int, int], str] | None = None) -> tuple[Detections, Layout]:
     """Apply ``fixes`` (see :func:`apply_fixes`) and parse again, numbering the tiles as
     ``layout`` did: a ``--fix N`` read off one report names the same tile in the next, even when
     the fixed tiles turn the reading direction or move a tile into the flowers. A box dropped
-    with ``none`` frees its number; the tiles after it move up by one. Raises ValueError as
-    :func:`apply_fixes`."""
+    with ``none`` frees its number; the tiles after it move up by one. ``declared``: groups
+    the user declares (``--meld``, :func:`declare_groups`), numbered as ``layout`` was; default
+    ``layout.declared`` (kept through every later re-reading). Raises ValueError as
+    :func:`apply_fixes` and :func:`check_declared`, and for a declared group holding a box
+    dropped with ``none``."""
     fixed = apply_fixes(layout, detections, fixes)
-    dropped = sorted(layout.source[n - 1] for n, code in fixes.items() if code == NO_TILE)
+    gone = sorted(n for n, code in fixes.items() if code == NO_TILE)
+    dropped = sorted(layout.source[n - 1] for n in gone)
     numbering = [src - sum(1 for k in dropped if k < src) for src in layout.source if src not in dropped]
-    return fixed, parse_layout(fixed, layout.ruleset, numbering=numbering)
+    declared = layout.declared if declared is None else declared
+    if declared and gone:
+        check_declared(declared, len(layout.order))
+        for (first, last), kind in declared.items():
+            inside = [n for n in gone if first <= n <= last]
+            if inside:
+                raise ValueError(f"--meld {first}-{last}={kind}: tile {inside[0]} was dropped "
+                                 f"with --fix {inside[0]}={NO_TILE}")
+        declared = {(a - sum(1 for n in gone if n < a), b - sum(1 for n in gone if n < b)): kind
+                    for (a, b), kind in declared.items()}
+    return fixed, parse_layout(fixed, layout.ruleset, numbering=numbering, declared=declared or None)
+
+
+# `--meld N-M=TYPE`: the user says what tiles N..M are, where the photo cannot (a meld whose
+# turned tile is hidden or was laid straight, a set of the hand laid a little apart). The
+# number of tiles each type holds; "concealed" puts the tiles in the concealed part.
+DECLARED_TYPES: dict[str, int | None] = {"chi": 3, "pon": 3, "daiminkan": 4, "kakan": 4,
+                                         "ankan": 4, "concealed": None}
+
+
+def check_declared(declared: dict[tuple[int, int], str], n_tiles: int) -> None:
+    """Raise ValueError naming the first declared group that cannot be: an unknown type,
+    numbers outside ``1..n_tiles`` or in the wrong order, a meld of the wrong size (a chi or
+    pon is 3 tiles, a kan 4: the face-down tiles of a closed kan and both tiles of an added
+    kan's stacked pair count), or groups that share a tile."""
+    seen: dict[int, tuple[int, int]] = {}
+    for (first, last), kind in sorted(declared.items()):
+        name = f"--meld {first}-{last}={kind}"
+        if kind not in DECLARED_TYPES:
+            raise ValueError(f"{name}: unknown group type {kind!r} (use "
+                             f"{', '.join(DECLARED_TYPES)})")
+        if not 1 <= first <= last <= n_tiles:
+            raise ValueError(f"{name}: the photo has tiles 1..{n_tiles}, first to last")
+        size = DECLARED_TYPES[kind]
+        if size is not None and last - first + 1 != size:
+            raise ValueError(f"{name}: a {kind} is {size} tiles, not {last - first + 1}")
+        for n in range(first, last + 1):
+            if n in seen:
+                a, b = seen[n]
+                raise ValueError(f"{name}: tile {n} is also in --meld {a}-{b}")
+            seen[n] = (first, last)
+
+
+def declare_groups(layout: Layout, declared: dict[tuple[int, int], str],
+                   low_confidence: float = LOW_CONFIDENCE) -> Layout:
+    """``layout`` with the groups the user declares laid over it (``--meld 9-11=chi``).
+
+    ``declared``: ``{(first, last): type}``, reading-order numbers of ``layout`` (both ends
+    included) and a type of :data:`DECLARED_TYPES`. Each declared meld becomes an exposed meld
+    of that type: who it was called from is taken from its turned tile when one was seen (a
+    chi always from the left); its tiles leave the groups they were in, and the rest of a meld
+    it breaks up goes into the concealed part. ``concealed`` moves the tiles into the concealed
+    part. The numbering and the reading stay as they were; the warnings about the grouping
+    (``ambiguous_grouping``, ``tile_count``, ``meld_without_sideways``) are made again for the
+    declared grouping. Whether a declared meld is a legal set is the scorer's check (the
+    request names it). Raises ValueError as :func:`check_declared`, and for a face-down tile in
+    a declared chi, pon or open kan (its face must be passed with ``--fix``).
+    """
+    check_declared(declared, len(layout.order))
+    number = {id(d): n for n, d in enumerate(layout.order, start=1)}
+    span_of = {n: span for span in declared for n in range(span[0], span[1] + 1)}
+    kept: list[Group] = []
+    hand: list[Detection] = []          # concealed tiles: kept, declared, or left by a broken meld
+    for g in layout.groups:
+        rest = [d for d in g.detections if number[id(d)] not in span_of]
+        if g.kind == "concealed" or (g.kind == "meld" and len(rest) < len(g.detections)):
+            hand.extend(rest)
+        elif rest:
+            kept.append(g if len(rest) == len(g.detections) else replace(g, detections=rest))
+    melds = [g for g in kept if g.kind == "meld"]
+    said: set[int] = set()              # the tiles of declared melds
+    for (first, last), kind in sorted(declared.items()):
+        dets = layout.order[first - 1:last]
+        if kind == "concealed":
+            hand.extend(dets)
+            continue
+        if kind != "ankan":
+            back = next((n for n, d in enumerate(dets, start=first) if d.tile == BACK), None)
+            if back is not None:
+                raise ValueError(f"--meld {first}-{last}={kind}: tile {back} was read face down; "
+                                 f"pass its face with --fix {back}=TILE")
+        melds.append(_declared_meld(dets, kind))
+        said.update(id(d) for d in dets)
+    melds.sort(key=lambda g: number[id(g.detections[0])])
+    groups = ([Group("concealed", sorted(hand, key=lambda d: number[id(d)]))] if hand else [])
+    groups += [g for g in kept if g.kind == "win"] + melds
+    groups += [g for g in kept if g.kind not in ("win", "meld")]
+    regrouped = {"ambiguous_grouping", "tile_count", "meld_without_sideways"}
+    warnings = [w for w in layout.warnings if w.code not in regrouped and w.code not in _FINISH_CODES]
+    out = _finish(groups, layout.ruleset, warnings, low_confidence, lambda d: number[id(d)])
+    # a declared meld is what the user says it is, turned tile seen or not
+    out.warnings = [w for w in out.warnings if not (
+        w.code == "meld_without_sideways" and all(id(out.order[n - 1]) in said for n in w.tiles))]
+    hand_tiles = sum(len(g.detections) for g in groups if g.kind in ("concealed", "win"))
+    kans = sum(1 for g in melds if g.meld_type in ("daiminkan", "kakan", "ankan"))
+    if hand_tiles + 3 * len(melds) != 14:
+        out.warnings.append(LayoutWarning(
+            "tile_count",
+            f"with the groups as declared the hand shows {hand_tiles + sum(len(g.detections) for g in melds)} "
+            f"tiles; a winning hand with {len(melds)} exposed meld(s) and {kans} kan(s) has "
+            f"{14 + kans} — check the --meld numbers against the report"))
+    out.source, out.upside_down, out.direction = layout.source, layout.upside_down, layout.direction
+    out.rows, out.row_numbers = layout.rows, layout.row_numbers
+    out.meld_repairs = {n: code for n, code in layout.meld_repairs.items() if n not in span_of}
+    out.declared = dict(declared)
+    return out
+
+
+# the warnings _finish makes (made again when the groups change)
+_FINISH_CODES = frozenset({"meld_without_sideways", "back_tile", "loose_tiles", "beside_flowers",
+                           "flowers_in_riichi", "low_confidence", "win_tile_not_shown"})
+
+
+def _declared_meld(dets: list[Detection], kind: str) -> Group:
+    """A meld the user declares: tiles ``dets`` in reading order, of type ``kind``. The turned
+    tile, when one was seen, names the called tile and where it came from (leftmost: the player
+    on the left, middle: across, rightmost: right; an added kan's stacked or side-by-side pair
+    counts as one place); a chi is always called from the left."""
+    g = Group("meld", list(dets), kind)
+    if kind == "ankan":
+        return g
+    side = [i for i, d in enumerate(dets) if d.sideways]
+    if kind == "chi":
+        g.called, g.from_ = (dets[side[0]].tile if side else dets[0].tile), "left"
+    elif side:
+        pos = side[0]
+        if kind == "kakan":
+            places = _FROM_3[min(pos, 2)]
+        else:
+            places = (_FROM_4 if len(dets) == 4 else _FROM_3)[pos]
+        g.called, g.from_ = dets[pos].tile, places
+    return g
 
 
 def apply_fixes(layout: Layout, detections: Detections, fixes: dict[int, str]) -> Detections:

@@ -27,7 +27,7 @@ from scoring.request import parse_request
 
 from .detections import Detection, Detections
 from .joint_fix import concealed_row_sorted, joint_correction
-from .layout import (LOW_CONFIDENCE, Layout, LayoutWarning, apply_fixes, closed_kan_shown, parse_layout,
+from .layout import (LOW_CONFIDENCE, Layout, LayoutWarning, closed_kan_shown, parse_layout,
                      reparse_fixed, tiles_add_up)
 from .rows import BACK, row_direction
 
@@ -202,6 +202,21 @@ def _recounted(array, reader, ruleset: str, first: Detections):
                 "row")
             return detections, layout, renamed, faces, warning
     return None
+
+
+def _declared(melds) -> dict[tuple[int, int], str] | None:
+    """``melds`` (``{(first, last): type}``) with whole-number ends; PhotoError for a key that
+    is not two tile numbers."""
+    if not melds:
+        return None
+    out = {}
+    for span, kind in melds.items():
+        try:
+            first, last = (int(n) for n in span)
+        except (TypeError, ValueError):
+            raise PhotoError(f"melds: {span!r} is not (first, last) tile numbers") from None
+        out[(first, last)] = kind
+    return out
 
 
 def _grouped(detections: Detections, ruleset: str):
@@ -381,10 +396,10 @@ def _suggest_fixes(detections: Detections, layout: Layout, ctx: dict, judge,
         n = layout.number(d)
         for alt, _ in d.alternatives[:2]:
             try:
-                fixed = apply_fixes(layout, detections, {n: alt})
+                _, fixed = reparse_fixed(layout, detections, {n: alt})
             except ValueError:
                 continue
-            req, _ = _hand_request(parse_layout(fixed, layout.ruleset), ctx, None)
+            req, _ = _hand_request(fixed, ctx, None)
             if req is not None and not judge(req).get("error"):
                 out.append(_Correction(n, d.tile, d.confidence, alt))
                 break
@@ -563,8 +578,8 @@ def _unsorted_warning(layout: Layout) -> LayoutWarning:
         "unsorted_row",
         f"the concealed tiles {numbers[0]}-{numbers[-1]} ({' '.join(d.tile for d in row)}) are "
         "not laid in order, as a winning hand is: some may be misread, or be an exposed meld "
-        "whose turned tile was not seen (scored as concealed). Check them; a meld can be typed "
-        "with `tilescope hand --text '... +chi 123s'`", "", numbers)
+        "whose turned tile was not seen (scored as concealed). Check them; if tiles N to M "
+        "are an exposed meld, pass --meld N-M=chi (or pon, daiminkan, kakan, ankan)", "", numbers)
 
 
 def _unsure_photo_warning(detections: Detections) -> LayoutWarning | None:
@@ -599,7 +614,7 @@ def _small_tiles_warning(detections: Detections) -> LayoutWarning | None:
         "closer or at a higher resolution")
 
 
-def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool) -> PhotoResult:
+def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool, melds=None) -> PhotoResult:
     ctx = validate_context(context)
     ruleset = ctx.get("ruleset", "riichi")
     detections, t_read, array = _read(image, reader)
@@ -618,9 +633,11 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool) -> Pho
         else "flowers are set aside, but some tiles inside the hand's row looked most like one"))
     not_backs = _renamed_warning(layout, faces, "not_backs",
                                  "a winning hand is shown face up, but some of its tiles looked face down")
-    if fixes:
+    if fixes or melds:
         try:
-            detections, layout = reparse_fixed(layout, detections, {int(k): v for k, v in fixes.items()})
+            detections, layout = reparse_fixed(layout, detections,
+                                               {int(k): v for k, v in (fixes or {}).items()},
+                                               declared=_declared(melds))
         except ValueError as exc:
             raise PhotoError(str(exc)) from None
     flowers = _unsure_flowers(layout)
@@ -692,7 +709,8 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool) -> Pho
 
 
 def score_photo(image: Any, context: dict | None = None, *, reader=None,
-                fixes: dict[int, str] | None = None, win_tile: str | None = None) -> PhotoResult:
+                fixes: dict[int, str] | None = None, win_tile: str | None = None,
+                melds: dict[tuple[int, int], str] | None = None) -> PhotoResult:
     """Read, group and score the winning hand in a photo.
 
     ``image``: a file path, the file's bytes, an ``(H, W, 3) uint8`` BGR array, or
@@ -703,18 +721,23 @@ def score_photo(image: Any, context: dict | None = None, *, reader=None,
     ``reader``: anything with ``read(image_bgr) -> Detections`` (default the shared
     :func:`get_reader`). ``fixes``: ``{reading-order number: tile code}``. ``win_tile``: the
     winning tile when the photo does not set it apart (or to overrule the one it does).
+    ``melds``: groups the photo cannot show, ``{(first, last): type}`` in reading-order numbers
+    (``--meld 9-11=chi``: tiles 9 to 11 are an exposed chi; types ``chi pon daiminkan kakan
+    ankan``, or ``concealed`` for tiles of the concealed part; see
+    :func:`vision.layout.declare_groups`), numbered as the report without them numbers the
+    tiles; they hold through every correction.
 
     Returns a :class:`PhotoResult`; a hand that cannot be scored gives ``result["error"]`` and
     a warning, not an exception. Raises :class:`PhotoError` (a ValueError) for a bad context,
-    fix or winning tile, ``vision.imageio.ImageError`` (a ValueError) for an unreadable image,
+    fix, declared group or winning tile, ``vision.imageio.ImageError`` (a ValueError) for an unreadable image,
     and ``vision.detector.ModelError`` when no model can be loaded.
     """
-    return _run(image, context, reader, fixes, win_tile, _score, hand_only=True)
+    return _run(image, context, reader, fixes, win_tile, _score, hand_only=True, melds=melds)
 
 
 def check_photo(image: Any, context: dict | None = None, *, reader=None,
                 fixes: dict[int, str] | None = None, win_tile: str | None = None,
-                declared: str = "hu", revealed: bool = True, discards: str = "",
+                melds: dict[tuple[int, int], str] | None = None, declared: str = "hu", revealed: bool = True, discards: str = "",
                 tournament: bool = False, options=None) -> PhotoResult:
     """The referee's verdict on a declared win, from a photo of the hand (``tilescope check``).
 
@@ -742,4 +765,4 @@ def check_photo(image: Any, context: dict | None = None, *, reader=None,
         except HandError as exc:
             return {"valid": False, "error": str(exc)}
 
-    return _run(image, context, reader, fixes, win_tile, judge, hand_only=False)
+    return _run(image, context, reader, fixes, win_tile, judge, hand_only=False, melds=melds)

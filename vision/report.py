@@ -26,7 +26,14 @@ def _glyphs(codes: list[str]) -> str:
 
 def _numbers(layout: Layout, g: Group) -> str:
     nums = [layout.number(d) for d in g.detections]
-    return f"{nums[0]}" if len(nums) == 1 else f"{nums[0]}-{nums[-1]}"
+    # runs of consecutive numbers: a group the user declared (--meld) need not be one run
+    runs: list[list[int]] = []
+    for n in sorted(nums):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ",".join(f"{r[0]}" if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
 
 
 def group_lines(layout: Layout, win_tile: str | None = None) -> list[str]:

@@ -25,6 +25,11 @@ pass --fix N=TILE (repeatable), e.g. --fix 3=5p; 0m 0p 0s are red fives, 1z..7z 
 White Green Red, 1f..8f flowers, 'back' a face-down tile, 'none' a box that is no tile
 (e.g. a second box on one tile: --fix 15=none).
 
+Groups: if tiles N to M are an exposed meld the photo does not show as one (its turned tile
+hidden or laid straight), pass --meld N-M=TYPE (repeatable), TYPE chi, pon, daiminkan, kakan
+or ankan, e.g. --meld 9-11=chi; tiles the photo set apart that belong to the concealed part:
+--meld 12-14=concealed. The numbers are the report's, before any --fix.
+
 Rule options (red fives, kiriage, kazoe…) go in --context as "rules" (docs/hand-json.md).
 Exit codes: 0 scored (a hand without yaku is still a result); 1 the photo was read but no
 winning hand could be scored (the report says why and what to pass); 2 bad photo or usage.
@@ -45,6 +50,9 @@ def add_photo_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--weights", metavar="DIR", help="model folder (default: the bundled vision/weights)")
     parser.add_argument("--fix", action="append", default=[], metavar="N=TILE",
                         help="tile N (reading order, see the report) is really TILE; repeatable")
+    parser.add_argument("--meld", action="append", default=[], metavar="N-M=TYPE",
+                        help="tiles N to M are an exposed meld of TYPE (chi, pon, daiminkan, kakan, "
+                             "ankan) or part of the concealed hand (concealed); repeatable")
     parser.add_argument("--win-tile", metavar="TILE",
                         help="the winning tile, when the photo does not set it apart")
     parser.add_argument("--context", metavar="JSON|FILE",
@@ -118,6 +126,22 @@ def parse_fixes(items: list[str]) -> dict[int, str]:
     return out
 
 
+def parse_melds(items: list[str]) -> dict[tuple[int, int], str]:
+    """``["9-11=chi", "12-14=concealed"]`` → ``{(9, 11): "chi", (12, 14): "concealed"}``
+    (``N=TYPE`` alone is one tile, for ``concealed``). Raises UsageError for a malformed item;
+    the types and sizes are checked against the photo's tiles later
+    (:func:`vision.layout.check_declared`)."""
+    out: dict[tuple[int, int], str] = {}
+    for item in items:
+        span, sep, kind = item.partition("=")
+        first, dash, last = span.strip().partition("-")
+        last = last if dash else first
+        if not sep or not kind.strip() or not first.strip().isdigit() or not last.strip().isdigit():
+            raise UsageError(f"--meld {item}: expected N-M=TYPE, e.g. --meld 9-11=chi")
+        out[(int(first), int(last))] = kind.strip().lower()
+    return out
+
+
 def context_from_args(args) -> tuple[dict, list[str]]:
     """The request context: ``--context`` overlaid with the flags given. Also returns the
     defaults the pipeline will assume, to print them."""
@@ -165,6 +189,7 @@ def run(args) -> int:
     try:
         ctx, notes = context_from_args(args)
         fixes = parse_fixes(args.fix)
+        melds = parse_melds(args.meld)
     except UsageError as exc:
         return fail(str(exc))
     try:
@@ -179,7 +204,8 @@ def run(args) -> int:
     except (RuntimeError, OSError, ImportError) as exc:
         return fail(f"the tile detector is not available: {exc}")
     try:
-        photo = score_photo(image, ctx, reader=reader, fixes=fixes or None, win_tile=args.win_tile)
+        photo = score_photo(image, ctx, reader=reader, fixes=fixes or None, win_tile=args.win_tile,
+                            melds=melds or None)
     except ValueError as exc:            # PhotoError: a fix or winning tile that does not fit
         return fail(str(exc))
     if not emit(args, image, photo, args.photo, fail, notes):
@@ -244,6 +270,9 @@ def add_check_photo_arguments(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("with a PHOTO instead of FILE")
     g.add_argument("--fix", action="append", default=[], metavar="N=TILE",
                    help="tile N (reading order, see the report) is really TILE; repeatable")
+    g.add_argument("--meld", action="append", default=[], metavar="N-M=TYPE",
+                   help="tiles N to M are an exposed meld of TYPE (chi, pon, daiminkan, kakan, "
+                        "ankan) or part of the concealed hand (concealed); repeatable")
     g.add_argument("--annotate", metavar="OUT.jpg", help="also write the photo with boxes and groups")
     g.add_argument("--weights", metavar="DIR", help="model folder (default: the bundled vision/weights)")
     g.add_argument("--context", metavar="JSON|FILE", help="request keys other than the tiles (the flags win)")
@@ -299,10 +328,11 @@ def run_check_photo(args, options=None) -> int:
     try:
         ctx = _context_from_hand_args(args)
         fixes = parse_fixes(getattr(args, "fix", []) or [])
+        melds = parse_melds(getattr(args, "meld", []) or [])
         image = load_image(args.file)
         reader = get_reader(getattr(args, "weights", None))
         photo = check_photo(image, ctx, reader=reader, fixes=fixes or None,
-                            win_tile=getattr(args, "win_tile", None),
+                            win_tile=getattr(args, "win_tile", None), melds=melds or None,
                             declared=getattr(args, "declared", "hu"),
                             revealed=not getattr(args, "not_revealed", False),
                             discards=getattr(args, "discards", ""),
