@@ -165,8 +165,10 @@ class RecordingPipeline:
     def __init__(self):
         self.calls = []
 
-    def __call__(self, image, context=None, *, reader=None, fixes=None, win_tile=None):
+    def __call__(self, image, context=None, *, reader=None, fixes=None, win_tile=None, melds=None):
         self.calls.append({"shape": image.shape, "context": context, "fixes": fixes, "win_tile": win_tile})
+        if melds is not None:
+            self.calls[-1]["melds"] = melds
         dets = reader.read(image)
         answer = {**dets.to_json(), "layout": None, "request": None,
                   "result": {"valid": True, "echo_context": context}, "warnings": []}
@@ -200,6 +202,19 @@ def test_score_rejects_bad_form_fields(field, value, status):
     assert r.status_code == status
     assert r.json()["error"]
     assert pipe.calls == []
+
+
+def test_score_passes_declared_melds():
+    pipe = RecordingPipeline()
+    c = TestClient(create_app(reader=PixelReader(), score_photo=pipe))
+    r = c.post("/api/score", files={"image": ("a.png", png(coded_image(9)), "image/png")},
+               data={"melds": json.dumps({"9-11": "chi", "12-14": "Concealed"})})
+    assert r.status_code == 200, r.text
+    assert pipe.calls[0]["melds"] == {(9, 11): "chi", (12, 14): "concealed"}
+    for bad in ('{"9-11": 3}', '"9-11=chi"', '{"nine": "chi"}'):
+        r = c.post("/api/score", files={"image": ("a.png", png(coded_image(9)), "image/png")},
+                   data={"melds": bad})
+        assert r.status_code == 422 and r.json()["code"] == "bad_melds"
 
 
 def test_parse_fixes_forms():
@@ -331,6 +346,9 @@ def test_score_rejects_a_bad_context_and_a_bad_fix_with_422():
     r = c.post("/api/score", files={"image": ("s.jpg", photo, "image/jpeg")},
                data={"fixes": json.dumps({"99": "5p"})})
     assert r.status_code == 422 and "99" in r.json()["error"]
+    r = c.post("/api/score", files={"image": ("s.jpg", photo, "image/jpeg")},
+               data={"melds": json.dumps({"12-13": "pon"})})
+    assert r.status_code == 422 and "a pon is 3 tiles" in r.json()["error"]
 
 
 def test_check_rules_an_open_hand_without_yaku_chombo():

@@ -5,7 +5,9 @@ Endpoints (all JSON; the result shapes are those of the CLI's ``--json``):
 - ``POST /api/read``  multipart ``image`` → ``{"image": {...}, "tiles": [...]}`` (``tilescope read``)
 - ``POST /api/score`` multipart ``image`` + optional ``context`` (JSON object of the hand-JSON
   request keys other than the tiles), ``fixes`` (JSON object ``{"3": "5p"}``: 1-based tile
-  number → corrected tile, as ``--fix 3=5p``) and ``win_tile`` → the ``tilescope score --json``
+  number → corrected tile, as ``--fix 3=5p``), ``melds`` (JSON object ``{"9-11": "chi"}``:
+  tiles 9 to 11 are an exposed chi, as ``--meld 9-11=chi``) and ``win_tile`` → the
+  ``tilescope score --json``
   result ``{"image", "tiles", "layout", "request", "result", "warnings"}``
 - ``POST /api/hand``  hand JSON (``docs/hand-json.md``) → its result, never an HTTP error
   for a bad hand: the result's ``error`` says what is wrong, as in ``tilescope hand``
@@ -254,6 +256,29 @@ def parse_fixes(value) -> dict[int, str]:
     return out
 
 
+def parse_melds(value) -> dict[tuple[int, int], str]:
+    """Declared groups as sent by a script → ``{(first, last): type}`` (``--meld``).
+
+    Accepts ``{"9-11": "chi"}`` or ``["9-11=chi"]`` (the CLI's form). Raises ApiError 422
+    naming the bad entry; types and sizes are checked against the photo's tiles by the
+    pipeline (422 too)."""
+    from vision.commands.score import UsageError
+    from vision.commands.score import parse_melds as parse_items
+
+    if value is None:
+        return {}
+    if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
+        items = [f"{k}={v}" for k, v in value.items()]
+    elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+        items = value
+    else:
+        raise ApiError(422, "bad_melds", 'melds must be an object such as {"9-11": "chi"}')
+    try:
+        return parse_items(items)
+    except UsageError as exc:
+        raise ApiError(422, "bad_melds", str(exc)) from None
+
+
 # ---- the app ----
 
 def create_app(
@@ -407,6 +432,8 @@ def create_app(
         context: str | None = Form(None, description='JSON object, e.g. {"ruleset": "riichi", '
                                                       '"win": "ron", "seat_wind": "S"}'),
         fixes: str | None = Form(None, description='JSON object {"3": "5p"}: tile 3 is really 5p'),
+        melds: str | None = Form(None, description='JSON object {"9-11": "chi"}: tiles 9-11 are an '
+                                                    'exposed chi ("concealed": part of the hand)'),
         win_tile: str | None = Form(None, description="the winning tile, when the photo does not show it apart"),
     ):
         """Recognised tiles, layout, the hand request and its score (``tilescope score --json``)."""
@@ -415,15 +442,17 @@ def create_app(
         if not isinstance(ctx, dict):
             raise ApiError(422, "bad_context", "context must be a JSON object of hand-request keys")
         fix_map = parse_fixes(_parse_json_field("fixes", fixes, None))
+        meld_map = parse_melds(_parse_json_field("melds", melds, None))
         win = (win_tile or "").strip() or None
 
         def work():
             img = decode_upload(data, limits)
             try:
                 result = fn_score_photo()(img, ctx, reader=get_reader(), fixes=fix_map or None,
-                                          win_tile=win)
+                                          win_tile=win, melds=meld_map or None)
             except ValueError as exc:
-                # PhotoError: a bad context, fix or winning tile, validated as `tilescope hand` does.
+                # PhotoError: a bad context, fix, meld or winning tile, validated as `tilescope
+                # hand` does.
                 raise ApiError(422, "invalid_request", str(exc)) from None
             return result.to_json()
 
