@@ -697,6 +697,20 @@ def test_melds_the_photo_does_not_show_are_declared_by_number():
     assert score_photo(dets, UNSORTED_CONTEXT).result["payment"]["total"] != 1300
 
 
+def test_unsorted_row_warning_names_the_melds_that_would_sort_it():
+    # as read, the hand scores from an unsorted row; without 675m and 879m the row is in order
+    # (678s 1z 555z) and, those declared chi, the hand still scores: the warning says so
+    photo = score_photo(to_detections(UNSORTED), UNSORTED_CONTEXT)
+    [w] = [w for w in photo.warnings if w.code == "unsorted_row"]
+    assert w.fix == "--meld 1-3=chi --meld 7-9=chi"
+    assert "without tiles 1-3 (675m) and 7-9 (879m)" in w.message
+    # a row no declared meld puts in order gets the general advice
+    other = score_photo(to_detections(Table().row("675m678s879m5551z").row(["1z"], gap=APART)),
+                        UNSORTED_CONTEXT)
+    [w] = [w for w in other.warnings if w.code == "unsorted_row"]
+    assert w.fix == "" and "pass --meld N-M=chi" in w.message
+
+
 def test_declared_melds_hold_through_the_joint_re_reading():
     # tile 5 (7s) misread as 9s, unsure, its next guess 7s: the hand as declared makes no
     # winning hand until the re-reading puts the 7s back; the chi stay declared

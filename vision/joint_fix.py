@@ -65,7 +65,7 @@ def is_sorted_row(kinds: Sequence[int]) -> bool:
 HONOURS = 3     # kind // 9 of the winds and dragons
 
 
-def _kind(code: str) -> int | None:
+def playing_kind(code: str) -> int | None:
     """Kind 0..33 of a playing tile; None for a back or a flower (no part of a concealed hand)."""
     try:
         kind = kind_of(code)
@@ -80,7 +80,7 @@ def concealed_row_sorted(layout: Layout) -> bool:
     was not set apart counts as sorted: the drawn tile may sit anywhere in its row."""
     if not any(g.kind == "win" for g in layout.groups):
         return True
-    kinds = [_kind(d.tile) for g in layout.groups if g.kind == "concealed" for d in g.detections]
+    kinds = [playing_kind(d.tile) for g in layout.groups if g.kind == "concealed" for d in g.detections]
     return None not in kinds and is_sorted_row(kinds)
 
 
@@ -107,16 +107,16 @@ def joint_correction(layout: Layout, *, max_tiles: int = 8, max_visits: int = 20
     complete = complete_checker(layout.ruleset)
     # a face-down tile or a flower cannot be in the concealed part, however sure the reader
     # was: a blank white dragon (haku) is read as a back, so it is re-read first
-    uncountable = [d for d in hand if _kind(d.tile) is None and d.alternatives]
+    uncountable = [d for d in hand if playing_kind(d.tile) is None and d.alternatives]
     unsure = uncountable + sorted((d for d in hand if d.confidence < low_confidence and d.alternatives
-                                   and _kind(d.tile) is not None),
+                                   and playing_kind(d.tile) is not None),
                                   key=lambda d: d.confidence)[:max(0, max_tiles - len(uncountable))]
     unsure_ids = {id(d) for d in unsure}
     base = [0] * 34
     for d in hand:
         if id(d) in unsure_ids:
             continue
-        k = _kind(d.tile)
+        k = playing_kind(d.tile)
         if k is None:
             return None
         base[k] += 1
@@ -125,7 +125,7 @@ def joint_correction(layout: Layout, *, max_tiles: int = 8, max_visits: int = 20
     for d in unsure:
         opts = []
         for code, conf in ((d.tile, d.confidence), *d.alternatives[:3]):
-            k = _kind(code)
+            k = playing_kind(code)
             if k is not None and conf >= MIN_ALTERNATIVE:
                 opts.append((code, k, -math.log(max(conf, 1e-9))))
         if not opts:
@@ -141,7 +141,7 @@ def joint_correction(layout: Layout, *, max_tiles: int = 8, max_visits: int = 20
 
     row = [d for g in layout.groups if g.kind == "concealed" for d in g.detections]
     row_slot = {id(d): i for i, d in enumerate(row)}
-    row_base = [_kind(d.tile) for d in row]
+    row_base = [playing_kind(d.tile) for d in row]
     unsure_slot = [row_slot.get(id(d)) for d in unsure]
 
     # with the winning tile still in the row, the row need not be sorted: no preference

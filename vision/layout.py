@@ -182,7 +182,7 @@ def _kind(code: str) -> int | None:
         return None
 
 
-def _is_set(codes: list[str]) -> str | None:
+def set_shape(codes: list[str]) -> str | None:
     """'pon', 'chi', 'kan' if the tile codes form that set, else None."""
     # the grouping search asks about the same few tiles hundreds of times per photo
     return _set_shape(tuple(codes))
@@ -222,14 +222,14 @@ def _meld_from_slots(slots: list[Slot]) -> tuple[Group, int]:
                else None)
     if misread is not None:
         repairs = ((misread, faces[0]),)
-        shape = _is_set(faces + faces[:1])
+        shape = set_shape(faces + faces[:1])
         penalty += REPAIR_PENALTY
     elif backs:
-        shape = _is_set(faces + faces[:1] * (4 - len(faces))) if faces else None
+        shape = set_shape(faces + faces[:1] * (4 - len(faces))) if faces else None
         penalty += 0 if (len(slots) == 4 and closed_kan_shown(dets)) else 3
         return Group("meld", dets, "ankan"), penalty
     else:
-        shape = _is_set(faces)
+        shape = set_shape(faces)
     if shape is None:
         repairs, shape = _repair(dets)
         penalty += REPAIR_PENALTY if shape else 0
@@ -315,7 +315,7 @@ def _repair(dets: list[Detection], share: float = 0.0) -> tuple[tuple[tuple[Dete
         for code, conf in d.alternatives:
             if conf < max(REPAIR_MIN, share * d.confidence) or (best is not None and conf <= best[0]):
                 continue
-            shape = _is_set(codes[:i] + [code] + codes[i + 1:])
+            shape = set_shape(codes[:i] + [code] + codes[i + 1:])
             if shape is not None:
                 best = (conf, d, code, shape)
     if best is None:
@@ -790,7 +790,7 @@ def _unmarked_sets(segments: list[list[Slot]], memo: dict | None = None) -> list
         return None
     groups, _ = _region_melds(segments, memo)
     for g in groups:
-        if len(g.detections) not in (3, 4) or _is_set([d.tile for d in g.detections]) is None:
+        if len(g.detections) not in (3, 4) or set_shape([d.tile for d in g.detections]) is None:
             return None
     return groups
 
@@ -924,7 +924,7 @@ def _tail_set(dets: list[Detection], repair: bool = False) -> tuple[float, Group
     """The meld ``dets`` make at the end of the hand row, its repair cost and whether it was
     repaired by a next guess (then it counts only when set apart), or None (``repair``: as
     for :func:`_tail_sets`)."""
-    shape = _is_set([d.tile for d in dets])
+    shape = set_shape([d.tile for d in dets])
     repairs: tuple[tuple[Detection, str], ...] = ()
     if shape is None:
         blank = _blank_ends(dets)

@@ -20,15 +20,16 @@ import math
 import threading
 import time
 from dataclasses import dataclass, field, replace
+from itertools import combinations
 from typing import Any
 
 from scoring.hand import HandError, check
 from scoring.request import parse_request
 
 from .detections import Detection, Detections
-from .joint_fix import concealed_row_sorted, joint_correction
-from .layout import (LOW_CONFIDENCE, Layout, LayoutWarning, closed_kan_shown, parse_layout,
-                     reparse_fixed, tiles_add_up)
+from .joint_fix import concealed_row_sorted, is_sorted_row, joint_correction, playing_kind
+from .layout import (LOW_CONFIDENCE, Layout, LayoutWarning, closed_kan_shown, declare_groups,
+                     parse_layout, reparse_fixed, set_shape, tiles_add_up)
 from .rows import BACK, row_direction
 
 # Keys of a request that come from the photo, never from the context. (``win_tile``,
@@ -567,19 +568,65 @@ def _renamed_warning(layout: Layout, renamed: list[Detection], code: str, why: s
                          " ".join(f"--fix {n}=TILE" for n, _ in kept), tuple(n for n, _ in kept))
 
 
-def _unsorted_warning(layout: Layout) -> LayoutWarning:
+def _unsorted_warning(layout: Layout, ctx: dict, win_tile: str | None, judge) -> LayoutWarning:
     """The ``unsorted_row`` warning: the hand was scored from a concealed row that is not in
     order (``vision.joint_fix.is_sorted_row``). Players lay a winning hand down sorted, so
     some of its tiles are misread, or form an exposed meld whose turned tile the photo does
-    not show (a chi or pon scored as concealed tiles changes the hand's value)."""
+    not show (a chi or pon scored as concealed tiles changes the hand's value). When some
+    sets of three side by side in the row, declared exposed melds, leave it sorted and the
+    hand still scores (:func:`_melds_in_row`), the warning names them and the ``--meld``
+    flags to pass."""
     row = [d for g in layout.groups if g.kind == "concealed" for d in g.detections]
     numbers = tuple(layout.number(d) for d in row)
+    text = (f"the concealed tiles {numbers[0]}-{numbers[-1]} ({' '.join(d.tile for d in row)}) "
+            "are not laid in order, as a winning hand is: some may be misread, or be an exposed "
+            "meld whose turned tile was not seen (scored as concealed). Check them; ")
+    found = _melds_in_row(layout, ctx, win_tile, judge)
+    if not found:
+        return LayoutWarning("unsorted_row", text + "if tiles N to M are an exposed meld, pass "
+                             "--meld N-M=chi (or pon, daiminkan, kakan, ankan)", "", numbers)
+    flags = " ".join(f"--meld {a}-{b}={kind}" for (a, b), kind in found.items())
+    sets = " and ".join(f"{a}-{b} ({''.join(layout.order[n - 1].tile[0] for n in range(a, b + 1))}"
+                        f"{layout.order[a - 1].tile[1]})" for a, b in found)
     return LayoutWarning(
-        "unsorted_row",
-        f"the concealed tiles {numbers[0]}-{numbers[-1]} ({' '.join(d.tile for d in row)}) are "
-        "not laid in order, as a winning hand is: some may be misread, or be an exposed meld "
-        "whose turned tile was not seen (scored as concealed). Check them; if tiles N to M "
-        "are an exposed meld, pass --meld N-M=chi (or pon, daiminkan, kakan, ankan)", "", numbers)
+        "unsorted_row", text + f"the row is in order without tiles {sets}: if "
+        f"{'they are exposed melds' if len(found) > 1 else 'they are an exposed meld'} laid as "
+        f"called, pass {flags}", flags, numbers)
+
+
+# Exposed melds looked for in an unsorted concealed row: at most this many at once.
+ROW_MELDS = 2
+
+
+def _melds_in_row(layout: Layout, ctx: dict, win_tile: str | None, judge) -> dict[tuple[int, int], str]:
+    """Sets of three tiles side by side in the concealed row (a chi in any order: a called
+    tile is laid first; a pon) that, declared exposed melds, leave the rest of the row sorted
+    and the hand still scoring: ``{(first, last): "chi" | "pon"}``, the fewest that do (at
+    most :data:`ROW_MELDS`), the leftmost first; ``{}`` when none does."""
+    row = [d for g in layout.groups if g.kind == "concealed" for d in g.detections]
+    free = 4 - sum(1 for g in layout.groups if g.kind == "meld")
+    kinds = [playing_kind(d.tile) for d in row]
+    if None in kinds:
+        return {}
+    sets = [(i, shape) for i in range(len(row) - 2)
+            if (shape := set_shape([d.tile for d in row[i:i + 3]])) in ("chi", "pon")]
+    for n in range(1, min(free, ROW_MELDS) + 1):
+        for chosen in combinations(sets, n):
+            starts = [i for i, _ in chosen]
+            if any(b - a < 3 for a, b in zip(starts, starts[1:])):
+                continue                        # two sets sharing a tile
+            taken = {j for i in starts for j in range(i, i + 3)}
+            if not is_sorted_row([k for j, k in enumerate(kinds) if j not in taken]):
+                continue
+            declared = {(layout.number(row[i]), layout.number(row[i + 2])): shape for i, shape in chosen}
+            try:
+                regrouped = declare_groups(layout, declared)
+            except ValueError:
+                continue
+            req, result, _ = _judge_layout(regrouped, ctx, win_tile, judge)
+            if req is not None and not result.get("error"):
+                return declared
+    return {}
 
 
 def _unsure_photo_warning(detections: Detections) -> LayoutWarning | None:
@@ -682,7 +729,7 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool, melds=
                 "hand_invalid", f"the hand as read cannot be scored: {result['error']}{hint}",
                 fixes_text[0] if fixes_text else ""))
     if hand_only and not result.get("error") and not concealed_row_sorted(layout):
-        warnings.append(_unsorted_warning(layout))
+        warnings.append(_unsorted_warning(layout, ctx, win_tile, judge))
     t_score = time.perf_counter() - t0
     if repaired is not None:
         warnings.append(repaired)
