@@ -159,3 +159,65 @@ def test_overlay_page_shows_what_the_websocket_sends(browser):
             lambda d: "hidden" in d.find_element(By.ID, "card").get_attribute("class"))
     finally:
         server.stop()
+
+
+class FlatMeldReader(TruthReader):
+    """The sample with its pon laid straight: the turned tile's box made upright, the size of
+    the others, so the pon 777z (tiles 12-14) is set apart like a meld but no turned tile says
+    so."""
+
+    def read(self, img):
+        from dataclasses import replace
+        from statistics import median
+
+        dets = super().read(img)
+        upright = [d.box for d in dets.tiles if not d.sideways]
+        w = median(b[2] - b[0] for b in upright)
+        h = median(b[3] - b[1] for b in upright)
+
+        def straight(d):
+            cx, bottom = (d.box[0] + d.box[2]) / 2, d.box[3]
+            return replace(d, box=(cx - w / 2, bottom - h, cx + w / 2, bottom), sideways=False)
+
+        return replace(dets, tiles=[straight(d) if d.sideways else d for d in dets.tiles])
+
+
+@pytest.fixture(scope="module")
+def flat_meld_url():
+    import uvicorn
+
+    from vision.server import create_app
+
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(reader=FlatMeldReader()), host="127.0.0.1",
+                                           port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("the test server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=5)
+
+
+def test_a_meld_warning_regroups_the_hand_with_one_tap(flat_meld_url, browser):
+    """The pon without a seen turned tile is scored as exposed (1 han 30 fu, 1000, as in
+    sample_truth); "group them so" on its warning declares tiles 12-14 concealed: a closed ron,
+    yakuhai (chun) 1 han, fu 20 + 10 closed ron + 8 closed triplet of honours = 38 -> 40;
+    non-dealer ron base 40 x 2^(1+2) = 320, x4 = 1280 -> 1300 (seed rules text)."""
+    browser.get(flat_meld_url + "/")
+    form = browser.find_element(By.ID, "context")
+    Select(form.find_element(By.NAME, "win")).select_by_value("ron")
+    Select(form.find_element(By.NAME, "seat_wind")).select_by_value("S")
+    browser.find_element(By.ID, "file").send_keys(str(SAMPLE))
+    assert _headline(browser, "han") == "1 han 30 fu"
+    button = WebDriverWait(browser, 10).until(
+        lambda d: d.find_element(By.CSS_SELECTOR, "#warnings button.meld"))
+    assert "tiles 12-14 (777z)" in button.find_element(By.XPATH, "..").text
+    button.click()
+    assert _headline(browser, "40 fu") == "1 han 40 fu"
+    assert "1300" in browser.find_element(By.ID, "payment").text
+    assert browser.find_element(By.ID, "fixes").text == "12-14=concealed"

@@ -14,6 +14,7 @@ const state = {
   blob: null,        // the (scaled) photo sent to the server
   bitmap: null,      // the same photo, for drawing
   fixes: {},         // tile number (1-based reading order, data.tiles[i].n) -> corrected code
+  melds: {},         // "first-last" (tile numbers) -> declared group type (--meld)
   data: null,        // last /api/score answer
   pending: null,     // AbortController of the request in flight
   seq: 0,            // answers to older requests are dropped
@@ -65,6 +66,7 @@ async function loadPhoto(file) {
   state.bitmap = await createImageBitmap(c);
   state.blob = await new Promise((res) => c.toBlob(res, "image/jpeg", 0.92));
   state.fixes = {};
+  state.melds = {};
   state.data = null;
   $("canvas-wrap").hidden = false;
   draw();
@@ -150,9 +152,16 @@ $("picker").addEventListener("close", () => {
 });
 
 function showFixes() {
-  const entries = Object.entries(state.fixes);
+  const entries = Object.entries(state.fixes).concat(Object.entries(state.melds));
   $("fixes-line").hidden = entries.length === 0;
   $("fixes").textContent = entries.map(([n, t]) => `${n}=${t}`).join(", ");
+}
+
+// "--meld 1-3=chi --meld 7-9=chi" (a warning's fix) -> state.melds, then score again
+function applyMelds(fix) {
+  for (const m of fix.matchAll(/--meld (\d+-\d+)=(\w+)/g)) state.melds[m[1]] = m[2];
+  showFixes();
+  score();
 }
 
 // ---- context form -> hand-request keys ----
@@ -193,6 +202,7 @@ async function score() {
   body.append("image", state.blob, "photo.jpg");
   body.append("context", JSON.stringify(context()));
   if (Object.keys(state.fixes).length) body.append("fixes", JSON.stringify(state.fixes));
+  if (Object.keys(state.melds).length) body.append("melds", JSON.stringify(state.melds));
   const win = $("context").win_tile.value.trim();
   if (win) body.append("win_tile", win);
   setStatus("Reading the tiles…");
@@ -315,9 +325,17 @@ function showResult(data) {
   for (const w of data.warnings || []) {
     if (typeof w === "string") { warn.appendChild(li(w)); continue; }
     // The pipeline words fixes as CLI options; say what to do on this page instead.
-    const hint = !w.fix ? "" : w.fix.startsWith("--fix") ? " — tap the tile to correct it"
+    const meld = (w.fix || "").startsWith("--meld");
+    const hint = !w.fix || meld ? "" : w.fix.startsWith("--fix") ? " — tap the tile to correct it"
       : w.fix.startsWith("--win-tile") ? ` — set the winning tile (${w.fix.split(" ")[1] || ""})` : ` (${w.fix})`;
-    warn.appendChild(li(w.message + hint));
+    const item = li(w.message + hint);
+    if (meld) {            // a grouping the photo cannot show: one tap declares it
+      const b = document.createElement("button");
+      b.type = "button"; b.className = "small meld"; b.textContent = "group them so";
+      b.addEventListener("click", () => applyMelds(w.fix));
+      item.appendChild(b);
+    }
+    warn.appendChild(item);
   }
 }
 
@@ -333,7 +351,7 @@ $("view").addEventListener("click", (ev) => {
   const i = tileAt(ev);
   if (i >= 0) openPicker(i);
 });
-$("clear-fixes").addEventListener("click", () => { state.fixes = {}; showFixes(); score(); });
+$("clear-fixes").addEventListener("click", () => { state.fixes = {}; state.melds = {}; showFixes(); score(); });
 $("context").addEventListener("change", () => { showRulesetFields(); score(); });
 $("context").addEventListener("submit", (e) => { e.preventDefault(); score(); });
 buildPicker();
