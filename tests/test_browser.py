@@ -42,14 +42,14 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server_url():
+def _serve(reader):
+    """The app on a free local port, with ``reader`` for a detector: yields its URL."""
     import uvicorn
 
     from vision.server import create_app
 
     port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(reader=TruthReader()), host="127.0.0.1",
+    server = uvicorn.Server(uvicorn.Config(create_app(reader=reader), host="127.0.0.1",
                                            port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -61,6 +61,11 @@ def server_url():
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def server_url():
+    yield from _serve(TruthReader())
 
 
 @pytest.fixture(scope="module")
@@ -184,23 +189,7 @@ class FlatMeldReader(TruthReader):
 
 @pytest.fixture(scope="module")
 def flat_meld_url():
-    import uvicorn
-
-    from vision.server import create_app
-
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(reader=FlatMeldReader()), host="127.0.0.1",
-                                           port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the test server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=5)
+    yield from _serve(FlatMeldReader())
 
 
 def test_a_meld_warning_regroups_the_hand_with_one_tap(flat_meld_url, browser):
