@@ -116,6 +116,8 @@ class Layout:
     ``upside_down``: the rows were read right-to-left in image coordinates (a photo taken
     from across the table). ``direction``: the reading direction in degrees, -180..180
     (image coordinates, x right, y down: 0 = left to right, 90 = top to bottom).
+    ``declared``: the groups the user declared (``--meld``, :func:`declare_groups`), kept
+    through every re-reading (:func:`reparse_fixed`).
     """
 
     groups: list[Group]
@@ -1373,8 +1375,7 @@ def declare_groups(layout: Layout, declared: dict[tuple[int, int], str],
     groups = ([Group("concealed", sorted(hand, key=lambda d: number[id(d)]))] if hand else [])
     groups += [g for g in kept if g.kind == "win"] + melds
     groups += [g for g in kept if g.kind not in ("win", "meld")]
-    regrouped = {"ambiguous_grouping", "tile_count", "meld_without_sideways"}
-    warnings = [w for w in layout.warnings if w.code not in regrouped and w.code not in _FINISH_CODES]
+    warnings = [w for w in layout.warnings if w.code not in _REGROUPED_CODES]
     out = _finish(groups, layout.ruleset, warnings, low_confidence, lambda d: number[id(d)])
     # a declared meld is what the user says it is, turned tile seen or not
     out.warnings = [w for w in out.warnings if not (
@@ -1394,9 +1395,10 @@ def declare_groups(layout: Layout, declared: dict[tuple[int, int], str],
     return out
 
 
-# the warnings _finish makes (made again when the groups change)
-_FINISH_CODES = frozenset({"meld_without_sideways", "back_tile", "loose_tiles", "beside_flowers",
-                           "flowers_in_riichi", "low_confidence", "win_tile_not_shown"})
+# the warnings made again when the groups change: _finish's, and the count's
+_REGROUPED_CODES = frozenset({"meld_without_sideways", "back_tile", "loose_tiles", "beside_flowers",
+                              "flowers_in_riichi", "low_confidence", "win_tile_not_shown",
+                              "ambiguous_grouping", "tile_count"})
 
 
 def _declared_meld(dets: list[Detection], kind: str) -> Group:

@@ -618,7 +618,10 @@ def _melds_in_row(layout: Layout, ctx: dict, win_tile: str | None, judge) -> dic
             taken = {j for i in starts for j in range(i, i + 3)}
             if not is_sorted_row([k for j, k in enumerate(kinds) if j not in taken]):
                 continue
-            declared = {(layout.number(row[i]), layout.number(row[i + 2])): shape for i, shape in chosen}
+            spans = [sorted(layout.number(d) for d in row[i:i + 3]) for i in starts]
+            if any(ns != list(range(ns[0], ns[0] + 3)) for ns in spans):
+                continue                        # numbered apart (an earlier reading's numbers)
+            declared = {(ns[0], ns[2]): shape for ns, (_, shape) in zip(spans, chosen)}
             try:
                 regrouped = declare_groups(layout, declared)
             except ValueError:
