@@ -732,5 +732,5 @@ def test_cli_meld_declares_the_sample_s_pon_concealed(fake_model, capsys):
     code, out, err = run_cli(["score", str(RIICHI.with_suffix(".jpg")), "--win", "ron", "--seat", "S",
                               "--dora", "1p", "--meld", "12-14=concealed"], capsys)
     assert code == 0, err
-    assert "concealed     1-10,12-14" in out
+    assert "concealed     1-10,12-14 23m406p67888s777z" in out
     assert "Value: 2 han 40 fu" in out and "total 2600" in out

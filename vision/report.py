@@ -42,6 +42,7 @@ def group_lines(layout: Layout, win_tile: str | None = None) -> list[str]:
     winning tile actually scored (``--win-tile``); when it is not the tile set apart, that tile
     is labelled ``set apart`` rather than ``winning tile``."""
     lines = []
+    width = max([6] + [len(_numbers(layout, g)) for g in layout.groups])
     for g in layout.groups:
         text = g.mpsz()
         kind = _KIND_NAMES[g.kind]
@@ -55,7 +56,7 @@ def group_lines(layout: Layout, win_tile: str | None = None) -> list[str]:
                     # no turned tile was seen: a chi comes from the left by rule, a pon or
                     # kan's discarder is a guess from the tiles' shapes (layout._infer_called)
                     text += " (by rule)" if g.meld_type == "chi" else " (guessed)"
-        lines.append(f"  {kind:<13} {_numbers(layout, g):<6} {text:<34} {_glyphs(g.tiles)}")
+        lines.append(f"  {kind:<13} {_numbers(layout, g):<{width}} {text:<34} {_glyphs(g.tiles)}")
     return lines
 
 
