@@ -351,6 +351,9 @@ def test_cli_json(fake_model, capsys):
     (["score", str(RIICHI.with_suffix(".jpg")), "--meld", "12-14"], "expected N-M=TYPE"),
     (["score", str(RIICHI.with_suffix(".jpg")), "--meld", "12-13=pon"], "a pon is 3 tiles, not 2"),
     (["score", str(RIICHI.with_suffix(".jpg")), "--meld", "13-16=ankan"], "tiles 1..14"),
+    (["score", str(RIICHI.with_suffix(".jpg")), "--meld", "12-14=ankan"], "an ankan is 4 tiles, not 3"),
+    (["score", str(RIICHI.with_suffix(".jpg")), "--meld", "12-14=concealed", "--meld", "12-14=pon"],
+     "tiles 12-14 are already declared concealed"),
 ])
 def test_cli_errors_exit_2_without_traceback(fake_model, capsys, argv, message):
     code, out, err = run_cli(argv, capsys)

@@ -1323,7 +1323,8 @@ def check_declared(declared: dict[tuple[int, int], str], n_tiles: int) -> None:
             raise ValueError(f"{name}: the photo has tiles 1..{n_tiles}, first to last")
         size = DECLARED_TYPES[kind]
         if size is not None and last - first + 1 != size:
-            raise ValueError(f"{name}: a {kind} is {size} tiles, not {last - first + 1}")
+            article = "an" if kind[0] in "aeiou" else "a"
+            raise ValueError(f"{name}: {article} {kind} is {size} tiles, not {last - first + 1}")
         for n in range(first, last + 1):
             if n in seen:
                 a, b = seen[n]

@@ -138,7 +138,11 @@ def parse_melds(items: list[str]) -> dict[tuple[int, int], str]:
         last = last if dash else first
         if not sep or not kind.strip() or not first.strip().isdigit() or not last.strip().isdigit():
             raise UsageError(f"--meld {item}: expected N-M=TYPE, e.g. --meld 9-11=chi")
-        out[(int(first), int(last))] = kind.strip().lower()
+        span = (int(first), int(last))
+        if span in out:
+            raise UsageError(f"--meld {item}: tiles {span[0]}-{span[1]} are already declared "
+                             f"{out[span]}")
+        out[span] = kind.strip().lower()
     return out
 
 
