@@ -210,7 +210,7 @@ def run(args) -> int:
     try:
         photo = score_photo(image, ctx, reader=reader, fixes=fixes or None, win_tile=args.win_tile,
                             melds=melds or None)
-    except ValueError as exc:            # PhotoError: a fix or winning tile that does not fit
+    except ValueError as exc:            # PhotoError: a fix, meld or winning tile that does not fit
         return fail(str(exc))
     if not emit(args, image, photo, args.photo, fail, notes):
         return 2
