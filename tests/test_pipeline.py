@@ -481,6 +481,12 @@ def test_cli_check_photo_rules_on_the_photographed_hand(fake_model, capsys):
     code, out, _ = run_cli(["check", photo, "--seat", "S", "--fix", "3=1p", "--json"], capsys)
     verdict = json.loads(out)["result"]
     assert code == 0 and verdict["ruling"].startswith("chombo") and verdict["penalty"]["total"] == 8000
+    # the pon declared part of the concealed hand: a closed ron, 2 han 40 fu, 2600 (see
+    # test_cli_meld_declares_the_sample_s_pon_concealed)
+    code, out, err = run_cli(["check", photo, "--seat", "S", "--dora", "1p", "--meld", "12-14=concealed"],
+                             capsys)
+    assert code == 0, err
+    assert "Ruling: VALID" in out and "total 2600" in out
 
 
 def test_tiles_smaller_than_the_training_crops_are_warned_about():
