@@ -209,4 +209,12 @@ def test_a_meld_warning_regroups_the_hand_with_one_tap(flat_meld_url, browser):
     button.click()
     assert _headline(browser, "40 fu") == "1 han 40 fu"
     assert "1300" in browser.find_element(By.ID, "payment").text
-    assert browser.find_element(By.ID, "fixes").text == "12-14=concealed"
+    melds = browser.find_element(By.ID, "context").find_element(By.NAME, "melds")
+    assert melds.get_attribute("value") == "12-14=concealed"
+    # typed by hand instead: emptied, the pon is exposed again; typed back, concealed again
+    melds.clear()
+    browser.execute_script("arguments[0].dispatchEvent(new Event('change', {bubbles: true}))", melds)
+    assert _headline(browser, "30 fu") == "1 han 30 fu"
+    melds.send_keys("12-14=concealed")
+    browser.execute_script("arguments[0].dispatchEvent(new Event('change', {bubbles: true}))", melds)
+    assert _headline(browser, "40 fu") == "1 han 40 fu"

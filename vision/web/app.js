@@ -14,7 +14,6 @@ const state = {
   blob: null,        // the (scaled) photo sent to the server
   bitmap: null,      // the same photo, for drawing
   fixes: {},         // tile number (1-based reading order, data.tiles[i].n) -> corrected code
-  melds: {},         // "first-last" (tile numbers) -> declared group type (--meld)
   data: null,        // last /api/score answer
   pending: null,     // AbortController of the request in flight
   seq: 0,            // answers to older requests are dropped
@@ -66,7 +65,7 @@ async function loadPhoto(file) {
   state.bitmap = await createImageBitmap(c);
   state.blob = await new Promise((res) => c.toBlob(res, "image/jpeg", 0.92));
   state.fixes = {};
-  state.melds = {};
+  $("context").melds.value = "";
   state.data = null;
   $("canvas-wrap").hidden = false;
   draw();
@@ -152,15 +151,23 @@ $("picker").addEventListener("close", () => {
 });
 
 function showFixes() {
-  const entries = Object.entries(state.fixes).concat(Object.entries(state.melds));
+  const entries = Object.entries(state.fixes);
   $("fixes-line").hidden = entries.length === 0;
   $("fixes").textContent = entries.map(([n, t]) => `${n}=${t}`).join(", ");
 }
 
-// "--meld 1-3=chi --meld 7-9=chi" (a warning's fix) -> state.melds, then score again
+// the form's "9-11=chi 12-14=concealed" -> {"9-11": "chi", ...} (--meld)
+function melds() {
+  const out = {};
+  for (const m of $("context").melds.value.matchAll(/(\d+-\d+)=([A-Za-z]+)/g)) out[m[1]] = m[2].toLowerCase();
+  return out;
+}
+
+// a warning's fix "--meld 1-3=chi --meld 7-9=chi" -> the form's melds, then score again
 function applyMelds(fix) {
-  for (const m of fix.matchAll(/--meld (\d+-\d+)=(\w+)/g)) state.melds[m[1]] = m[2];
-  showFixes();
+  const have = melds();
+  for (const m of fix.matchAll(/--meld (\d+-\d+)=(\w+)/g)) have[m[1]] = m[2];
+  $("context").melds.value = Object.entries(have).map(([n, t]) => `${n}=${t}`).join(" ");
   score();
 }
 
@@ -202,7 +209,8 @@ async function score() {
   body.append("image", state.blob, "photo.jpg");
   body.append("context", JSON.stringify(context()));
   if (Object.keys(state.fixes).length) body.append("fixes", JSON.stringify(state.fixes));
-  if (Object.keys(state.melds).length) body.append("melds", JSON.stringify(state.melds));
+  const declared = melds();
+  if (Object.keys(declared).length) body.append("melds", JSON.stringify(declared));
   const win = $("context").win_tile.value.trim();
   if (win) body.append("win_tile", win);
   setStatus("Reading the tiles…");
@@ -351,7 +359,7 @@ $("view").addEventListener("click", (ev) => {
   const i = tileAt(ev);
   if (i >= 0) openPicker(i);
 });
-$("clear-fixes").addEventListener("click", () => { state.fixes = {}; state.melds = {}; showFixes(); score(); });
+$("clear-fixes").addEventListener("click", () => { state.fixes = {}; showFixes(); score(); });
 $("context").addEventListener("change", () => { showRulesetFields(); score(); });
 $("context").addEventListener("submit", (e) => { e.preventDefault(); score(); });
 buildPicker();
