@@ -22,6 +22,10 @@ minus what the photo shows) and reports the share of hands
   quiet report at its word;
 
 plus the median end-to-end seconds per photo (read + layout + score, rendering excluded).
+Under the score share, its 95% Wilson interval: on 300 hands a share near 23% can move about
+±5 points by chance, so two readers (or two machines' OpenCV builds) are told apart hand by
+hand: ``--compare OLD.jsonl`` (an earlier run's ``--json`` on the same seed) lists the hands
+this run scores right that the earlier one did not, and the other way round.
 ``--truth`` feeds the renderer's exact boxes instead of the model: the layout parser's own
 accuracy (``--box-sideways``: without the renderer's sideways flags, as a detector sees them). Hands with a tile hidden in the render (less than 40% visible, so not labelled) are
 counted separately: no reader can get them right. Run from the repository root; needs the
@@ -87,6 +91,29 @@ def same_score(a: dict, b: dict) -> bool:
         return out
 
     return norm(a) == norm(b)
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval ``(low, high)`` for ``k`` successes in ``n`` trials (95% with the
+    default ``z``): how far a share measured on n rendered hands can move by chance alone.
+    ``(0.0, 1.0)`` for ``n == 0``."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = k / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5 / den
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def compare_runs(old: list[dict], new: list[dict], key: str = "score_right") -> tuple[list[int], list[int]]:
+    """Hands (their ``i``) right in ``new`` but not in ``old``, and right in ``old`` but not in
+    ``new``: per-hand rows of two runs on the same seed (``--json``), compared hand by hand. A
+    change that wins some hands and loses others shows here, where the shares alone can hide it."""
+    before = {r["i"]: bool(r[key]) for r in old}
+    won = [r["i"] for r in new if r["i"] in before and r[key] and not before[r["i"]]]
+    lost = [r["i"] for r in new if r["i"] in before and not r[key] and before[r["i"]]]
+    return won, lost
 
 
 def context_for(want: dict, shown_dora: bool) -> dict:
@@ -172,6 +199,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="leave out boxes that are a tile's mirror image in a glass table top "
                          "(vision.reflections; default yes)")
     ap.add_argument("--json", metavar="FILE", help="also write per-hand results as JSON Lines")
+    ap.add_argument("--compare", metavar="FILE",
+                    help="per-hand results of an earlier run on the same seed (its --json): list the "
+                         "hands this run scores right that it did not, and the other way round")
     ap.add_argument("--failures", type=int, default=5, help="print this many failed hands")
     ap.add_argument("--real", nargs="?", const="../shared/real/camerash/photos", metavar="DIR",
                     help="instead: print what the pipeline reads on each real photo in DIR "
@@ -288,6 +318,8 @@ def main(argv: list[str] | None = None) -> int:
                        ("grouping_right", "... and who discarded"),
                        ("score_right", "score = true hand's score")):
         print(f"  {label:<28} {share(key, rows):>7} of all   {share(key, seen):>7} of fully visible")
+    low, high = wilson(sum(r["score_right"] for r in rows), len(rows))
+    print(f"  {'':<28} 95% interval {low:.1%}-{high:.1%} (chance alone, {len(rows)} hands)")
     matched, n_true, n_read = (sum(r[k] for r in rows) for k in ("tiles_matched", "tiles_true", "tiles_read"))
     red_true, red_matched = sum(r["red_true"] for r in rows), sum(r["red_matched"] for r in rows)
     print(f"  per-tile F1 (multisets per photo) {2 * matched / max(n_true + n_read, 1):.3f}"
@@ -303,6 +335,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  read without any warning       {len(quiet) / len(rows):7.1%} of all;  their score right "
           f"{share('score_right', quiet)} ({sum(r['score_right'] for r in quiet)}/{len(quiet)})")
     print(f"  median seconds per photo (read + layout + score): {statistics.median(times):.4f}")
+    if args.compare:
+        try:
+            with open(args.compare, encoding="utf-8") as fh:
+                old = [json.loads(line) for line in fh if line.strip()]
+            won, lost = compare_runs(old, rows)
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            print(f"error: --compare {args.compare}: not the --json of a run ({exc})", file=sys.stderr)
+            return 2
+        print(f"  against {args.compare}: {len(won)} hands won {won}, {len(lost)} lost {lost}")
     for row, want, got, warns in failures:
         print(f"- hand {row['i']} ({row['scene']}, visible={row['visible']}):\n    true {json.dumps(want)}\n"
               f"    read {json.dumps(got)}\n    warnings {warns}")
