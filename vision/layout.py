@@ -1010,13 +1010,18 @@ def _split_plain(plain: list[list[Slot]], melds: list[Group], ruleset: str,
     win = slots[c].dets[0] if has_win else None
     if cost >= 100:
         got = sum(len(sl.tiles) for sl in slots) + sum(len(m.detections) for m in melds)
-        kans = sum(1 for m in melds if m.meld_type in ("daiminkan", "kakan", "ankan"))
-        warnings.append(LayoutWarning(
-            "tile_count",
-            f"the hand shows {got} tiles; a winning hand with {len(melds)} exposed meld(s) "
-            f"and {kans} kan(s) has {14 + kans} — a tile may be missing, hidden or doubled",
-        ))
+        warnings.append(_count_warning(got, melds, "the hand shows",
+                                       "a tile may be missing, hidden or doubled"))
     return concealed, win, extra, cost
+
+
+def _count_warning(got: int, melds: list[Group], shows: str, hint: str) -> LayoutWarning:
+    """The ``tile_count`` warning: ``got`` tiles where ``melds`` make a winning hand of 14 plus
+    one per kan."""
+    kans = sum(1 for m in melds if m.meld_type in ("daiminkan", "kakan", "ankan"))
+    return LayoutWarning(
+        "tile_count", f"{shows} {got} tiles; a winning hand with {len(melds)} exposed meld(s) "
+        f"and {kans} kan(s) has {14 + kans} — {hint}")
 
 
 def _infer_called(g: Group, theta: float, ruleset: str) -> None:
@@ -1382,13 +1387,10 @@ def declare_groups(layout: Layout, declared: dict[tuple[int, int], str],
     out.warnings = [w for w in out.warnings if not (
         w.code == "meld_without_sideways" and all(id(out.order[n - 1]) in said for n in w.tiles))]
     hand_tiles = sum(len(g.detections) for g in groups if g.kind in ("concealed", "win"))
-    kans = sum(1 for g in melds if g.meld_type in ("daiminkan", "kakan", "ankan"))
     if hand_tiles + 3 * len(melds) != 14:
-        out.warnings.append(LayoutWarning(
-            "tile_count",
-            f"with the groups as declared the hand shows {hand_tiles + sum(len(g.detections) for g in melds)} "
-            f"tiles; a winning hand with {len(melds)} exposed meld(s) and {kans} kan(s) has "
-            f"{14 + kans} — check the --meld numbers against the report"))
+        out.warnings.append(_count_warning(
+            hand_tiles + sum(len(g.detections) for g in melds), melds,
+            "with the groups as declared the hand shows", "check the --meld numbers against the report"))
     out.source, out.upside_down, out.direction = layout.source, layout.upside_down, layout.direction
     out.rows, out.row_numbers = layout.rows, layout.row_numbers
     out.meld_repairs = {n: code for n, code in layout.meld_repairs.items() if n not in span_of}
