@@ -156,31 +156,43 @@ def joint_correction(layout: Layout, *, max_tiles: int = 8, max_visits: int = 20
                 kinds[unsure_slot[i]] = options[i][j][1]
         return is_sorted_row(kinds)
 
-    start = (0,) * len(options)
-    heap = [(cost(start), start)]
-    seen = {start}
+    # The walk pops assignments in (cost, idx) order. Each is pushed once, by its parent (itself
+    # with its last raised tile lowered: ``last``), which costs no more and comes first, so no
+    # set of those seen is needed; and assignments that make the same multiset of kinds share
+    # one completeness check (``marks``: a multiset as one number, each kind a digit in base
+    # ``len(options) + 1``). The same hands come out as a walk pushing every neighbour, 2-3x faster.
+    n = len(options)
+    sizes = [len(opts) for opts in options]
+    marks = [[(n + 1) ** k for k in ks] for ks in kinds]
+    checked: dict[int, bool] = {}
+    slack = math.log(SORTED_PREFERENCE)
+    start = (0,) * n
+    heap = [(cost(start), start, 0)]
     visits = 0
     best = None                 # (cost, idx) of the most probable complete assignment
     while heap and visits < max_visits:
-        c, idx = heapq.heappop(heap)
-        if best is not None and c > best[0] + math.log(SORTED_PREFERENCE):
+        c, idx, last = heapq.heappop(heap)
+        if best is not None and c > best[0] + slack:
             break
         visits += 1
-        counts = base[:]
-        for k in map(pick, kinds, idx):
-            counts[k] += 1
-        if max(counts) <= 4 and complete(counts, n_melds):
+        key = sum(map(pick, marks, idx))
+        ok = checked.get(key)
+        if ok is None:
+            counts = base[:]
+            for k in map(pick, kinds, idx):
+                counts[k] += 1
+            ok = checked[key] = max(counts) <= 4 and complete(counts, n_melds)
+        if ok:
             if sorted_row(idx):
                 best = (c, idx)
                 break
             if best is None:
                 best = (c, idx)
-        for i in range(len(idx)):
-            if idx[i] + 1 < len(options[i]):
-                nxt = idx[:i] + (idx[i] + 1,) + idx[i + 1:]
-                if nxt not in seen:
-                    seen.add(nxt)
-                    heapq.heappush(heap, (cost(nxt), nxt))
+        for i in range(last, n):
+            j = idx[i] + 1
+            if j < sizes[i]:
+                nxt = idx[:i] + (j,) + idx[i + 1:]
+                heapq.heappush(heap, (cost(nxt), nxt, i))
     if best is None:
         return None
     idx = best[1]
