@@ -70,7 +70,7 @@ def _req(text: str, win_tile: str, melds=(), **kw) -> HandRequest:
 # Hands that show each documented difference (scoring/riichi/RULES.md).
 DIFFERENCES = [
     ("ippatsu on a kan replacement tile: declaring a kan ends the ippatsu turn (tilescope rejects)",
-     _req("234m456p789s1z", "1z", [("ankan", "5555m")], win="tsumo", riichi="riichi",
+     _req("234m456p789s1z", "1z", [("ankan", "0555m")], win="tsumo", riichi="riichi",
           ippatsu=True, replacement_tile=True)),
     ("chankan while holding another copy of the robbed tile: physically impossible (tilescope rejects)",
      _req("234m456p789s11z44s", "4s", win="ron", robbing_kong=True, riichi="riichi")),

@@ -27,6 +27,9 @@ RIICHI_KINDS = ("none", "riichi", "double")
 MELD_TYPES = ("chi", "pon", "daiminkan", "kakan", "ankan")
 MELD_SOURCES = ("left", "across", "right")
 KAZOE_MODES = ("yakuman", "sanbaiman", "none")
+# honba and riichi sticks: a four-player game holds 100 sticks' worth of points at most, and
+# real tables rarely pass 10 honba; more is a typing slip (or an attack on the payment's size)
+MAX_COUNTERS = 99
 
 
 class HandError(ValueError):
@@ -402,11 +405,18 @@ def check(req: HandRequest) -> Tally:
         for t in indicators:
             if t.kind >= FLOWER_BASE or len(indicators) > 5:
                 _check_indicators("dora_indicators", indicators)
-    indicators = req.ura_dora_indicators
-    if indicators:
-        for t in indicators:
-            if t.kind >= FLOWER_BASE or len(indicators) > 5:
-                _check_indicators("ura_dora_indicators", indicators)
+    shown = req.ura_dora_indicators
+    if shown:
+        for t in shown:
+            if t.kind >= FLOWER_BASE or len(shown) > 5:
+                _check_indicators("ura_dora_indicators", shown)
+        shown = indicators + shown
+    else:
+        shown = indicators
+    if shown:
+        _check_shown(req, counts, shown)
+    if req.ruleset == "riichi" and req.rules.aka and 4 in (counts[4], counts[13], counts[22]):
+        _check_red_in_four(req, counts)
     if req.robbing_kong:
         if req.win != "ron":
             _fail("robbing_kong (chankan) is a win on another player's tile, not a tsumo")
@@ -433,6 +443,37 @@ def check(req: HandRequest) -> Tally:
     return _new(Tally, (hand, counts, reds, key, groups, shape))
 
 
+def _check_shown(req: HandRequest, counts: bytes, shown: tuple[Tile, ...]) -> None:
+    """Raise HandError when the hand (``counts`` by kind, melds included) and its dora and ura
+    indicators ``shown`` need more tiles than one set holds: an indicator is a tile of the
+    same set, so a kind held four times cannot also be an indicator."""
+    extra: dict[int, int] = {}
+    red = False
+    for t in shown:
+        k = t.kind
+        extra[k] = n = extra.get(k, 0) + 1
+        if counts[k] + n > 4:
+            _fail(f"{counts[k] + n} copies of {Tile(k)} ({Tile(k).name}) in the hand and the dora "
+                  "indicators; a set has only 4")
+        red = red or t.red
+    if red:
+        try:
+            check_physical(req.all_tiles + shown)
+        except TileError as exc:
+            raise HandError(f"{exc}, counting the dora indicators") from None
+
+
+def _check_red_in_four(req: HandRequest, counts: bytes) -> None:
+    """Raise HandError for a hand that holds all four fives of a suit, none of them red, when
+    red fives are in play (``rules.aka``): a set with red fives has one in each suit, so the
+    red five was written as a plain one and its dora would be lost."""
+    for k in (4, 13, 22):
+        if counts[k] == 4 and not any(t.red for t in req.all_tiles if t.kind == k):
+            suit = "mps"[k // 9]
+            _fail(f"all four 5{suit} and none red: with red fives in play (rules.aka) one 5{suit} "
+                  f"of the set is red; write it 0{suit} (e.g. 0555{suit})")
+
+
 def _check_indicators(name: str, tiles: tuple[Tile, ...]) -> None:
     """Raise HandError for a flower among dora indicators or more than 5 of them."""
     for t in tiles:
@@ -451,8 +492,10 @@ def _validate_riichi(req: HandRequest) -> None:
         _fail(f"rules.kazoe must be yakuman, sanbaiman or none, got {r.kazoe!r}")
     if r.double_wind_pair_fu not in (2, 4):
         _fail(f"rules.double_wind_pair_fu must be 2 or 4, got {r.double_wind_pair_fu!r}")
-    if req.honba < 0 or req.riichi_sticks < 0:
-        _fail("honba and riichi_sticks cannot be negative")
+    if not 0 <= req.honba <= MAX_COUNTERS:
+        _fail(f"honba must be 0..{MAX_COUNTERS} (counters on the table)")
+    if not 0 <= req.riichi_sticks <= MAX_COUNTERS:
+        _fail(f"riichi_sticks must be 0..{MAX_COUNTERS} (1000-point sticks on the table)")
     if riichi != "none" and req.melds and not req.is_closed:
         _fail("riichi on an open hand: riichi needs a closed hand (closed kans allowed)")
     if req.ippatsu:

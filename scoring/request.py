@@ -52,7 +52,7 @@ class _RequestModel(_Strict):
     chiihou: bool = False
     dora_indicators: str = ""
     ura_dora_indicators: str = ""
-    honba: int = Field(default=0, ge=0)
+    honba: int = Field(default=0, ge=0)        # at most MAX_COUNTERS: scoring.hand.check
     riichi_sticks: int = Field(default=0, ge=0)
     rules: _RulesModel = _RulesModel()
     flowers: int = Field(default=0, ge=0, le=8)
@@ -68,6 +68,8 @@ def _explain(exc: ValidationError) -> str:
             parts.append(f"unknown key {loc!r}")
         elif err["type"] == "missing":
             parts.append(f"missing key {loc!r}")
+        elif err["type"] in ("model_type", "model_attributes_type", "dict_type"):
+            parts.append(f"{loc}: should be a JSON object")     # not pydantic's class name
         else:
             value = err.get("input")
             shown = f" (got {value!r})" if not isinstance(value, (dict, list)) else ""

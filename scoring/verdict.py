@@ -27,7 +27,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Sequence
 
 from .hand import HandError, HandRequest, validate
-from .tiles import Tile, TileError, parse_tiles, to_mpsz
+from .tiles import Tile, TileError, check_physical, parse_tiles, to_mpsz
 
 VALID = "valid"
 MCR_UNDER_MINIMUM = "false hu: under the minimum"
@@ -102,6 +102,13 @@ def check(req: HandRequest, declared: str = "hu", revealed: bool = True, discard
             raise
         count_problem = str(exc)
         _validate_without_count(req)
+    if discards:
+        # the player's discards are tiles of the same set as the hand and the indicators
+        try:
+            check_physical(tuple(req.all_tiles) + tuple(discards) + req.dora_indicators
+                           + req.ura_dora_indicators)
+        except TileError as exc:
+            raise HandError(f"discards: {exc}, counting the hand and the dora indicators") from None
     if req.ruleset == "mcr":
         return _check_mcr(req, revealed, count_problem, options, mcr_rules)
     return _check_riichi(req, discards, tournament, count_problem, options)
@@ -234,8 +241,11 @@ def _check_riichi(req: HandRequest, discards: Sequence[Tile], tournament: bool,
                        f"Chombo. {hand} is a complete hand but has no yaku (dora are not yaku), so it "
                        f"is not a win (seed 001). {how}", pen, result)
     value = f"{result['han']} han {result['fu']} fu" + (f", {result['limit']}" if result.get("limit") else "")
+    dora = result.get("dora") or {}
+    extra = ", ".join(f"{name} {dora[key]}" for key, name in
+                      (("dora", "dora"), ("aka", "aka dora"), ("ura", "ura dora")) if dora.get(key))
     return Verdict("riichi", VALID, True,
-                   f"Valid win. {hand}: yaku {yaku}; {value}; the winner receives "
+                   f"Valid win. {hand}: yaku {yaku}{'; ' + extra if extra else ''}; {value}; the winner receives "
                    f"{result['payment']['total']}.", None, result)
 
 

@@ -32,6 +32,12 @@ def test_letterbox_scale_padding_and_rgb_order():
     assert blob[0, :, 160, 310] == pytest.approx([0.0, 0.0, 0.0])
 
 
+def test_letterbox_keeps_a_row_of_a_photo_thinner_than_one_input_pixel():
+    # 2 x 3000 px scales to 0.28 x 416: one row, not an empty image for cv2.resize
+    blob, lb = letterbox(np.zeros((2, 3000, 3), np.uint8), 416)
+    assert blob.shape == (1, 3, 416, 416) and lb.pad_y == 207
+
+
 def test_letterbox_tall_image_pads_left_and_right():
     blob, lb = letterbox(np.zeros((400, 100, 3), np.uint8), 200)
     # r = min(200/400, 200/100) = 0.5 -> 50x200; (200 - 50) / 2 = 75 px each side

@@ -87,6 +87,14 @@ def test_not_an_object():
     ({"tenhou": True, "seat_wind": "S"}, "not East"),
     ({"chiihou": True}, "seat wind is East"),
     ({"flowers": 2}, "MCR"),
+    # indicators are tiles of the same set: 777z in the pon + two 7z indicators is five
+    ({"dora_indicators": "7z7z"}, "5 copies of 7z .* and the dora indicators"),
+    ({"dora_indicators": "1z", "ura_dora_indicators": "8s8s8s"}, "5 copies of 8s"),
+    ({"concealed": "234m406p678s8s", "dora_indicators": "0p"}, "2 red fives of p.*dora indicators"),
+    # a set with red fives has one in each suit: all four 5p, none red, lost an aka dora
+    ({"concealed": "234m345555p8s", "win_tile": "8s"}, "all four 5p and none red"),
+    ({"honba": 100}, "honba must be 0..99"),
+    ({"riichi_sticks": 10 ** 9}, "riichi_sticks must be 0..99"),
 ])
 def test_impossible_hands_are_named(change, message):
     r = req(**change)
@@ -142,3 +150,10 @@ def test_request_is_a_plain_value():
     r = HandRequest(concealed=tuple(parse_tiles("123456789m1122z")), win_tile=parse_tile("2z"), win="ron")
     assert r.ruleset == "riichi" and r.seat_wind == "E" and r.rules == RiichiRules()
     validate(r)
+
+
+def test_four_plain_fives_are_a_set_without_red_fives():
+    """With ``rules.aka`` off the set may have no red five: 5555p is then four plain tiles."""
+    validate(req(concealed="234m345555p8s", win_tile="8s", rules={"aka": False}))
+    validate(req(concealed="234m345550p8s", win_tile="8s"))       # one of the four is red
+    validate(req(honba=99, riichi_sticks=99, dora_indicators="7z"))  # the limits themselves

@@ -112,3 +112,23 @@ def test_json_error_messages_read_once():
     # json says "Invalid control character at"; the result must not say "at at"
     (result,) = run_lines('{"ruleset": "x\x01"}')
     assert result["error"] == "not JSON: Invalid control character at column 15"
+
+
+def test_lines_that_are_not_text_or_hold_huge_numbers_get_their_own_error():
+    good = SPEC_LINE.encode()
+    huge = SPEC_LINE[:-1].encode() + b', "honba": ' + b"9" * 5000 + b"}"
+    stream = io.BytesIO(b"\xef\xbb\xbf" + good + b"\n\xff\xfe bad\n" + huge + b"\n" + good + b"\n")
+    out = io.StringIO()
+    hand_cmd.run_json_lines(stream, out)
+    results = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert results[0] == SPEC_RESULT and results[3] == SPEC_RESULT      # the BOM is skipped
+    assert results[1]["error"] == "not UTF-8 text: byte 0xff at column 1"
+    assert "thousands of digits" in results[2]["error"]
+
+
+def test_dora_flag_is_repeatable(capsys):
+    # 4m indicates 5m (four of them in the ankan, one red: 4 dora), 1m indicates 2m (1)
+    code = main(["hand", "--text", "123m406p22z +chi 0s46s +ankan 0555m", "--seat", "S",
+                 "--win", "tsumo", "--rinshan", "--dora", "4m", "--dora", "1m", "--json"])
+    assert code == 0
+    assert json.loads(capsys.readouterr().out)["dora"]["dora"] == 5

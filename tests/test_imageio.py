@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import struct
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -101,6 +102,14 @@ def test_too_many_pixels_from_header_without_decoding():
     data = b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + ihdr + b"\0\0\0\0"
     with pytest.raises(ImageError, match="too large.*400.0 MP"):
         decode_image(data)
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero here")
+def test_endless_file_is_refused_after_the_size_limit(monkeypatch):
+    import vision.imageio as imageio
+    monkeypatch.setattr(imageio, "MAX_BYTES", 1000)     # a device has no size to check first
+    with pytest.raises(ImageError, match="more than"):
+        load_image("/dev/zero")
 
 
 def test_pixel_limit_is_configurable():

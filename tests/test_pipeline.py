@@ -354,11 +354,47 @@ def test_cli_json(fake_model, capsys):
     (["score", str(RIICHI.with_suffix(".jpg")), "--meld", "12-14=ankan"], "an ankan is 4 tiles, not 3"),
     (["score", str(RIICHI.with_suffix(".jpg")), "--meld", "12-14=concealed", "--meld", "12-14=pon"],
      "tiles 12-14 are already declared concealed"),
+    (["score", str(RIICHI.with_suffix(".jpg")), "--fix", "3=5p", "--fix", "3=6p"],
+     "tile 3 is already fixed to 5p"),
+    (["score", str(RIICHI.with_suffix(".jpg")), "--riichi", "--double-riichi"],
+     "--riichi or --double-riichi, not both"),
+    (["score", str(RIICHI.with_suffix(".jpg")), "--context", "no-such-context.json"],
+     "no-such-context.json: no such file"),
+    (["score", str(RIICHI.with_suffix(".jpg")), "--honba", "1000000000"], "honba must be 0..99"),
+    (["check", str(RIICHI.with_suffix(".jpg")), "--text", "123m456p789s11z222z"],
+     "either a PHOTO or --text, not both"),
 ])
 def test_cli_errors_exit_2_without_traceback(fake_model, capsys, argv, message):
     code, out, err = run_cli(argv, capsys)
     assert code == 2
     assert message in err and "Traceback" not in err
+
+
+def test_cli_annotate_never_overwrites_the_photo(fake_model, capsys, tmp_path):
+    photo = tmp_path / "hand.jpg"
+    photo.write_bytes(RIICHI.with_suffix(".jpg").read_bytes())
+    before = photo.read_bytes()
+    code, _, err = run_cli(["score", str(photo), "--annotate", str(photo)], capsys)
+    assert code == 2 and "that is the photo itself" in err
+    assert photo.read_bytes() == before
+
+
+def test_photo_without_colour_warns_that_red_fives_cannot_be_told(fake_model):
+    import cv2
+
+    colour = cv2.imread(str(RIICHI.with_suffix(".jpg")))
+    grey = cv2.cvtColor(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    reader = FakeReader(fake_model)
+    found = score_photo(grey, RIICHI_CONTEXT, reader=reader)
+    [warning] = [w for w in found.warnings if w.code == "no_colour"]
+    # the sample's only five is its red 0p, tile 4 in reading order (23m 406p ...)
+    assert warning.tiles == (4,) and found.layout.order[3].tile == "0p"
+    assert "red five cannot be told" in warning.message
+    assert not [w for w in score_photo(colour, RIICHI_CONTEXT, reader=reader).warnings
+                if w.code == "no_colour"]
+    # no red fives in play, nothing to tell apart
+    no_aka = dict(RIICHI_CONTEXT, rules={"aka": False})
+    assert not [w for w in score_photo(grey, no_aka, reader=reader).warnings if w.code == "no_colour"]
 
 
 def test_cli_hand_that_cannot_be_scored_exits_1(fake_model, capsys):

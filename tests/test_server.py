@@ -223,6 +223,17 @@ def test_parse_fixes_forms():
     assert parse_fixes(None) == {}
 
 
+@pytest.mark.parametrize("value, message", [
+    ([[True, "5p"]], "not a tile number"),          # JSON true is not tile 1
+    ([[3.7, "5p"]], "not a tile number"),
+    (["3=5p", "3=6p"], "tile 3 is fixed twice"),
+])
+def test_parse_fixes_refuses_what_would_fix_a_tile_by_accident(value, message):
+    from vision.server import ApiError
+    with pytest.raises(ApiError, match=message):
+        parse_fixes(value)
+
+
 # ---- /api/hand and /api/check pass JSON through to the scorer ----
 
 def test_hand_and_check_pass_the_object_through():
@@ -402,3 +413,15 @@ def test_page_scripts_parse(script):
         pytest.skip("node is not installed")
     r = subprocess.run([node, "--check", str(WEB_DIR / script)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+def test_an_unexpected_failure_still_answers_in_the_error_shape():
+    class Broken:
+        def read(self, img):
+            raise ZeroDivisionError("a bug")
+
+    c = TestClient(create_app(reader=Broken()), raise_server_exceptions=False)
+    r = c.post("/api/read", files={"image": ("a.png", png(coded_image(4)), "image/png")})
+    assert r.status_code == 500
+    assert r.json() == {"error": "internal error (ZeroDivisionError): this is a bug in tilescope; "
+                                 "please report it with the photo or request", "code": "internal"}

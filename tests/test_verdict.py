@@ -184,3 +184,21 @@ def test_cli_check_json_lines(tmp_path, capsys):
     lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert lines[0]["ruling"] == V.RIICHI_FURITEN and "not JSON" in lines[1]["error"] and len(lines) == 2
     assert main(["check", str(tmp_path / "missing.jsonl")]) == 2
+
+
+def test_discards_are_tiles_of_the_same_set():
+    from scoring.tiles import parse_tiles
+    V.check(req(**PINFU), discards=tuple(parse_tiles("9999m")))      # all four 9m: possible
+    with pytest.raises(HandError, match="discards: 7 copies of 5p"):  # 456p and 55p in the hand
+        V.check(req(**PINFU), discards=tuple(parse_tiles("5555p")))
+
+
+def test_valid_win_explanation_names_the_dora_beside_the_yaku():
+    """1 han of yakuhai (chun) and 1 aka dora (the red 0p): 2 han 40 fu (20 + 10 closed ron +
+    4 chun pon completed by ron + 4 double-east pair = 38 -> 40), dealer ron 40 x 2^4 x 6 =
+    3840 -> 3900."""
+    hand = {"ruleset": "riichi", "concealed": "123m406p789s1177z", "win_tile": "7z",
+            "win": "ron", "seat_wind": "E", "round_wind": "E"}
+    v = V.check(parse_request(hand))
+    assert v.ruling == V.VALID and v.result["payment"]["total"] == 3900
+    assert "yaku yakuhai (chun) 1; aka dora 1; 2 han 40 fu" in v.explanation

@@ -68,7 +68,7 @@ def letterbox(image_bgr: np.ndarray, size: int) -> tuple[np.ndarray, Letterbox]:
     """
     h, w = image_bgr.shape[:2]
     r = min(size / h, size / w)
-    nw, nh = int(round(w * r)), int(round(h * r))
+    nw, nh = max(1, int(round(w * r))), max(1, int(round(h * r))) # a 2x3000 photo too
     dw, dh = (size - nw) / 2, (size - nh) / 2
     left, top = int(round(dw - 0.1)), int(round(dh - 0.1))
     resized = image_bgr if (nw, nh) == (w, h) else cv2.resize(image_bgr, (nw, nh),

@@ -154,7 +154,10 @@ def load_image(source: str | os.PathLike | bytes | bytearray | memoryview | np.n
         if size > MAX_BYTES:
             raise ImageError(f"{path}: file too large ({size / 1e6:.0f} MB, limit "
                              f"{MAX_BYTES / 1e6:.0f} MB)")
-        data = path.read_bytes()
+        with path.open("rb") as fh:     # a pipe or device has no size: read up to the limit
+            data = fh.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            raise ImageError(f"{path}: more than {MAX_BYTES / 1e6:.0f} MB, not a photo")
     except OSError as exc:
         raise ImageError(f"{path}: cannot read ({exc.strerror or exc})") from exc
     return decode_image(data, str(path), max_pixels)

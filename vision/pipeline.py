@@ -647,6 +647,33 @@ def _unsure_photo_warning(detections: Detections) -> LayoutWarning | None:
         "blur. Check every tile, or take the photo from above")
 
 
+# A photo in which fewer than this share of pixels show any colour (channels more than
+# COLOUR_STEP apart, 0..255) has none: greyscale, or a black-and-white filter. Rendered hands
+# and the real photos show 1.4% and more (a grey photo 0.0%).
+COLOURED_SHARE = 0.002
+COLOUR_STEP = 24
+
+
+def _no_colour_warning(array, ctx: dict, layout: Layout) -> LayoutWarning | None:
+    """The ``no_colour`` warning for a riichi hand played with red fives (``rules.aka``) in a
+    photo without colour: a red five is told from a plain one by its red ink alone, so every
+    five read is a guess between the two (the payment may lack its aka dora)."""
+    if (array is None or array.ndim != 3 or ctx.get("ruleset", "riichi") != "riichi"
+            or not (ctx.get("rules") or {}).get("aka", True)):
+        return None
+    step = max(1, max(array.shape[:2]) // 256)          # a coarse look is enough
+    small = array[::step, ::step].astype("int16")
+    if float(((small.max(axis=2) - small.min(axis=2)) > COLOUR_STEP).mean()) >= COLOURED_SHARE:
+        return None
+    fives = [n for n, d in enumerate(layout.order, start=1) if d.tile[0] in "05" and d.tile[1:] in ("m", "p", "s")]
+    which = (f" (tile{'s' if len(fives) > 1 else ''} {', '.join(map(str, fives))})" if fives else "")
+    return LayoutWarning(
+        "no_colour",
+        "the photo has no colour, so a red five cannot be told from a plain five" + which
+        + ": pass --fix N=0m (0p, 0s) for each red five, or take the photo in colour",
+        "", tuple(fives))
+
+
 def _small_tiles_warning(detections: Detections) -> LayoutWarning | None:
     """A warning when the tiles are smaller in the photo than the classifier was trained on
     (``SMALL_TILE_PX``, the median long side of the boxes in image pixels): its names are
@@ -744,6 +771,9 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool, melds=
     small = _small_tiles_warning(detections)
     if small is not None:
         warnings.append(small)
+    grey = _no_colour_warning(array, ctx, layout)
+    if grey is not None:
+        warnings.append(grey)
     unsure = _unsure_photo_warning(detections)
     if unsure is not None:
         warnings.append(unsure)

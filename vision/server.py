@@ -245,13 +245,17 @@ def parse_fixes(value) -> dict[int, str]:
         raise ApiError(422, "bad_fixes", "fixes must be an object {tile number: tile code}")
     out: dict[int, str] = {}
     for key, tile in items:
-        try:
+        if isinstance(key, str) and key.strip().isdigit():
             n = int(key)
-        except (TypeError, ValueError):
-            raise ApiError(422, "bad_fixes", f"fix key {key!r} is not a tile number") from None
+        elif isinstance(key, int) and not isinstance(key, bool):     # true is not tile 1
+            n = key
+        else:
+            raise ApiError(422, "bad_fixes", f"fix key {key!r} is not a tile number")
         if n < 1 or not isinstance(tile, str):
             raise ApiError(422, "bad_fixes", f"fix {key!r}: {tile!r} needs a tile number >= 1 "
                                              "and a tile code such as '5p'")
+        if n in out and out[n] != tile.strip():
+            raise ApiError(422, "bad_fixes", f"tile {n} is fixed twice ({out[n]} and {tile.strip()})")
         out[n] = tile.strip()
     return out
 
@@ -394,6 +398,13 @@ def create_app(
             where = ".".join(str(p) for p in e.get("loc", ()) if p != "body") or "body"
             parts.append(f"{where}: {e.get('msg', 'invalid')}")
         return JSONResponse({"error": "; ".join(parts), "code": "invalid_request"}, status_code=422)
+
+    @app.exception_handler(Exception)
+    async def _bug(_: Request, exc: Exception):
+        # anything else is a bug in tilescope: still the documented error shape, not a bare 500
+        return JSONResponse({"error": f"internal error ({type(exc).__name__}): this is a bug in "
+                                      "tilescope; please report it with the photo or request",
+                             "code": "internal"}, status_code=500)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_: Request, exc: StarletteHTTPException):

@@ -99,6 +99,9 @@ def run(args) -> int:
     from vision.commands.score import is_photo, run_check_photo
 
     if is_photo(args.file):
+        if args.text is not None:
+            print("tilescope check: give either a PHOTO or --text, not both", file=sys.stderr)
+            return 2
         return run_check_photo(args)
 
     if args.text is not None:

@@ -55,8 +55,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--ippatsu", action="store_true")
     g.add_argument("--tenhou", action="store_true")
     g.add_argument("--chiihou", action="store_true")
-    g.add_argument("--dora", default="", metavar="TILES", help="dora indicators, kan dora included, e.g. 4m7z")
-    g.add_argument("--ura", default="", metavar="TILES", help="ura dora indicators (count only with riichi)")
+    g.add_argument("--dora", action="append", metavar="TILES",
+                   help="dora indicators, kan dora included: 4m7z, or --dora 4m --dora 7z")
+    g.add_argument("--ura", action="append", metavar="TILES",
+                   help="ura dora indicators (count only with riichi); repeatable as --dora")
     g.add_argument("--honba", type=int, default=0)
     g.add_argument("--sticks", type=int, default=0, help="riichi sticks on the table")
     g.add_argument("--no-aka", action="store_true", help="red fives are not dora")
@@ -86,7 +88,8 @@ def _request_from_args(args):
         seat_wind=args.seat, round_wind=args.round, last_wall_tile=args.last_tile,
         replacement_tile=args.rinshan, robbing_kong=args.chankan, riichi=args.riichi,
         ippatsu=args.ippatsu, tenhou=args.tenhou, chiihou=args.chiihou,
-        dora_indicators=tuple(parse_tiles(args.dora)), ura_dora_indicators=tuple(parse_tiles(args.ura)),
+        dora_indicators=tuple(parse_tiles("".join(args.dora or ()))),
+        ura_dora_indicators=tuple(parse_tiles("".join(args.ura or ()))),
         honba=args.honba, riichi_sticks=args.sticks,
         rules=RiichiRules(aka=not args.no_aka, open_tanyao=not args.no_open_tanyao,
                           kiriage=args.kiriage, double_yakuman=args.double_yakuman,
@@ -162,22 +165,38 @@ def _run_text(args) -> int:
 def run_json_lines(stream, out, answer=None) -> None:
     """JSON Lines: one result per request line, in order; a bad line gets its own error result.
 
-    ``answer``: dict -> dict that never raises (default ``scoring.api.score_json``).
+    ``stream``: lines as ``bytes`` (a file opened ``rb``, ``sys.stdin.buffer``) or ``str``; a
+    line that is not UTF-8 gets an error result like any other bad line, and a UTF-8 byte
+    order mark before the first line (Windows editors write one) is skipped. ``answer``:
+    dict -> dict that never raises (default ``scoring.api.score_json``).
     """
     if answer is None:
         from scoring.api import score_json as answer
 
-    for line in stream:
+    for n, line in enumerate(stream):
+        result = None
+        if isinstance(line, bytes):
+            try:
+                line = line.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                result = {"valid": False,
+                          "error": f"not UTF-8 text: byte 0x{line[exc.start]:02x} at column {exc.start + 1}"}
+                line = "x"
+        if n == 0:
+            line = line.removeprefix("\ufeff")
         if not line.strip():
             continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            # json's own messages may end in "at" ("Invalid control character at")
-            result = {"valid": False,
-                      "error": f"not JSON: {exc.msg.removesuffix(' at')} at column {exc.colno}"}
-        else:
-            result = answer(obj)
+        if result is None:
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                # json's own messages may end in "at" ("Invalid control character at")
+                result = {"valid": False,
+                          "error": f"not JSON: {exc.msg.removesuffix(' at')} at column {exc.colno}"}
+            except ValueError:      # an integer of more digits than Python converts (4300)
+                result = {"valid": False, "error": "not a request: a number with thousands of digits"}
+            else:
+                result = answer(obj)
         out.write(json.dumps(result, ensure_ascii=False) + "\n")
         out.flush()
 
@@ -186,10 +205,10 @@ def run_json_file(verb: str, path: str | None, answer=None) -> int:
     """Answer the JSON Lines in ``path`` (``None`` or ``-``: stdin) on stdout with ``answer``
     (see :func:`run_json_lines`). Returns the exit code: 2 if the file cannot be read."""
     if path in (None, "-"):
-        run_json_lines(sys.stdin, sys.stdout, answer)
+        run_json_lines(sys.stdin.buffer, sys.stdout, answer)
         return 0
     try:
-        with open(path, encoding="utf-8") as fh:
+        with open(path, "rb") as fh:
             run_json_lines(fh, sys.stdout, answer)
     except OSError as exc:
         print(f"tilescope {verb}: cannot read {path}: {exc.strerror}", file=sys.stderr)

@@ -100,16 +100,23 @@ def load_context(text: str | None) -> dict:
     if not text:
         return {}
     raw = text
-    if not text.lstrip().startswith("{") and os.path.exists(text):
+    looks_like_json = text.lstrip().startswith(("{", "[", '"'))
+    if not looks_like_json:
+        if not os.path.exists(text):
+            raise UsageError(f"--context: {text}: no such file (give a file or a JSON object "
+                             "such as '{\"win\": \"ron\"}')")
         try:
-            with open(text, encoding="utf-8") as fh:
+            with open(text, encoding="utf-8-sig") as fh:
                 raw = fh.read()
-        except OSError as exc:
-            raise UsageError(f"--context: cannot read {text}: {exc.strerror}") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"--context: cannot read {text}: {getattr(exc, 'strerror', None) or exc}") from None
     try:
         obj = json.loads(raw)
     except json.JSONDecodeError as exc:
-        raise UsageError(f"--context: not a JSON object or a file ({exc.msg} at column {exc.colno})") from None
+        where = "in " + text if not looks_like_json else "not a JSON object"
+        raise UsageError(f"--context: {where} ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+    except ValueError:          # an integer of thousands of digits
+        raise UsageError("--context: a number with thousands of digits") from None
     if not isinstance(obj, dict):
         raise UsageError("--context: must be a JSON object of hand-request keys")
     return obj
@@ -122,6 +129,8 @@ def parse_fixes(items: list[str]) -> dict[int, str]:
         n, sep, tile = item.partition("=")
         if not sep or not n.strip().isdigit() or not tile.strip():
             raise UsageError(f"--fix {item}: expected N=TILE, e.g. --fix 3=5p")
+        if int(n) in out and out[int(n)] != tile.strip():
+            raise UsageError(f"--fix {item}: tile {int(n)} is already fixed to {out[int(n)]}")
         out[int(n)] = tile.strip()
     return out
 
@@ -162,6 +171,8 @@ def context_from_args(args) -> tuple[dict, list[str]]:
                       ("chiihou", "chiihou"), ("last_copy", "last_copy")):
         if getattr(args, flag):
             ctx[key] = True
+    if args.double_riichi and args.riichi:
+        raise UsageError("give --riichi or --double-riichi, not both")
     if args.double_riichi:
         ctx["riichi"] = "double"
     elif args.riichi:
@@ -223,6 +234,9 @@ def emit(args, image, photo, path: str, fail, notes: list[str] | None = None) ->
     from vision.report import photo_report
 
     if getattr(args, "annotate", None):
+        if os.path.exists(args.annotate) and os.path.samefile(args.annotate, path):
+            fail(f"--annotate {args.annotate}: that is the photo itself; write the drawing to another file")
+            return False
         try:
             write_annotation(args.annotate, image, photo)
         except (OSError, ValueError) as exc:
@@ -295,8 +309,8 @@ def _context_from_hand_args(args) -> dict:
     if getattr(args, "riichi", "none") != "none":
         ctx["riichi"] = args.riichi
     for flag, key in (("dora", "dora_indicators"), ("ura", "ura_dora_indicators")):
-        if getattr(args, flag, ""):
-            ctx[key] = getattr(args, flag)
+        if getattr(args, flag, None):
+            ctx[key] = "".join(getattr(args, flag))
     for flag, key in (("honba", "honba"), ("sticks", "riichi_sticks"), ("flowers", "flowers")):
         if getattr(args, flag, 0):
             ctx[key] = getattr(args, flag)
