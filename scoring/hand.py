@@ -414,8 +414,12 @@ def check(req: HandRequest) -> Tally:
     else:
         shown = indicators
     if shown:
-        _check_shown(req, counts, shown)
-    if req.ruleset == "riichi" and req.rules.aka and 4 in (counts[4], counts[13], counts[22]):
+        most = 5 - len(shown)       # below this many in the hand, no kind can pass 4
+        for t in shown:
+            if counts[t.kind] >= most or t.red:
+                _check_shown(req, counts, shown)
+                break
+    if (counts[4] == 4 or counts[13] == 4 or counts[22] == 4) and req.ruleset == "riichi" and req.rules.aka:
         _check_red_in_four(req, counts)
     if req.robbing_kong:
         if req.win != "ron":
@@ -447,15 +451,15 @@ def _check_shown(req: HandRequest, counts: bytes, shown: tuple[Tile, ...]) -> No
     """Raise HandError when the hand (``counts`` by kind, melds included) and its dora and ura
     indicators ``shown`` need more tiles than one set holds: an indicator is a tile of the
     same set, so a kind held four times cannot also be an indicator."""
-    extra: dict[int, int] = {}
+    seen = bytearray(counts)
     red = False
     for t in shown:
-        k = t.kind
-        extra[k] = n = extra.get(k, 0) + 1
-        if counts[k] + n > 4:
-            _fail(f"{counts[k] + n} copies of {Tile(k)} ({Tile(k).name}) in the hand and the dora "
-                  "indicators; a set has only 4")
+        seen[t.kind] += 1
         red = red or t.red
+    if seen.translate(None, _UP_TO_FOUR):
+        k = next(k for k, n in enumerate(seen) if n > 4)
+        _fail(f"{seen[k]} copies of {Tile(k)} ({Tile(k).name}) in the hand and the dora "
+              "indicators; a set has only 4")
     if red:
         try:
             check_physical(req.all_tiles + shown)

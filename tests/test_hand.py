@@ -89,7 +89,7 @@ def test_not_an_object():
     ({"flowers": 2}, "MCR"),
     # indicators are tiles of the same set: 777z in the pon + two 7z indicators is five
     ({"dora_indicators": "7z7z"}, "5 copies of 7z .* and the dora indicators"),
-    ({"dora_indicators": "1z", "ura_dora_indicators": "8s8s8s"}, "5 copies of 8s"),
+    ({"dora_indicators": "1z", "ura_dora_indicators": "8s8s8s"}, "6 copies of 8s"),  # 678s 8s 8s
     ({"concealed": "234m406p678s8s", "dora_indicators": "0p"}, "2 red fives of p.*dora indicators"),
     # a set with red fives has one in each suit: all four 5p, none red, lost an aka dora
     ({"concealed": "234m345555p8s", "win_tile": "8s"}, "all four 5p and none red"),
