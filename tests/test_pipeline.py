@@ -363,6 +363,7 @@ def test_cli_json(fake_model, capsys):
     (["score", str(RIICHI.with_suffix(".jpg")), "--honba", "1000000000"], "honba must be 0..99"),
     (["check", str(RIICHI.with_suffix(".jpg")), "--text", "123m456p789s11z222z"],
      "either a PHOTO or --text, not both"),
+    (["score", str(RIICHI.with_suffix(".jpg")), "--annotate", ""], "--annotate needs a file name"),
 ])
 def test_cli_errors_exit_2_without_traceback(fake_model, capsys, argv, message):
     code, out, err = run_cli(argv, capsys)

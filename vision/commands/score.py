@@ -233,6 +233,9 @@ def emit(args, image, photo, path: str, fail, notes: list[str] | None = None) ->
     the annotated image cannot be written."""
     from vision.report import photo_report
 
+    if getattr(args, "annotate", None) == "":
+        fail("--annotate needs a file name, e.g. --annotate out.jpg")
+        return False
     if getattr(args, "annotate", None):
         if os.path.exists(args.annotate) and os.path.samefile(args.annotate, path):
             fail(f"--annotate {args.annotate}: that is the photo itself; write the drawing to another file")
