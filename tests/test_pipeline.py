@@ -245,6 +245,26 @@ def test_unsure_misread_tile_is_corrected_and_said_so():
     assert kept.result.get("error") and [w.code for w in kept.warnings] == ["hand_invalid"]
 
 
+def test_four_fives_read_plain_under_red_five_rules_make_one_red():
+    """Closed 234m 345p 555p 88s + 777z, ron on 8s (tanki), seat S, round E, riichi with red
+    fives: a set holds one red 5p, so one of the four 5p is red. Riichi 1 + yakuhai (chun) 1 +
+    aka 1 = 3 han; fu 20 + 10 closed ron + 4 closed 555p + 8 closed 777z + 2 tanki = 44 -> 50;
+    non-dealer ron 50 x 2^5 x 4 = 6400 (seed rules: fu, payments)."""
+    table = Table().row("234m345555p8s777z").row(["8s"], gap=APART)
+    # tile 6 (the first 5p of 555p) is the one the reader thought might be red
+    dets = to_detections(table, confidence={5: (0.7, (("0p", 0.2), ("6p", 0.05)))}, shuffle_seed=None)
+    ctx = {"win": "ron", "seat_wind": "S", "round_wind": "E", "riichi": "riichi"}
+    photo = score_photo(dets, ctx, reader=FakeReader(dets))
+    assert photo.result["han"] == 3 and photo.result["fu"] == 50
+    assert photo.result["payment"]["total"] == 6400 and photo.result["dora"]["aka"] == 1
+    [w] = [w for w in photo.warnings if w.code == "corrected"]
+    assert w.tiles == (6,) and w.fix == """--context '{"rules": {"aka": false}}'""" and "red five" in w.message
+    # without red fives in the set, four plain 5p are right: 2 han 50 fu = 3200
+    plain = score_photo(dets, dict(ctx, rules={"aka": False}), reader=FakeReader(dets))
+    assert plain.result["payment"]["total"] == 3200
+    assert not [w for w in plain.warnings if w.code == "corrected"]
+
+
 def test_confident_misread_tile_only_gets_a_suggested_fix():
     dets = misread(0.8)
     photo = score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets))

@@ -416,10 +416,51 @@ def _corrected(detections: Detections, layout: Layout, fixes: dict[int, str], ct
     ``message(was, now, undo)`` words the warning: the tiles as read, the fixes, and the
     ``--fix`` options that restore the reading."""
     fixed, new_layout = reparse_fixed(layout, detections, fixes)
+    reds = _red_fives(new_layout, ctx, frozenset(fixes))
+    if reds:            # the fixes completed four plain fives: one of them is the red five
+        fixes = {**fixes, **reds}
+        fixed, new_layout = reparse_fixed(layout, detections, fixes)
     req, result, warnings = _judge_layout(new_layout, ctx, win_tile, judge)
     if req is None or result.get("error"):
         return None
     return fixed, new_layout, req, result, warnings, _fix_note(layout, fixes, message)
+
+
+def _red_fives(layout: Layout, ctx: dict, keep: frozenset[int] = frozenset()) -> dict[int, str]:
+    """Fixes ``{number: "0m"}`` that make one five red in each suit whose four fives the hand
+    (concealed part, winning tile, melds) shows, all read plain, when riichi is played with red
+    fives (``rules.aka``): such a set has one red five per suit, so one of the four is red
+    (scoring.hand refuses four plain ones), and which one does not change the score. The five
+    the reader thought likeliest red is chosen, else the least sure one; tiles ``keep`` (the
+    user's own --fix) are never changed."""
+    if ctx.get("ruleset", "riichi") != "riichi" or not (ctx.get("rules") or {}).get("aka", True):
+        return {}
+    out = {}
+    hand = [d for g in layout.groups if g.kind in ("concealed", "win", "meld") for d in g.detections]
+    for suit in "mps":
+        fives = [d for d in hand if d.tile in (f"5{suit}", f"0{suit}")]
+        if len(fives) != 4 or any(d.tile == f"0{suit}" for d in fives):
+            continue
+        free = [d for d in fives if layout.number(d) not in keep]
+        if not free:
+            continue
+        red = max(free, key=lambda d: (dict(d.alternatives).get(f"0{suit}", 0.0), -d.confidence))
+        out[layout.number(red)] = f"0{suit}"
+    return out
+
+
+def _red_note(layout: Layout, reds: dict[int, str]) -> LayoutWarning:
+    """The ``corrected`` warning for :func:`_red_fives`; its fix is the rule, not a tile: a
+    ``--fix N=5p`` would only move the red five to another of the four."""
+    numbers = sorted(reds)
+    was = ", ".join(f"{n} as {layout.order[n - 1].tile}" for n in numbers)
+    now = ", ".join(f"{n}={reds[n]}" for n in numbers)
+    no_aka = """--context '{"rules": {"aka": false}}'"""
+    return LayoutWarning(
+        "corrected",
+        f"the hand shows all four fives of a suit and none was read red, but a set with red "
+        f"fives has one in each suit: read tile {was}; scored it as the red five ({now}). If the "
+        f"set has no red fives, pass {no_aka}", no_aka, tuple(numbers))
 
 
 def _fix_note(layout: Layout, fixes: dict[int, str], message) -> LayoutWarning:
@@ -721,6 +762,10 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool, melds=
     if flowers:
         before = {n: layout.order[n - 1] for n in flowers}
         detections, layout = reparse_fixed(layout, detections, flowers)
+    reds = _red_fives(layout, ctx, frozenset(int(k) for k in (fixes or {})))
+    red_note = _red_note(layout, reds) if reds else None
+    if reds:
+        detections, layout = reparse_fixed(layout, detections, reds)
     t_layout = time.perf_counter() - t0
 
     t0 = time.perf_counter()
@@ -765,6 +810,8 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool, melds=
         warnings.append(repaired)
     if recounted is not None:
         warnings.append(recounted)
+    if red_note is not None:
+        warnings.append(red_note)
     if flowers:
         warnings.append(_flowers_warning(before, sorted(flowers)))
     warnings.extend(w for w in (not_flowers, not_backs) if w is not None)
