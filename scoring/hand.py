@@ -236,7 +236,7 @@ def _checked_meld_kind(m: Meld, index: int) -> int:
         if k0 >= 27 or k0 % 9 > 6 or k1 != k0 + 1 or hi != k0 + 2:
             _fail(f"{_where(m, index)}: a chi is three consecutive tiles of one suit")
     elif hi != k0:
-        _fail(f"{_where(m, index)}: a {mtype} is {want} identical tiles")
+        _fail(f"{_where(m, index)}: {'an' if mtype == 'ankan' else 'a'} {mtype} is {want} identical tiles")
     called = m.called
     if mtype == "ankan":
         if called is not None:

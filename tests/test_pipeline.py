@@ -292,6 +292,27 @@ def test_check_photo_false_win_is_chombo():
     assert ok.result["valid"] is True and ok.result["result"]["payment"]["total"] == 2000
 
 
+def test_check_photo_repairs_a_misread_meld_tile_but_never_re_reads_the_hand_into_a_win():
+    # the riichi sample (23m 406p 678s 88s + pon 777z) with the pon's middle 7z read as 5z at
+    # 0.4 (next guess 7z): no pon 757z can be on the table, so the verdict rules on 777z, as
+    # the score does (2000; tilescope check PHOTO on the bundled MCR sample hit this)
+    dets, _ = truth(RIICHI)
+    i = next(i for i, d in enumerate(dets.tiles) if d.tile == "7z" and not d.sideways)
+    tiles_ = list(dets.tiles)
+    tiles_[i] = replace(tiles_[i], tile="5z", confidence=0.4, alternatives=(("7z", 0.35),))
+    misread_pon = replace(dets, tiles=tiles_)
+    photo = check_photo(misread_pon, RIICHI_CONTEXT, reader=FakeReader(misread_pon))
+    assert photo.result["valid"] is True and photo.result["result"]["payment"]["total"] == 2000
+    assert [w.code for w in photo.warnings if w.code == "corrected"] == ["corrected"]
+    # a hand tile misread so that the hand is no win stays a chombo: no joint re-reading
+    tiles_ = list(dets.tiles)
+    j = next(j for j, d in enumerate(dets.tiles) if d.tile == "4p")
+    tiles_[j] = replace(tiles_[j], tile="1p", confidence=0.4, alternatives=(("4p", 0.35),))
+    misread_hand = replace(dets, tiles=tiles_)
+    verdict = check_photo(misread_hand, RIICHI_CONTEXT, reader=FakeReader(misread_hand)).result
+    assert verdict["valid"] is False and verdict["ruling"].startswith("chombo")
+
+
 def test_python_api_is_exported_lazily():
     import subprocess
     import sys
@@ -416,6 +437,14 @@ def test_photo_without_colour_warns_that_red_fives_cannot_be_told(fake_model):
     # no red fives in play, nothing to tell apart
     no_aka = dict(RIICHI_CONTEXT, rules={"aka": False})
     assert not [w for w in score_photo(grey, no_aka, reader=reader).warnings if w.code == "no_colour"]
+
+
+def test_cli_read_annotate_never_overwrites_the_photo(fake_model, capsys, tmp_path):
+    photo = tmp_path / "hand.jpg"
+    photo.write_bytes(RIICHI.with_suffix(".jpg").read_bytes())
+    code, _, err = run_cli(["read", str(photo), "--annotate", str(photo)], capsys)
+    assert code == 2 and "that is the photo itself" in err
+    assert photo.read_bytes() == RIICHI.with_suffix(".jpg").read_bytes()
 
 
 def test_cli_hand_that_cannot_be_scored_exits_1(fake_model, capsys):

@@ -321,6 +321,22 @@ def test_serve_command_rejects_bad_options(capsys):
     assert "--port" in capsys.readouterr().err
     assert main(["serve", "--timeout", "0"]) == 2
     assert "--timeout" in capsys.readouterr().err
+    for flag in ("--max-upload-mb", "--max-megapixels", "--timeout"):
+        for value in ("nan", "inf"):
+            assert main(["serve", flag, value]) == 2
+            assert "finite numbers > 0" in capsys.readouterr().err
+
+
+def test_serve_command_says_a_taken_port_in_one_line(capsys):
+    import socket
+
+    from vision.cli import main
+
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"tilescope serve: cannot listen on 127.0.0.1:{port}") and "serving on" not in err
 
 
 # ---- the real pipeline, scorer and verdict behind the API (stand-in detector) ----

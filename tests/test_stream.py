@@ -242,6 +242,14 @@ def test_stream_command_rejects_bad_sources(tmp_path, capsys):
     assert "cannot open video source" in capsys.readouterr().err
     assert main(["stream", str(text), "--stable", "0"]) == 2
     assert "--stable" in capsys.readouterr().err
+    clip = tmp_path / "c.avi"
+    write_clip(clip, [render(None)] * 2)
+    before = clip.read_bytes()
+    assert main(["stream", str(clip), "--out", str(clip)]) == 2     # would truncate the source
+    assert "that is the source video itself" in capsys.readouterr().err
+    assert clip.read_bytes() == before
+    assert main(["stream", str(clip), "--overlay", "99999"]) == 2
+    assert "not a TCP port" in capsys.readouterr().err
 
 
 def test_stream_command_rejects_bad_context(tmp_path, capsys):

@@ -156,6 +156,12 @@ def test_over_15_minutes_late_is_out_of_the_session_seed000_s2_2():
     (seats(10, 0, 0, -10), [Substitute("A", replaces="B")], "seated"),
     (seats(10, 0, 0, -10), [Late("A", 3), Late("A", 4)], "two lateness"),
     (seats(10, 0, 0, -10), [Late("A", -1)], ">= 0"),
+    # §4: one substitute sits in for one absent player
+    (seats(10, 0, 0, -10), [Substitute("A", replaces="Eve"), Substitute("B", replaces="Eve")],
+     "'Eve' has two substitutes"),
+    (seats(10, 0, 0, -10), [Substitute("A", replaces="Eve"), Substitute("A", replaces="Fay")],
+     "'A' substitutes for two players"),
+    (seats(10, 0, 0, -10), [Replaced("A", "ill"), Replaced("A", "ill")], "two 'replaced' records"),
 ])
 def test_bad_records_are_refused(table, events, message):
     with pytest.raises(TableError, match=message):

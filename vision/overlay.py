@@ -104,8 +104,15 @@ class OverlayServer:
 
     def start(self, wait_s: float = 10.0) -> None:
         """Start serving; raises RuntimeError if the port could not be bound in ``wait_s``."""
+        import socket
         import time
 
+        try:        # a taken port or an unknown host, said in one line before uvicorn logs it
+            with socket.create_server((self.server.config.host, self.server.config.port)):
+                pass
+        except OSError as exc:
+            raise RuntimeError(f"cannot listen on {self.server.config.host}:"
+                               f"{self.server.config.port}: {exc.strerror or exc}") from None
         self.thread.start()
         deadline = time.monotonic() + wait_s
         while not self.server.started:

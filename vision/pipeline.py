@@ -505,12 +505,14 @@ def _joint_fix(detections: Detections, layout: Layout, ctx: dict, win_tile: str 
     return fixed, new_layout, req, result, warnings
 
 
-def _repaired_melds(detections: Detections, layout: Layout, ctx: dict, win_tile: str | None, judge):
+def _repaired_melds(detections: Detections, layout: Layout, ctx: dict, win_tile: str | None, judge,
+                    joint: bool = True):
     """When the hand as read cannot be scored and the layout found melds that one unsure tile's
     next guess makes legal (``Layout.meld_repairs``): re-read those tiles so, and if the hand
     then scores — as it is, or after the joint re-reading of its concealed part
-    (:func:`_joint_fix`: a misread meld tile and a misread hand tile in one photo) — return
-    ``(detections, layout, request, result, warnings, corrected warning)``; else None."""
+    (:func:`_joint_fix`: a misread meld tile and a misread hand tile in one photo; not with
+    ``joint`` false) — return ``(detections, layout, request, result, warnings, corrected
+    warning)``; else None."""
     fixes = dict(layout.meld_repairs)
 
     def message(was, now, undo):
@@ -519,7 +521,7 @@ def _repaired_melds(detections: Detections, layout: Layout, ctx: dict, win_tile:
                 f"reading was right, pass {undo}")
 
     found = _corrected(detections, layout, fixes, ctx, win_tile, judge, message)
-    if found is not None:
+    if found is not None or not joint:
         return found
     fixed, new_layout = reparse_fixed(layout, detections, fixes)
     joint = _joint_fix(fixed, new_layout, ctx, win_tile, judge)
@@ -771,8 +773,11 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool, melds=
     t0 = time.perf_counter()
     req, result, warnings = _judge_layout(layout, ctx, win_tile, judge)
     repaired = None
-    if result.get("error") and layout.meld_repairs and hand_only:
-        found = _repaired_melds(detections, layout, ctx, win_tile, judge)
+    if result.get("error") and layout.meld_repairs:
+        # a meld that is no legal set cannot be on the table: its unsure tile was misread, for
+        # a verdict too (which then rules on the hand as repaired; it never re-reads the
+        # concealed part into a win, which could hide a false hu)
+        found = _repaired_melds(detections, layout, ctx, win_tile, judge, joint=hand_only)
         if found is not None:
             detections, layout, req, result, warnings, repaired = found
     # re-read jointly when the hand as read makes no winning hand, or makes one from a row

@@ -225,6 +225,8 @@ def score_table(seats: Sequence[Seat], events: Iterable[Event] = (),
     out_of_tournament: set[str] = set()
     ladders: dict[tuple[str, str], int] = {(n, "delay_of_game"): prior.get(n, 0) for n in names}
     late_seen: set[str] = set()
+    substitutes: dict[str, str] = {}        # absent player -> who sits in for them
+    replaced: set[str] = set()
 
     for ev in events:
         if ev.player not in names:
@@ -235,9 +237,18 @@ def score_table(seats: Sequence[Seat], events: Iterable[Event] = (),
             if ev.replaces in names:
                 raise TableError(f"{who!r} cannot substitute for {ev.replaces!r}, "
                                  f"who is seated at this table")
+            if ev.replaces in substitutes:
+                raise TableError(f"{ev.replaces!r} has two substitutes: "
+                                 f"{substitutes[ev.replaces]!r} and {who!r}")
+            if who in substitutes.values():
+                raise TableError(f"{who!r} substitutes for two players at one table")
+            substitutes[ev.replaces] = who
             reasons[who].append(f"§4: substitute for {ev.replaces} from the start of the "
                                 f"session, plays for table points")
         elif isinstance(ev, Replaced):
+            if who in replaced:
+                raise TableError(f"two 'replaced' records for {who!r}")
+            replaced.add(who)
             out_of_session.setdefault(who, "replaced")
             reasons[who].append(f"§4: replaced during the session ({ev.reason}): "
                                 f"0 table points")

@@ -237,7 +237,7 @@ def emit(args, image, photo, path: str, fail, notes: list[str] | None = None) ->
         fail("--annotate needs a file name, e.g. --annotate out.jpg")
         return False
     if getattr(args, "annotate", None):
-        if os.path.exists(args.annotate) and os.path.samefile(args.annotate, path):
+        if is_same_file(args.annotate, path):
             fail(f"--annotate {args.annotate}: that is the photo itself; write the drawing to another file")
             return False
         try:
@@ -250,6 +250,15 @@ def emit(args, image, photo, path: str, fail, notes: list[str] | None = None) ->
     else:
         print(photo_report(photo, os.path.basename(path), notes))
     return True
+
+
+def is_same_file(out: str, source: str) -> bool:
+    """True when the output path ``out`` names the file ``source`` (a link or another spelling
+    included): writing there would destroy the input."""
+    try:
+        return os.path.exists(out) and os.path.exists(source) and os.path.samefile(out, source)
+    except OSError:
+        return False
 
 
 def write_annotation(path: str, image, photo) -> None:

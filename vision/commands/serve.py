@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import argparse
+import math
+import socket
 import sys
 
 HELP = ("HTTP API (/api/read, /api/score, /api/hand, /api/check, docs at /docs) and a phone web "
@@ -36,9 +38,21 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         print(f"tilescope serve: --port {args.port} is not a TCP port (1..65535)", file=sys.stderr)
         return 2
-    if args.max_upload_mb <= 0 or args.max_megapixels <= 0 or args.timeout <= 0 or args.workers < 1:
-        print("tilescope serve: --max-upload-mb, --max-megapixels, --timeout must be > 0 and "
-              "--workers >= 1", file=sys.stderr)
+    sizes = (args.max_upload_mb, args.max_megapixels, args.timeout)
+    if not all(math.isfinite(v) and v > 0 for v in sizes) or args.workers < 1:
+        print("tilescope serve: --max-upload-mb, --max-megapixels, --timeout must be finite "
+              "numbers > 0 and --workers >= 1", file=sys.stderr)
+        return 2
+    if args.max_upload_mb * 1024 * 1024 < 1024 or args.max_megapixels * 1_000_000 < 1:
+        print("tilescope serve: --max-upload-mb or --max-megapixels is too small for any photo",
+              file=sys.stderr)
+        return 2
+    try:        # say a taken port or an unknown host here, in one line, not in uvicorn's log
+        with socket.create_server((args.host, args.port)):
+            pass
+    except OSError as exc:
+        print(f"tilescope serve: cannot listen on {args.host}:{args.port}: "
+              f"{exc.strerror or exc}", file=sys.stderr)
         return 2
     reader = None
     if args.weights:  # else the bundled model is loaded on the first photo

@@ -71,9 +71,14 @@ def run(args: argparse.Namespace) -> int:
         scorer = pipeline_scorer(context)  # checks the context as `tilescope hand` would
     except ValueError as exc:
         return fail(f"--context: {exc}" if "--context" not in str(exc) else str(exc))
+    if args.overlay is not None and not 0 < args.overlay < 65536:
+        return fail(f"--overlay {args.overlay} is not a TCP port (1..65535)")
     source_id = parse_source(args.source)
     if isinstance(source_id, str) and "://" not in source_id and not Path(source_id).exists():
         return fail(f"no such video file: {source_id}")
+    from vision.commands.score import is_same_file
+    if args.out and isinstance(source_id, str) and is_same_file(args.out, source_id):
+        return fail(f"--out {args.out}: that is the source video itself; write to another file")
     try:
         source = FrameSource(source_id, every=args.every)
     except SourceError as exc:
@@ -141,4 +146,7 @@ def run(args: argparse.Namespace) -> int:
           file=sys.stderr)
     if server is not None:
         server.stop()
+    if stats.frames == 0:
+        return fail(f"no frame could be read from {args.source!r}: not a video, or a camera "
+                    "that gives no picture")
     return 0
