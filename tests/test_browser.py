@@ -218,3 +218,13 @@ def test_a_meld_warning_regroups_the_hand_with_one_tap(flat_meld_url, browser):
     melds.send_keys("12-14=concealed")
     browser.execute_script("arguments[0].dispatchEvent(new Event('change', {bubbles: true}))", melds)
     assert _headline(browser, "40 fu") == "1 han 40 fu"
+
+
+def test_flowers_typed_as_zero_overrule_the_photo(server_url, browser):
+    browser.get(server_url + "/")
+    form = browser.find_element(By.ID, "context")
+    Select(form.find_element(By.NAME, "ruleset")).select_by_value("mcr")
+    assert "flowers" not in browser.execute_script("return context()")    # empty: as seen
+    flowers = form.find_element(By.NAME, "flowers")
+    flowers.send_keys("0")
+    assert browser.execute_script("return context()")["flowers"] == 0

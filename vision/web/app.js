@@ -186,8 +186,8 @@ function context() {
     if (honba) ctx.honba = honba;
     if (sticks) ctx.riichi_sticks = sticks;
   } else {
-    const flowers = Number(f.flowers.value || 0);
-    if (flowers) ctx.flowers = flowers;
+    // empty: the flowers the photo shows; a number, 0 included, overrules them
+    if (f.flowers.value.trim() !== "") ctx.flowers = Number(f.flowers.value);
     if (f.last_copy.checked) ctx.last_copy = true;
   }
   return ctx;
