@@ -709,6 +709,17 @@ def test_declared_concealed_tiles_leave_the_melds_and_keep_their_numbers():
     assert lay.declared == {(12, 14): "concealed"}
 
 
+def test_a_meld_numbered_backwards_by_an_earlier_reading_names_a_span_the_cli_takes():
+    dets = to_detections(straight_melds())
+    first = parse_layout(dets, "mcr")
+    # an earlier reading that ran the other way numbered every tile from the far end
+    backwards = parse_layout(dets, "mcr", numbering=list(reversed(first.source)))
+    spans = {w.fix for w in backwards.warnings if w.code == "meld_without_sideways"}
+    n = len(first.order)
+    # 789s and 555z were tiles 9-11 and 12-14; counted from the far end, 4-6 and 1-3
+    assert spans == {f"--meld {n - 10}-{n - 8}=concealed", f"--meld {n - 13}-{n - 11}=concealed"}
+
+
 def test_declared_melds_are_exposed_and_not_warned_about():
     dets = to_detections(straight_melds())
     lay = parse_layout(dets, "mcr", declared={(9, 11): "chi", (12, 14): "pon"})

@@ -1080,13 +1080,18 @@ def _finish(groups: list[Group], ruleset: str, warnings: list[LayoutWarning],
     for g in groups:
         if g.kind == "meld" and g.meld_type != "ankan" and not any(d.sideways for d in g.detections):
             nums = tuple(num(d) for d in g.detections)
-            span = f"{nums[0]}-{nums[-1]}"
+            # numbered by an earlier reading, a meld's tiles may run backwards or apart, and
+            # --meld takes a first-last span of consecutive numbers only
+            lo, hi = min(nums), max(nums)
+            span = f"{lo}-{hi}" if hi - lo + 1 == len(nums) else ", ".join(map(str, sorted(nums)))
+            fix = f"--meld {span}=concealed" if "-" in span else ""
             warnings.append(LayoutWarning(
                 "meld_without_sideways",
                 f"tiles {span} ({g.mpsz()}) are set apart like an exposed {g.meld_type} but no "
                 f"turned (sideways) tile was seen in it; scored as an exposed {g.meld_type}. If "
-                f"they are part of the concealed hand, pass --meld {span}=concealed",
-                f"--meld {span}=concealed", nums,
+                f"they are part of the concealed hand, "
+                + (f"pass {fix}" if fix else "type the hand with tilescope hand --text"),
+                fix, nums,
             ))
         if g.kind in ("concealed", "win"):
             for d in g.detections:
