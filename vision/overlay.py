@@ -12,6 +12,7 @@ Messages: ``{"type": "hand", "frame", "time_s", "hand": null | {"tiles", "reques
 from __future__ import annotations
 
 import asyncio
+import socket
 import threading
 from pathlib import Path
 
@@ -19,6 +20,16 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, Response
 
 WEB_DIR = Path(__file__).with_name("web")
+
+
+def listen_problem(host: str, port: int) -> str | None:
+    """Why a server could not listen on ``host:port`` (a taken port, an unknown host), in one
+    line, found by binding once before uvicorn tries and logs its own error; None if it can."""
+    try:
+        with socket.create_server((host, port)):
+            return None
+    except OSError as exc:
+        return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
 
 
 class OverlayHub:
@@ -104,15 +115,11 @@ class OverlayServer:
 
     def start(self, wait_s: float = 10.0) -> None:
         """Start serving; raises RuntimeError if the port could not be bound in ``wait_s``."""
-        import socket
         import time
 
-        try:        # a taken port or an unknown host, said in one line before uvicorn logs it
-            with socket.create_server((self.server.config.host, self.server.config.port)):
-                pass
-        except OSError as exc:
-            raise RuntimeError(f"cannot listen on {self.server.config.host}:"
-                               f"{self.server.config.port}: {exc.strerror or exc}") from None
+        problem = listen_problem(self.server.config.host, self.server.config.port)
+        if problem:
+            raise RuntimeError(problem)
         self.thread.start()
         deadline = time.monotonic() + wait_s
         while not self.server.started:

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import socket
 import sys
 
 HELP = ("HTTP API (/api/read, /api/score, /api/hand, /api/check, docs at /docs) and a phone web "
@@ -47,12 +46,11 @@ def run(args: argparse.Namespace) -> int:
         print("tilescope serve: --max-upload-mb or --max-megapixels is too small for any photo",
               file=sys.stderr)
         return 2
-    try:        # say a taken port or an unknown host here, in one line, not in uvicorn's log
-        with socket.create_server((args.host, args.port)):
-            pass
-    except OSError as exc:
-        print(f"tilescope serve: cannot listen on {args.host}:{args.port}: "
-              f"{exc.strerror or exc}", file=sys.stderr)
+    from vision.overlay import listen_problem
+
+    problem = listen_problem(args.host, args.port)     # in one line, not in uvicorn's log
+    if problem:
+        print(f"tilescope serve: {problem}", file=sys.stderr)
         return 2
     reader = None
     if args.weights:  # else the bundled model is loaded on the first photo
