@@ -183,7 +183,7 @@ _TEXT_MELDS = {"chi": "chi", "pon": "pon", "kan": "daiminkan", "daiminkan": "dai
 
 
 def parse_text_hand(text: str, win_tile: str | None = None) -> tuple[tuple[Tile, ...], tuple[Meld, ...], Tile]:
-    """Read a hand typed by a person: ``"234m456p678s8s +pon 777z +ankan 5555p"``.
+    """Read a hand typed by a person: ``"234m456p678s8s +pon 777z +ankan 0555p"``.
 
     The part before the first ``+`` is the concealed hand in mpsz; its **last written tile is
     the winning tile** unless ``win_tile`` is given (then every written tile is concealed).

@@ -132,3 +132,11 @@ def test_dora_flag_is_repeatable(capsys):
                  "--win", "tsumo", "--rinshan", "--dora", "4m", "--dora", "1m", "--json"])
     assert code == 0
     assert json.loads(capsys.readouterr().out)["dora"]["dora"] == 5
+
+
+def test_every_example_of_the_help_text_is_a_possible_hand(capsys):
+    examples = re.findall(r'"([^"]+)"', hand_cmd.TEXT_SYNTAX)
+    assert len(examples) >= 2
+    for text in examples:
+        assert main(["hand", "--text", text, "--json"]) == 0, text
+        assert json.loads(capsys.readouterr().out)["error"] is None

@@ -26,7 +26,7 @@ TEXT_SYNTAX = """\
 --text syntax: the concealed tiles in mpsz, the LAST tile written being the winning tile,
 then one '+TYPE TILES' per declared meld:
   "234m456p678s8s8s +pon 777z"        8s wins (a pair wait); a called pon of red dragons
-  "123m406p22z +chi 0s46s +ankan 5555m"  0m 0p 0s are red fives; 1z..7z = E S W N White Green Red
+  "123m406p22z +chi 0s46s +ankan 0555m"  0m 0p 0s are red fives; 1z..7z = E S W N White Green Red
   meld types: +chi, +pon, +kan (open kan called from a discard), +kakan (pon upgraded with a
   drawn tile), +ankan (closed kan). --win-tile 8s names the winning tile instead (then every
   written concealed tile stays in the hand).

@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
         from vision.server import Limits, create_app
     except ImportError as exc:
-        print(f"tilescope serve: needs the 'serve' extra (pip install 'tilescope[serve]'): {exc}",
+        print(f"tilescope serve: needs the 'serve' extra (pip install '.[serve]' in a clone, or 'tilescope[serve]'): {exc}",
               file=sys.stderr)
         return 2
     if not 0 < args.port < 65536:
