@@ -439,6 +439,22 @@ def test_photo_without_colour_warns_that_red_fives_cannot_be_told(fake_model):
     assert not [w for w in score_photo(grey, no_aka, reader=reader).warnings if w.code == "no_colour"]
 
 
+def test_cli_check_photo_takes_the_context_and_says_what_it_assumed(fake_model, capsys):
+    photo = str(RIICHI.with_suffix(".jpg"))
+    # the sample as a non-dealer's tsumo: 2 han 30 fu (chun 1, aka 1; 20 + 2 tsumo + 4 open
+    # honour pon = 26 -> 30): base 30 x 2^4 = 480; the dealer pays 2 x 480 -> 1000, each other
+    # player 480 -> 500
+    code, out, err = run_cli(["check", photo, "--context", json.dumps(
+        {"win": "tsumo", "seat_wind": "S", "dora_indicators": "1p"})], capsys)
+    assert code == 0, err
+    assert "Ruling: VALID" in out and "from dealer 1000, from non dealer 500; total 2000" in out
+    assert "Assumed: riichi rules" in out and "round East" in out and "seat East" not in out
+    # flags win over the context, and nothing is assumed when every flag is given
+    code, out, _ = run_cli(["check", photo, "--context", '{"win": "tsumo"}', "--win", "ron",
+                            "--seat", "S", "--round", "E", "--ruleset", "riichi", "--dora", "1p"], capsys)
+    assert code == 0 and "from discarder 2000" in out and "Assumed" not in out
+
+
 def test_cli_read_annotate_never_overwrites_the_photo(fake_model, capsys, tmp_path):
     photo = tmp_path / "hand.jpg"
     photo.write_bytes(RIICHI.with_suffix(".jpg").read_bytes())

@@ -41,11 +41,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--text", metavar="HAND", help="one typed hand (syntax below)")
     parser.add_argument("--json", action="store_true", help="with --text: print the JSON result, not the report")
     g = parser.add_argument_group("the win (with --text)")
-    g.add_argument("--ruleset", choices=("riichi", "mcr"), default="riichi", help="default riichi")
-    g.add_argument("--win", choices=("tsumo", "ron"), default="ron", help="self-drawn or on a discard (default ron)")
+    # None when not given, so that `check PHOTO` can tell a flag from --context and its defaults
+    g.add_argument("--ruleset", choices=("riichi", "mcr"), help="default riichi")
+    g.add_argument("--win", choices=("tsumo", "ron"), help="self-drawn or on a discard (default ron)")
     g.add_argument("--win-tile", metavar="TILE", help="the winning tile, if not the last tile written")
-    g.add_argument("--seat", choices=tuple("ESWN"), default="E", help="seat wind; E is the dealer (default E)")
-    g.add_argument("--round", choices=tuple("ESWN"), default="E", help="round (prevalent) wind (default E)")
+    g.add_argument("--seat", choices=tuple("ESWN"), help="seat wind; E is the dealer (default E)")
+    g.add_argument("--round", choices=tuple("ESWN"), help="round (prevalent) wind (default E)")
     g.add_argument("--last-tile", action="store_true", help="won on the last wall tile (haitei) or its discard (houtei)")
     g.add_argument("--rinshan", action="store_true", help="won on a kan replacement tile")
     g.add_argument("--chankan", action="store_true", help="won by robbing a kan")
@@ -84,8 +85,9 @@ def _request_from_args(args):
 
     concealed, melds, win_tile = parse_text_hand(args.text, args.win_tile)
     return HandRequest(
-        ruleset=args.ruleset, concealed=concealed, melds=melds, win_tile=win_tile, win=args.win,
-        seat_wind=args.seat, round_wind=args.round, last_wall_tile=args.last_tile,
+        ruleset=args.ruleset or "riichi", concealed=concealed, melds=melds, win_tile=win_tile,
+        win=args.win or "ron", seat_wind=args.seat or "E", round_wind=args.round or "E",
+        last_wall_tile=args.last_tile,
         replacement_tile=args.rinshan, robbing_kong=args.chankan, riichi=args.riichi,
         ippatsu=args.ippatsu, tenhou=args.tenhou, chiihou=args.chiihou,
         dora_indicators=tuple(parse_tiles("".join(args.dora or ()))),

@@ -308,11 +308,27 @@ def add_check_photo_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--context", metavar="JSON|FILE", help="request keys other than the tiles (the flags win)")
 
 
-def _context_from_hand_args(args) -> dict:
-    """The context of ``tilescope check PHOTO`` from the ``tilescope hand`` flags it shares."""
+# what `tilescope check PHOTO` assumes, as `tilescope hand` does, when neither a flag nor
+# --context says: (key, value, how the report words it)
+CHECK_DEFAULTS = (("ruleset", "riichi", "riichi rules (--ruleset mcr for Chinese Official)"),
+                  ("win", "ron", "won on a discard (--win tsumo if self-drawn)"),
+                  ("seat_wind", "E", "seat East (--seat)"),
+                  ("round_wind", "E", "round East (--round)"))
+
+
+def _context_from_hand_args(args, notes: list[str] | None = None) -> dict:
+    """The context of ``tilescope check PHOTO`` from the ``tilescope hand`` flags it shares,
+    over ``--context`` (a flag given wins); what neither says takes :data:`CHECK_DEFAULTS`,
+    each appended to ``notes``."""
     ctx = load_context(getattr(args, "context", None))
-    ctx.update({"ruleset": args.ruleset, "win": args.win, "seat_wind": args.seat,
-                "round_wind": args.round})
+    for key, flag in (("ruleset", "ruleset"), ("win", "win"), ("seat_wind", "seat"), ("round_wind", "round")):
+        if getattr(args, flag, None) is not None:
+            ctx[key] = getattr(args, flag)
+    for key, value, note in CHECK_DEFAULTS:
+        if key not in ctx:
+            ctx[key] = value
+            if notes is not None:
+                notes.append(note)
     for flag, key in (("last_tile", "last_wall_tile"), ("rinshan", "replacement_tile"),
                       ("chankan", "robbing_kong"), ("ippatsu", "ippatsu"), ("tenhou", "tenhou"),
                       ("chiihou", "chiihou"), ("last_copy", "last_copy")):
@@ -355,8 +371,9 @@ def run_check_photo(args, options=None) -> int:
 
         options = PenaltyOptions(args.mcr_under_minimum, args.mcr_invalid_hand, args.chombo_dealer,
                                  args.chombo_non_dealer, args.tournament_chombo)
+    notes: list[str] = []
     try:
-        ctx = _context_from_hand_args(args)
+        ctx = _context_from_hand_args(args, notes)
         fixes = parse_fixes(getattr(args, "fix", []) or [])
         melds = parse_melds(getattr(args, "meld", []) or [])
         image = load_image(args.file)
@@ -371,6 +388,6 @@ def run_check_photo(args, options=None) -> int:
         return fail(str(exc))
     except (RuntimeError, OSError, ImportError) as exc:
         return fail(f"the tile detector is not available: {exc}")
-    if not emit(args, image, photo, args.file, fail):
+    if not emit(args, image, photo, args.file, fail, notes):
         return 2
     return 0 if "ruling" in photo.result else 1
