@@ -176,31 +176,32 @@ def run_json_lines(stream, out, answer=None) -> None:
         from scoring.api import score_json as answer
 
     for n, line in enumerate(stream):
-        result = None
-        if isinstance(line, bytes):
-            try:
-                line = line.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                result = {"valid": False,
-                          "error": f"not UTF-8 text: byte 0x{line[exc.start]:02x} at column {exc.start + 1}"}
-                line = "x"
-        if n == 0:
-            line = line.removeprefix("\ufeff")
-        if not line.strip():
-            continue
-        if result is None:
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                # json's own messages may end in "at" ("Invalid control character at")
-                result = {"valid": False,
-                          "error": f"not JSON: {exc.msg.removesuffix(' at')} at column {exc.colno}"}
-            except ValueError:      # an integer of more digits than Python converts (4300)
-                result = {"valid": False, "error": "not a request: a number with thousands of digits"}
-            else:
-                result = answer(obj)
-        out.write(json.dumps(result, ensure_ascii=False) + "\n")
-        out.flush()
+        result = _answer_line(line, n == 0, answer)
+        if result is not None:
+            out.write(json.dumps(result, ensure_ascii=False) + "\n")
+            out.flush()
+
+
+def _answer_line(line: bytes | str, first: bool, answer) -> dict | None:
+    """The result for one JSON Lines line (see :func:`run_json_lines`); None for a blank line."""
+    if isinstance(line, bytes):
+        try:
+            line = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return {"valid": False,
+                    "error": f"not UTF-8 text: byte 0x{line[exc.start]:02x} at column {exc.start + 1}"}
+    if first:
+        line = line.removeprefix("\ufeff")
+    if not line.strip():
+        return None
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as exc:
+        # json's own messages may end in "at" ("Invalid control character at")
+        return {"valid": False, "error": f"not JSON: {exc.msg.removesuffix(' at')} at column {exc.colno}"}
+    except ValueError:      # an integer of more digits than Python converts (4300)
+        return {"valid": False, "error": "not a request: a number with thousands of digits"}
+    return answer(obj)
 
 
 def run_json_file(verb: str, path: str | None, answer=None) -> int:
