@@ -701,7 +701,7 @@ def _no_colour_warning(array, ctx: dict, layout: Layout) -> LayoutWarning | None
     """The ``no_colour`` warning for a riichi hand played with red fives (``rules.aka``) in a
     photo without colour: a red five is told from a plain one by its red ink alone, so every
     five read is a guess between the two (the payment may lack its aka dora)."""
-    if (array is None or array.ndim != 3 or ctx.get("ruleset", "riichi") != "riichi"
+    if (array is None or array.ndim != 3 or not layout.order or ctx.get("ruleset", "riichi") != "riichi"
             or not (ctx.get("rules") or {}).get("aka", True)):
         return None
     step = max(1, max(array.shape[:2]) // 256)          # a coarse look is enough
