@@ -265,6 +265,17 @@ def test_four_fives_read_plain_under_red_five_rules_make_one_red():
     assert not [w for w in plain.warnings if w.code == "corrected"]
 
 
+def test_report_header_counts_a_corrected_tile_as_uncertain():
+    from vision.report import photo_report
+
+    dets = misread(0.41)
+    photo = score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets))
+    assert photo.layout.order[2].confidence == 1.0          # tile 3 as corrected
+    assert "14 tiles read (1 uncertain)" in photo_report(photo, "hand.jpg").splitlines()[0]
+    sure = score_photo(truth(RIICHI)[0], RIICHI_CONTEXT, reader=FakeReader(truth(RIICHI)[0]))
+    assert "uncertain" not in photo_report(sure, "hand.jpg").splitlines()[0]
+
+
 def test_confident_misread_tile_only_gets_a_suggested_fix():
     dets = misread(0.8)
     photo = score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets))

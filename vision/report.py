@@ -103,7 +103,10 @@ def photo_report(photo, source: str = "photo", context_notes: list[str] | None =
 
     lay = photo.layout
     det = photo.detections
-    low = sum(1 for d in lay.order if d.tile != "back" and d.confidence < 0.6)
+    # a tile corrected from the reader's next guesses counts: its confidence is then the fix's
+    corrected = {n for w in photo.warnings if w.code == "corrected" for n in w.tiles}
+    low = sum(1 for n, d in enumerate(lay.order, start=1)
+              if d.tile != "back" and (d.confidence < 0.6 or n in corrected))
     lines = [
         f"{source}: {det.width}x{det.height} px, {len(lay.order)} tiles read"
         + (f" ({low} uncertain)" if low else "")
