@@ -272,6 +272,7 @@ def test_report_header_counts_a_corrected_tile_as_uncertain():
     photo = score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets))
     assert photo.layout.order[2].confidence == 1.0          # tile 3 as corrected
     assert "14 tiles read (1 uncertain)" in photo_report(photo, "hand.jpg").splitlines()[0]
+    assert [t["n"] for t in photo.to_json()["tiles"] if t.get("corrected")] == [3]
     sure = score_photo(truth(RIICHI)[0], RIICHI_CONTEXT, reader=FakeReader(truth(RIICHI)[0]))
     assert "uncertain" not in photo_report(sure, "hand.jpg").splitlines()[0]
 

@@ -105,7 +105,10 @@ class PhotoResult:
     def to_json(self) -> dict:
         """The ``tilescope score --json`` object; each tile also gets its reading-order number
         ``n`` (for fixes), its ``group`` (``concealed``, ``win``, ``meld0``.., ``dora``,
-        ``flower``, ``loose``) and the reader's ``alternatives``."""
+        ``flower``, ``loose``) and the reader's ``alternatives``; a tile corrected from the
+        reader's next guesses (a ``corrected`` warning names it) has ``"corrected": true``, its
+        confidence being the correction's, not the reader's."""
+        corrected = {n for w in self.warnings if w.code == "corrected" for n in w.tiles}
         groups = {}
         melds = 0
         for g in self.layout.groups:
@@ -119,6 +122,8 @@ class PhotoResult:
             entry = d.to_json()
             entry["n"] = n
             entry["group"] = groups.get(id(d), "loose")
+            if n in corrected:
+                entry["corrected"] = True
             if d.alternatives:
                 entry["alternatives"] = [[t, round(c, 4)] for t, c in d.alternatives]
             tiles.append(entry)
