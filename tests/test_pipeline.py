@@ -277,6 +277,31 @@ def test_report_header_counts_a_corrected_tile_as_uncertain():
     assert "uncertain" not in photo_report(sure, "hand.jpg").splitlines()[0]
 
 
+def test_four_fives_with_a_misread_one_are_re_read_not_made_red():
+    """The sample's boxes read as 23m 555p 5p(0.40, next guess 6p) 78p 88s + 4m, pon 777z: four
+    plain 5p cannot be, but a red one makes no winning hand; the misread five is re-read as
+    6p: 23m 555p 678p 88s, yakuhai (chun) 1 han; fu 20 + 4 open honour pon + 4 closed simple
+    triplet 555p = 28 -> 30 (4m on 23m: an open wait); non-dealer ron 30 x 2^3 x 4 = 960 -> 1000,
+    and no red five is invented."""
+    dets, _ = truth(RIICHI)
+    order = score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets)).layout.order
+    codes_ = {3: "5p", 4: "5p", 5: "5p", 7: "7p", 8: "8p"}
+    new = {id(d): (codes_.get(n), n) for n, d in enumerate(order, start=1)}
+    tiles_ = []
+    for d in dets.tiles:
+        code, n = new[id(d)]
+        if n == 6:
+            d = replace(d, tile="5p", confidence=0.4, alternatives=(("6p", 0.35),))
+        elif code:
+            d = replace(d, tile=code)
+        tiles_.append(d)
+    misread = replace(dets, tiles=tiles_)
+    photo = score_photo(misread, RIICHI_CONTEXT, reader=FakeReader(misread))
+    assert photo.request["concealed"] and tiles(photo.request["concealed"]) == tiles("23m555678p88s")
+    assert photo.result["payment"]["total"] == 1000 and photo.result["dora"]["aka"] == 0
+    assert [w.tiles for w in photo.warnings if w.code == "corrected"] == [(6,)]
+
+
 def test_confident_misread_tile_only_gets_a_suggested_fix():
     dets = misread(0.8)
     photo = score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets))

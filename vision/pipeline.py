@@ -436,8 +436,8 @@ def _red_fives(layout: Layout, ctx: dict, keep: frozenset[int] = frozenset()) ->
     (concealed part, winning tile, melds) shows, all read plain, when riichi is played with red
     fives (``rules.aka``): such a set has one red five per suit, so one of the four is red
     (scoring.hand refuses four plain ones), and which one does not change the score. The five
-    the reader thought likeliest red is chosen, else the least sure one; tiles ``keep`` (the
-    user's own --fix) are never changed."""
+    the reader thought likeliest red is chosen, else the surest one (the least sure may be no
+    five at all); tiles ``keep`` (the user's own --fix) are never changed."""
     if ctx.get("ruleset", "riichi") != "riichi" or not (ctx.get("rules") or {}).get("aka", True):
         return {}
     out = {}
@@ -449,7 +449,7 @@ def _red_fives(layout: Layout, ctx: dict, keep: frozenset[int] = frozenset()) ->
         free = [d for d in fives if layout.number(d) not in keep]
         if not free:
             continue
-        red = max(free, key=lambda d: (dict(d.alternatives).get(f"0{suit}", 0.0), -d.confidence))
+        red = max(free, key=lambda d: (dict(d.alternatives).get(f"0{suit}", 0.0), d.confidence))
         out[layout.number(red)] = f"0{suit}"
     return out
 
@@ -769,14 +769,22 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool, melds=
     if flowers:
         before = {n: layout.order[n - 1] for n in flowers}
         detections, layout = reparse_fixed(layout, detections, flowers)
-    reds = _red_fives(layout, ctx, frozenset(int(k) for k in (fixes or {})))
-    red_note = _red_note(layout, reds) if reds else None
-    if reds:
-        detections, layout = reparse_fixed(layout, detections, reds)
     t_layout = time.perf_counter() - t0
 
     t0 = time.perf_counter()
     req, result, warnings = _judge_layout(layout, ctx, win_tile, judge)
+    red_note = None
+    reds = _red_fives(layout, ctx, frozenset(int(k) for k in (fixes or {}))) if result.get("error") else {}
+    if reds:
+        # four plain fives of a suit: with red fives in play one is red. Taken only when the
+        # hand then scores as read; a misread five is left to the corrections below (which
+        # give one red again if their hand holds four: _corrected)
+        red_dets, red_layout = reparse_fixed(layout, detections, reds)
+        red_req, red_result, red_warnings = _judge_layout(red_layout, ctx, win_tile, judge)
+        complete = not red_result.get("error") and ("ruling" not in red_result or red_result.get("result"))
+        if red_req is not None and complete:         # (a verdict on a complete hand has its score)
+            red_note = _red_note(layout, reds)
+            detections, layout, req, result, warnings = red_dets, red_layout, red_req, red_result, red_warnings
     repaired = None
     if result.get("error") and layout.meld_repairs:
         # a meld that is no legal set cannot be on the table: its unsure tile was misread, for
