@@ -442,6 +442,8 @@ def test_cli_json(fake_model, capsys):
     (["check", str(RIICHI.with_suffix(".jpg")), "--text", "123m456p789s11z222z"],
      "either a PHOTO or --text, not both"),
     (["score", str(RIICHI.with_suffix(".jpg")), "--annotate", ""], "--annotate needs a file name"),
+    (["check", "--text", "234m456p678s8s8s +pon 777z", "--context", '{"win": "tsumo"}'],
+     "--context goes with a PHOTO, not with --text"),
 ])
 def test_cli_errors_exit_2_without_traceback(fake_model, capsys, argv, message):
     code, out, err = run_cli(argv, capsys)
@@ -490,6 +492,27 @@ def test_cli_check_photo_takes_the_context_and_says_what_it_assumed(fake_model, 
     code, out, _ = run_cli(["check", photo, "--context", '{"win": "tsumo"}', "--win", "ron",
                             "--seat", "S", "--round", "E", "--ruleset", "riichi", "--dora", "1p"], capsys)
     assert code == 0 and "from discarder 2000" in out and "Assumed" not in out
+
+
+def test_cli_check_photo_rule_flags_change_only_their_own_option(fake_model, capsys):
+    photo = str(RIICHI.with_suffix(".jpg"))
+    ctx = {"win": "ron", "seat_wind": "S", "dora_indicators": "1p", "rules": {"aka": False}}
+    # aka off from the context, kiriage from a flag: chun 1 han 30 fu, 1000 (no aka dora)
+    code, out, _ = run_cli(["check", photo, "--context", json.dumps(ctx), "--kiriage"], capsys)
+    assert code == 0 and "1 han 30 fu; the winner receives 1000" in out
+
+
+def test_check_photo_numbers_given_as_zero_overrule_the_photo():
+    import argparse
+
+    from vision.commands import check as check_cmd
+    from vision.commands.score import _context_from_hand_args
+
+    parser = argparse.ArgumentParser()
+    check_cmd.add_arguments(parser)
+    args = parser.parse_args(["photo.jpg", "--ruleset", "mcr", "--flowers", "0"])
+    assert _context_from_hand_args(args)["flowers"] == 0          # 0 flowers, not "as seen"
+    assert "flowers" not in _context_from_hand_args(parser.parse_args(["photo.jpg"]))
 
 
 def test_cli_read_annotate_never_overwrites_the_photo(fake_model, capsys, tmp_path):

@@ -108,6 +108,13 @@ def run(args) -> int:
         if args.file:
             print("tilescope check: give either FILE (JSON Lines) or --text, not both", file=sys.stderr)
             return 2
+        photo_only = [f"--{name}" for name in ("context", "fix", "meld", "annotate", "weights")
+                      if getattr(args, name, None)]
+        if photo_only:
+            verb = "goes" if len(photo_only) == 1 else "go"
+            print(f"tilescope check: {', '.join(photo_only)} {verb} with a PHOTO, not with --text",
+                  file=sys.stderr)
+            return 2
         from vision.commands.hand import _request_from_args
         try:
             verdict = verdict_for(_request_from_args(args), args)

@@ -60,8 +60,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                    help="dora indicators, kan dora included: 4m7z, or --dora 4m --dora 7z")
     g.add_argument("--ura", action="append", metavar="TILES",
                    help="ura dora indicators (count only with riichi); repeatable as --dora")
-    g.add_argument("--honba", type=int, default=0)
-    g.add_argument("--sticks", type=int, default=0, help="riichi sticks on the table")
+    g.add_argument("--honba", type=int, help="counters on the table (default 0)")
+    g.add_argument("--sticks", type=int, help="riichi sticks on the table (default 0)")
     g.add_argument("--no-aka", action="store_true", help="red fives are not dora")
     g.add_argument("--no-open-tanyao", action="store_true", help="tanyao needs a closed hand")
     g.add_argument("--kiriage", action="store_true", help="4 han 30 fu and 3 han 60 fu are mangan")
@@ -72,7 +72,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--double-wind-fu", type=int, choices=(2, 4), default=4,
                    help="fu for a pair of a wind that is seat and round wind (default 4)")
     g = parser.add_argument_group("MCR context (with --text)")
-    g.add_argument("--flowers", type=int, default=0)
+    g.add_argument("--flowers", type=int, help="flower and season tiles (default 0; a photo: as seen)")
     g.add_argument("--last-copy", action="store_true", help="the winning tile was the last of its kind")
     g.add_argument("--hidden-win-tile", action="store_true",
                    help="the winning tile was not shown separately (no wait fans)")
@@ -92,11 +92,11 @@ def _request_from_args(args):
         ippatsu=args.ippatsu, tenhou=args.tenhou, chiihou=args.chiihou,
         dora_indicators=tuple(parse_tiles("".join(args.dora or ()))),
         ura_dora_indicators=tuple(parse_tiles("".join(args.ura or ()))),
-        honba=args.honba, riichi_sticks=args.sticks,
+        honba=args.honba or 0, riichi_sticks=args.sticks or 0,
         rules=RiichiRules(aka=not args.no_aka, open_tanyao=not args.no_open_tanyao,
                           kiriage=args.kiriage, double_yakuman=args.double_yakuman,
                           kazoe=args.kazoe, double_wind_pair_fu=args.double_wind_fu),
-        flowers=args.flowers, last_copy=args.last_copy, win_tile_shown=not args.hidden_win_tile,
+        flowers=args.flowers or 0, last_copy=args.last_copy, win_tile_shown=not args.hidden_win_tile,
     )
 
 

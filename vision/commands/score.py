@@ -340,19 +340,21 @@ def _context_from_hand_args(args, notes: list[str] | None = None) -> dict:
         if getattr(args, flag, None):
             ctx[key] = "".join(getattr(args, flag))
     for flag, key in (("honba", "honba"), ("sticks", "riichi_sticks"), ("flowers", "flowers")):
-        if getattr(args, flag, 0):
+        if getattr(args, flag, None) is not None:        # --flowers 0 overrules the photo
             ctx[key] = getattr(args, flag)
     if getattr(args, "hidden_win_tile", False):
         ctx["win_tile_shown"] = False
-    rules = {"aka": not getattr(args, "no_aka", False),
-             "open_tanyao": not getattr(args, "no_open_tanyao", False),
-             "kiriage": getattr(args, "kiriage", False),
-             "double_yakuman": getattr(args, "double_yakuman", False),
-             "kazoe": getattr(args, "kazoe", "yakuman"),
-             "double_wind_pair_fu": getattr(args, "double_wind_fu", 4)}
-    if rules != {"aka": True, "open_tanyao": True, "kiriage": False, "double_yakuman": False,
-                 "kazoe": "yakuman", "double_wind_pair_fu": 4}:
-        ctx["rules"] = rules
+    # each rule flag given changes its own option; the others keep --context's
+    given = {"aka": False if getattr(args, "no_aka", False) else None,
+             "open_tanyao": False if getattr(args, "no_open_tanyao", False) else None,
+             "kiriage": True if getattr(args, "kiriage", False) else None,
+             "double_yakuman": True if getattr(args, "double_yakuman", False) else None,
+             "kazoe": None if getattr(args, "kazoe", "yakuman") == "yakuman" else args.kazoe,
+             "double_wind_pair_fu": None if getattr(args, "double_wind_fu", 4) == 4 else args.double_wind_fu}
+    given = {k: v for k, v in given.items() if v is not None}
+    if given:
+        rules = ctx.get("rules")
+        ctx["rules"] = {**(rules if isinstance(rules, dict) else {}), **given}
     return ctx
 
 
