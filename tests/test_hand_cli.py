@@ -140,3 +140,13 @@ def test_every_example_of_the_help_text_is_a_possible_hand(capsys):
     for text in examples:
         assert main(["hand", "--text", text, "--json"]) == 0, text
         assert json.loads(capsys.readouterr().out)["error"] is None
+
+
+def test_lines_may_end_in_cr_alone_and_nesting_too_deep_is_one_line_s_error():
+    good = SPEC_LINE.encode()
+    deep = b"[" * 100_000
+    out = io.StringIO()
+    hand_cmd.run_json_lines(io.BytesIO(good + b"\r" + deep + b"\r" + good), out)   # old Mac files
+    results = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert results[0] == SPEC_RESULT and results[2] == SPEC_RESULT
+    assert results[1] == {"valid": False, "error": "not JSON: nested thousands deep, more than can be read"}

@@ -441,3 +441,12 @@ def test_an_unexpected_failure_still_answers_in_the_error_shape():
     assert r.status_code == 500
     assert r.json() == {"error": "internal error (ZeroDivisionError): this is a bug in tilescope; "
                                  "please report it with the photo or request", "code": "internal"}
+
+
+def test_json_nested_too_deep_is_a_bad_request_not_a_bug():
+    c = TestClient(create_app(reader=PixelReader()), raise_server_exceptions=False)
+    r = c.post("/api/hand", content=b"[" * 100_000, headers={"content-type": "application/json"})
+    assert r.status_code == 400 and set(r.json()) == {"error", "code"}     # FastAPI's own 400
+    r = c.post("/api/score", files={"image": ("a.png", png(coded_image(4)), "image/png")},
+               data={"context": "[" * 100_000})
+    assert r.status_code == 400 and "nested thousands deep" in r.json()["error"]

@@ -215,9 +215,11 @@ def _parse_json_field(name: str, text: str | None, default):
     """A JSON form field → its value; ApiError 400 when it is not JSON."""
     if text is None or text.strip() == "":
         return default
+    from .jsontext import load_json
+
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
+        return load_json(text)
+    except ValueError as exc:
         raise ApiError(400, "bad_json", f"form field {name!r} is not valid JSON: {exc}") from None
 
 

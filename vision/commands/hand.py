@@ -17,6 +17,7 @@ on stderr).
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 
@@ -167,40 +168,38 @@ def _run_text(args) -> int:
 def run_json_lines(stream, out, answer=None) -> None:
     """JSON Lines: one result per request line, in order; a bad line gets its own error result.
 
-    ``stream``: lines as ``bytes`` (a file opened ``rb``, ``sys.stdin.buffer``) or ``str``; a
-    line that is not UTF-8 gets an error result like any other bad line, and a UTF-8 byte
-    order mark before the first line (Windows editors write one) is skipped. ``answer``:
-    dict -> dict that never raises (default ``scoring.api.score_json``).
+    ``stream``: a binary stream (a file opened ``rb``, ``sys.stdin.buffer``) or lines of text.
+    Lines end at LF, CRLF or CR; a line that is not UTF-8 gets an error result like any other
+    bad line, and a UTF-8 byte order mark before a line (Windows editors write one) is skipped.
+    ``answer``: dict -> dict that never raises (default ``scoring.api.score_json``).
     """
     if answer is None:
         from scoring.api import score_json as answer
 
-    for n, line in enumerate(stream):
-        result = _answer_line(line, n == 0, answer)
+    if hasattr(stream, "readinto"):         # bytes: undecodable ones kept as surrogates
+        stream = io.TextIOWrapper(stream, encoding="utf-8", errors="surrogateescape", newline=None)
+    for line in stream:
+        result = _answer_line(line, answer)
         if result is not None:
             out.write(json.dumps(result, ensure_ascii=False) + "\n")
             out.flush()
 
 
-def _answer_line(line: bytes | str, first: bool, answer) -> dict | None:
+def _answer_line(line: str, answer) -> dict | None:
     """The result for one JSON Lines line (see :func:`run_json_lines`); None for a blank line."""
-    if isinstance(line, bytes):
-        try:
-            line = line.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            return {"valid": False,
-                    "error": f"not UTF-8 text: byte 0x{line[exc.start]:02x} at column {exc.start + 1}"}
-    if first:
-        line = line.removeprefix("\ufeff")
+    line = line.removeprefix("\ufeff")
+    bad = next((i for i, ch in enumerate(line) if "\udc80" <= ch <= "\udcff"), None)
+    if bad is not None:         # a byte that is not UTF-8, kept by surrogateescape
+        return {"valid": False,
+                "error": f"not UTF-8 text: byte 0x{ord(line[bad]) - 0xDC00:02x} at column {bad + 1}"}
     if not line.strip():
         return None
+    from vision.jsontext import load_json
+
     try:
-        obj = json.loads(line)
-    except json.JSONDecodeError as exc:
-        # json's own messages may end in "at" ("Invalid control character at")
-        return {"valid": False, "error": f"not JSON: {exc.msg.removesuffix(' at')} at column {exc.colno}"}
-    except ValueError:      # an integer of more digits than Python converts (4300)
-        return {"valid": False, "error": "not a request: a number with thousands of digits"}
+        obj = load_json(line)
+    except ValueError as exc:
+        return {"valid": False, "error": f"not JSON: {exc}"}
     return answer(obj)
 
 

@@ -110,13 +110,13 @@ def load_context(text: str | None) -> dict:
                 raw = fh.read()
         except (OSError, UnicodeDecodeError) as exc:
             raise UsageError(f"--context: cannot read {text}: {getattr(exc, 'strerror', None) or exc}") from None
+    from vision.jsontext import load_json
+
     try:
-        obj = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        where = "in " + text if not looks_like_json else "not a JSON object"
-        raise UsageError(f"--context: {where} ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
-    except ValueError:          # an integer of thousands of digits
-        raise UsageError("--context: a number with thousands of digits") from None
+        obj = load_json(raw)
+    except ValueError as exc:
+        where = f"in {text}" if not looks_like_json else "not a JSON object"
+        raise UsageError(f"--context: {where} ({exc})") from None
     if not isinstance(obj, dict):
         raise UsageError("--context: must be a JSON object of hand-request keys")
     return obj

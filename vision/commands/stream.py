@@ -38,17 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _load_context(args) -> dict:
-    ctx: dict = {}
-    if args.context:
-        text = args.context
-        if not text.lstrip().startswith("{") and Path(text).is_file():
-            text = Path(text).read_text(encoding="utf-8")
-        try:
-            ctx = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"--context is neither a JSON object nor a readable file: {exc}") from None
-        if not isinstance(ctx, dict):
-            raise ValueError("--context must be a JSON object")
+    from vision.commands.score import load_context     # the same --context as tilescope score
+
+    ctx = load_context(args.context)
     if args.ruleset:
         ctx["ruleset"] = args.ruleset
     return ctx

@@ -149,11 +149,12 @@ def read_json(path: str) -> object:
         raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: not UTF-8 text ({exc.reason})") from None
+    from vision.jsontext import load_json
+
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        where = "stdin" if path == "-" else path
-        raise InputError(f"{where}: not valid JSON ({exc})") from None
+        return load_json(text)
+    except ValueError as exc:
+        raise InputError(f"{'stdin' if path == '-' else path}: not valid JSON ({exc})") from None
 
 
 def fail(verb: str, message: str) -> int:

@@ -1,0 +1,22 @@
+"""JSON text from a user (a JSON Lines line, ``--context``, a form field) decoded with a one-line
+reason when it cannot be, never a traceback: json's own message, a number of thousands of
+digits (Python refuses to convert it), nesting deeper than Python's recursion allows."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+def load_json(text: str) -> Any:
+    """The value of JSON ``text``. Raises ValueError whose message is the reason it is not
+    JSON (``Expecting value at column 9``) or cannot be decoded; callers say what was read."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        # json's own messages may end in "at" ("Invalid control character at")
+        where = f"line {exc.lineno} column {exc.colno}" if exc.lineno > 1 else f"column {exc.colno}"
+        raise ValueError(f"{exc.msg.removesuffix(' at')} at {where}") from None
+    except RecursionError:
+        raise ValueError("nested thousands deep, more than can be read") from None
+    except ValueError:          # an integer of more digits than Python converts (4300)
+        raise ValueError("a number with thousands of digits, more than can be read") from None
