@@ -329,8 +329,10 @@ def validate(req: HandRequest) -> None:
     check(req)
 
 
-def check(req: HandRequest) -> Tally:
+def check(req: HandRequest, count: bool = True) -> Tally:
     """Validate ``req`` and return its tile counts; raise HandError naming the first problem.
+    ``count=False`` skips the number of tiles alone (a verdict rules on a hand of the wrong
+    size as a false win, but every other check still holds).
 
     Checks: ruleset and enum fields; tile count (13 - 3 x melds concealed tiles); flowers only
     as the MCR ``flowers`` count; legal melds; physical tile set (at most 4 of a kind, a red
@@ -366,7 +368,7 @@ def check(req: HandRequest) -> Tally:
                 meld_reds += sum(map(_RED, m.tiles))
             i += 1
     want = 13 - 3 * len(melds)
-    if len(req.concealed) != want:
+    if len(req.concealed) != want and count:
         _fail(
             f"wrong tile count: {len(req.concealed)} concealed tiles (without the winning tile) "
             f"with {len(melds)} meld(s); expected {want}"
@@ -415,8 +417,8 @@ def check(req: HandRequest) -> Tally:
         shown = indicators
     if shown:
         most = 5 - len(shown)       # below this many in the hand, no kind can pass 4
-        for t in shown:
-            if counts[t.kind] >= most or t.red:
+        for t in shown:             # (nor a five reach four, all plain)
+            if counts[t.kind] >= most or t.red or (t.kind in _FIVES and counts[t.kind] >= most - 1):
                 _check_shown(req, counts, shown)
                 break
     if (counts[4] == 4 or counts[13] == 4 or counts[22] == 4) and req.ruleset == "riichi" and req.rules.aka:
@@ -429,6 +431,9 @@ def check(req: HandRequest) -> Tally:
                 f"robbing_kong: the robbed tile {req.win_tile} completes another player's kan, "
                 f"so the winner cannot hold another {req.win_tile}"
             )
+        if any(t.kind == req.win_tile.kind for t in shown):
+            _fail(f"robbing_kong: the other three {req.win_tile} are in the robbed kan, so none "
+                  "can be a dora indicator")
     if req.replacement_tile:
         if not any(m.type in ("daiminkan", "kakan", "ankan") for m in melds):
             _fail("replacement_tile (rinshan) needs a kan among the melds")
@@ -460,6 +465,8 @@ def _check_shown(req: HandRequest, counts: bytes, shown: tuple[Tile, ...]) -> No
         k = next(k for k, n in enumerate(seen) if n > 4)
         _fail(f"{seen[k]} copies of {Tile(k)} ({Tile(k).name}) in the hand and the dora "
               "indicators; a set has only 4")
+    if req.ruleset == "riichi" and req.rules.aka:
+        four_plain_fives(req.all_tiles + shown, "in the hand and the dora indicators")
     if red:
         try:
             check_physical(req.all_tiles + shown)
@@ -471,11 +478,26 @@ def _check_red_in_four(req: HandRequest, counts: bytes) -> None:
     """Raise HandError for a hand that holds all four fives of a suit, none of them red, when
     red fives are in play (``rules.aka``): a set with red fives has one in each suit, so the
     red five was written as a plain one and its dora would be lost."""
-    for k in (4, 13, 22):
-        if counts[k] == 4 and not any(t.red for t in req.all_tiles if t.kind == k):
+    four_plain_fives(req.all_tiles, "")
+
+
+def four_plain_fives(tiles, where: str) -> None:
+    """Raise HandError when ``tiles`` (tiles of one set seen at once: a hand, its indicators,
+    a player's discards; ``where`` says which) hold all four fives of a suit and none is red,
+    which a set with red fives (``rules.aka``: one per suit) cannot."""
+    fives = {4: 0, 13: 0, 22: 0}
+    red = set()
+    for t in tiles:
+        if t.kind in fives:
+            fives[t.kind] += 1
+            if t.red:
+                red.add(t.kind)
+    for k, n in fives.items():
+        if n == 4 and k not in red:
             suit = "mps"[k // 9]
-            _fail(f"all four 5{suit} and none red: with red fives in play (rules.aka) one 5{suit} "
-                  f"of the set is red; write it 0{suit} (e.g. 0555{suit})")
+            seen = f" {where}" if where else ""
+            _fail(f"all four 5{suit}{seen} and none red: with red fives in play (rules.aka) one "
+                  f"5{suit} of the set is red; write it 0{suit} (e.g. 0555{suit})")
 
 
 def _check_indicators(name: str, tiles: tuple[Tile, ...]) -> None:

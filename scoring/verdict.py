@@ -27,6 +27,8 @@ from dataclasses import dataclass, fields
 from typing import Any, Sequence
 
 from .hand import HandError, HandRequest, validate
+from .hand import check as hand_check
+from .hand import four_plain_fives
 from .tiles import Tile, TileError, check_physical, parse_tiles, to_mpsz
 
 VALID = "valid"
@@ -101,7 +103,7 @@ def check(req: HandRequest, declared: str = "hu", revealed: bool = True, discard
         if not str(exc).startswith("wrong tile count"):
             raise
         count_problem = str(exc)
-        _validate_without_count(req)
+        hand_check(req, count=False)
     if discards:
         # the player's discards are tiles of the same set as the hand and the indicators
         try:
@@ -109,18 +111,12 @@ def check(req: HandRequest, declared: str = "hu", revealed: bool = True, discard
                            + req.ura_dora_indicators)
         except TileError as exc:
             raise HandError(f"discards: {exc}, counting the hand and the dora indicators") from None
+        if req.ruleset == "riichi" and req.rules.aka:
+            four_plain_fives(tuple(req.all_tiles) + tuple(discards) + req.dora_indicators
+                             + req.ura_dora_indicators, "in the hand, indicators and discards")
     if req.ruleset == "mcr":
         return _check_mcr(req, revealed, count_problem, options, mcr_rules)
     return _check_riichi(req, discards, tournament, count_problem, options)
-
-
-def _validate_without_count(req: HandRequest) -> None:
-    """The physical checks of :func:`validate` for a hand with the wrong number of tiles."""
-    from .tiles import check_physical
-    try:
-        check_physical(req.all_tiles)
-    except TileError as exc:
-        raise HandError(str(exc)) from None
 
 
 def _hand_text(req: HandRequest) -> str:

@@ -49,6 +49,18 @@ class _Wall:
             out.append(tile(k, red))
         return out
 
+    def shown(self, kinds: list[int]) -> tuple[Tile, ...]:
+        """Tiles turned face up from the wall (indicators), no random draw: a five is the red
+        one when it is the last of its kind left and the red is still unused."""
+        out = []
+        for k in kinds:
+            self.left[k] -= 1
+            red = k in self.red and self.red[k] and self.left[k] == 0
+            if red:
+                self.red[k] = False
+            out.append(tile(k, red))
+        return tuple(out)
+
 
 def _suit_kinds(suit: int) -> list[int]:
     return list(range(9 * suit, 9 * suit + 9))
@@ -261,8 +273,10 @@ def _attempt(rng, double_wind_pair_fu, red_rate, theme):
     n_ind = 1 + kans
     left = [k for k in range(34) for _ in range(wall.left[k])]
     rng.shuffle(left)
-    dora = tuple(tile(k) for k in left[:n_ind])
-    ura = tuple(tile(k) for k in left[n_ind:2 * n_ind]) if riichi != "none" else ()
+    if robbing:         # the robbed kan holds the other three: none of them is an indicator
+        left = [k for k in left if k != win_tile.kind]
+    dora = wall.shown(left[:n_ind])
+    ura = wall.shown(left[n_ind:2 * n_ind]) if riichi != "none" else ()
     rules = RiichiRules(
         aka=rng.random() < 0.8,
         open_tanyao=rng.random() < 0.7,
