@@ -7,6 +7,7 @@ the plain dataclasses.
 """
 from __future__ import annotations
 
+from json import dumps as json_dumps
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -77,6 +78,14 @@ def _explain(exc: ValidationError) -> str:
     return "bad request: " + "; ".join(parts)
 
 
+def _json_kind(value: Any) -> str:
+    """What a decoded JSON value was, in JSON's words (``null``, not ``NoneType``)."""
+    if value is None or isinstance(value, bool):
+        return json_dumps(value)
+    return {list: "an array", str: "a string", int: "a number", float: "a number"}.get(
+        type(value), type(value).__name__)
+
+
 def _tiles(text: str, where: str) -> tuple[Tile, ...]:
     try:
         return tuple(parse_tiles(text))
@@ -92,7 +101,7 @@ def parse_request(obj: Any) -> HandRequest:
     :func:`scoring.hand.validate` (``score_hand`` does).
     """
     if not isinstance(obj, dict):
-        raise HandError(f"a request is a JSON object, got {type(obj).__name__}")
+        raise HandError(f"a request is a JSON object, got {_json_kind(obj)}")
     try:
         m = _RequestModel.model_validate(obj)
     except ValidationError as exc:

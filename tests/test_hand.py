@@ -67,6 +67,9 @@ def test_missing_key_is_named():
 def test_not_an_object():
     with pytest.raises(HandError, match="JSON object"):
         parse_request(["234m"])
+    for value, said in ((None, "got null"), ([1], "got an array"), ("x", "got a string"), (3, "got a number")):
+        with pytest.raises(HandError, match=f"a request is a JSON object, {said}$"):
+            parse_request(value)
 
 
 @pytest.mark.parametrize("change,message", [
