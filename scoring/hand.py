@@ -422,7 +422,7 @@ def check(req: HandRequest, count: bool = True) -> Tally:
                 _check_shown(req, counts, shown)
                 break
     if (counts[4] == 4 or counts[13] == 4 or counts[22] == 4) and req.ruleset == "riichi" and req.rules.aka:
-        _check_red_in_four(req, counts)
+        four_plain_fives(req.all_tiles, "")     # a red five written plain: its dora lost
     if req.robbing_kong:
         if req.win != "ron":
             _fail("robbing_kong (chankan) is a win on another player's tile, not a tsumo")
@@ -472,13 +472,6 @@ def _check_shown(req: HandRequest, counts: bytes, shown: tuple[Tile, ...]) -> No
             check_physical(req.all_tiles + shown)
         except TileError as exc:
             raise HandError(f"{exc}, counting the dora indicators") from None
-
-
-def _check_red_in_four(req: HandRequest, counts: bytes) -> None:
-    """Raise HandError for a hand that holds all four fives of a suit, none of them red, when
-    red fives are in play (``rules.aka``): a set with red fives has one in each suit, so the
-    red five was written as a plain one and its dora would be lost."""
-    four_plain_fives(req.all_tiles, "")
 
 
 def four_plain_fives(tiles, where: str) -> None:

@@ -106,14 +106,13 @@ def check(req: HandRequest, declared: str = "hu", revealed: bool = True, discard
         hand_check(req, count=False)
     if discards:
         # the player's discards are tiles of the same set as the hand and the indicators
+        seen = tuple(req.all_tiles) + tuple(discards) + req.dora_indicators + req.ura_dora_indicators
         try:
-            check_physical(tuple(req.all_tiles) + tuple(discards) + req.dora_indicators
-                           + req.ura_dora_indicators)
+            check_physical(seen)
         except TileError as exc:
             raise HandError(f"discards: {exc}, counting the hand and the dora indicators") from None
         if req.ruleset == "riichi" and req.rules.aka:
-            four_plain_fives(tuple(req.all_tiles) + tuple(discards) + req.dora_indicators
-                             + req.ura_dora_indicators, "in the hand, indicators and discards")
+            four_plain_fives(seen, "in the hand, indicators and discards")
     if req.ruleset == "mcr":
         return _check_mcr(req, revealed, count_problem, options, mcr_rules)
     return _check_riichi(req, discards, tournament, count_problem, options)
