@@ -44,9 +44,10 @@ def run(args) -> int:
         return _fail(f"--conf {args.conf} is not between 0 and 1")
     if args.annotate and Path(args.annotate).suffix.lower() not in (".jpg", ".jpeg", ".png", ".webp"):
         return _fail(f"--annotate {args.annotate!r}: give a .jpg, .png or .webp file name")
-    from vision.commands.score import is_same_file
-    if args.annotate and is_same_file(args.annotate, args.image):
-        return _fail(f"--annotate {args.annotate}: that is the photo itself; write the drawing to another file")
+    from vision.commands.score import overwrite_problem
+    problem = overwrite_problem("--annotate", args.annotate, args.image) if args.annotate else None
+    if problem:
+        return _fail(problem)
 
     from vision.imageio import ImageError, load_image
 

@@ -237,8 +237,9 @@ def emit(args, image, photo, path: str, fail, notes: list[str] | None = None) ->
         fail("--annotate needs a file name, e.g. --annotate out.jpg")
         return False
     if getattr(args, "annotate", None):
-        if is_same_file(args.annotate, path):
-            fail(f"--annotate {args.annotate}: that is the photo itself; write the drawing to another file")
+        problem = overwrite_problem("--annotate", args.annotate, path)
+        if problem:
+            fail(problem)
             return False
         try:
             write_annotation(args.annotate, image, photo)
@@ -252,13 +253,14 @@ def emit(args, image, photo, path: str, fail, notes: list[str] | None = None) ->
     return True
 
 
-def is_same_file(out: str, source: str) -> bool:
-    """True when the output path ``out`` names the file ``source`` (a link or another spelling
-    included): writing there would destroy the input."""
+def overwrite_problem(flag: str, out: str, source: str, what: str = "photo") -> str | None:
+    """The error when output ``out`` of ``flag`` names the input file ``source`` (a link or
+    another spelling included), which writing there would destroy; None when it does not."""
     try:
-        return os.path.exists(out) and os.path.exists(source) and os.path.samefile(out, source)
+        same = os.path.exists(out) and os.path.exists(source) and os.path.samefile(out, source)
     except OSError:
-        return False
+        same = False
+    return f"{flag} {out}: that is the {what} itself; write to another file" if same else None
 
 
 def write_annotation(path: str, image, photo) -> None:

@@ -68,9 +68,11 @@ def run(args: argparse.Namespace) -> int:
     source_id = parse_source(args.source)
     if isinstance(source_id, str) and "://" not in source_id and not Path(source_id).exists():
         return fail(f"no such video file: {source_id}")
-    from vision.commands.score import is_same_file
-    if args.out and isinstance(source_id, str) and is_same_file(args.out, source_id):
-        return fail(f"--out {args.out}: that is the source video itself; write to another file")
+    from vision.commands.score import overwrite_problem
+    if args.out and isinstance(source_id, str):
+        problem = overwrite_problem("--out", args.out, source_id, "source video")
+        if problem:
+            return fail(problem)
     try:
         source = FrameSource(source_id, every=args.every)
     except SourceError as exc:
