@@ -58,6 +58,8 @@ RECOLOUR = 0.15
 DARK_SHARE = 0.33
 GREY_SHARE = 0.0       # crops drawn in grey (--grey; v20 only)
 CONTRAST_SHARE = 0.0   # crops drawn as the reader's contrast views (--contrast; 0.25-0.3 from v21 on)
+RANDCONV_SHARE = 0.0   # crops passed through a random convolution (--randconv; v28 on)
+RANDCONV_KERNELS = (1, 1, 3, 5)   # 1x1 = a random colour mix (white ink on red -> any ink on any body)
 
 
 
@@ -313,6 +315,43 @@ def contrasted(crop: np.ndarray, cls: str, rng: np.random.Generator, share: floa
 
 
 PAINT = (RECOLOUR, DARK_SHARE, GREY_SHARE, CONTRAST_SHARE)
+
+
+def random_convolution(x: torch.Tensor, y: torch.Tensor, share: float,
+                       gen: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+    """A ``share`` of the batch ``x`` (B, 3, S, S) float 0..1 passed through a random
+    convolution (RandConv: Xu et al., "Robust and Generalizable Visual Representation Learning
+    via Random Convolutions", ICLR 2021): per crop, a fresh 3->3 kernel of one size drawn from
+    ``RANDCONV_KERNELS``, weights N(0, 1/(3 k^2)), output scaled to 0..1 and mixed with the crop
+    at a random weight. Shapes survive, colours and textures do not, which is what a set drawn
+    in other inks on another body asks of the classifier.
+
+    Returns ``(x, targets)``: targets (B, 46) class probabilities. A five or red five that was
+    convolved is labelled half five, half red five: its ink colour no longer tells them apart
+    (the reader takes a five's red from its colour views alone)."""
+    b = x.shape[0]
+    target = F.one_hot(y, len(TILE_CLASSES)).float()
+    pick = torch.nonzero(torch.rand(b, generator=gen) < share).flatten()
+    if share <= 0 or len(pick) == 0:
+        return x, target
+    k = RANDCONV_KERNELS[int(torch.randint(len(RANDCONV_KERNELS), (1,), generator=gen))]
+    n = len(pick)
+    w = torch.randn(n * 3, 3, k, k, generator=gen) * (1.0 / (3 * k * k)) ** 0.5
+    src = x[pick]
+    out = F.conv2d(src.reshape(1, n * 3, *src.shape[2:]), w, padding=k // 2, groups=n)
+    out = out.reshape(n, 3, *src.shape[2:])
+    lo = out.amin(dim=(1, 2, 3), keepdim=True)
+    hi = out.amax(dim=(1, 2, 3), keepdim=True)
+    out = (out - lo) / (hi - lo).clamp_min(1e-6)
+    alpha = torch.rand(n, 1, 1, 1, generator=gen) * 0.5     # at most half the original colours
+    x = x.clone()
+    x[pick] = alpha * src + (1 - alpha) * out
+    for red, five in RED_FIVES.items():
+        r, f = CLASS_INDEX[red], CLASS_INDEX[five]
+        hit = pick[(y[pick] == r) | (y[pick] == f)]
+        target[hit, r] = 0.5
+        target[hit, f] = 0.5
+    return x, target
 
 
 def render_crop(style: dict[str, np.ndarray], cls: str, rng: np.random.Generator,
@@ -621,6 +660,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="share of the repainted ones made dark with light ink")
     p.add_argument("--grey", type=float, default=GREY_SHARE,
                    help="share of crops (rendered and scene) drawn in grey; red fives never are")
+    p.add_argument("--randconv", type=float, default=RANDCONV_SHARE,
+                   help="share of each training batch passed through a random convolution "
+                        "(random_convolution); a convolved five is labelled half red")
     p.add_argument("--contrast", type=float, default=CONTRAST_SHARE,
                    help="share of crops (rendered and scene) drawn as the reader's contrast views; "
                         "red fives never are")
@@ -718,11 +760,13 @@ def main(argv: list[str] | None = None) -> int:
             x, y = replay[int(torch.randint(len(replay), (1,), generator=gen))]
             batches.append((torch.rot90(x, int(torch.randint(4, (1,), generator=gen)), (2, 3)), y))
         for x, y in batches:
+            x, target = random_convolution(x, y, args.randconv, gen)   # on the CPU, with gen
             x, y = x.to(device, non_blocking=True), y.to(device, non_blocking=True)
+            target = target.to(device, non_blocking=True)
             for group in opt.param_groups:
                 group["lr"] = lr_at(progress())
             logits = net(x)
-            loss = F.cross_entropy(logits, y, label_smoothing=0.05)
+            loss = F.cross_entropy(logits, target, label_smoothing=0.05)
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()

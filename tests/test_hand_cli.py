@@ -150,3 +150,16 @@ def test_lines_may_end_in_cr_alone_and_nesting_too_deep_is_one_line_s_error():
     results = [json.loads(line) for line in out.getvalue().splitlines()]
     assert results[0] == SPEC_RESULT and results[2] == SPEC_RESULT
     assert results[1] == {"valid": False, "error": "not JSON: nested thousands deep, more than can be read"}
+
+
+def test_a_photo_or_utf16_file_is_one_clear_error_not_an_error_per_line(tmp_path, capsys):
+    photo = tmp_path / "IMG_0002.heic"              # a JPEG's bytes under any name
+    photo.write_bytes(b"\xff\xd8\xff\xe0" + b"\x00\x10JFIF" + b"\x00" * 400)
+    assert main(["hand", str(photo)]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and "is a JPEG image, not JSON Lines text" in out.err
+    assert "tilescope score" in out.err
+    utf16 = tmp_path / "hands.jsonl"                # PowerShell's `>` writes UTF-16
+    utf16.write_bytes(("\ufeff" + SPEC_LINE + "\n").encode("utf-16-le"))
+    assert main(["hand", str(utf16)]) == 2
+    assert "UTF-16 text: save it as UTF-8" in capsys.readouterr().err

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.imageio import ImageError, check_array, decode_image, load_image
+from vision.imageio import ImageError, ImageTooLarge, check_array, decode_image, image_size, load_image
 
 RED, BLUE = (0, 0, 255), (255, 0, 0)
 
@@ -113,10 +113,10 @@ def test_endless_file_is_refused_after_the_size_limit(monkeypatch):
 
 
 def test_pixel_limit_is_configurable():
-    data = _jpeg(np.zeros((30, 40, 3), np.uint8))       # 1200 px
-    assert load_image(data, max_pixels=1200).shape == (30, 40, 3)
+    ok, data = cv2.imencode(".png", np.zeros((30, 40, 3), np.uint8))       # 1200 px
+    assert load_image(data.tobytes(), max_pixels=1200).shape == (30, 40, 3)
     with pytest.raises(ImageError, match="too large"):
-        load_image(data, max_pixels=1199)
+        load_image(data.tobytes(), max_pixels=1199)
 
 
 def test_arrays_are_checked_and_converted():
@@ -135,3 +135,97 @@ def test_arrays_are_checked_and_converted():
 def test_unsupported_source_type():
     with pytest.raises(ImageError, match="int"):
         load_image(42)
+
+
+# ---- header sizes, complete files with trailers, formats named, big JPEGs read smaller ----
+
+@pytest.mark.parametrize("ext", [".png", ".jpg", ".bmp", ".webp", ".tif"])
+def test_image_size_from_the_header(ext):
+    ok, buf = cv2.imencode(ext, np.zeros((123, 321, 3), np.uint8))
+    assert ok
+    assert image_size(buf.tobytes()) == (321, 123)
+
+
+def test_image_size_unknown():
+    assert image_size(b"hello") is None
+
+
+def test_jpeg_with_fill_bytes_before_a_marker_still_has_its_size_read():
+    # JPEG allows any number of 0xFF fill bytes before a marker: a 64 MP bomb hid behind one
+    data = _jpeg(np.zeros((30, 40, 3), np.uint8))
+    assert image_size(data[:2] + b"\xff" + data[2:]) == (40, 30)
+
+
+def test_tiff_big_is_refused_from_its_header():
+    # an 8000 x 8000 TIFF costs 190 MB decoded: its IFD says so first (SHORT and LONG tags)
+    ok, buf = cv2.imencode(".tif", np.zeros((30, 40, 3), np.uint8))
+    data = buf.tobytes()
+    assert image_size(data) == (40, 30)
+    with pytest.raises(ImageTooLarge, match="40x30"):
+        decode_image(data, max_pixels=1000)
+
+
+@pytest.mark.parametrize("fmt", [".jpg", ".png"])
+def test_data_after_a_complete_image_is_ignored(fmt):
+    # a Pixel Motion Photo keeps its video after the JPEG's EOI; Samsung and others add trailers
+    ok, buf = cv2.imencode(fmt, _left_red_right_blue())
+    data = buf.tobytes() + b"\x00\x00\x00\x18ftypmp42isom" + b"\x01" * 5000
+    img = decode_image(data)
+    assert img.shape == (20, 40, 3) and _is(img[10, 2], RED)
+
+
+def test_truncated_progressive_jpeg_and_one_with_an_exif_thumbnail():
+    rng = np.random.default_rng(1)
+    img = rng.integers(0, 255, (64, 64, 3), dtype=np.uint8)
+    ok, prog = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_PROGRESSIVE, 1])
+    prog = prog.tobytes()
+    assert decode_image(prog).shape == (64, 64, 3)
+    with pytest.raises(ImageError, match="truncated JPEG"):
+        decode_image(prog[: len(prog) * 2 // 3])
+    # an APP1 holding a whole little JPEG (a thumbnail, with its own EOI) does not end the image
+    thumb = _jpeg(np.zeros((8, 8, 3), np.uint8))
+    payload = b"Exif\0\0" + thumb
+    full = _jpeg(img)
+    data = full[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + full[2:]
+    assert decode_image(data).shape == (64, 64, 3)
+    with pytest.raises(ImageError, match="truncated JPEG"):
+        decode_image(data[: len(data) - 300])
+
+
+@pytest.mark.parametrize("head, name", [
+    (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic", "HEIC"),
+    (b"\x00\x00\x00\x1cftypavif\x00\x00\x00\x00avifmif1", "AVIF"),
+    (b"GIF89a\x10\x00\x10\x00", "GIF"),
+    (b"%PDF-1.7\n", "PDF"),
+])
+def test_formats_not_read_are_named(head, name):
+    with pytest.raises(ImageError, match=f"a {name} file, which tilescope cannot read: save"):
+        decode_image(head + b"\x00" * 100)
+
+
+def test_a_jpeg_over_the_limit_is_decoded_at_a_smaller_scale():
+    # a 48 or 108 MP phone photo: libjpeg decodes it at 1/2, 1/4 or 1/8 scale, never in full
+    data = _with_orientation(_jpeg(np.repeat(_left_red_right_blue(), 8, axis=0).repeat(8, axis=1)), 6)
+    full = decode_image(data)                       # 320 x 160 stored, shown 160 x 320
+    assert full.shape == (320, 160, 3)
+    half = decode_image(data, max_pixels=160 * 320 // 2)
+    assert half.shape == (160, 80, 3)               # 1/2 scale, EXIF orientation still applied
+    assert _is(half[5, 40], RED) and _is(half[155, 40], BLUE)
+    assert decode_image(data, max_pixels=800).shape == (40, 20, 3)     # 1/8
+    with pytest.raises(ImageTooLarge, match="320x160.*1/8 scale"):
+        decode_image(data, max_pixels=799)
+    ok, png = cv2.imencode(".png", full)
+    with pytest.raises(ImageTooLarge, match="160x320"):      # other formats: refused
+        decode_image(png.tobytes(), max_pixels=160 * 320 - 1)
+
+
+def test_standard_input(monkeypatch):
+    import io
+    import sys
+
+    data = _jpeg(_left_red_right_blue())
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    assert load_image("-").shape == (20, 40, 3)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    with pytest.raises(ImageError, match="standard input: empty"):
+        load_image("-")

@@ -905,3 +905,25 @@ def test_cli_meld_declares_the_sample_s_pon_concealed(fake_model, capsys):
     assert code == 0, err
     assert "concealed     1-10,12-14 23m406p67888s777z" in out
     assert "Value: 2 han 40 fu" in out and "total 2600" in out
+
+
+def test_cli_check_tells_a_photo_by_its_bytes_and_score_reads_standard_input(fake_model, capsys,
+                                                                            tmp_path, monkeypatch):
+    import io
+    import shutil
+
+    # a phone's JPEG without an extension (or named .heic) is a photo, not JSON Lines
+    photo = tmp_path / "IMG_0002"
+    shutil.copy(RIICHI.with_suffix(".jpg"), photo)
+    code, out, err = run_cli(["check", str(photo), "--seat", "S", "--dora", "1p"], capsys)
+    assert code == 0, err
+    assert "Ruling: VALID" in out and "total 2000" in out
+    gif = tmp_path / "hand.gif"
+    gif.write_bytes(b"GIF89a\x10\x00\x10\x00" + b"\x00" * 50)
+    code, out, err = run_cli(["check", str(gif)], capsys)
+    assert code == 2 and out == "" and "a GIF file, which tilescope cannot read" in err
+    # `score -` reads the photo from standard input
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(photo.read_bytes())))
+    code, out, err = run_cli(["score", "-", "--win", "ron", "--seat", "S", "--dora", "1p"], capsys)
+    assert code == 0, err
+    assert out.startswith("standard input: 960x720 px") and "total 2000" in out

@@ -4,98 +4,209 @@ EXIF orientation is honoured (phones store portrait shots as landscape pixels pl
 tag): OpenCV's ``imread``/``imdecode`` with ``IMREAD_COLOR`` apply the tag, and the tests check
 that on a tagged JPEG. Anything that is not a usable image raises ``ImageError`` with a message
 that names the problem, so the CLI and the HTTP server can report it without a traceback.
+The size is read from the header before decoding (no decompression bomb is decoded; a JPEG over
+the limit is decoded at a smaller scale), and bytes after a complete image (a phone's Motion
+Photo video) are ignored, as every viewer does.
 """
 from __future__ import annotations
 
 import os
+import re
+import sys
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-MAX_PIXELS = 50_000_000     # 50 MP: larger than any phone photo; guards memory on a 2-core box
-MAX_BYTES = 100 * 1024 * 1024
+from .filekind import READ_FORMATS, image_format
 
-# leading bytes of the formats OpenCV decodes here
-_SIGNATURES = (
-    (b"\xff\xd8\xff", "JPEG"),
-    (b"\x89PNG\r\n\x1a\n", "PNG"),
-    (b"RIFF", "WebP"),
-    (b"BM", "BMP"),
-    (b"II*\x00", "TIFF"),
-    (b"MM\x00*", "TIFF"),
-)
+MAX_PIXELS = 50_000_000     # decoded pixels: guards memory on a 2-core box (see decode_image)
+MAX_BYTES = 100 * 1024 * 1024
+JPEG_SCALES = (2, 4, 8)     # a JPEG over the limit is decoded at 1/2, 1/4 or 1/8 scale
+
+# the next marker in a JPEG's entropy-coded data: 0xFF not followed by a stuffed 0x00, a
+# restart marker (D0-D7) or another fill 0xFF
+_JPEG_NEXT_MARKER = re.compile(rb"\xff[^\x00\xd0-\xd7\xff]")
 
 
 class ImageError(ValueError):
     """The input is not a usable image: missing, empty, not an image, truncated or too large."""
 
 
-def _format_of(data: bytes) -> str | None:
-    for sig, name in _SIGNATURES:
-        if data.startswith(sig):
-            return None if name == "WebP" and data[8:12] != b"WEBP" else name
+class ImageTooLarge(ImageError):
+    """The image has more pixels than the limit (even at the smallest JPEG decoding scale)."""
+
+
+def _format_of(data: bytes, name: str) -> str:
+    """The format of ``data`` (JPEG, PNG, WebP, BMP, TIFF); ImageError naming any other."""
+    fmt = image_format(data[:16])
+    if fmt in READ_FORMATS:
+        return fmt
+    if fmt in ("HEIC", "HEIF", "AVIF"):
+        raise ImageError(f"{name}: a {fmt} file, which tilescope cannot read: save the photo as "
+                         f"JPEG or PNG (an iPhone does so with Settings > Camera > Formats > "
+                         f"Most Compatible)")
+    if fmt:
+        raise ImageError(f"{name}: a {fmt} file, which tilescope cannot read: save the photo "
+                         f"as JPEG or PNG")
+    raise ImageError(f"{name}: not an image (expected JPEG, PNG, WebP, BMP or TIFF)")
+
+
+def _jpeg_walk(data: bytes) -> tuple[tuple[int, int] | None, bool]:
+    """``((width, height) or None, complete)`` from a JPEG's segments: the frame size of the
+    first SOF segment, and whether an EOI marker ends the image. Bytes after EOI (a phone's
+    Motion Photo video, a maker's trailer) are not part of the image."""
+    size, i, n = None, 2, len(data)
+    while i + 1 < n:
+        if data[i] != 0xFF:          # garbage between segments: on to the next marker
+            m = _JPEG_NEXT_MARKER.search(data, i)
+            if m is None:
+                break
+            i = m.start()
+            continue
+        marker = data[i + 1]
+        if marker == 0xFF:           # fill byte before a marker
+            i += 1
+            continue
+        if marker == 0xD9:
+            return size, True
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+            i += 2
+            continue
+        if i + 4 > n:
+            break
+        end = i + 2 + int.from_bytes(data[i + 2:i + 4], "big")
+        # SOF0..SOF15 except DHT (C4), JPG (C8), DAC (CC) carry the frame size
+        if size is None and 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC) \
+                and i + 9 <= n:
+            size = (int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big"))
+        if end > n:
+            break
+        if marker == 0xDA:           # a scan: entropy-coded data up to the next marker
+            m = _JPEG_NEXT_MARKER.search(data, end)
+            if m is None:
+                break
+            i = m.start()
+        else:
+            i = end
+    return size, False
+
+
+def _png_walk(data: bytes) -> tuple[tuple[int, int] | None, bool]:
+    """``((width, height) or None, complete)`` from a PNG's chunks: IHDR's size, and whether
+    the IEND chunk is there (bytes after it are ignored, as every viewer does)."""
+    size = (int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")) \
+        if len(data) >= 24 and data[12:16] == b"IHDR" else None
+    i = 8
+    while i + 8 <= len(data):
+        if data[i + 4:i + 8] == b"IEND":
+            return size, True
+        i += 12 + int.from_bytes(data[i:i + 4], "big")
+    return size, False
+
+
+def _webp_size(data: bytes) -> tuple[int, int] | None:
+    chunk = data[12:16]
+    if chunk == b"VP8X" and len(data) >= 30:
+        return int.from_bytes(data[24:27], "little") + 1, int.from_bytes(data[27:30], "little") + 1
+    if chunk == b"VP8 " and len(data) >= 30:
+        return int.from_bytes(data[26:28], "little") & 0x3FFF, int.from_bytes(data[28:30], "little") & 0x3FFF
+    if chunk == b"VP8L" and len(data) >= 25:
+        b = data[21:25]
+        return (1 + (((b[1] & 0x3F) << 8) | b[0]),
+                1 + (((b[3] & 0xF) << 10) | (b[2] << 2) | ((b[1] & 0xC0) >> 6)))
     return None
 
 
-def _looks_truncated(data: bytes, fmt: str) -> bool:
-    """A JPEG must end with the EOI marker, a PNG with its IEND chunk."""
-    tail = data.rstrip(b"\x00")[-12:]
+def _tiff_size(data: bytes) -> tuple[int, int] | None:
+    """ImageWidth (256) and ImageLength (257) of the first IFD (the page OpenCV decodes)."""
+    order = "little" if data[:2] == b"II" else "big"
+    ifd = int.from_bytes(data[4:8], order)
+    if ifd + 2 > len(data):
+        return None
+    found = {}
+    for k in range(int.from_bytes(data[ifd:ifd + 2], order)):
+        e = ifd + 2 + 12 * k
+        if e + 12 > len(data):
+            break
+        tag, kind = int.from_bytes(data[e:e + 2], order), int.from_bytes(data[e + 2:e + 4], order)
+        if tag in (256, 257) and kind in (3, 4):      # SHORT or LONG
+            found[tag] = int.from_bytes(data[e + 8:e + (10 if kind == 3 else 12)], order)
+    return (found[256], found[257]) if len(found) == 2 else None
+
+
+def _bmp_size(data: bytes) -> tuple[int, int] | None:
+    if len(data) < 26:
+        return None
+    if int.from_bytes(data[14:18], "little") == 12:       # OS/2 core header: 16-bit sizes
+        return int.from_bytes(data[18:20], "little"), int.from_bytes(data[20:22], "little")
+    w, h = (int.from_bytes(data[18:22], "little", signed=True),
+            int.from_bytes(data[22:26], "little", signed=True))
+    return abs(w), abs(h)        # a negative height is a top-down bitmap
+
+
+def image_size(data: bytes) -> tuple[int, int] | None:
+    """``(width, height)`` in pixels from the header of a JPEG, PNG, WebP, BMP or TIFF, without
+    decoding it (so a decompression bomb is refused before it costs memory); None when the
+    format is not one of these or its header does not say."""
+    try:
+        fmt = _format_of(data, "")
+    except ImageError:
+        return None
     if fmt == "JPEG":
-        return not tail.endswith(b"\xff\xd9")
+        return _jpeg_walk(data)[0]
     if fmt == "PNG":
-        return b"IEND" not in tail
-    return False
+        return _png_walk(data)[0]
+    return {"WebP": _webp_size, "TIFF": _tiff_size, "BMP": _bmp_size}[fmt](data)
 
 
-def _image_size(data: bytes, fmt: str) -> tuple[int, int] | None:
-    """Width and height from the header, read before decoding so a huge image is never decoded."""
-    if fmt == "PNG" and len(data) >= 24:
-        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
-    if fmt == "JPEG":
-        i = 2
-        while i + 9 < len(data):
-            if data[i] != 0xFF:
-                return None
-            marker = data[i + 1]
-            if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
-                i += 2
-                continue
-            seg_len = int.from_bytes(data[i + 2:i + 4], "big")
-            # SOF0..SOF15 except DHT (C4), JPG (C8), DAC (CC) carry the frame size
-            if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
-                h = int.from_bytes(data[i + 5:i + 7], "big")
-                w = int.from_bytes(data[i + 7:i + 9], "big")
-                return w, h
-            i += 2 + seg_len
-    return None
+def _too_large(name: str, w: int, h: int, max_pixels: int, fmt: str) -> ImageTooLarge:
+    also = f"; a JPEG is read at down to 1/{JPEG_SCALES[-1]} scale" if fmt == "JPEG" else ""
+    return ImageTooLarge(f"{name}: image too large ({w}x{h} = {w * h / 1e6:.1f} MP, "
+                         f"limit {max_pixels / 1e6:.1f} MP{also})")
 
 
 def decode_image(data: bytes, name: str = "image", max_pixels: int = MAX_PIXELS) -> np.ndarray:
     """Decode encoded image bytes to ``(H, W, 3) uint8`` BGR, EXIF orientation applied.
 
-    ``name`` only labels error messages. Raises ``ImageError`` when the bytes are empty, not a
-    JPEG/PNG/WebP/BMP/TIFF, truncated, undecodable or over ``max_pixels`` pixels.
+    A JPEG over ``max_pixels`` pixels (a 108 MP phone photo) is decoded at the first of 1/2,
+    1/4, 1/8 scale that fits (libjpeg scales while decoding, so the full size is never in
+    memory); the array is then that smaller size. ``name`` only labels error messages.
+
+    Raises ``ImageError`` when the bytes are empty, not a JPEG/PNG/WebP/BMP/TIFF (HEIC, AVIF,
+    GIF and PDF are named), truncated (data after a complete image is ignored) or undecodable;
+    ``ImageTooLarge`` (an ``ImageError``) when the header or the decoded array is over
+    ``max_pixels`` (a JPEG: even at 1/8 scale).
     """
     if not data:
         raise ImageError(f"{name}: empty file (0 bytes)")
     if len(data) > MAX_BYTES:
         raise ImageError(f"{name}: file too large ({len(data) / 1e6:.0f} MB, limit "
                          f"{MAX_BYTES / 1e6:.0f} MB)")
-    fmt = _format_of(data)
-    if fmt is None:
-        raise ImageError(f"{name}: not an image (expected JPEG, PNG, WebP, BMP or TIFF)")
-    size = _image_size(data, fmt)
+    fmt = _format_of(data, name)
+    complete = True
+    if fmt == "JPEG":
+        size, complete = _jpeg_walk(data)
+        # a file whose structure the walk cannot follow still counts when it ends as a JPEG ends
+        complete = complete or data.rstrip(b"\x00").endswith(b"\xff\xd9")
+    elif fmt == "PNG":
+        size, complete = _png_walk(data)
+    else:
+        size = image_size(data)
+    flags = cv2.IMREAD_COLOR
     if size is not None:
         w, h = size
         if w == 0 or h == 0:
             raise ImageError(f"{name}: empty image ({w}x{h} px)")
         if w * h > max_pixels:
-            raise ImageError(f"{name}: image too large ({w}x{h} = {w * h / 1e6:.1f} MP, "
-                             f"limit {max_pixels / 1e6:.1f} MP)")
-    if _looks_truncated(data, fmt):
+            scale = next((s for s in JPEG_SCALES if -(-w // s) * -(-h // s) <= max_pixels), None)
+            if fmt != "JPEG" or scale is None:
+                raise _too_large(name, w, h, max_pixels, fmt)
+            flags = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
+                     8: cv2.IMREAD_REDUCED_COLOR_8}[scale]
+    if not complete:
         raise ImageError(f"{name}: truncated {fmt} file (the end of the image is missing)")
-    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    img = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
     if img is None:
         raise ImageError(f"{name}: {fmt} data could not be decoded (corrupt file)")
     return check_array(img, name, max_pixels)
@@ -120,8 +231,7 @@ def check_array(img: np.ndarray, name: str = "image", max_pixels: int = MAX_PIXE
     if h == 0 or w == 0:
         raise ImageError(f"{name}: empty image ({w}x{h} px)")
     if h * w > max_pixels:
-        raise ImageError(f"{name}: image too large ({w}x{h} = {w * h / 1e6:.1f} MP, "
-                         f"limit {max_pixels / 1e6:.1f} MP)")
+        raise _too_large(name, w, h, max_pixels, "array")
     if img.ndim == 2:
         img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
     elif img.shape[2] == 4:
@@ -134,7 +244,9 @@ def load_image(source: str | os.PathLike | bytes | bytearray | memoryview | np.n
     """Load a photo from a path, encoded bytes or an array -> ``(H, W, 3) uint8`` BGR.
 
     Paths and bytes are decoded with EXIF orientation applied, so ``(H, W)`` is the photo as a
-    viewer shows it. Arrays are taken as already oriented BGR (grey and BGRA are converted).
+    viewer shows it (a JPEG over ``max_pixels`` at a smaller scale: :func:`decode_image`). The
+    path ``"-"`` is standard input, as on the command line. Arrays are taken as already oriented
+    BGR (grey and BGRA are converted).
     Raises ``ImageError`` for a missing file, a folder, an empty or truncated file, something
     that is not an image, or an image over ``max_pixels`` pixels.
     """
@@ -144,6 +256,11 @@ def load_image(source: str | os.PathLike | bytes | bytearray | memoryview | np.n
         return decode_image(bytes(source), "image bytes", max_pixels)
     if not isinstance(source, (str, os.PathLike)):
         raise ImageError(f"cannot load an image from a {type(source).__name__}")
+    if str(source) == "-":
+        data = sys.stdin.buffer.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            raise ImageError(f"standard input: more than {MAX_BYTES / 1e6:.0f} MB, not a photo")
+        return decode_image(data, "standard input", max_pixels)
     path = Path(source)
     if not path.exists():
         raise ImageError(f"{path}: no such file")

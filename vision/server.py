@@ -15,7 +15,8 @@ Endpoints (all JSON; the result shapes are those of the CLI's ``--json``):
 - ``GET /`` the phone web page (``vision/web``), ``GET /docs`` the OpenAPI page
 
 Bounds: uploads over ``Limits.max_upload_bytes`` get 413 before they are decoded, images over
-``Limits.max_pixels`` get 413 from their header alone (no decompression bomb is decoded), work
+``Limits.max_pixels`` get 413 from their header alone (no decompression bomb is decoded; a JPEG
+is read at 1/2, 1/4 or 1/8 scale first, as on the command line), work
 that runs past ``Limits.timeout_s`` gets 504. Errors are always ``{"error": message, "code":
 short_name}`` with status 400 (not an image, bad JSON), 413 (too big), 422 (well-formed JSON of
 the wrong shape), 503 (model missing) or 504 (time limit).
@@ -28,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import struct
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -44,6 +44,8 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from vision.imageio import MAX_PIXELS
+
 WEB_DIR = Path(__file__).with_name("web")
 
 
@@ -58,7 +60,7 @@ class Limits:
     """
 
     max_upload_bytes: int = 20 * 1024 * 1024
-    max_pixels: int = 40_000_000
+    max_pixels: int = MAX_PIXELS
     timeout_s: float = 30.0
     workers: int = 2
 
@@ -139,76 +141,23 @@ _ERRORS = {s: {"model": ErrorOut} for s in (400, 413, 422, 503, 504)}
 
 # ---- image bounds ----
 
-def image_header_size(data: bytes) -> tuple[int, int] | None:
-    """(width, height) read from a PNG, JPEG, GIF, BMP or WebP header, or None if unknown.
-
-    Only the header is parsed, so an oversized image is refused before it is decompressed.
-    """
-    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
-        return struct.unpack(">II", data[16:24])
-    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
-        return struct.unpack("<HH", data[6:10])
-    if data[:2] == b"BM" and len(data) >= 26:
-        w, h = struct.unpack("<ii", data[18:26])
-        return abs(w), abs(h)
-    if data[:4] == b"RIFF" and data[8:12] == b"WEBP" and len(data) >= 30:
-        chunk = data[12:16]
-        if chunk == b"VP8X":
-            w = int.from_bytes(data[24:27], "little") + 1
-            h = int.from_bytes(data[27:30], "little") + 1
-            return w, h
-        if chunk == b"VP8 ":
-            w, h = struct.unpack("<HH", data[26:30])
-            return w & 0x3FFF, h & 0x3FFF
-        if chunk == b"VP8L" and len(data) >= 25:
-            b = data[21:25]
-            w = 1 + (((b[1] & 0x3F) << 8) | b[0])
-            h = 1 + (((b[3] & 0xF) << 10) | (b[2] << 2) | ((b[1] & 0xC0) >> 6))
-            return w, h
-        return None
-    if data[:2] == b"\xff\xd8":
-        i = 2
-        while i + 9 < len(data):
-            if data[i] != 0xFF:
-                return None
-            marker = data[i + 1]
-            if marker == 0xFF:  # fill byte
-                i += 1
-                continue
-            if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
-                i += 2
-                continue
-            seg_len = struct.unpack(">H", data[i + 2:i + 4])[0]
-            # SOF0..SOF15 except DHT (C4), JPG (C8), DAC (CC) carry the frame size.
-            if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
-                h, w = struct.unpack(">HH", data[i + 5:i + 9])
-                return w, h
-            i += 2 + seg_len
-        return None
-    return None
-
-
 def decode_upload(data: bytes, limits: Limits):
-    """Bytes of an uploaded image → BGR ndarray (H, W, 3), EXIF orientation applied.
+    """Bytes of an uploaded image → BGR ndarray (H, W, 3), EXIF orientation applied
+    (``vision.imageio.decode_image``: the pixel limit is read from the header, and a JPEG over
+    it is decoded at 1/2, 1/4 or 1/8 scale, as on the command line).
 
     Raises ApiError 400 (empty, not an image, truncated) or 413 (over ``limits.max_pixels``).
     """
+    from vision.imageio import ImageError, ImageTooLarge, decode_image
+
     if not data:
         raise ApiError(400, "empty_file", "the uploaded file is empty")
-    size = image_header_size(data)
-    if size is not None and size[0] * size[1] > limits.max_pixels:
-        raise ApiError(413, "too_many_pixels",
-                       f"image is {size[0]}x{size[1]} = {size[0] * size[1]:,} pixels; "
-                       f"the limit is {limits.max_pixels:,}")
-    from vision.imageio import ImageError, load_image
-
     try:
-        return load_image(data, max_pixels=limits.max_pixels)
+        return decode_image(data, "the upload", max_pixels=limits.max_pixels)
+    except ImageTooLarge as exc:
+        raise ApiError(413, "too_many_pixels", str(exc)) from None
     except ImageError as exc:
-        if "too large" in str(exc):  # formats whose size only decoding tells
-            raise ApiError(413, "too_many_pixels", str(exc).replace("image bytes: ", "")) from None
-        raise ApiError(400, "not_an_image", f"cannot read the upload as an image: "
-                                            f"{str(exc).replace('image bytes: ', '')}") from None
+        raise ApiError(400, "not_an_image", f"cannot read the upload as an image: {exc}") from None
 
 
 def _parse_json_field(name: str, text: str | None, default):

@@ -205,17 +205,29 @@ def _answer_line(line: str, answer) -> dict | None:
 
 def run_json_file(verb: str, path: str | None, answer=None) -> int:
     """Answer the JSON Lines in ``path`` (``None`` or ``-``: stdin) on stdout with ``answer``
-    (see :func:`run_json_lines`). Returns the exit code: 2 if the file cannot be read."""
-    if path in (None, "-"):
-        run_json_lines(sys.stdin.buffer, sys.stdout, answer)
+    (see :func:`run_json_lines`). Returns the exit code: 2 if the file cannot be read or is
+    plainly no JSON Lines text (a photo, UTF-16 text, binary data: one message, not one error
+    result per line)."""
+    from vision.filekind import not_text_reason
+
+    def answer_all(fh, name: str) -> int:
+        why = not_text_reason(fh.peek(4096)[:4096])
+        if why:
+            photo = " (score a photo with `tilescope score` or `tilescope check PHOTO`)" \
+                if why.endswith("image, not JSON Lines text") else ""
+            print(f"tilescope {verb}: {name} is {why}{photo}", file=sys.stderr)
+            return 2
+        run_json_lines(fh, sys.stdout, answer)
         return 0
+
+    if path in (None, "-"):
+        return answer_all(sys.stdin.buffer, "standard input")
     try:
         with open(path, "rb") as fh:
-            run_json_lines(fh, sys.stdout, answer)
+            return answer_all(fh, path)
     except OSError as exc:
         print(f"tilescope {verb}: cannot read {path}: {exc.strerror}", file=sys.stderr)
         return 2
-    return 0
 
 
 def run(args) -> int:

@@ -43,7 +43,7 @@ Examples:
 
 def add_photo_arguments(parser: argparse.ArgumentParser) -> None:
     """Flags shared by ``tilescope score`` and the photo form of ``tilescope check``."""
-    parser.add_argument("photo", metavar="PHOTO", help="JPEG/PNG/WebP photo of the hand")
+    parser.add_argument("photo", metavar="PHOTO", help="JPEG/PNG/WebP photo of the hand (- : standard input)")
     parser.add_argument("--json", action="store_true",
                         help="print the recognised tiles, layout, request and result as JSON")
     parser.add_argument("--annotate", metavar="OUT.jpg", help="also write the photo with boxes, labels and groups")
@@ -223,7 +223,7 @@ def run(args) -> int:
                             melds=melds or None)
     except ValueError as exc:            # PhotoError: a fix, meld or winning tile that does not fit
         return fail(str(exc))
-    if not emit(args, image, photo, args.photo, fail, notes):
+    if not emit(args, image, photo, "standard input" if args.photo == "-" else args.photo, fail, notes):
         return 2
     return 0 if photo.request is not None and not photo.result.get("error") else 1
 
@@ -293,8 +293,19 @@ PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff")
 
 
 def is_photo(path: str | None) -> bool:
-    """``tilescope check FILE``: a photo (by its extension) rather than JSON Lines."""
-    return bool(path) and os.path.splitext(path)[1].lower() in PHOTO_SUFFIXES
+    """``tilescope check FILE``: a photo (by its extension, or by its first bytes: a HEIC, a GIF,
+    a JPEG without an extension) rather than JSON Lines."""
+    from vision.filekind import image_format
+
+    if not path or path == "-":
+        return False
+    if os.path.splitext(path)[1].lower() in PHOTO_SUFFIXES:
+        return True
+    try:
+        with open(path, "rb") as fh:
+            return image_format(fh.read(16)) is not None
+    except OSError:             # a missing file: the JSON Lines reader says so
+        return False
 
 
 def add_check_photo_arguments(parser: argparse.ArgumentParser) -> None:

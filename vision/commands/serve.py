@@ -18,8 +18,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="folder with detector.onnx (+ classifier.onnx) (default: the bundled vision/weights)")
     parser.add_argument("--max-upload-mb", type=float, default=20.0,
                         help="largest accepted upload in MiB (default 20)")
-    parser.add_argument("--max-megapixels", type=float, default=40.0,
-                        help="largest accepted image in megapixels (default 40)")
+    # 50 = vision.imageio.MAX_PIXELS, the command line's limit (not imported: no cv2 for --help)
+    parser.add_argument("--max-megapixels", type=float, default=50.0,
+                        help="largest decoded image in megapixels (default %(default)g; a larger "
+                             "JPEG is read at 1/2, 1/4 or 1/8 scale)")
     parser.add_argument("--timeout", type=float, default=30.0,
                         help="seconds one request may take before it gets 504 (default 30)")
     parser.add_argument("--workers", type=int, default=2,
