@@ -329,7 +329,7 @@ def test_check_photo_false_win_is_chombo():
     assert ok.result["valid"] is True and ok.result["result"]["payment"]["total"] == 2000
 
 
-def test_check_photo_repairs_a_misread_meld_tile_but_never_re_reads_the_hand_into_a_win():
+def test_check_photo_repairs_a_misread_meld_tile_but_never_rules_on_a_re_read_hand():
     # the riichi sample (23m 406p 678s 88s + pon 777z) with the pon's middle 7z read as 5z at
     # 0.4 (next guess 7z): no pon 757z can be on the table, so the verdict rules on 777z, as
     # the score does (2000; tilescope check PHOTO on the bundled MCR sample hit this)
@@ -341,13 +341,22 @@ def test_check_photo_repairs_a_misread_meld_tile_but_never_re_reads_the_hand_int
     photo = check_photo(misread_pon, RIICHI_CONTEXT, reader=FakeReader(misread_pon))
     assert photo.result["valid"] is True and photo.result["result"]["payment"]["total"] == 2000
     assert [w.code for w in photo.warnings if w.code == "corrected"] == ["corrected"]
-    # a hand tile misread so that the hand is no win stays a chombo: no joint re-reading
+    # a hand tile misread (unsure) so that the hand is no win: no chombo for a misread tile and
+    # no win made by re-reading either. The reader's next guess makes the true hand, so the
+    # photo cannot be ruled on; the answer names the tile and both fixes
     tiles_ = list(dets.tiles)
     j = next(j for j, d in enumerate(dets.tiles) if d.tile == "4p")
     tiles_[j] = replace(tiles_[j], tile="1p", confidence=0.4, alternatives=(("4p", 0.35),))
     misread_hand = replace(dets, tiles=tiles_)
     verdict = check_photo(misread_hand, RIICHI_CONTEXT, reader=FakeReader(misread_hand)).result
-    assert verdict["valid"] is False and verdict["ruling"].startswith("chombo")
+    assert verdict["ruling"] is None and verdict["valid"] is False
+    assert "tile 3 as 1p (0.40)" in verdict["error"] and "2 han 30 fu, 2000" in verdict["error"]
+    assert "pass --fix 3=1p if they are as read, --fix 3=4p if not" in verdict["error"]
+    # read surely (no next guess that makes a win): the chombo stands (seed rules 001)
+    tiles_[j] = replace(tiles_[j], tile="1p", confidence=0.97, alternatives=(("9p", 0.01),))
+    sure = replace(dets, tiles=tiles_)
+    verdict = check_photo(sure, RIICHI_CONTEXT, reader=FakeReader(sure)).result
+    assert verdict["valid"] is False and verdict["ruling"] == "chombo: not a complete hand"
 
 
 def test_python_api_is_exported_lazily():
@@ -750,6 +759,19 @@ def test_photo_read_unsurely_as_a_whole_is_flagged():
     assert "unsure_photo" in [w.code for w in photo.warnings]
     assert photo.result == score_json(want)          # still scored: the tiles are the true ones
     assert "unsure_photo" not in [w.code for w in score_photo(dets, RIICHI_CONTEXT).warnings]
+
+
+def test_an_unsure_photo_stays_flagged_when_its_misread_tiles_are_corrected():
+    # a blurred photo: half the tiles at 0.3, tile 3 misread 1p (0.2) and corrected to the
+    # reader's next guess. The correction's confidence (1.0) must not lift the photo's median
+    # over UNSURE_PHOTO: the reader was unsure, and the report must say so
+    dets = misread(0.2)
+    low = Detections(dets.width, dets.height, [
+        replace(d, confidence=0.3) if k % 2 and d.tile != "1p" else d for k, d in enumerate(dets.tiles)])
+    photo = score_photo(low, RIICHI_CONTEXT, reader=FakeReader(low))
+    assert [w.tiles for w in photo.warnings if w.code == "corrected"] == [(3,)]
+    assert "unsure_photo" in [w.code for w in photo.warnings]
+    assert photo.result["payment"]["total"] == 2000
 
 
 RON_SOUTH = {"ruleset": "riichi", "win": "ron", "seat_wind": "S", "round_wind": "E"}

@@ -510,6 +510,42 @@ def _joint_fix(detections: Detections, layout: Layout, ctx: dict, win_tile: str 
     return fixed, new_layout, req, result, warnings
 
 
+def _value_text(result: dict) -> str:
+    """A scored hand's value in a few words: ``2 han 30 fu, 2000`` or ``27 points``."""
+    if "han" in result:
+        limit = f" {result['limit']}" if result.get("limit") else ""
+        return f"{result['han']} han {result['fu']} fu{limit}, {result['payment']['total']}"
+    return f"{result['total']} points"
+
+
+def _unsure_ruling(detections: Detections, layout: Layout, ctx: dict, win_tile: str | None,
+                   verdict: dict) -> dict | None:
+    """``tilescope check PHOTO``: a verdict that the hand is no winning hand at all (chombo, a
+    false hu: ``verdict["result"]`` is None) when the reader's next guesses for its unsure
+    tiles make a winning hand (:func:`_joint_fix`, as ``score`` takes them) is no ruling: a
+    misread tile must not cost a player a penalty. Returns the result that replaces it
+    (``ruling`` None, ``valid`` false, ``error`` naming the tiles to look at and both ``--fix``
+    answers), or None when the verdict stands."""
+    if verdict.get("error") or verdict.get("valid") or verdict.get("result") is not None:
+        return None
+    from scoring.api import score_json
+
+    found = _joint_fix(detections, layout, ctx, win_tile, score_json)
+    if found is None or not found[3].get("valid"):
+        return None
+    _, new_layout, _, score, warnings = found
+    note = warnings[-1]                  # the joint re-reading's `corrected` warning
+    numbers = note.tiles
+    was = ", ".join(f"{n} as {layout.order[n - 1].tile} ({layout.order[n - 1].confidence:.2f})"
+                    for n in numbers)
+    fixes = " ".join(f"--fix {n}={new_layout.order[n - 1].tile}" for n in numbers)
+    return {"ruling": None, "valid": False, "error": (
+        f"as read ({verdict['ruling']}) the hand is no winning hand, "
+        f"but the reader was unsure of tile{'s' if len(numbers) > 1 else ''} {was}, and its next "
+        f"guesses make a winning hand ({_value_text(score)}). Look at the tiles: pass {note.fix} "
+        f"if they are as read, {fixes} if not")}
+
+
 def _repaired_melds(detections: Detections, layout: Layout, ctx: dict, win_tile: str | None, judge,
                     joint: bool = True):
     """When the hand as read cannot be scored and the layout found melds that one unsure tile's
@@ -765,6 +801,7 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool, melds=
                                                declared=_declared(melds))
         except ValueError as exc:
             raise PhotoError(str(exc)) from None
+    as_read = detections    # the reader's confidences: automatic corrections below make theirs 1.0
     flowers = _unsure_flowers(layout)
     if flowers:
         before = {n: layout.order[n - 1] for n in flowers}
@@ -821,6 +858,9 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool, melds=
             warnings.append(LayoutWarning(
                 "hand_invalid", f"the hand as read cannot be scored: {result['error']}{hint}",
                 fixes_text[0] if fixes_text else ""))
+    if not hand_only:
+        unsure = _unsure_ruling(detections, layout, ctx, win_tile, result)
+        result = result if unsure is None else unsure
     if hand_only and not result.get("error") and not concealed_row_sorted(layout):
         warnings.append(_unsorted_warning(layout, ctx, win_tile, judge))
     t_score = time.perf_counter() - t0
@@ -839,7 +879,7 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool, melds=
     grey = _no_colour_warning(array, ctx, layout)
     if grey is not None:
         warnings.append(grey)
-    unsure = _unsure_photo_warning(detections)
+    unsure = _unsure_photo_warning(as_read)
     if unsure is not None:
         warnings.append(unsure)
     if detections.reflections:

@@ -118,7 +118,7 @@ def photo_report(photo, source: str = "photo", context_notes: list[str] | None =
         lines.append("Assumed: " + "; ".join(context_notes))
     lines.append("")
     result = photo.result
-    if "ruling" in result:                       # a verdict (tilescope check PHOTO)
+    if result.get("ruling"):                     # a verdict (tilescope check PHOTO)
         from scoring.verdict import Verdict
 
         from .commands.check import format_verdict
@@ -131,6 +131,8 @@ def photo_report(photo, source: str = "photo", context_notes: list[str] | None =
         lines.append(format_verdict(Verdict(**{k: result.get(k) for k in fields})))
     elif photo.request is not None and not result.get("error"):
         lines.append(format_report(parse_request(photo.request), result))
+    elif "ruling" in result:                     # check PHOTO that could not rule (_unsure_ruling)
+        lines.append(f"Cannot rule from this photo: {result.get('error')}")
     else:
         lines.append(f"Cannot score: {result.get('error')}")
     if photo.warnings:

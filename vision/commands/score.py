@@ -405,4 +405,4 @@ def run_check_photo(args, options=None) -> int:
         return fail(f"the tile detector is not available: {exc}")
     if not emit(args, image, photo, args.file, fail, notes):
         return 2
-    return 0 if "ruling" in photo.result else 1
+    return 0 if photo.result.get("ruling") else 1
