@@ -949,3 +949,17 @@ def test_cli_check_tells_a_photo_by_its_bytes_and_score_reads_standard_input(fak
     code, out, err = run_cli(["score", "-", "--win", "ron", "--seat", "S", "--dora", "1p"], capsys)
     assert code == 0, err
     assert out.startswith("standard input: 960x720 px") and "total 2000" in out
+
+
+def test_a_dark_colour_photo_is_not_taken_for_one_without_colour(fake_model):
+    # the sample at a tenth of its brightness: its red ink is ~17 levels from its green, under
+    # COLOUR_STEP, yet the reader still sees a red five. Judged as if exposed fully, it has
+    # colour; a grey photo as dark has none
+    import cv2
+
+    colour = cv2.imread(str(RIICHI.with_suffix(".jpg")))
+    dark = (colour.astype("float32") * 0.1).round().astype("uint8")
+    reader = FakeReader(fake_model)
+    assert not [w for w in score_photo(dark, RIICHI_CONTEXT, reader=reader).warnings if w.code == "no_colour"]
+    grey = cv2.cvtColor(cv2.cvtColor(dark, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    assert [w for w in score_photo(grey, RIICHI_CONTEXT, reader=reader).warnings if w.code == "no_colour"]

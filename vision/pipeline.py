@@ -732,10 +732,13 @@ def _unsure_photo_warning(detections: Detections) -> LayoutWarning | None:
 
 
 # A photo in which fewer than this share of pixels show any colour (channels more than
-# COLOUR_STEP apart, 0..255) has none: greyscale, or a black-and-white filter. Rendered hands
-# and the real photos show 1.4% and more (a grey photo 0.0%).
+# COLOUR_STEP apart, 0..255, once its exposure is brought up to full range) has none:
+# greyscale, or a black-and-white filter. Rendered hands and the real photos show 1.4% and
+# more (a grey photo 0.0%). A dark photo is lifted by at most MAX_COLOUR_GAIN (x8: JPEG
+# chroma noise of a grey photo, ~2 levels, stays under COLOUR_STEP).
 COLOURED_SHARE = 0.002
 COLOUR_STEP = 24
+MAX_COLOUR_GAIN = 8.0
 
 
 def _no_colour_warning(array, ctx: dict, layout: Layout) -> LayoutWarning | None:
@@ -746,8 +749,13 @@ def _no_colour_warning(array, ctx: dict, layout: Layout) -> LayoutWarning | None
             or not (ctx.get("rules") or {}).get("aka", True)):
         return None
     step = max(1, max(array.shape[:2]) // 256)          # a coarse look is enough
-    small = array[::step, ::step].astype("int16")
-    if float(((small.max(axis=2) - small.min(axis=2)) > COLOUR_STEP).mean()) >= COLOURED_SHARE:
+    import numpy as np
+
+    small = array[::step, ::step].astype("float32")
+    top = small.max(axis=2)
+    # an underexposed photo has its colours at a few levels apart: judge it as if exposed fully
+    gain = min(MAX_COLOUR_GAIN, 255.0 / max(float(np.percentile(top, 99)), 1.0))
+    if float(((top - small.min(axis=2)) * max(gain, 1.0) > COLOUR_STEP).mean()) >= COLOURED_SHARE:
         return None
     fives = [n for n, d in enumerate(layout.order, start=1) if d.tile[0] in "05" and d.tile[1:] in ("m", "p", "s")]
     which = (f" (tile{'s' if len(fives) > 1 else ''} {', '.join(map(str, fives))})" if fives else "")
