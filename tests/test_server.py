@@ -369,10 +369,14 @@ def test_score_rejects_a_bad_context_and_a_bad_fix_with_422():
     assert r.status_code == 422 and "seat_wind" in r.json()["error"]
     r = c.post("/api/score", files={"image": ("s.jpg", photo, "image/jpeg")},
                data={"fixes": json.dumps({"99": "5p"})})
-    assert r.status_code == 422 and "99" in r.json()["error"]
+    # named as the API caller sent it, not as the command line's --fix 99=5p
+    assert r.status_code == 422 and r.json()["error"].startswith('fixes {"99": "5p"}: the photo has tiles 1..')
     r = c.post("/api/score", files={"image": ("s.jpg", photo, "image/jpeg")},
                data={"melds": json.dumps({"12-13": "pon"})})
     assert r.status_code == 422 and "a pon is 3 tiles" in r.json()["error"]
+    assert 'melds {"12-13": "pon"}' in r.json()["error"] and "--meld" not in r.json()["error"]
+    r = c.post("/api/score", files={"image": ("s.jpg", photo, "image/jpeg")}, data={"win_tile": "9x"})
+    assert r.status_code == 422 and r.json()["error"].startswith('win_tile "9x"')
 
 
 def test_check_rules_an_open_hand_without_yaku_chombo():

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -158,6 +159,22 @@ def decode_upload(data: bytes, limits: Limits):
         raise ApiError(413, "too_many_pixels", str(exc)) from None
     except ImageError as exc:
         raise ApiError(400, "not_an_image", f"cannot read the upload as an image: {exc}") from None
+
+
+# the command line's options as an API caller writes them (a message names what was sent)
+_API_WORDS = (
+    (re.compile(r"--fix (\d+)=(\w+)"), r'fixes {"\1": "\2"}'),
+    (re.compile(r"--meld (\d+(?:-\d+)?)=(\w+)"), r'melds {"\1": "\2"}'),
+    (re.compile(r"--win-tile (\w+)"), r'win_tile "\1"'),
+)
+
+
+def in_api_words(message: str) -> str:
+    """A pipeline error naming ``--fix 3=5p``, ``--meld 9-11=chi`` or ``--win-tile 4m`` with the
+    form fields the API caller sent instead (``fixes {"3": "5p"}``…)."""
+    for pattern, words in _API_WORDS:
+        message = pattern.sub(words, message)
+    return message
 
 
 def _parse_json_field(name: str, text: str | None, default):
@@ -415,7 +432,7 @@ def create_app(
             except ValueError as exc:
                 # PhotoError: a bad context, fix, meld or winning tile, validated as `tilescope
                 # hand` does.
-                raise ApiError(422, "invalid_request", str(exc)) from None
+                raise ApiError(422, "invalid_request", in_api_words(str(exc))) from None
             return result.to_json()
 
         return JSONResponse(await run_bounded(work))
