@@ -163,3 +163,16 @@ def test_a_photo_or_utf16_file_is_one_clear_error_not_an_error_per_line(tmp_path
     utf16.write_bytes(("\ufeff" + SPEC_LINE + "\n").encode("utf-16-le"))
     assert main(["hand", str(utf16)]) == 2
     assert "UTF-16 text: save it as UTF-8" in capsys.readouterr().err
+
+
+def test_ura_indicators_without_riichi_are_said_not_to_count(capsys):
+    # ura dora count only with riichi (scoring/riichi/RULES.md): pinfu + tanyao + dora 1 = 3 han
+    # 30 fu, 3900 either way, and the report says why the ura indicator added nothing
+    argv = ["hand", "--text", "234m567p345s22s67s8s", "--win", "ron", "--seat", "S", "--dora", "1m"]
+    assert main(argv + ["--ura", "1p"]) == 0
+    out = capsys.readouterr().out
+    assert "ura dora indicators given, not counted" in out and "total 3900" in out
+    assert main(argv + ["--ura", "1p", "--riichi"]) == 0
+    out = capsys.readouterr().out
+    # with riichi: 4 han 30 fu, 7700 (the ura indicator 1p points at 2p, which the hand lacks)
+    assert "not counted" not in out and "Value: 4 han 30 fu" in out and "total 7700" in out

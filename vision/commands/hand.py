@@ -122,6 +122,8 @@ def format_report(req, result: dict) -> str:
         for key, name in (("dora", "dora"), ("aka", "aka dora (red fives)"), ("ura", "ura dora")):
             if d[key]:             # a kind that adds nothing is left out, as yaku are
                 lines.append(f"  {name:<28} {d[key]:>2} han")
+        if req.ura_dora_indicators and req.riichi == "none":
+            lines.append("  (ura dora indicators given, not counted: ura dora need riichi)")
         raw = sum(f["fu"] for f in result["fu_breakdown"])
         lines.append(f"Fu:    {result['fu']}" + (f" ({raw} rounded up)" if raw != result["fu"] else ""))
         for f in result["fu_breakdown"]:
