@@ -156,7 +156,7 @@ def _check_mcr(req: HandRequest, revealed: bool, count_problem: str | None,
         fans = ", ".join(f"{f.name} {f.points}" + (f" x{f.count}" if f.count > 1 else "")
                          for f in result.fans if f.name != "Flower Tiles")
         why = (f"{hand} is a complete hand ({describe(result.reading)}) but its best reading scores only "
-               f"{result.total_without_flowers} points without flowers ({fans}); a win needs 8, and "
+               f"{result.total_without_flowers} point{'' if result.total_without_flowers == 1 else 's'} without flowers ({fans}); a win needs 8, and "
                f"flowers never count toward the minimum (Green Book; seed 000 §2.9).")
         if not revealed:
             return Verdict("mcr", MCR_DEAD_HAND, False,

@@ -176,3 +176,11 @@ def test_ura_indicators_without_riichi_are_said_not_to_count(capsys):
     out = capsys.readouterr().out
     # with riichi: 4 han 30 fu, 7700 (the ura indicator 1p points at 2p, which the hand lacks)
     assert "not counted" not in out and "Value: 4 han 30 fu" in out and "total 7700" in out
+
+
+def test_one_point_is_one_point_not_1_points(capsys):
+    # MCR: 456p + 5z tanki, pung 888s, chows 123m 345m: Single Wait 1 only (Green Book), under 8
+    assert main(["hand", "--text", "456p55z +pon 888s +chi 123m +chi 345m", "--ruleset", "mcr",
+                 "--win", "ron"]) == 0
+    out = capsys.readouterr().out
+    assert "NOT A VALID WIN: 1 point without flowers" in out and "Total: 1 point\n" in out + "\n"

@@ -564,7 +564,7 @@ def score_mcr(req: HandRequest, rules: McrRules | None = None) -> McrResult:
             payment = {"total": each + 2 * rules.base_payment, "from_discarder": each,
                        "from_each_other": rules.base_payment}
     else:
-        reason = (f"{pts} points without flowers; a win needs at least {rules.min_points} "
+        reason = (f"{pts} point{'' if pts == 1 else 's'} without flowers; a win needs at least {rules.min_points} "
                   f"(flowers never count toward the minimum)")
     return _result(valid, total, pts, fans, payment, reading, reason, self_drawn)
 

@@ -138,7 +138,7 @@ def format_report(req, result: dict) -> str:
             count = f" x{fan['count']}" if fan.get("count", 1) != 1 else ""
             lines.append(f"  {fan['name']:<32} {fan['points']:>3}{count}")
         if "total" in result:
-            lines.append(f"Total: {result['total']} points")
+            lines.append(f"Total: {result['total']} point{'' if result['total'] == 1 else 's'}")
     pay = result.get("payment")
     if pay:
         parts = [f"{k.replace('_', ' ')} {v}" for k, v in pay.items() if k != "total"]
