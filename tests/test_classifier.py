@@ -202,3 +202,23 @@ def test_contrast_training_crops_are_the_reader_s_contrast_views():
     np.testing.assert_array_equal(contrasted(crop, "5m", rng, 0.0), crop)
     for red in ("0m", "0p", "0s"):
         np.testing.assert_array_equal(contrasted(crop, red, rng, 1.0), crop)
+
+
+def test_random_convolution_keeps_the_shape_and_halves_a_convolved_five_s_label():
+    """train_classifier --randconv (v28, not bundled): a convolved crop is 0..1 with new colours;
+    a convolved five is labelled half five, half red five (its red is no longer told), other
+    tiles keep their one-hot label, and share 0 changes nothing."""
+    torch = pytest.importorskip("torch", reason="the classifier trainer needs the train extra")
+    from models.train_classifier import CLASS_INDEX, random_convolution
+
+    gen = torch.Generator().manual_seed(0)
+    x = torch.rand(4, 3, 48, 48, generator=gen)
+    y = torch.tensor([CLASS_INDEX["5m"], CLASS_INDEX["0p"], CLASS_INDEX["1z"], CLASS_INDEX["9s"]])
+    same, target = random_convolution(x, y, 0.0, gen)
+    assert same is x and target.argmax(1).tolist() == y.tolist()
+    out, target = random_convolution(x, y, 1.0, gen)
+    assert out.shape == x.shape and 0 <= float(out.min()) and float(out.max()) <= 1
+    assert not torch.allclose(out, x)
+    assert target[0, CLASS_INDEX["5m"]] == target[0, CLASS_INDEX["0m"]] == 0.5
+    assert target[1, CLASS_INDEX["5p"]] == target[1, CLASS_INDEX["0p"]] == 0.5
+    assert target[2, CLASS_INDEX["1z"]] == 1 and target[3, CLASS_INDEX["9s"]] == 1
