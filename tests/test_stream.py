@@ -341,3 +341,33 @@ def test_runner_reads_through_the_last_frames_windows_and_refreshes():
     # the first frame and every REFRESH_FRAMES-th are read whole; the others through the window
     want = [() if i % REFRESH_FRAMES == 0 else (window,) for i in range(REFRESH_FRAMES + 2)]
     assert reader.hints == want
+
+
+def test_stream_without_the_dev_and_serve_extras(tmp_path, capsys, monkeypatch):
+    # `pip install .` alone: no tqdm (a progress bar of the dev extra) and no FastAPI. --out
+    # still writes its copy without a progress bar; --overlay names the extra it needs
+    import builtins
+    import json
+
+    import vision.pipeline
+    from vision.cli import main
+
+    real_import = builtins.__import__
+
+    def without(name, *a, **k):
+        if name.split(".")[0] in ("tqdm", "fastapi", "uvicorn") or name == "vision.overlay":
+            raise ImportError(f"No module named {name!r}")
+        return real_import(name, *a, **k)
+
+    monkeypatch.setattr(builtins, "__import__", without)
+    monkeypatch.delitem(__import__("sys").modules, "vision.overlay", raising=False)
+    monkeypatch.setattr(vision.pipeline, "get_reader", lambda weights=None: GreyReader())
+    clip, out = tmp_path / "clip.avi", tmp_path / "annotated.mp4"
+    write_clip(clip, clip_frames())
+    assert main(["stream", str(clip), "--out", str(out), "--context", json.dumps(CONTEXT)]) == 0
+    cap = cv2.VideoCapture(str(out))
+    assert int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) == 50
+    cap.release()
+    capsys.readouterr()
+    assert main(["stream", str(clip), "--overlay", "8799"]) == 2
+    assert "--overlay needs the 'serve' extra" in capsys.readouterr().err

@@ -65,6 +65,13 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"--context: {exc}" if "--context" not in str(exc) else str(exc))
     if args.overlay is not None and not 0 < args.overlay < 65536:
         return fail(f"--overlay {args.overlay} is not a TCP port (1..65535)")
+    if args.overlay is not None:
+        try:
+            import uvicorn  # noqa: F401
+            import vision.overlay  # noqa: F401  (FastAPI)
+        except ImportError as exc:
+            return fail(f"--overlay needs the 'serve' extra (pip install '.[serve]' in a clone, or "
+                        f"'tilescope[serve]'): {exc}")
     source_id = parse_source(args.source)
     if isinstance(source_id, str) and "://" not in source_id and not Path(source_id).exists():
         return fail(f"no such video file: {source_id}")
