@@ -1117,7 +1117,11 @@ def _finish(groups: list[Group], ruleset: str, warnings: list[LayoutWarning],
             warnings.append(LayoutWarning(
                 "low_confidence",
                 f"tile {num(d)} read as {d.tile} (confidence {d.confidence:.2f})"
-                + (f"; next guesses {alt}" if alt else ""),
+                + (f"; next guesses {alt}" if alt else "")
+                # the reading may well be right: the fix is for the user who sees otherwise
+                + (f". Look at it; if it is {best_alt}, pass --fix {num(d)}={best_alt}"
+                   if d.alternatives else ". Look at it; if it is another tile, pass "
+                                          f"--fix {num(d)}=TILE"),
                 f"--fix {num(d)}={best_alt}", (num(d),)))
 
     layout.ruleset = ruleset

@@ -69,8 +69,10 @@ def _same_tile(a: str, b: str) -> bool | None:
 
 
 def warning_lines(warnings: list[LayoutWarning]) -> list[str]:
-    """``  ! message  (fix: --fix 3=5p)`` per warning."""
-    return [f"  ! {w.message}" + (f"  (fix: {w.fix})" if w.fix else "") for w in warnings]
+    """``  ! message  (fix: --fix 3=5p)`` per warning; the fix is not repeated when the message
+    already names it."""
+    return [f"  ! {w.message}" + (f"  (fix: {w.fix})" if w.fix and w.fix not in w.message else "")
+            for w in warnings]
 
 
 def _hand_line(request: dict) -> str:
