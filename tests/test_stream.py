@@ -83,6 +83,23 @@ def test_stabiliser_ignores_a_single_misread_frame():
     assert [e.tiles for e in events if e] == [HAND_A]
 
 
+def test_a_voted_tile_keeps_a_confidence_and_next_guesses_that_agree_with_its_name():
+    # frames vote 4p for tile 4; this frame reads it 0p (0.8) with 4p (0.15) as its next guess.
+    # Shown as 4p, its confidence is this frame's 4p probability and 0p leads its next guesses
+    # (never "read as 4p, next guess 4p", from which a correction would invent a hand)
+    s = HandStabiliser(stable_frames=3)
+    for i in range(6):
+        s.update(dets_of(HAND_A), i)
+    misread = dets_of(HAND_A)
+    tiles = list(misread.tiles)
+    tiles[3] = Detection("0p", tiles[3].box, 0.8, False, (("4p", 0.15), ("5p", 0.03)))
+    s.update(Detections(misread.width, misread.height, tiles), 6)
+    shown = s.current.tiles[3]
+    assert shown.tile == "4p" and shown.confidence == 0.15
+    assert shown.alternatives == (("0p", 0.8), ("5p", 0.03))
+    assert s.current.tiles[0] == dets_of(HAND_A).tiles[0]     # tiles read as voted: as read
+
+
 def test_stabiliser_reports_a_change_and_an_empty_table():
     s = HandStabiliser(stable_frames=3)
     seq = [HAND_A] * 8 + [HAND_B] * 10 + [[]] * 8
@@ -127,6 +144,24 @@ def test_summarize_lines():
     assert summarize({"valid": True, "total": 17, "fans": [], "payment": {"total": 41}}) == "17 points · 41"
     assert summarize({"error": "not complete"}) == "not scored: not complete"
     assert summarize(None) == "not scored"
+    # the command line's advice is no use on a live banner
+    assert summarize({"error": "no winning hand could be formed from the tiles seen (see the "
+                               "warnings; pass --fix N=TILE or --win-tile TILE)"}) == \
+        "not scored: no winning hand could be formed from the tiles seen"
+
+
+def test_a_hand_scored_from_guessed_tiles_says_so_on_the_banner():
+    # the pipeline re-read tiles 3 and 5 from the reader's next guesses: a viewer sees no
+    # warnings, so the summary itself says the value rests on a guess
+    from vision.stream import HandEvent
+
+    event = HandEvent(9, dets_of(HAND_A), tuple((t, False) for t in HAND_A))
+    result = {"valid": True, "han": 1, "fu": 30, "limit": None, "payment": {"total": 1500}}
+    corrected = {"code": "corrected", "message": "...", "fix": "--fix 3=7m --fix 5=2p", "tiles": [3, 5]}
+    msg = hand_message(event, {"result": result, "warnings": [corrected]}, 1.0)["hand"]
+    assert msg["summary"] == "1 han 30 fu · 1500 (guessed: tiles 3, 5 unsure)" and msg["guessed"]
+    plain = hand_message(event, {"result": result, "warnings": []}, 1.0)["hand"]
+    assert plain["summary"] == "1 han 30 fu · 1500" and not plain["guessed"]
 
 
 class ListCapture:
@@ -301,6 +336,25 @@ def test_stream_command_prints_each_stable_hand_and_writes_the_annotated_copy(tm
     cap = cv2.VideoCapture(str(out))
     assert int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) == 50
     cap.release()
+
+
+def test_stream_takes_the_win_flags_of_tilescope_score(tmp_path, capsys, monkeypatch):
+    # --win/--seat/--round as in tilescope score, instead of a --context object; what is left
+    # to its default is said on stderr
+    import json
+
+    import vision.pipeline
+    from vision.cli import main
+
+    monkeypatch.setattr(vision.pipeline, "get_reader", lambda weights=None: GreyReader())
+    clip = tmp_path / "clip.avi"
+    write_clip(clip, clip_frames())
+    assert main(["stream", str(clip), "--json", "--win", "ron", "--seat", "S"]) == 0
+    captured = capsys.readouterr()
+    first = json.loads(captured.out.splitlines()[0])["hand"]
+    assert first["request"]["win"] == "ron" and first["request"]["seat_wind"] == "S"
+    assert "assumed riichi rules" in captured.err and "round East (--round)" in captured.err
+    assert "--seat" not in captured.err.split("assumed")[1].split("\n")[0]
 
 
 def test_stream_turns_sets_the_readers_quarter_turns(tmp_path, capsys, monkeypatch):

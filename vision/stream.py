@@ -184,6 +184,18 @@ class HandEvent:
         return [d.tile for d in self.detections.tiles]
 
 
+def _as_voted(d: Detection, tile: str, sideways: bool) -> Detection:
+    """The latest frame's detection of a tracked tile, named as the frames voted. When the
+    vote differs from this frame's reading, the confidence and next guesses are made to agree
+    with the name (the voted tile's probability in this frame; this frame's reading first among
+    the next guesses): a correction must never work from "read as 2m, next guess 2m"."""
+    if d.tile == tile:
+        return Detection(tile, d.box, d.confidence, sideways, d.alternatives)
+    guesses = dict(d.alternatives)
+    others = tuple((t, c) for t, c in d.alternatives if t != tile)
+    return Detection(tile, d.box, guesses.get(tile, 0.0), sideways, ((d.tile, d.confidence),) + others)
+
+
 class HandStabiliser:
     """Detections per frame in, ``HandEvent`` out only when a new hand has held still.
 
@@ -206,11 +218,7 @@ class HandStabiliser:
         """Feed one detected frame; returns an event when the stable hand changes, else None."""
         tracks = self.tracker.update(detections)
         key = tuple(t.label for t in tracks)
-        smoothed = [
-            Detection(tile=t.label[0], box=t.detection.box, confidence=t.detection.confidence,
-                      sideways=t.label[1], alternatives=t.detection.alternatives)
-            for t in tracks
-        ]
+        smoothed = [_as_voted(t.detection, *t.label) for t in tracks]
         self.current = Detections(detections.width, detections.height, smoothed)
         if key == self._candidate:
             self._count += 1
@@ -379,6 +387,14 @@ def hand_message(event: HandEvent | None, scored: dict | None, time_s: float) ->
         return {"type": "hand", "frame": event.frame if event else None,
                 "time_s": round(time_s, 2), "hand": None}
     scored = scored or {}
+    warnings = scored.get("warnings", [])
+    # tiles the pipeline re-read from the reader's next guesses: the value is a guess, and the
+    # banner says so (a viewer sees no warnings)
+    guessed = sorted({n for w in warnings if isinstance(w, dict) and w.get("code") == "corrected"
+                      for n in w.get("tiles", ())})
+    summary = summarize(scored.get("result"))
+    if guessed and scored.get("result") and not scored["result"].get("error"):
+        summary += f" (guessed: tile{'s' if len(guessed) > 1 else ''} {', '.join(map(str, guessed))} unsure)"
     return {
         "type": "hand",
         "frame": event.frame,
@@ -387,8 +403,9 @@ def hand_message(event: HandEvent | None, scored: dict | None, time_s: float) ->
             "tiles": event.tiles,
             "request": scored.get("request"),
             "result": scored.get("result"),
-            "summary": summarize(scored.get("result")),
-            "warnings": scored.get("warnings", []),
+            "summary": summary,
+            "guessed": bool(guessed),
+            "warnings": warnings,
         },
     }
 
@@ -398,7 +415,9 @@ def summarize(result: dict | None) -> str:
     if not result:
         return "not scored"
     if result.get("error"):
-        return f"not scored: {result['error']}"
+        # the command line's advice ("pass --fix N=TILE …") is no use on a live banner
+        reason = result["error"].split(" (see the warnings")[0].split(" — ")[0].split("; pass ")[0]
+        return f"not scored: {reason}"
     if result.get("valid") is False:
         return f"no valid win: {result.get('reason', '')}".rstrip(": ")
     pay = (result.get("payment") or {}).get("total")

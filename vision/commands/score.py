@@ -57,6 +57,12 @@ def add_photo_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the winning tile, when the photo does not set it apart")
     parser.add_argument("--context", metavar="JSON|FILE",
                         help="request keys other than the tiles, as a JSON object or a file holding one")
+    add_context_arguments(parser)
+
+
+def add_context_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags for what a photo cannot show (``tilescope score`` and ``stream``); read back by
+    :func:`context_from_args`."""
     g = parser.add_argument_group("the win")
     g.add_argument("--ruleset", choices=("riichi", "mcr"), help="default riichi")
     g.add_argument("--win", choices=("tsumo", "ron"), help="self-drawn or on a discard (default tsumo)")

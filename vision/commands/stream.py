@@ -23,7 +23,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--context", metavar="JSON-or-FILE",
                         help="hand-request keys other than the tiles (ruleset, win, seat_wind, ...) "
                              "as a JSON object or a file holding one")
-    parser.add_argument("--ruleset", choices=("riichi", "mcr"), help="shortcut for the context's ruleset")
     parser.add_argument("--stable", type=int, default=8,
                         help="detected frames a hand must hold still before it is shown (default 8)")
     parser.add_argument("--every", type=int, default=1,
@@ -34,15 +33,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--turns", type=int, choices=(1, 2, 4), default=4,
                         help="quarter turns each tile crop is classified under (default 4, as "
                              "tilescope score); 2 is faster on a hand camera's small tiles (the "
-                             "tracker votes over frames), 1 made the stable hand flicker")
+                             "tracker votes over frames, but a shaky camera flickered), 1 made "
+                             "the stable hand flicker")
+    from vision.commands.score import add_context_arguments
+
+    add_context_arguments(parser)     # what the video cannot show, as in tilescope score
 
 
 def _load_context(args) -> dict:
-    from vision.commands.score import load_context     # the same --context as tilescope score
+    """``--context`` overlaid with the flags given, as ``tilescope score`` builds it; the
+    defaults assumed are kept in ``args.assumed``, to print."""
+    from vision.commands.score import context_from_args
 
-    ctx = load_context(args.context)
-    if args.ruleset:
-        ctx["ruleset"] = args.ruleset
+    ctx, notes = context_from_args(args)
+    args.assumed = notes
     return ctx
 
 
@@ -61,8 +65,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         context = _load_context(args)
         scorer = pipeline_scorer(context)  # checks the context as `tilescope hand` would
+        if args.assumed:
+            print("tilescope stream: assumed " + "; ".join(args.assumed), file=sys.stderr)
     except ValueError as exc:
-        return fail(f"--context: {exc}" if "--context" not in str(exc) else str(exc))
+        msg = str(exc).removeprefix("context: ")
+        return fail(msg if msg.startswith(("--", "give ")) else f"--context: {msg}")
     if args.overlay is not None and not 0 < args.overlay < 65536:
         return fail(f"--overlay {args.overlay} is not a TCP port (1..65535)")
     if args.overlay is not None:
