@@ -162,6 +162,15 @@ def test_overlay_page_shows_what_the_websocket_sends(browser):
         hub.publish({"type": "hand", "frame": 9, "time_s": 0.9, "hand": None})
         WebDriverWait(browser, 10).until(
             lambda d: "hidden" in d.find_element(By.ID, "card").get_attribute("class"))
+        # the source ended: the last hand leaves the screen
+        hub.publish({"type": "hand", "frame": 11, "time_s": 1.1, "hand": {
+            "tiles": ["2m", "3m", "4m"], "summary": "1 han 30 fu · 1000", "warnings": [],
+            "request": None, "result": {}}})
+        WebDriverWait(browser, 10).until(
+            lambda d: "hidden" not in d.find_element(By.ID, "card").get_attribute("class"))
+        hub.publish({"type": "end"})
+        WebDriverWait(browser, 10).until(
+            lambda d: "hidden" in d.find_element(By.ID, "card").get_attribute("class"))
     finally:
         server.stop()
 

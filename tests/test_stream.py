@@ -425,3 +425,17 @@ def test_stream_without_the_dev_and_serve_extras(tmp_path, capsys, monkeypatch):
     capsys.readouterr()
     assert main(["stream", str(clip), "--overlay", "8799"]) == 2
     assert "--overlay needs the 'serve' extra" in capsys.readouterr().err
+
+
+def test_stream_says_when_no_hand_held_still_and_refuses_an_out_file_it_cannot_write(tmp_path, capsys,
+                                                                                      monkeypatch):
+    import vision.pipeline
+    from vision.cli import main
+
+    monkeypatch.setattr(vision.pipeline, "get_reader", lambda weights=None: GreyReader())
+    clip = tmp_path / "empty.avi"
+    write_clip(clip, [render(None)] * 5)             # an empty table: exit 0, and it says so
+    assert main(["stream", str(clip), "--json"]) == 0
+    assert "no hand held still for 8 detected frames" in capsys.readouterr().err
+    assert main(["stream", str(clip), "--out", str(tmp_path / "a.txt")]) == 2
+    assert "give a .mp4 or .avi file name" in capsys.readouterr().err

@@ -109,7 +109,9 @@ class OverlayServer:
     def __init__(self, hub: OverlayHub, port: int, host: str = "127.0.0.1"):
         import uvicorn
 
-        config = uvicorn.Config(create_overlay_app(hub), host=host, port=port, log_level="warning")
+        # an OBS browser source never closes its WebSocket: waiting for it made every stop 5 s
+        config = uvicorn.Config(create_overlay_app(hub), host=host, port=port, log_level="warning",
+                                timeout_graceful_shutdown=0.5)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, name="overlay", daemon=True)
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -50,9 +51,21 @@ def _load_context(args) -> dict:
     return ctx
 
 
+def _quiet_video_libraries() -> None:
+    """OpenCV and FFmpeg print their own lines for a missing camera or a broken file
+    ("[ERROR:0@0.031] … Camera index out of range", "moov atom not found") before this
+    command's one-line message: keep the message alone."""
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")      # AV_LOG_QUIET
+    import cv2
+
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+
+
 def run(args: argparse.Namespace) -> int:
     from vision.stream import (FrameSource, HandStabiliser, SourceError, StreamRunner, parse_source,
                                pipeline_scorer)
+
+    _quiet_video_libraries()
 
     def fail(msg: str) -> int:
         print(f"tilescope stream: {msg}", file=sys.stderr)
@@ -65,11 +78,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         context = _load_context(args)
         scorer = pipeline_scorer(context)  # checks the context as `tilescope hand` would
-        if args.assumed:
-            print("tilescope stream: assumed " + "; ".join(args.assumed), file=sys.stderr)
     except ValueError as exc:
         msg = str(exc).removeprefix("context: ")
         return fail(msg if msg.startswith(("--", "give ")) else f"--context: {msg}")
+    if args.out and Path(args.out).suffix.lower() not in (".mp4", ".avi"):
+        return fail(f"--out {args.out!r}: give a .mp4 or .avi file name")
     if args.overlay is not None and not 0 < args.overlay < 65536:
         return fail(f"--overlay {args.overlay} is not a TCP port (1..65535)")
     if args.overlay is not None:
@@ -88,19 +101,21 @@ def run(args: argparse.Namespace) -> int:
         if problem:
             return fail(problem)
     try:
-        source = FrameSource(source_id, every=args.every)
-    except SourceError as exc:
-        return fail(str(exc))
-
-    try:
         from vision.pipeline import get_reader
 
         reader = get_reader(args.weights)
         if getattr(reader, "turns", args.turns) != args.turns:
             reader.turns = args.turns       # this process's only reader: set for the stream
     except (ImportError, OSError, RuntimeError) as exc:  # ModelError is a RuntimeError
-        source.close()
         return fail(f"cannot load the tile detector: {exc}")
+
+    # a live source is opened last: frames that come while the model loads are lost
+    try:
+        source = FrameSource(source_id, every=args.every)
+    except SourceError as exc:
+        return fail(str(exc))
+    if args.assumed:
+        print("tilescope stream: assumed " + "; ".join(args.assumed), file=sys.stderr)
 
     writer = None
     if args.out:
@@ -157,4 +172,8 @@ def run(args: argparse.Namespace) -> int:
     if stats.frames == 0:
         return fail(f"no frame could be read from {args.source!r}: not a video, or a camera "
                     "that gives no picture")
+    if stats.events == 0:
+        print(f"tilescope stream: no hand held still for {args.stable} detected frames (--stable): "
+              "an empty table, a source shorter than that, or tiles the reader did not find",
+              file=sys.stderr)
     return 0

@@ -3,6 +3,8 @@
 
 function show(msg) {
   const card = document.getElementById("card");
+  // the source ended: no hand is on the table any more (a new run reconnects and shows its own)
+  if (msg.type === "end") { card.classList.add("hidden"); return; }
   if (msg.type !== "hand") return;
   const hand = msg.hand;
   if (!hand) { card.classList.add("hidden"); return; }
