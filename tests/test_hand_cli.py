@@ -184,3 +184,10 @@ def test_one_point_is_one_point_not_1_points(capsys):
                  "--win", "ron"]) == 0
     out = capsys.readouterr().out
     assert "NOT A VALID WIN: 1 point without flowers" in out and "Total: 1 point\n" in out + "\n"
+
+
+def test_version(capsys):
+    from importlib.metadata import version
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"tilescope {version('tilescope')}\n"

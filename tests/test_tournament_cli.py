@@ -108,3 +108,18 @@ def test_help_documents_the_json_format(verb, key, capsys):
         main([verb, "--help"])
     assert exc.value.code == 0
     assert key in capsys.readouterr().out
+
+
+def test_help_text_is_plain_and_one_table_point_is_singular(capsys, monkeypatch):
+    with pytest.raises(SystemExit):
+        main(["table", "--help"])
+    out = capsys.readouterr().out
+    assert "::" not in out and ":mod:" not in out and "``" not in out
+    assert "scoring/tournament/ema.py" in out and "not JSON: leave them out" in out
+    # EMA (seed 000): places 1..4 take 4 / 2 / 1 / 0 table points; the third takes one point
+    doc = {"players": [{"name": "Ann", "score": 30}, {"name": "Bob", "score": 10},
+                       {"name": "Cai", "score": -10}, {"name": "Dan", "score": -30}]}
+    code, out, err = run_cli(["table"], capsys, monkeypatch, stdin=json.dumps(doc))
+    assert code == 0, err
+    cai = {p["name"]: p for p in json.loads(out)["players"]}["Cai"]
+    assert cai["reasons"] == ["place 3 on -10: 1 table point"]

@@ -38,6 +38,14 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="verb", metavar="VERB")
     for verb, (_, help_) in COMMANDS.items():
         sub.add_parser(verb, help=help_, add_help=False)
+    if argv[:1] == ["--version"]:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            print(f"tilescope {version('tilescope')}")
+        except PackageNotFoundError:        # run from a checkout that was never installed
+            print("tilescope (not installed)")
+        return 0
     if not argv or argv[0] in ("-h", "--help") or argv[0] not in COMMANDS:
         if argv and argv[0] not in ("-h", "--help"):
             parser.print_usage(sys.stderr)

@@ -299,7 +299,8 @@ def score_table(seats: Sequence[Seat], events: Iterable[Event] = (),
         if place is not None:
             share = f"tied for place {place}" if tied else f"place {place}"
             of = "" if len(ranked) == 4 else f" of {len(ranked)} ranked"
-            why.append(f"{share}{of} on {finals[s.name]}: {_fmt(points)} table points")
+            unit = "table point" if points == 1 else "table points"
+            why.append(f"{share}{of} on {finals[s.name]}: {_fmt(points)} {unit}")
         results.append(SeatResult(
             name=s.name, score=s.score, penalty_points=penalty[s.name],
             final_score=finals[s.name], place=place, tied=tied, table_points=points,

@@ -31,6 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from vision.commands import hand
 
     hand.add_arguments(parser)
+    for action in parser._actions:          # check prints JSON for a photo too
+        if action.dest == "json":
+            action.help = "print the JSON result, not the report (--text or a PHOTO)"
     g = parser.add_argument_group("what happened at the table")
     g.add_argument("--declared", default="hu", help="what the player declared (default hu: a win)")
     g.add_argument("--not-revealed", action="store_true",

@@ -80,7 +80,9 @@ def gouji_json(data: object) -> dict:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.epilog = "JSON formats and rules:\n" + __doc__.split("\n", 2)[2]
+    from vision.commands import doc_epilog
+
+    parser.epilog = doc_epilog(__doc__)
     parser.add_argument("input", nargs="?", default="-",
                         help="match JSON file ('-' or absent: stdin)")
 

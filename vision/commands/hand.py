@@ -54,9 +54,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("riichi context (with --text)")
     g.add_argument("--riichi", choices=("none", "riichi", "double"), default="none", nargs="?",
                    const="riichi", help="riichi declared: --riichi, or --riichi double (default none)")
-    g.add_argument("--ippatsu", action="store_true")
-    g.add_argument("--tenhou", action="store_true")
-    g.add_argument("--chiihou", action="store_true")
+    g.add_argument("--ippatsu", action="store_true", help="won within the first go-around after riichi")
+    g.add_argument("--tenhou", action="store_true", help="dealer's win on the first draw")
+    g.add_argument("--chiihou", action="store_true", help="non-dealer's win on the first draw")
     g.add_argument("--dora", action="append", metavar="TILES",
                    help="dora indicators, kan dora included: 4m7z, or --dora 4m --dora 7z")
     g.add_argument("--ura", action="append", metavar="TILES",

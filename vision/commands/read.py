@@ -9,7 +9,7 @@ HELP = "detect the tiles in a photo (boxes, tile codes, confidence); --json for 
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("image", help="photo of tiles (JPEG, PNG, WebP, BMP, TIFF)")
+    parser.add_argument("image", help="photo of tiles (JPEG, PNG, WebP, BMP, TIFF; - : standard input)")
     parser.add_argument("--json", action="store_true",
                         help='print {"image": {"width", "height"}, "tiles": [...]} as JSON')
     parser.add_argument("--annotate", metavar="OUT.jpg",

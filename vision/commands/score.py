@@ -43,7 +43,7 @@ Examples:
 
 def add_photo_arguments(parser: argparse.ArgumentParser) -> None:
     """Flags shared by ``tilescope score`` and the photo form of ``tilescope check``."""
-    parser.add_argument("photo", metavar="PHOTO", help="JPEG/PNG/WebP photo of the hand (- : standard input)")
+    parser.add_argument("photo", metavar="PHOTO", help="photo of the hand: JPEG, PNG, WebP, BMP or TIFF (- : standard input)")
     parser.add_argument("--json", action="store_true",
                         help="print the recognised tiles, layout, request and result as JSON")
     parser.add_argument("--annotate", metavar="OUT.jpg", help="also write the photo with boxes, labels and groups")

@@ -123,7 +123,9 @@ def table_json(data: object) -> dict:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.epilog = "JSON formats and rules:\n" + __doc__.split("\n", 2)[2]
+    from vision.commands import doc_epilog
+
+    parser.epilog = doc_epilog(__doc__)
     parser.add_argument("input", nargs="?", default="-",
                         help="table JSON file ('-' or absent: stdin)")
 
