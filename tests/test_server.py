@@ -451,3 +451,9 @@ def test_json_nested_too_deep_is_a_bad_request_not_a_bug():
     r = c.post("/api/score", files={"image": ("a.png", png(coded_image(4)), "image/png")},
                data={"context": "[" * 100_000})
     assert r.status_code == 400 and "nested thousands deep" in r.json()["error"]
+
+
+def test_a_photo_sent_to_the_json_endpoints_is_told_where_it_goes(client):
+    r = client.post("/api/check", files={"image": ("s.jpg", b"\xff\xd8\xff\xe0", "image/jpeg")})
+    assert r.status_code == 422 and "takes a JSON body" in r.json()["error"]
+    assert "/api/score" in r.json()["error"]

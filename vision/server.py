@@ -356,8 +356,14 @@ def create_app(
         return JSONResponse({"error": exc.message, "code": exc.code}, status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
-    async def _validation_error(_: Request, exc: RequestValidationError):
+    async def _validation_error(request: Request, exc: RequestValidationError):
         errors = exc.errors()
+        if request.url.path in ("/api/hand", "/api/check") and \
+                "json" not in request.headers.get("content-type", ""):
+            return JSONResponse({"error": f"{request.url.path} takes a JSON body (Content-Type: "
+                                          "application/json), not a form or an upload; a photo "
+                                          "goes to /api/score", "code": "invalid_request"},
+                                status_code=422)
         if any(e.get("type") == "json_invalid" for e in errors):
             return JSONResponse({"error": "the request body is not valid JSON", "code": "bad_json"},
                                 status_code=400)
