@@ -439,3 +439,22 @@ def test_stream_says_when_no_hand_held_still_and_refuses_an_out_file_it_cannot_w
     assert "no hand held still for 8 detected frames" in capsys.readouterr().err
     assert main(["stream", str(clip), "--out", str(tmp_path / "a.txt")]) == 2
     assert "give a .mp4 or .avi file name" in capsys.readouterr().err
+
+
+def test_annotated_copy_keeps_frames_when_the_camera_changes_resolution(tmp_path):
+    # a webcam switching to a smaller mode mid-stream: its frames are scaled to the video's
+    # first size (OpenCV would drop every one of them silently)
+    from vision.stream import Frame
+
+    out = tmp_path / "out.avi"
+    writer = cv2.VideoWriter(str(out), cv2.VideoWriter_fourcc(*"MJPG"), 10, (640, 360))
+    runner = StreamRunner(GreyReader(), HandStabiliser(stable_frames=2), None, None, writer)
+    big, small = render(HAND_A), cv2.resize(render(HAND_A), (320, 180))
+    for i, image in enumerate([big] * 3 + [small] * 3):
+        runner.step(Frame(i, image, i / 10), detect=False)
+    writer.release()
+    cap = cv2.VideoCapture(str(out))
+    written = 0
+    while cap.read()[0]:
+        written += 1
+    assert written == 6

@@ -511,6 +511,7 @@ class StreamRunner:
         self.scorer = scorer
         self.on_hand = on_hand
         self.writer = writer
+        self._out_size: tuple[int, int] | None = None      # (width, height) written first
         self.banner: str | None = None
         self.groups: list = []  # meld / win outlines of the current hand
         self._boxes: Detections | None = None
@@ -542,7 +543,16 @@ class StreamRunner:
                 if self.on_hand is not None:
                     self.on_hand(message)
         if self.writer is not None:
-            self.writer.write(draw_frame(frame.image, self._boxes, self.banner, self.groups))
+            drawn = draw_frame(frame.image, self._boxes, self.banner, self.groups)
+            if self._out_size is None:
+                self._out_size = drawn.shape[1::-1]
+            elif drawn.shape[1::-1] != self._out_size:
+                # a webcam that changes resolution: a video file keeps its first frame size
+                # (OpenCV drops every frame of another size without a word)
+                import cv2
+
+                drawn = cv2.resize(drawn, self._out_size, interpolation=cv2.INTER_AREA)
+            self.writer.write(drawn)
         return message
 
     def _score(self, image: np.ndarray, event: HandEvent) -> dict:

@@ -154,6 +154,13 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(message, ensure_ascii=False), flush=True)
 
     runner = StreamRunner(reader, HandStabiliser(args.stable), scorer, on_hand, writer)
+
+    def stop(*_):            # `kill` as Ctrl-C: the annotated video is closed and playable
+        raise KeyboardInterrupt
+
+    import signal
+
+    signal.signal(signal.SIGTERM, stop)
     try:
         stats = runner.run(source, progress=bool(args.out) and not source.live)
     except KeyboardInterrupt:
