@@ -458,3 +458,26 @@ def test_annotated_copy_keeps_frames_when_the_camera_changes_resolution(tmp_path
     while cap.read()[0]:
         written += 1
     assert written == 6
+
+
+def test_a_killed_stream_leaves_a_playable_video(tmp_path):
+    # `kill` (SIGTERM) ends the run as Ctrl-C does: the .mp4 gets its index and plays
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    clip, out = tmp_path / "clip.avi", tmp_path / "out.mp4"
+    write_clip(clip, [render(HAND_A)] * 400)
+    proc = subprocess.Popen([sys.executable, "-m", "vision.cli", "stream", str(clip), "--out", str(out)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while (not out.exists() or out.stat().st_size < 20_000) and time.monotonic() < deadline \
+            and proc.poll() is None:
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGTERM)
+    err = proc.communicate(timeout=60)[1]
+    assert proc.returncode == 0, err
+    cap = cv2.VideoCapture(str(out))
+    assert cap.read()[0] and int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) > 0
+    cap.release()
