@@ -481,3 +481,29 @@ def test_a_killed_stream_leaves_a_playable_video(tmp_path):
     cap = cv2.VideoCapture(str(out))
     assert cap.read()[0] and int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) > 0
     cap.release()
+
+
+def test_a_live_source_that_stops_is_said_to_have_stopped(capsys, monkeypatch):
+    import vision.pipeline
+    import vision.stream
+    from vision.cli import main
+    from vision.stream import Frame
+
+    class StoppedFeed:            # a network stream that gives three frames, then nothing
+        live, frame_count = True, 0
+
+        def __init__(self, source, every=1):
+            pass
+
+        def frames(self):
+            for i in range(3):
+                yield Frame(i, render(HAND_A), i / 10), True
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(vision.stream, "FrameSource", StoppedFeed)
+    monkeypatch.setattr(vision.pipeline, "get_reader", lambda weights=None: GreyReader())
+    assert main(["stream", "http://127.0.0.1:9/feed", "--json"]) == 0
+    err = capsys.readouterr().err
+    assert "the live source stopped giving frames" in err and "no hand held still" in err

@@ -161,10 +161,11 @@ def run(args: argparse.Namespace) -> int:
     import signal
 
     signal.signal(signal.SIGTERM, stop)
+    interrupted = False
     try:
         stats = runner.run(source, progress=bool(args.out) and not source.live)
     except KeyboardInterrupt:
-        stats = runner.stats
+        stats, interrupted = runner.stats, True
     finally:
         source.close()
         if writer is not None:
@@ -179,6 +180,9 @@ def run(args: argparse.Namespace) -> int:
     if stats.frames == 0:
         return fail(f"no frame could be read from {args.source!r}: not a video, or a camera "
                     "that gives no picture")
+    if source.live and not interrupted:
+        print("tilescope stream: the live source stopped giving frames (it ended, or sent "
+              "nothing for OpenCV's 30 s read timeout)", file=sys.stderr)
     if stats.events == 0:
         print(f"tilescope stream: no hand held still for {args.stable} detected frames (--stable): "
               "an empty table, a source shorter than that, or tiles the reader did not find",
