@@ -490,7 +490,7 @@ def test_a_live_source_that_stops_is_said_to_have_stopped(capsys, monkeypatch):
     from vision.stream import Frame
 
     class StoppedFeed:            # a network stream that gives three frames, then nothing
-        live, frame_count = True, 0
+        live, frame_count, dropped = True, 0, 0
 
         def __init__(self, source, every=1):
             pass
