@@ -159,14 +159,18 @@ def run(args: argparse.Namespace) -> int:
         raise KeyboardInterrupt
 
     import signal
+    import threading
 
-    signal.signal(signal.SIGTERM, stop)
+    main_thread = threading.current_thread() is threading.main_thread()   # signals need it
+    before = signal.signal(signal.SIGTERM, stop) if main_thread else None
     interrupted = False
     try:
         stats = runner.run(source, progress=bool(args.out) and not source.live)
     except KeyboardInterrupt:
         stats, interrupted = runner.stats, True
     finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, before)
         source.close()
         if writer is not None:
             writer.release()
