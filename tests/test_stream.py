@@ -507,3 +507,15 @@ def test_a_live_source_that_stops_is_said_to_have_stopped(capsys, monkeypatch):
     assert main(["stream", "http://127.0.0.1:9/feed", "--json"]) == 0
     err = capsys.readouterr().err
     assert "the live source stopped giving frames" in err and "no hand held still" in err
+
+
+def test_message_tiles_are_numbered_as_the_warnings_number_them():
+    # the scorer read the row the other way round (a camera across the table): its warnings
+    # say "tile 1" of its own order, so the message lists its tiles, not the tracker's
+    from vision.stream import HandEvent
+
+    event = HandEvent(9, dets_of(HAND_A), tuple((t, False) for t in HAND_A))
+    scored = {"tiles": [{"tile": t} for t in reversed(HAND_A)], "result": {"error": "x"},
+              "warnings": [{"code": "low_confidence", "tiles": [1]}]}
+    assert hand_message(event, scored, 1.0)["hand"]["tiles"] == list(reversed(HAND_A))
+    assert hand_message(event, None, 1.0)["hand"]["tiles"] == HAND_A

@@ -382,7 +382,9 @@ def pipeline_scorer(context: dict | None = None) -> Callable[[np.ndarray, Detect
 
 
 def hand_message(event: HandEvent | None, scored: dict | None, time_s: float) -> dict:
-    """The overlay's WebSocket message for a stable hand (``hand`` is None when none is shown)."""
+    """The overlay's WebSocket message for a stable hand (``hand`` is None when none is shown).
+    ``hand.tiles`` are the scored tiles in the scorer's reading order (the order its warnings
+    number them), or the stable tiles as tracked when nothing was scored."""
     if event is None or not event.tiles:
         return {"type": "hand", "frame": event.frame if event else None,
                 "time_s": round(time_s, 2), "hand": None}
@@ -400,7 +402,8 @@ def hand_message(event: HandEvent | None, scored: dict | None, time_s: float) ->
         "frame": event.frame,
         "time_s": round(time_s, 2),
         "hand": {
-            "tiles": event.tiles,
+            # numbered as the scorer numbered them, so a warning's "tile 12" is tiles[11]
+            "tiles": [t["tile"] for t in scored["tiles"]] if scored.get("tiles") else event.tiles,
             "request": scored.get("request"),
             "result": scored.get("result"),
             "summary": summary,
