@@ -145,6 +145,18 @@ def _bmp_size(data: bytes) -> tuple[int, int] | None:
     return abs(w), abs(h)        # a negative height is a top-down bitmap
 
 
+def _header(data: bytes, fmt: str) -> tuple[tuple[int, int] | None, bool]:
+    """``((width, height) or None, complete)`` of ``data`` in format ``fmt``, from its header
+    and structure alone. Only JPEG and PNG can tell a missing end; the others count as whole."""
+    if fmt == "JPEG":
+        size, complete = _jpeg_walk(data)
+        # a file whose structure the walk cannot follow still counts when it ends as a JPEG ends
+        return size, complete or data.rstrip(b"\x00").endswith(b"\xff\xd9")
+    if fmt == "PNG":
+        return _png_walk(data)
+    return {"WebP": _webp_size, "TIFF": _tiff_size, "BMP": _bmp_size}[fmt](data), True
+
+
 def image_size(data: bytes) -> tuple[int, int] | None:
     """``(width, height)`` in pixels from the header of a JPEG, PNG, WebP, BMP or TIFF, without
     decoding it (so a decompression bomb is refused before it costs memory); None when the
@@ -153,11 +165,7 @@ def image_size(data: bytes) -> tuple[int, int] | None:
         fmt = _format_of(data, "")
     except ImageError:
         return None
-    if fmt == "JPEG":
-        return _jpeg_walk(data)[0]
-    if fmt == "PNG":
-        return _png_walk(data)[0]
-    return {"WebP": _webp_size, "TIFF": _tiff_size, "BMP": _bmp_size}[fmt](data)
+    return _header(data, fmt)[0]
 
 
 def _too_large(name: str, w: int, h: int, max_pixels: int, fmt: str) -> ImageTooLarge:
@@ -184,15 +192,7 @@ def decode_image(data: bytes, name: str = "image", max_pixels: int = MAX_PIXELS)
         raise ImageError(f"{name}: file too large ({len(data) / 1e6:.0f} MB, limit "
                          f"{MAX_BYTES / 1e6:.0f} MB)")
     fmt = _format_of(data, name)
-    complete = True
-    if fmt == "JPEG":
-        size, complete = _jpeg_walk(data)
-        # a file whose structure the walk cannot follow still counts when it ends as a JPEG ends
-        complete = complete or data.rstrip(b"\x00").endswith(b"\xff\xd9")
-    elif fmt == "PNG":
-        size, complete = _png_walk(data)
-    else:
-        size = image_size(data)
+    size, complete = _header(data, fmt)
     flags = cv2.IMREAD_COLOR
     if size is not None:
         w, h = size
