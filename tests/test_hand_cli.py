@@ -191,3 +191,17 @@ def test_version(capsys):
 
     assert main(["--version"]) == 0
     assert capsys.readouterr().out == f"tilescope {version('tilescope')}\n"
+
+
+def test_check_reads_json_lines_from_a_fifo_without_losing_them(tmp_path, capsys):
+    # `tilescope check <(cat hands.jsonl)`: telling a photo by its first bytes must not eat them
+    import os
+    import threading
+
+    fifo = tmp_path / "hands.fifo"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_text(SPEC_LINE + "\n" + SPEC_LINE + "\n"))
+    writer.start()
+    assert main(["check", str(fifo)]) == 0
+    writer.join(timeout=10)
+    assert len(capsys.readouterr().out.splitlines()) == 2

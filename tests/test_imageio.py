@@ -229,3 +229,37 @@ def test_standard_input(monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
     with pytest.raises(ImageError, match="standard input: empty"):
         load_image("-")
+
+
+def test_a_progressive_or_huge_jpeg_over_the_limit_is_refused_not_read_smaller():
+    # libjpeg keeps a progressive JPEG's coefficients at full size whatever the scale (a
+    # 541-byte 56000² file took 9 GB): only a baseline one is read smaller, up to 256 MP
+    import vision.imageio as imageio
+
+    img = np.zeros((160, 320, 3), np.uint8)
+    ok, prog = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_PROGRESSIVE, 1])
+    with pytest.raises(ImageTooLarge, match="320x160"):
+        decode_image(prog.tobytes(), max_pixels=160 * 320 // 2)
+    base = _jpeg(img)
+    assert decode_image(base, max_pixels=160 * 320 // 2).shape == (80, 160, 3)
+    old = imageio.MAX_FULL_PIXELS
+    try:
+        imageio.MAX_FULL_PIXELS = 160 * 320 - 1
+        with pytest.raises(ImageTooLarge):
+            decode_image(base, max_pixels=160 * 320 // 2)
+    finally:
+        imageio.MAX_FULL_PIXELS = old
+
+
+def test_tiff_size_is_its_first_width_tag_as_libtiff_reads():
+    ok, buf = cv2.imencode(".tif", np.zeros((30, 40, 3), np.uint8))
+    data = bytearray(buf.tobytes())
+    order = "little" if data[:2] == b"II" else "big"
+    ifd = int.from_bytes(data[4:8], order)
+    count = int.from_bytes(data[ifd:ifd + 2], order)
+    # repeat the IFD's first entry (ImageWidth) as its last, saying 10: the first still counts
+    entries = [bytes(data[ifd + 2 + 12 * k: ifd + 14 + 12 * k]) for k in range(count)]
+    fake = bytearray(entries[0])
+    fake[8:12] = (10).to_bytes(2, order) + b"\0\0" if order == "little" else (10).to_bytes(2, order) + b"\0\0"
+    data[ifd + 2 + 12 * (count - 1): ifd + 14 + 12 * (count - 1)] = fake
+    assert image_size(bytes(data))[0] == 40

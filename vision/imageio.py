@@ -23,6 +23,11 @@ from .filekind import READ_FORMATS, image_format
 MAX_PIXELS = 50_000_000     # decoded pixels: guards memory on a 2-core box (see decode_image)
 MAX_BYTES = 100 * 1024 * 1024
 JPEG_SCALES = (2, 4, 8)     # a JPEG over the limit is decoded at 1/2, 1/4 or 1/8 scale
+# ... if it is sequential (a progressive JPEG keeps every coefficient of the full size in
+# memory whatever the scale: 9 GB for a 541-byte 56000² file) and at most this big (200 MP
+# phone modes): libjpeg's scaled decoding then needs memory for the small image only
+MAX_FULL_PIXELS = 256_000_000
+_SEQUENTIAL_SOF = (0xC0, 0xC1)
 
 # the next marker in a JPEG's entropy-coded data: 0xFF not followed by a stuffed 0x00, a
 # restart marker (D0-D7) or another fill 0xFF
@@ -56,7 +61,13 @@ def _jpeg_walk(data: bytes) -> tuple[tuple[int, int] | None, bool]:
     """``((width, height) or None, complete)`` from a JPEG's segments: the frame size of the
     first SOF segment, and whether an EOI marker ends the image. Bytes after EOI (a phone's
     Motion Photo video, a maker's trailer) are not part of the image."""
-    size, i, n = None, 2, len(data)
+    return _jpeg_frame(data)[::2]
+
+
+def _jpeg_frame(data: bytes) -> tuple[tuple[int, int] | None, int | None, bool]:
+    """``(size, SOF marker, complete)``: :func:`_jpeg_walk` with the first frame's SOF marker
+    (0xC0 baseline, 0xC2 progressive…)."""
+    size, sof, i, n = None, None, 2, len(data)
     while i + 1 < n:
         if data[i] != 0xFF:          # garbage between segments: on to the next marker
             m = _JPEG_NEXT_MARKER.search(data, i)
@@ -69,7 +80,7 @@ def _jpeg_walk(data: bytes) -> tuple[tuple[int, int] | None, bool]:
             i += 1
             continue
         if marker == 0xD9:
-            return size, True
+            return size, sof, True
         if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
             i += 2
             continue
@@ -80,6 +91,7 @@ def _jpeg_walk(data: bytes) -> tuple[tuple[int, int] | None, bool]:
         if size is None and 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC) \
                 and i + 9 <= n:
             size = (int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big"))
+            sof = marker
         if end > n:
             break
         if marker == 0xDA:           # a scan: entropy-coded data up to the next marker
@@ -89,7 +101,7 @@ def _jpeg_walk(data: bytes) -> tuple[tuple[int, int] | None, bool]:
             i = m.start()
         else:
             i = end
-    return size, False
+    return size, sof, False
 
 
 def _png_walk(data: bytes) -> tuple[tuple[int, int] | None, bool]:
@@ -131,7 +143,8 @@ def _tiff_size(data: bytes) -> tuple[int, int] | None:
             break
         tag, kind = int.from_bytes(data[e:e + 2], order), int.from_bytes(data[e + 2:e + 4], order)
         if tag in (256, 257) and kind in (3, 4):      # SHORT or LONG
-            found[tag] = int.from_bytes(data[e + 8:e + (10 if kind == 3 else 12)], order)
+            # the first of a repeated tag counts, as libtiff takes it
+            found.setdefault(tag, int.from_bytes(data[e + 8:e + (10 if kind == 3 else 12)], order))
     return (found[256], found[257]) if len(found) == 2 else None
 
 
@@ -169,7 +182,8 @@ def image_size(data: bytes) -> tuple[int, int] | None:
 
 
 def _too_large(name: str, w: int, h: int, max_pixels: int, fmt: str) -> ImageTooLarge:
-    also = f"; a JPEG is read at down to 1/{JPEG_SCALES[-1]} scale" if fmt == "JPEG" else ""
+    also = (f"; a baseline JPEG up to {MAX_FULL_PIXELS / 1e6:.0f} MP is read at down to "
+            f"1/{JPEG_SCALES[-1]} scale") if fmt == "JPEG" else ""
     return ImageTooLarge(f"{name}: image too large ({w}x{h} = {w * h / 1e6:.1f} MP, "
                          f"limit {max_pixels / 1e6:.1f} MP{also})")
 
@@ -177,9 +191,10 @@ def _too_large(name: str, w: int, h: int, max_pixels: int, fmt: str) -> ImageToo
 def decode_image(data: bytes, name: str = "image", max_pixels: int = MAX_PIXELS) -> np.ndarray:
     """Decode encoded image bytes to ``(H, W, 3) uint8`` BGR, EXIF orientation applied.
 
-    A JPEG over ``max_pixels`` pixels (a 108 MP phone photo) is decoded at the first of 1/2,
-    1/4, 1/8 scale that fits (libjpeg scales while decoding, so the full size is never in
-    memory); the array is then that smaller size. ``name`` only labels error messages.
+    A baseline JPEG over ``max_pixels`` pixels (a 108 MP phone photo; at most
+    ``MAX_FULL_PIXELS``) is decoded at the first of 1/2, 1/4, 1/8 scale that fits (libjpeg
+    scales while decoding, so the full size is never in memory); the array, and every box
+    found in it, is then in that smaller size's pixels. A progressive JPEG that big is refused. ``name`` only labels error messages.
 
     Raises ``ImageError`` when the bytes are empty, not a JPEG/PNG/WebP/BMP/TIFF (HEIC, AVIF,
     GIF and PDF are named), truncated (data after a complete image is ignored) or undecodable;
@@ -200,8 +215,9 @@ def decode_image(data: bytes, name: str = "image", max_pixels: int = MAX_PIXELS)
             raise ImageError(f"{name}: empty image ({w}x{h} px)")
         if w * h > max_pixels:
             scale = next((s for s in JPEG_SCALES if -(-w // s) * -(-h // s) <= max_pixels), None)
-            if fmt != "JPEG" or scale is None:
-                raise _too_large(name, w, h, max_pixels, fmt)
+            sequential = fmt == "JPEG" and _jpeg_frame(data)[1] in _SEQUENTIAL_SOF
+            if not sequential or scale is None or w * h > MAX_FULL_PIXELS:
+                raise _too_large(name, w, h, max_pixels, fmt if sequential else "")
             flags = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
                      8: cv2.IMREAD_REDUCED_COLOR_8}[scale]
     if not complete:

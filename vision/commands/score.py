@@ -307,6 +307,8 @@ def is_photo(path: str | None) -> bool:
         return False
     if os.path.splitext(path)[1].lower() in PHOTO_SUFFIXES:
         return True
+    if not os.path.isfile(path):      # a pipe or FIFO: a look would eat what JSON Lines need
+        return False
     try:
         with open(path, "rb") as fh:
             return image_format(fh.read(16)) is not None
