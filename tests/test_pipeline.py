@@ -963,3 +963,34 @@ def test_a_dark_colour_photo_is_not_taken_for_one_without_colour(fake_model):
     assert not [w for w in score_photo(dark, RIICHI_CONTEXT, reader=reader).warnings if w.code == "no_colour"]
     grey = cv2.cvtColor(cv2.cvtColor(dark, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
     assert [w for w in score_photo(grey, RIICHI_CONTEXT, reader=reader).warnings if w.code == "no_colour"]
+
+
+def test_check_photo_does_not_rule_on_a_photo_it_could_barely_read():
+    # (1) tile 3 read 9p (0.45), its true 4p a faint next guess (0.008, under the joint
+    # re-reading's floor): score takes that guess (2000), so check must not rule chombo.
+    # (2) every tile read at 0.3 (unsure_photo): no penalty on such a reading, whatever it is.
+    dets, _ = truth(RIICHI)
+    tiles_ = [replace(d, tile="9p", confidence=0.45, alternatives=(("4p", 0.008), ("8p", 0.004)))
+              if d.tile == "4p" else d for d in dets.tiles]
+    faint = replace(dets, tiles=tiles_)
+    assert score_photo(faint, RIICHI_CONTEXT, reader=FakeReader(faint)).result["payment"]["total"] == 2000
+    verdict = check_photo(faint, RIICHI_CONTEXT, reader=FakeReader(faint)).result
+    assert verdict["ruling"] is None and "--fix 3=9p if they are as read, --fix 3=4p if not" in verdict["error"]
+    assert set(verdict) >= {"ruleset", "ruling", "valid", "penalty", "result", "explanation", "error"}
+    blurred = replace(dets, tiles=[replace(d, confidence=0.3, alternatives=()) if d.tile != "4p"
+                                   else replace(d, tile="1p", confidence=0.3, alternatives=())
+                                   for d in dets.tiles])
+    verdict = check_photo(blurred, RIICHI_CONTEXT, reader=FakeReader(blurred)).result
+    assert verdict["ruling"] is None and verdict["penalty"] is None
+    assert "the reader is unsure of most tiles" in verdict["error"]
+
+
+def test_check_photo_names_a_very_unsure_tile_instead_of_ruling_chombo():
+    # a half-visible tile read 5z at 0.11 with no next guess that makes a win: the hand as read
+    # is incomplete because of that tile, so the ruling waits for the referee's look at it
+    dets, _ = truth(RIICHI)
+    tiles_ = [replace(d, tile="5z", confidence=0.11, alternatives=(("9s", 0.05),))
+              if d.tile == "4p" else d for d in dets.tiles]
+    half = replace(dets, tiles=tiles_)
+    verdict = check_photo(half, RIICHI_CONTEXT, reader=FakeReader(half)).result
+    assert verdict["ruling"] is None and "unsure of tile 3 as 5z (0.11)" in verdict["error"]

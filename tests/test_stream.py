@@ -436,7 +436,7 @@ def test_stream_says_when_no_hand_held_still_and_refuses_an_out_file_it_cannot_w
     clip = tmp_path / "empty.avi"
     write_clip(clip, [render(None)] * 5)             # an empty table: exit 0, and it says so
     assert main(["stream", str(clip), "--json"]) == 0
-    assert "no hand held still for 8 detected frames" in capsys.readouterr().err
+    assert "no hand was shown: none held still long enough (--stable 8)" in capsys.readouterr().err
     assert main(["stream", str(clip), "--out", str(tmp_path / "a.txt")]) == 2
     assert "give a .mp4 or .avi file name" in capsys.readouterr().err
 
@@ -506,7 +506,7 @@ def test_a_live_source_that_stops_is_said_to_have_stopped(capsys, monkeypatch):
     monkeypatch.setattr(vision.pipeline, "get_reader", lambda weights=None: GreyReader())
     assert main(["stream", "http://127.0.0.1:9/feed", "--json"]) == 0
     err = capsys.readouterr().err
-    assert "the live source stopped giving frames" in err and "no hand held still" in err
+    assert "the live source stopped giving frames" in err and "no hand was shown" in err
 
 
 def test_message_tiles_are_numbered_as_the_warnings_number_them():
@@ -519,3 +519,13 @@ def test_message_tiles_are_numbered_as_the_warnings_number_them():
               "warnings": [{"code": "low_confidence", "tiles": [1]}]}
     assert hand_message(event, scored, 1.0)["hand"]["tiles"] == list(reversed(HAND_A))
     assert hand_message(event, None, 1.0)["hand"]["tiles"] == HAND_A
+
+
+def test_a_bad_flag_is_not_blamed_on_a_context_that_was_not_given(tmp_path, capsys):
+    from vision.cli import main
+
+    clip = tmp_path / "c.avi"
+    write_clip(clip, [render(None)] * 2)
+    assert main(["stream", str(clip), "--dora", "9x"]) == 2
+    err = capsys.readouterr().err
+    assert "dora" in err and "--context" not in err

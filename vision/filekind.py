@@ -39,7 +39,8 @@ def not_text_reason(head: bytes) -> str | None:
     a photo (named), UTF-16 text (PowerShell's ``>`` writes it), or other binary data."""
     fmt = image_format(head)
     if fmt:
-        return f"a {fmt} image, not JSON Lines text"
+        kind = "document" if fmt == "PDF" else "image"
+        return f"{'an' if fmt == 'AVIF' else 'a'} {fmt} {kind}, not JSON Lines text"
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         return "UTF-16 text: save it as UTF-8"
     if b"\x00" in head:

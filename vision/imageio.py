@@ -48,7 +48,7 @@ def _format_of(data: bytes, name: str) -> str:
     if fmt in READ_FORMATS:
         return fmt
     if fmt in ("HEIC", "HEIF", "AVIF"):
-        raise ImageError(f"{name}: a {fmt} file, which tilescope cannot read: save the photo as "
+        raise ImageError(f"{name}: {'an' if fmt == 'AVIF' else 'a'} {fmt} file, which tilescope cannot read: save the photo as "
                          f"JPEG or PNG (an iPhone does so with Settings > Camera > Formats > "
                          f"Most Compatible)")
     if fmt:

@@ -158,7 +158,7 @@ def decode_upload(data: bytes, limits: Limits):
     except ImageTooLarge as exc:
         raise ApiError(413, "too_many_pixels", str(exc)) from None
     except ImageError as exc:
-        raise ApiError(400, "not_an_image", f"cannot read the upload as an image: {exc}") from None
+        raise ApiError(400, "not_an_image", str(exc)) from None
 
 
 # the command line's options as an API caller writes them (a message names what was sent)

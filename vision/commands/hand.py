@@ -216,7 +216,7 @@ def run_json_file(verb: str, path: str | None, answer=None) -> int:
         why = not_text_reason(fh.peek(4096)[:4096])
         if why:
             photo = " (score a photo with `tilescope score` or `tilescope check PHOTO`)" \
-                if why.endswith("image, not JSON Lines text") else ""
+                if why.endswith(("image, not JSON Lines text", "document, not JSON Lines text")) else ""
             print(f"tilescope {verb}: {name} is {why}{photo}", file=sys.stderr)
             return 2
         run_json_lines(fh, sys.stdout, answer)

@@ -80,7 +80,9 @@ def run(args: argparse.Namespace) -> int:
         scorer = pipeline_scorer(context)  # checks the context as `tilescope hand` would
     except ValueError as exc:
         msg = str(exc).removeprefix("context: ")
-        return fail(msg if msg.startswith(("--", "give ")) else f"--context: {msg}")
+        # --context is named only when one was given: a bad --dora is the flag's fault
+        plain = msg.startswith(("--", "give ")) or not args.context
+        return fail(msg if plain else f"--context: {msg}")
     if args.out and Path(args.out).suffix.lower() not in (".mp4", ".avi"):
         return fail(f"--out {args.out!r}: give a .mp4 or .avi file name")
     if args.overlay is not None and not 0 < args.overlay < 65536:
@@ -188,7 +190,6 @@ def run(args: argparse.Namespace) -> int:
         print("tilescope stream: the live source stopped giving frames (it ended, or sent "
               "nothing for OpenCV's 30 s read timeout)", file=sys.stderr)
     if stats.events == 0:
-        print(f"tilescope stream: no hand held still for {args.stable} detected frames (--stable): "
-              "an empty table, a source shorter than that, or tiles the reader did not find",
-              file=sys.stderr)
+        print("tilescope stream: no hand was shown: none held still long enough (--stable "
+              f"{args.stable}), the table was empty, or the reader found no tiles", file=sys.stderr)
     return 0
