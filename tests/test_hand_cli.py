@@ -205,3 +205,9 @@ def test_check_reads_json_lines_from_a_fifo_without_losing_them(tmp_path, capsys
     assert main(["check", str(fifo)]) == 0
     writer.join(timeout=10)
     assert len(capsys.readouterr().out.splitlines()) == 2
+
+
+def test_closed_standard_input_is_a_message(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", None)        # `tilescope hand <&-`
+    assert main(["hand"]) == 2
+    assert "standard input is closed" in capsys.readouterr().err

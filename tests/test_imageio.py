@@ -264,3 +264,11 @@ def test_tiff_size_is_its_first_width_tag_as_libtiff_reads():
     fake[8:12] = (10).to_bytes(2, order) + b"\0\0" if order == "little" else (10).to_bytes(2, order) + b"\0\0"
     data[ifd + 2 + 12 * (count - 1): ifd + 14 + 12 * (count - 1)] = fake
     assert image_size(bytes(data))[0] == 40
+
+
+def test_closed_standard_input(monkeypatch):
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", None)       # `tilescope score - <&-`
+    with pytest.raises(ImageError, match="standard input is closed"):
+        load_image("-")

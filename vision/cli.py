@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="tilescope",
         description="Photograph a mahjong hand and get its value (riichi or MCR). "
-        "Run `tilescope VERB --help` for a verb's options.",
+        "Run `tilescope VERB --help` for a verb's options, `tilescope --version` for the version.",
     )
     sub = parser.add_subparsers(dest="verb", metavar="VERB")
     for verb, (_, help_) in COMMANDS.items():

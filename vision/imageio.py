@@ -273,6 +273,8 @@ def load_image(source: str | os.PathLike | bytes | bytearray | memoryview | np.n
     if not isinstance(source, (str, os.PathLike)):
         raise ImageError(f"cannot load an image from a {type(source).__name__}")
     if str(source) == "-":
+        if sys.stdin is None:
+            raise ImageError("standard input is closed: give the photo's file name")
         data = sys.stdin.buffer.read(MAX_BYTES + 1)
         if len(data) > MAX_BYTES:
             raise ImageError(f"standard input: more than {MAX_BYTES / 1e6:.0f} MB, not a photo")

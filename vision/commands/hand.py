@@ -223,6 +223,9 @@ def run_json_file(verb: str, path: str | None, answer=None) -> int:
         return 0
 
     if path in (None, "-"):
+        if sys.stdin is None:
+            print(f"tilescope {verb}: standard input is closed: give a FILE or --text", file=sys.stderr)
+            return 2
         return answer_all(sys.stdin.buffer, "standard input")
     try:
         with open(path, "rb") as fh:
