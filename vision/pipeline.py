@@ -518,53 +518,60 @@ def _value_text(result: dict) -> str:
     return f"{result['total']} points"
 
 
-def _unsure_ruling(detections: Detections, layout: Layout, ctx: dict, win_tile: str | None,
-                   verdict: dict, as_read: Detections) -> dict | None:
+def _winning_re_reading(detections: Detections, layout: Layout, ctx: dict, win_tile: str | None):
+    """The winning hand ``score`` would make of an incomplete reading, as
+    ``(detections, layout, request, result, warnings)`` with the ``corrected`` note last: the
+    joint re-reading (:func:`_joint_fix`), else one unsure tile's next guess; None if neither
+    makes a valid win."""
+    from scoring.api import score_json
+
+    found = _joint_fix(detections, layout, ctx, win_tile, score_json)
+    if found is None:
+        first = next(iter(_suggest_fixes(detections, layout, ctx, score_json)), None)
+        if first is not None and first.confidence < LOW_CONFIDENCE:
+            one = _corrected(detections, layout, {first.number: first.tile}, ctx, win_tile,
+                             score_json, lambda was, now, undo: "")
+            found = None if one is None else one[:4] + (one[4] + [one[5]],)
+    return found if found is not None and found[3].get("valid") else None
+
+
+def _unsure_ruling(layout: Layout, verdict: dict, unsure_photo: LayoutWarning | None,
+                   re_read) -> dict | None:
     """``tilescope check PHOTO``: a misread tile must not cost a player a penalty. A verdict
     that the win does not stand is no ruling when the reader was unsure of most of the photo's
     tiles (``unsure_photo``), or, for a hand that is no win at all (chombo, a false hu:
-    ``verdict["result"]`` is None), when the reader's next guesses for its unsure tiles make a
-    winning hand, as ``score`` takes them (:func:`_joint_fix`, else one tile's next guess), or
-    when a tile of the hand was read under ``LOW_CONFIDENCE``.
+    ``verdict["result"]`` is None), when ``re_read()`` (:func:`_winning_re_reading`, called only
+    then) makes a winning hand of it, or a tile of the hand was read under ``LOW_CONFIDENCE``.
     Returns the result that replaces it (the verdict's keys, ``ruling``/``penalty``/``result``
     None, ``valid`` false, ``error`` and ``explanation`` naming the tiles to look at and the
     ``--fix`` answers), or None when the verdict stands."""
     if verdict.get("error") or verdict.get("valid") is not False:
         return None
-    from scoring.api import score_json
-
+    as_read = f"as read ({verdict['ruling']})"
     why = None
-    unsure = _unsure_photo_warning(as_read)
-    if unsure is not None:
-        why = (f"as read ({verdict['ruling']}), but {unsure.message.split(':')[0]}; check every "
-               "tile (--fix) or take the photo again")
+    if unsure_photo is not None:
+        why = (f"{as_read}, but {unsure_photo.message.split(':')[0]}; check every tile (--fix) "
+               "or take the photo again")
     elif verdict.get("result") is None:
-        found = _joint_fix(detections, layout, ctx, win_tile, score_json)
-        if found is None:                # score's last resort: one unsure tile's next guess
-            first = next(iter(_suggest_fixes(detections, layout, ctx, score_json)), None)
-            if first is not None and first.confidence < LOW_CONFIDENCE:
-                found = _corrected(detections, layout, {first.number: first.tile}, ctx, win_tile,
-                                   score_json, lambda was, now, undo: "")
-                if found is not None:
-                    found = found[:4] + (found[4] + [found[5]],)
+        found = re_read()
         low = [(layout.number(d), d) for g in layout.groups if g.kind in ("concealed", "win", "meld")
                for d in g.detections if d.tile != "back" and d.confidence < LOW_CONFIDENCE]
-        if (found is None or not found[3].get("valid")) and low:
-            named = ", ".join(f"{n} as {d.tile} ({d.confidence:.2f})" for n, d in sorted(low))
-            why = (f"as read ({verdict['ruling']}) the hand is no winning hand, but the reader was "
-                   f"unsure of tile{'s' if len(low) > 1 else ''} {named}. Look at "
-                   f"{'them' if len(low) > 1 else 'it'}, and pass --fix N=TILE for a misread one")
-        if found is not None and found[3].get("valid"):
+        if found is not None:
             _, new_layout, _, score, warnings = found
             numbers = warnings[-1].tiles            # the re-reading's `corrected` note
             was = ", ".join(f"{n} as {layout.order[n - 1].tile} ({layout.order[n - 1].confidence:.2f})"
                             for n in numbers)
             undo = " ".join(f"--fix {n}={layout.order[n - 1].tile}" for n in numbers)
             fixes = " ".join(f"--fix {n}={new_layout.order[n - 1].tile}" for n in numbers)
-            why = (f"as read ({verdict['ruling']}) the hand is no winning hand, but the reader was "
-                   f"unsure of tile{'s' if len(numbers) > 1 else ''} {was}, and its next guesses make "
-                   f"a winning hand ({_value_text(score)}). Look at the tiles: pass {undo} if they are "
-                   f"as read, {fixes} if not")
+            why = (f"{as_read} the hand is no winning hand, but the reader was unsure of "
+                   f"tile{'s' if len(numbers) > 1 else ''} {was}, and its next guesses make a "
+                   f"winning hand ({_value_text(score)}). Look at the tiles: pass {undo} if they "
+                   f"are as read, {fixes} if not")
+        elif low:
+            named = ", ".join(f"{n} as {d.tile} ({d.confidence:.2f})" for n, d in sorted(low))
+            why = (f"{as_read} the hand is no winning hand, but the reader was unsure of "
+                   f"tile{'s' if len(low) > 1 else ''} {named}. Look at "
+                   f"{'them' if len(low) > 1 else 'it'}, and pass --fix N=TILE for a misread one")
     if why is None:
         return None
     return {"ruleset": verdict.get("ruleset"), "ruling": None, "valid": False, "penalty": None,
@@ -891,9 +898,11 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool, melds=
             warnings.append(LayoutWarning(
                 "hand_invalid", f"the hand as read cannot be scored: {result['error']}{hint}",
                 fixes_text[0] if fixes_text else ""))
+    unsure_photo = _unsure_photo_warning(as_read)
     if not hand_only:
-        unsure = _unsure_ruling(detections, layout, ctx, win_tile, result, as_read)
-        result = result if unsure is None else unsure
+        held = _unsure_ruling(layout, result, unsure_photo,
+                              lambda: _winning_re_reading(detections, layout, ctx, win_tile))
+        result = result if held is None else held
     if hand_only and not result.get("error") and not concealed_row_sorted(layout):
         warnings.append(_unsorted_warning(layout, ctx, win_tile, judge))
     t_score = time.perf_counter() - t0
@@ -912,9 +921,8 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool, melds=
     grey = _no_colour_warning(array, ctx, layout)
     if grey is not None:
         warnings.append(grey)
-    unsure = _unsure_photo_warning(as_read)
-    if unsure is not None:
-        warnings.append(unsure)
+    if unsure_photo is not None:
+        warnings.append(unsure_photo)
     if detections.reflections:
         n = len(detections.reflections)
         warnings.append(LayoutWarning(
