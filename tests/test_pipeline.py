@@ -994,3 +994,24 @@ def test_check_photo_names_a_very_unsure_tile_instead_of_ruling_chombo():
     half = replace(dets, tiles=tiles_)
     verdict = check_photo(half, RIICHI_CONTEXT, reader=FakeReader(half)).result
     assert verdict["ruling"] is None and "unsure of tile 3 as 5z (0.11)" in verdict["error"]
+
+
+def test_check_photo_holds_back_a_no_yaku_ruling_on_unsure_tiles():
+    # the riichi sample's pon 777z (chun, its one yaku) read as 444z: a complete hand with no
+    # yaku, chombo at the table (seed rules 001: a complete hand without yaku is no win). Read
+    # at 0.3, the pon may be misread, so no penalty is ruled; read surely, the chombo stands
+    dets, _ = truth(RIICHI)
+
+    def pon_read_as_north(conf):
+        return replace(dets, tiles=[replace(d, tile="4z", confidence=conf, alternatives=(("7z", 0.2),))
+                                    if d.tile == "7z" else d for d in dets.tiles])
+
+    unsure = pon_read_as_north(0.3)
+    verdict = check_photo(unsure, RIICHI_CONTEXT, reader=FakeReader(unsure)).result
+    assert verdict["ruling"] is None and verdict["penalty"] is None and verdict["valid"] is False
+    assert "the win does not stand, but the reader was unsure of tiles" in verdict["error"]
+    assert "as 4z (0.30)" in verdict["error"]
+    sure = pon_read_as_north(0.97)
+    verdict = check_photo(sure, RIICHI_CONTEXT, reader=FakeReader(sure)).result
+    assert verdict["valid"] is False and verdict["ruling"] is not None and "yaku" in verdict["ruling"]
+    assert verdict["penalty"] is not None

@@ -541,7 +541,8 @@ def _unsure_ruling(layout: Layout, verdict: dict, unsure_photo: LayoutWarning | 
     that the win does not stand is no ruling when the reader was unsure of most of the photo's
     tiles (``unsure_photo``), or, for a hand that is no win at all (chombo, a false hu:
     ``verdict["result"]`` is None), when ``re_read()`` (:func:`_winning_re_reading`, called only
-    then) makes a winning hand of it, or a tile of the hand was read under ``LOW_CONFIDENCE``.
+    then) makes a winning hand of it, or, for any verdict against the player (no yaku, under
+    the MCR minimum too), when a tile of the hand was read under ``LOW_CONFIDENCE``.
     Returns the result that replaces it (the verdict's keys, ``ruling``/``penalty``/``result``
     None, ``valid`` false, ``error`` and ``explanation`` naming the tiles to look at and the
     ``--fix`` answers), or None when the verdict stands."""
@@ -552,8 +553,9 @@ def _unsure_ruling(layout: Layout, verdict: dict, unsure_photo: LayoutWarning | 
     if unsure_photo is not None:
         why = (f"{as_read}, but {unsure_photo.message.split(':')[0]}; check every tile (--fix) "
                "or take the photo again")
-    elif verdict.get("result") is None:
-        found = re_read()
+    else:
+        no_win = verdict.get("result") is None
+        found = re_read() if no_win else None
         low = [(layout.number(d), d) for g in layout.groups if g.kind in ("concealed", "win", "meld")
                for d in g.detections if d.tile != "back" and d.confidence < LOW_CONFIDENCE]
         if found is not None:
@@ -569,7 +571,8 @@ def _unsure_ruling(layout: Layout, verdict: dict, unsure_photo: LayoutWarning | 
                    f"are as read, {fixes} if not")
         elif low:
             named = ", ".join(f"{n} as {d.tile} ({d.confidence:.2f})" for n, d in sorted(low))
-            why = (f"{as_read} the hand is no winning hand, but the reader was unsure of "
+            what = "the hand is no winning hand" if no_win else "the win does not stand"
+            why = (f"{as_read} {what}, but the reader was unsure of "
                    f"tile{'s' if len(low) > 1 else ''} {named}. Look at "
                    f"{'them' if len(low) > 1 else 'it'}, and pass --fix N=TILE for a misread one")
     if why is None:
