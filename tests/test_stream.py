@@ -529,3 +529,30 @@ def test_a_bad_flag_is_not_blamed_on_a_context_that_was_not_given(tmp_path, caps
     assert main(["stream", str(clip), "--dora", "9x"]) == 2
     err = capsys.readouterr().err
     assert "dora" in err and "--context" not in err
+
+
+def test_annotated_copy_of_a_live_source_plays_in_real_time():
+    # a live camera at 30 frames/s whose frames the reader took at 0 s, 0.5 s and 1.1 s: the
+    # video at 30 frames/s must last as long as the session (34 frames = 1.1 s + one frame),
+    # not three frames; a frame of a file (time = index / fps) is written exactly once
+    from vision.stream import Frame
+
+    class Count:
+        frames = 0
+
+        def write(self, image):
+            self.frames += 1
+
+    live = Count()
+    runner = StreamRunner(GreyReader(), HandStabiliser(stable_frames=2), None, None, live, 30.0)
+    image = render(HAND_A)
+    for i, t in enumerate([0.0, 0.5, 1.1]):
+        runner.step(Frame(i, image, t), detect=False)
+    assert live.frames == round(1.1 * 30) + 1
+    runner.step(Frame(3, image, 1.1), detect=False)      # no time passed: nothing to add
+    assert live.frames == 34
+    from_file = Count()
+    runner = StreamRunner(GreyReader(), HandStabiliser(stable_frames=2), None, None, from_file, 29.97)
+    for i in range(100):
+        runner.step(Frame(i, image, i / 29.97), detect=False)
+    assert from_file.frames == 100

@@ -503,17 +503,23 @@ class StreamRunner:
     through them, with a full read every :data:`REFRESH_FRAMES`. ``scorer``: (frame,
     detections) → score dict (``pipeline_scorer``); None reports tiles only. ``on_hand``: called with each overlay
     message (``hand_message``). ``writer``: a ``cv2.VideoWriter``-like object given every
-    frame annotated with the latest boxes and the current hand's banner.
+    frame annotated with the latest boxes and the current hand's banner. ``writer_fps``: the
+    writer's frame rate; given, each frame is written as often as keeps the video in step with
+    the frames' times (a live source's frames are only those the reader had time for: written
+    once each, a 10-minute session would play in a minute), and a frame whose time was already
+    written is left out.
     """
 
     def __init__(self, reader, stabiliser: HandStabiliser | None = None,
                  scorer: Callable[[np.ndarray, Detections], dict] | None = None,
-                 on_hand: Callable[[dict], None] | None = None, writer=None):
+                 on_hand: Callable[[dict], None] | None = None, writer=None,
+                 writer_fps: float | None = None):
         self.reader = reader
         self.stabiliser = stabiliser or HandStabiliser()
         self.scorer = scorer
         self.on_hand = on_hand
-        self.writer = writer
+        self.writer, self.writer_fps = writer, writer_fps
+        self.written = 0                                    # frames given to the writer
         self._out_size: tuple[int, int] | None = None      # (width, height) written first
         self.banner: str | None = None
         self.groups: list = []  # meld / win outlines of the current hand
@@ -555,7 +561,10 @@ class StreamRunner:
                 import cv2
 
                 drawn = cv2.resize(drawn, self._out_size, interpolation=cv2.INTER_AREA)
-            self.writer.write(drawn)
+            copies = 1 if self.writer_fps is None else round(frame.time_s * self.writer_fps) + 1 - self.written
+            for _ in range(copies):
+                self.writer.write(drawn)
+            self.written += max(copies, 0)
         return message
 
     def _score(self, image: np.ndarray, event: HandEvent) -> dict:

@@ -14,8 +14,8 @@ HELP = ("read a webcam (index), video file or stream URL; report each hand once 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("source", help="webcam index (0), video file, or stream URL (rtsp://, http://)")
     parser.add_argument("--out", metavar="VIDEO.mp4",
-                        help="write the video with boxes, meld outlines and score banner (a live "
-                             "source writes the frames it detected)")
+                        help="write the video with boxes, meld outlines and score banner (from a live "
+                             "source, each analysed frame held until the next: it plays in real time)")
     parser.add_argument("--overlay", metavar="PORT", type=int,
                         help="serve an overlay page for an OBS browser source at http://HOST:PORT/ "
                              "(updated over the WebSocket /ws)")
@@ -155,7 +155,8 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(message, ensure_ascii=False), flush=True)
 
-    runner = StreamRunner(reader, HandStabiliser(args.stable), scorer, on_hand, writer)
+    runner = StreamRunner(reader, HandStabiliser(args.stable), scorer, on_hand, writer,
+                          source.fps if writer is not None else None)
 
     def stop(*_):            # `kill` as Ctrl-C: the annotated video is closed and playable
         raise KeyboardInterrupt
