@@ -306,6 +306,10 @@ def test_layout_groups_for_the_outlines():
     assert [(g.kind, [d.tile for d in g.detections]) for g in groups] == [("win", ["4s"]), ("meld", ["2m", "7z"])]
     assert groups[0].detections[0].box == (30, 2, 40, 16)
     assert layout_groups({"layout": None}) == []
+    # tile 3 re-read from the reader's next guess: outlined on the video with what it was taken for
+    scored["warnings"] = [{"code": "corrected", "tiles": [3]}, {"code": "low_confidence", "tiles": [1]}]
+    guessed = [g for g in layout_groups(scored) if g.kind == "guessed"]
+    assert [(g.label, g.detections[0].box) for g in guessed] == [("guessed 4s?", (30, 2, 40, 16))]
 
 
 

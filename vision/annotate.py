@@ -25,6 +25,7 @@ GROUP_COLOURS = {
     "dora": (200, 120, 255),
     "flower": (80, 255, 180),
     "loose": (128, 128, 128),
+    "guessed": UNCERTAIN,
 }
 
 
@@ -57,7 +58,7 @@ def draw(image_bgr: np.ndarray, tiles: Iterable[Detection], *,
 
     ``tiles``: detections (boxes in image pixels) to box and label with their code (``*`` marks a
     sideways tile). ``groups``: optional outlines around each group's tiles, labelled with the
-    kind. ``winning``: the winning tile, drawn with a thick magenta box.
+    group's ``label`` where it has one, else its kind. ``winning``: the winning tile, drawn with a thick magenta box.
     """
     out = image_bgr.copy()
     fs, lw = _scale(out)
@@ -73,7 +74,7 @@ def draw(image_bgr: np.ndarray, tiles: Iterable[Detection], *,
         pad = 3 * lw
         cv2.rectangle(out, (int(x1) - pad, int(y1) - pad), (int(x2) + pad, int(y2) + pad), colour,
                       lw)
-        _label(out, g.kind, int(x1) - pad, int(y2) + pad + int(22 * fs), colour, fs * 0.8, max(1, lw - 1))
+        _label(out, getattr(g, "label", None) or g.kind, int(x1) - pad, int(y2) + pad + int(22 * fs), colour, fs * 0.8, max(1, lw - 1))
     for d in tiles:
         colour = BACK if d.tile == "back" else CONFIDENT if d.confidence >= low_confidence else UNCERTAIN
         x1, y1, x2, y2 = (int(round(v)) for v in d.box)

@@ -392,8 +392,7 @@ def hand_message(event: HandEvent | None, scored: dict | None, time_s: float) ->
     warnings = scored.get("warnings", [])
     # tiles the pipeline re-read from the reader's next guesses: the value is a guess, and the
     # banner says so (a viewer sees no warnings)
-    guessed = sorted({n for w in warnings if isinstance(w, dict) and w.get("code") == "corrected"
-                      for n in w.get("tiles", ())})
+    guessed = _guessed_numbers(warnings)
     summary = summarize(scored.get("result"))
     if guessed and scored.get("result") and not scored["result"].get("error"):
         summary += f" (guessed: tile{'s' if len(guessed) > 1 else ''} {', '.join(map(str, guessed))} unsure)"
@@ -440,15 +439,29 @@ class LayoutGroup:
 
     kind: str
     detections: tuple[Detection, ...]
+    label: str | None = None           # the outline's label when not the kind
+
+
+def _guessed_numbers(warnings) -> list[int]:
+    """Tiles (1-based, scorer order) that the pipeline re-read from the reader's next guesses."""
+    return sorted({n for w in warnings or () if isinstance(w, dict) and w.get("code") == "corrected"
+                   for n in w.get("tiles", ())})
 
 
 def layout_groups(scored: dict | None) -> list[LayoutGroup]:
     """The melds, winning tile and dora row of a ``tilescope score --json`` dict, as groups
-    of detections (group ``tiles`` are 1-based numbers into the dict's ``tiles`` list)."""
+    of detections (group ``tiles`` are 1-based numbers into the dict's ``tiles`` list), and
+    each tile re-read from the reader's next guesses as a ``guessed`` group labelled with the
+    tile it was taken for (the banner says "guessed"; the video shows which)."""
     if not scored or not scored.get("layout"):
         return []
     tiles = scored.get("tiles") or []
     out = []
+    for n in _guessed_numbers(scored.get("warnings")):
+        if 1 <= n <= len(tiles):
+            tile = tiles[n - 1]["tile"]
+            out.append(LayoutGroup("guessed", (Detection(tile, tuple(tiles[n - 1]["box"]), 1.0),),
+                                   f"guessed {tile}?"))
     for g in scored["layout"].get("groups", []):
         if g.get("kind") not in ("meld", "win", "dora"):
             continue
