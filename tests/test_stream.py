@@ -560,3 +560,17 @@ def test_annotated_copy_of_a_live_source_plays_in_real_time():
     for i in range(100):
         runner.step(Frame(i, image, i / 29.97), detect=False)
     assert from_file.frames == 100
+
+
+def test_a_long_banner_stays_inside_the_frame():
+    # a 1280x720 hand camera and a banner with a long guessed note: set smaller, then cut with
+    # "...", never drawn past the right edge (the last columns stay as the frame had them)
+    from vision.stream import draw_frame
+
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    long = "mangan (5 han) · 12000 (guessed: tiles 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13 unsure)" * 2
+    out = draw_frame(frame, None, long)
+    assert out[620:, 1280 - 8:].max() == 0          # the right margin untouched
+    assert out[620:, :200].max() > 0                 # the banner's start was drawn
+    short = draw_frame(frame, None, "2 han 30 fu · 2000")
+    assert short[620:, 400:].max() == 0              # a short banner keeps its size

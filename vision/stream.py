@@ -486,8 +486,18 @@ def draw_frame(image: np.ndarray, detections: Detections | None, banner: str | N
     if banner:
         bh = int(48 * scale) + 10
         out[h - bh:h] = (out[h - bh:h].astype(np.float32) * 0.35).astype(np.uint8)
-        cv2.putText(out, banner, (int(12 * scale), h - int(16 * scale) - 4), cv2.FONT_HERSHEY_SIMPLEX,
-                    1.1 * scale, (255, 255, 255), max(1, int(2.5 * scale)), cv2.LINE_AA)
+        font, thick = cv2.FONT_HERSHEY_SIMPLEX, max(1, int(2.5 * scale))
+        margin = int(12 * scale)
+        size = 1.1 * scale
+        width = cv2.getTextSize(banner, font, size, thick)[0][0]
+        if width > w - 2 * margin:          # a long line is set smaller, down to 60%, then cut
+            size *= max(0.6, (w - 2 * margin) / width)
+            text = banner
+            while text and cv2.getTextSize(banner, font, size, thick)[0][0] > w - 2 * margin:
+                text = text[:-1]
+                banner = text.rstrip() + "..."
+        cv2.putText(out, banner, (margin, h - int(16 * scale) - 4), font, size, (255, 255, 255),
+                    thick, cv2.LINE_AA)
     return out
 
 
