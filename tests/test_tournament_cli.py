@@ -51,7 +51,8 @@ def test_table_from_stdin_with_replacement(capsys, monkeypatch):
     (dict(TABLE, events=[{"type": "yellow_card", "player": "Bob"}]), "yellow_card"),
     (dict(TABLE, players=TABLE["players"][:3]), "a table has 4 players"),
     (dict(TABLE, players=[{"name": "Ann", "score": "62"}] + TABLE["players"][1:]),
-     "players.0.score"),
+     "players.#1.score"),                       # counted from 1, as players are
+    (dict(TABLE, events=[{"type": "late", "player": "Bob", "minutes": "7"}]), "events.#1.late.minutes"),
     ([1, 2], "(document)"),
 ])
 def test_table_bad_input_exits_2(doc, message, capsys, monkeypatch):
@@ -63,6 +64,13 @@ def test_table_bad_input_exits_2(doc, message, capsys, monkeypatch):
 def test_table_not_json_and_missing_file_exit_2(tmp_path, capsys, monkeypatch):
     code, _, err = run_cli(["table"], capsys, monkeypatch, stdin="{")
     assert code == 2 and "not valid JSON" in err
+    code, _, err = run_cli(["table"], capsys, monkeypatch, stdin="\n")
+    assert code == 2 and "empty: no JSON value at all" in err
+    # json would keep the last of two equal keys (Ann scored 1, not 62) without a word
+    twice = json.dumps(TABLE).replace('"score": 62', '"score": 62, "score": 1')
+    assert twice.count('"score"') == 5
+    code, out, err = run_cli(["table"], capsys, monkeypatch, stdin=twice)
+    assert code == 2 and out == "" and "key 'score' is given twice in one object" in err
     code, _, err = run_cli(["gouji", str(tmp_path / "nope.json")], capsys, monkeypatch)
     assert code == 2 and "cannot read" in err
 
@@ -93,7 +101,10 @@ def test_gouji_match(capsys, monkeypatch):
 
 @pytest.mark.parametrize("doc, message", [
     (dict(GOUJI, note="x"), "note: Extra inputs are not permitted"),
-    (dict(GOUJI, teams={"East": ["Li", "Wang"], "West": ["Chen", "Liu", "Sun"]}), "teams.East"),
+    (dict(GOUJI, teams={"East": ["Li", "Wang"], "West": ["Chen", "Liu", "Sun"]}),
+     "team 'East' needs 3 players, got 2"),
+    (dict(GOUJI, teams={"East": ["Li", "Wang", "Zhao", "Ma"], "West": ["Chen", "Liu", "Sun"]}),
+     "team 'East' needs 3 players, got 4"),
     (dict(GOUJI, games=[{"order": ["Li"]}]), "missing"),
 ])
 def test_gouji_bad_input_exits_2(doc, message, capsys, monkeypatch):

@@ -19,7 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "score": ("vision.commands.score", "photo of a winning hand -> its value (the main job)"),
     "serve": ("vision.commands.serve", "HTTP API and web page"),
     "stream": ("vision.commands.stream", "live hand value on video / OBS overlay"),
-    "table": ("vision.commands.table", "MCR/EMA table points of one table"),
+    "table": ("vision.commands.table", "MCR table points of one table (EMA MCR rules)"),
     "gouji": ("vision.commands.gouji", "Gouji team match scoring"),
 }
 

@@ -7,11 +7,30 @@ import json
 from typing import Any
 
 
+class _RepeatedKey(ValueError):
+    pass
+
+
+def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict:
+    # json keeps the last of two equal keys without a word: {"score": 5, "score": 1} is 1
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        twice = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise _RepeatedKey(f"key {twice!r} is given twice in one object")
+    return out
+
+
 def load_json(text: str) -> Any:
     """The value of JSON ``text``. Raises ValueError whose message is the reason it is not
-    JSON (``Expecting value at column 9``) or cannot be decoded; callers say what was read."""
+    JSON (``Expecting value at column 9``), an object names a key twice, or it cannot be
+    decoded; callers say what was read."""
+    if not text.strip():
+        raise ValueError("empty: no JSON value at all")
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_no_repeated_keys)
+    except _RepeatedKey as exc:
+        raise ValueError(str(exc)) from None
     except json.JSONDecodeError as exc:
         # json's own messages may end in "at" ("Invalid control character at")
         where = f"line {exc.lineno} column {exc.colno}" if exc.lineno > 1 else f"column {exc.colno}"

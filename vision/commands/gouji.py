@@ -55,7 +55,7 @@ class GameIn(_Strict):
 
 
 class MatchIn(_Strict):
-    teams: dict[str, tuple[Name, Name, Name]]
+    teams: dict[str, list[Name]]        # three each: gouji.score_match says so in words
     games: list[GameIn]
     lots_winner: Name | None = None
 
@@ -67,7 +67,7 @@ def gouji_json(data: object) -> dict:
     rules cannot score.
     """
     doc = MatchIn.model_validate(data)
-    teams = [gouji.Team(name, players) for name, players in doc.teams.items()]
+    teams = [gouji.Team(name, tuple(players)) for name, players in doc.teams.items()]
     games = [gouji.Game(tuple(g.order), g.revolution, tuple(g.cheating)) for g in doc.games]
     result = gouji.score_match(teams, games, doc.lots_winner)
     return {

@@ -1,4 +1,5 @@
-"""``tilescope table``: MCR/EMA table points of one table for one session.
+"""``tilescope table``: MCR table points of one table for one session, under the EMA's MCR
+tournament rules (not riichi: riichi's uma, oka and chombo are not scored here).
 
 Input (JSON, a file argument or stdin)::
 
@@ -21,9 +22,12 @@ Input (JSON, a file argument or stdin)::
 
 Output (JSON on stdout)::
 
-    {"players": [{"name": "Ann", "score": 62, "penalty_points": -5, "final_score": 57,
+    {"players": [{"name": "Ann", "score": 62, "penalty_points": 0, "final_score": 62,
                   "place": 1, "tied": false, "table_points": 4.0, "table_points_exact": "4",
                   "disqualified_from_tournament": false, "reasons": ["..."]}, ...]}
+
+(Ann's infraction is her first: a warning, no points; the ladder is warning, 5, 10, 20, 30,
+then 10 more each.)
 
 ``place`` is null for a player out of the ranking (replaced, disqualified, over 15 minutes
 late); ``table_points`` is rounded to 2 decimals, ``table_points_exact`` a fraction ("7/3").
@@ -40,7 +44,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from scoring.tournament import ema
 
-HELP = "MCR/EMA table points of one table (JSON in, JSON out)"
+HELP = "MCR table points of one table, EMA MCR tournament rules (JSON in, JSON out)"
 
 Name = Annotated[str, Field(min_length=1)]
 
@@ -83,7 +87,7 @@ class PenaltyIn(_Strict):
 class LateIn(_Strict):
     type: Literal["late"]
     player: Name
-    minutes: Annotated[float, Field(ge=0, allow_inf_nan=False)]
+    minutes: Annotated[float, Field(ge=0, allow_inf_nan=False, strict=True)]
 
 
 EventIn = Annotated[Union[SubstituteIn, ReplacedIn, DisqualifiedIn, PenaltyIn, LateIn],
@@ -134,7 +138,8 @@ def format_validation_error(exc: ValidationError) -> str:
     """One line per problem: 'where: what'."""
     lines = []
     for err in exc.errors():
-        where = ".".join(str(p) for p in err["loc"]) or "(document)"
+        # list positions counted from 1, as a scorekeeper counts players and games
+        where = ".".join(f"#{p + 1}" if isinstance(p, int) else str(p) for p in err["loc"]) or "(document)"
         lines.append(f"  {where}: {err['msg']}")
     return "\n".join(lines)
 
