@@ -165,7 +165,7 @@ def parse_tiles(text: str) -> list[Tile]:
     for ch in text:
         if ch.isspace():
             continue
-        if ch.isdigit():
+        if "0" <= ch <= "9":        # not str.isdigit: '²' and '２' are no tile numbers
             pending.append(ch)
             continue
         suit = ch.lower()

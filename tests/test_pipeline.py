@@ -436,6 +436,10 @@ def test_cli_json(fake_model, capsys):
     (["score", str(RIICHI.with_suffix(".jpg")), "--win-tile", "8z"], "unknown tile code '8z'"),
     (["score", str(RIICHI.with_suffix(".jpg")), "--ippatsu"], "ippatsu without riichi"),
     (["score", str(RIICHI.with_suffix(".jpg")), "--meld", "12-14"], "expected N-M=TYPE"),
+    # '²' passes str.isdigit but not int(): these were tracebacks
+    (["score", str(RIICHI.with_suffix(".jpg")), "--meld", "\u00b2-3=chi"], "expected N-M=TYPE"),
+    (["score", str(RIICHI.with_suffix(".jpg")), "--fix", "\u00b2=5p"], "N=TILE"),
+    (["score", str(RIICHI.with_suffix(".jpg")), "--dora", "\u00b2m"], "unknown tile code"),
     (["score", str(RIICHI.with_suffix(".jpg")), "--meld", "12-13=pon"], "a pon is 3 tiles, not 2"),
     (["score", str(RIICHI.with_suffix(".jpg")), "--meld", "13-16=ankan"], "tiles 1..14"),
     (["score", str(RIICHI.with_suffix(".jpg")), "--meld", "12-14=ankan"], "an ankan is 4 tiles, not 3"),

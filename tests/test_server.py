@@ -237,6 +237,8 @@ def test_parse_fixes_forms():
     ([[True, "5p"]], "not a tile number"),          # JSON true is not tile 1
     ([[3.7, "5p"]], "not a tile number"),
     (["3=5p", "3=6p"], "tile 3 is fixed twice"),
+    ({"\u00b2": "5p"}, "not a tile number"),      # '²' passes str.isdigit, not int() (was a 500)
+    ({"1" * 5000: "1m"}, "not a tile number"),     # over Python's int conversion limit (was a 500)
 ])
 def test_parse_fixes_refuses_what_would_fix_a_tile_by_accident(value, message):
     from vision.server import ApiError

@@ -33,6 +33,14 @@ def test_bad_codes_are_named(bad):
         parse_tiles(bad)
 
 
+@pytest.mark.parametrize("bad", ["\u00b234m", "\uff12\uff13m", "\u0662m"])
+def test_digits_of_other_scripts_are_unknown_codes(bad):
+    # '²', fullwidth '２３', Arabic-Indic '٢': str.isdigit takes them; int('²') then raised a
+    # ValueError (a 500 from the API) and fullwidth digits were read as tiles without a word
+    with pytest.raises(TileError, match="unknown tile code"):
+        parse_tiles(bad)
+
+
 def test_print_sorted_and_unsorted():
     tiles = parse_tiles("9s0m1z5m1m")
     assert to_mpsz(tiles) == "105m9s1z"

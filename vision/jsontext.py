@@ -39,3 +39,14 @@ def load_json(text: str) -> Any:
         raise ValueError("nested thousands deep, more than can be read") from None
     except ValueError:          # an integer of more digits than Python converts (4300)
         raise ValueError("a number with thousands of digits, more than can be read") from None
+
+
+def small_int(text: str, max_digits: int = 6) -> int | None:
+    """``text`` (spaces around allowed) as a non-negative int when it is ASCII digits only, at
+    most ``max_digits`` of them; else None. ``str.isdigit`` also takes ``²`` and ``٢`` (which
+    ``int`` refuses or reads as another script's digit) and any number of digits (Python
+    refuses to convert more than 4300): a tile number, a webcam index are small ASCII numbers."""
+    text = text.strip()
+    if not text or len(text) > max_digits or not all("0" <= c <= "9" for c in text):
+        return None
+    return int(text)

@@ -46,6 +46,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from vision.imageio import MAX_PIXELS
+from vision.jsontext import small_int
 
 WEB_DIR = Path(__file__).with_name("web")
 
@@ -213,8 +214,8 @@ def parse_fixes(value) -> dict[int, str]:
         raise ApiError(422, "bad_fixes", "fixes must be an object {tile number: tile code}")
     out: dict[int, str] = {}
     for key, tile in items:
-        if isinstance(key, str) and key.strip().isdigit():
-            n = int(key)
+        if isinstance(key, str) and small_int(key) is not None:
+            n = small_int(key)
         elif isinstance(key, int) and not isinstance(key, bool):     # true is not tile 1
             n = key
         else:

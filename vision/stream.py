@@ -25,6 +25,7 @@ from typing import Any, Callable, Iterator, Protocol
 import numpy as np
 
 from vision.detections import Detection, Detections
+from vision.jsontext import small_int
 
 # detected frames between two full reads of the frame; in between, the tiles are read through
 # the previous frame's zoom windows (a hand camera's small tiles, TileReader.read)
@@ -247,7 +248,8 @@ class SourceError(RuntimeError):
 
 def parse_source(text: str) -> int | str:
     """'0' → webcam 0; anything else is a file path or URL, passed to OpenCV as is."""
-    return int(text) if text.strip().isdigit() else text
+    index = small_int(text, 3)
+    return text if index is None else index
 
 
 def is_live(source: int | str) -> bool:

@@ -16,6 +16,8 @@ import json
 import os
 import sys
 
+from vision.jsontext import small_int
+
 HELP = "photo of a winning hand -> its value (riichi or MCR)"
 
 EPILOG = """\
@@ -132,12 +134,13 @@ def parse_fixes(items: list[str]) -> dict[int, str]:
     """``["3=5p", "7=0m"]`` → ``{3: "5p", 7: "0m"}``. Raises UsageError for a malformed item."""
     out: dict[int, str] = {}
     for item in items:
-        n, sep, tile = item.partition("=")
-        if not sep or not n.strip().isdigit() or not tile.strip():
+        text, sep, tile = item.partition("=")
+        n = small_int(text)
+        if not sep or n is None or not tile.strip():
             raise UsageError(f"--fix {item}: expected N=TILE, e.g. --fix 3=5p")
-        if int(n) in out and out[int(n)] != tile.strip():
-            raise UsageError(f"--fix {item}: tile {int(n)} is already fixed to {out[int(n)]}")
-        out[int(n)] = tile.strip()
+        if n in out and out[n] != tile.strip():
+            raise UsageError(f"--fix {item}: tile {n} is already fixed to {out[n]}")
+        out[n] = tile.strip()
     return out
 
 
@@ -150,10 +153,10 @@ def parse_melds(items: list[str]) -> dict[tuple[int, int], str]:
     for item in items:
         span, sep, kind = item.partition("=")
         first, dash, last = span.strip().partition("-")
-        last = last if dash else first
-        if not sep or not kind.strip() or not first.strip().isdigit() or not last.strip().isdigit():
+        first, last = small_int(first), small_int(last if dash else first)
+        if not sep or not kind.strip() or first is None or last is None:
             raise UsageError(f"--meld {item}: expected N-M=TYPE, e.g. --meld 9-11=chi")
-        span = (int(first), int(last))
+        span = (first, last)
         if span in out:
             raise UsageError(f"--meld {item}: tiles {span[0]}-{span[1]} are already declared "
                              f"{out[span]}")
