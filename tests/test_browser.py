@@ -129,6 +129,36 @@ def test_upload_fix_a_tile_and_see_the_score_change(server_url, browser):
     assert "0p" in [str(t) for t in parse_tiles(data["request"]["concealed"])]
 
 
+def _set(browser, name: str, value: str) -> None:
+    field = browser.find_element(By.ID, "context").find_element(By.NAME, name)
+    field.clear()
+    field.send_keys(value)
+    browser.execute_script("arguments[0].dispatchEvent(new Event('change', {bubbles: true}))", field)
+
+
+def test_furiten_verdict_a_failed_score_and_a_new_photo(server_url, browser):
+    # the sample (tests/sample_truth.py) waits on 1m-4m: with 1m among the player's discards
+    # the ron is furiten, chombo (seed rules 001), ruled from the photo by /api/check-photo
+    browser.get(server_url + "/")
+    form = browser.find_element(By.ID, "context")
+    Select(form.find_element(By.NAME, "win")).select_by_value("ron")
+    Select(form.find_element(By.NAME, "seat_wind")).select_by_value("S")
+    browser.find_element(By.ID, "file").send_keys(str(SAMPLE))
+    assert _headline(browser, "han") == "1 han 30 fu"
+    _set(browser, "discards", "1m")
+    WebDriverWait(browser, 15).until(lambda d: "furiten" in d.find_element(By.ID, "verdict").text,
+                                     message="no furiten verdict")
+    # a dora the API refuses: the old value must not stay on screen as this answer
+    _set(browser, "dora_indicators", "3x")
+    WebDriverWait(browser, 15).until(lambda d: "Could not score" in d.find_element(By.ID, "status").text)
+    assert not browser.find_element(By.ID, "result-section").is_displayed()
+    _set(browser, "dora_indicators", "")
+    # a new photo is a new hand: the last one's discards do not carry over
+    browser.find_element(By.ID, "file").send_keys(str(SAMPLE))
+    WebDriverWait(browser, 15).until(lambda d: "Verdict: valid" in d.find_element(By.ID, "verdict").text)
+    assert form.find_element(By.NAME, "discards").get_attribute("value") == ""
+
+
 def test_a_file_that_is_not_a_photo_says_so(server_url, browser, tmp_path):
     bad = tmp_path / "notes.jpg"
     bad.write_text("these are my notes, not a photo")

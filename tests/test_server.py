@@ -7,6 +7,7 @@ told apart by their answers.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -359,6 +360,45 @@ def test_score_the_sample_photo_then_fix_the_red_five():
     res = r.json()["result"]
     assert (res["han"], res["fu"], res["payment"]["total"]) == (2, 30, 2000)
     assert res["dora"]["aka"] == 1
+
+
+def test_check_photo_rules_on_a_sure_reading_and_holds_back_on_an_unsure_one():
+    """/api/check-photo = tilescope check PHOTO --json. The sample hand (tests/sample_truth.py:
+    23m 406p 678s 88s + pon 777z, ron on 4m) waits on 1m-4m: with 1m among the player's own
+    discards the ron is furiten, chombo at the table (seed rules 001, the reverse mangan of a
+    non-dealer: 8000). Read with its chun pon as North at 0.3, the hand as read has no yaku:
+    no ruling, the unsure tiles named (a misread tile must not cost a penalty)."""
+    from sample_truth import CONTEXT, SAMPLE, TruthReader
+
+    photo = SAMPLE.read_bytes()
+    c = TestClient(create_app(reader=TruthReader()))
+    r = c.post("/api/check-photo", files={"image": ("s.jpg", photo, "image/jpeg")},
+               data={"context": json.dumps(CONTEXT), "table": json.dumps({"discards": "1m9p"})})
+    assert r.status_code == 200, r.text
+    verdict = r.json()["result"]
+    assert "furiten" in verdict["ruling"] and verdict["penalty"]["total"] == 8000
+    r = c.post("/api/check-photo", files={"image": ("s.jpg", photo, "image/jpeg")},
+               data={"context": json.dumps(CONTEXT)})
+    assert r.json()["result"]["valid"] is True and r.json()["result"]["penalty"] is None
+
+    class UnsurePon(TruthReader):
+        def read(self, img):
+            dets = super().read(img)
+            dets.tiles = [replace(d, tile="4z", confidence=0.3) if d.tile == "7z" else d
+                          for d in dets.tiles]
+            return dets
+
+    c = TestClient(create_app(reader=UnsurePon()))
+    r = c.post("/api/check-photo", files={"image": ("s.jpg", photo, "image/jpeg")},
+               data={"context": json.dumps(CONTEXT)})
+    verdict = r.json()["result"]
+    assert r.status_code == 200 and verdict["ruling"] is None and verdict["penalty"] is None
+    assert verdict["explanation"].startswith("Cannot rule from this photo") and "(0.30)" in verdict["error"]
+    for table, message in (({"concealed": "123m"}, "unknown key 'concealed'"),
+                           ({"discards": 5}, "discards must be an mpsz string"), ([1], "JSON object")):
+        r = c.post("/api/check-photo", files={"image": ("s.jpg", photo, "image/jpeg")},
+                   data={"table": json.dumps(table)})
+        assert r.status_code == 422 and message in r.json()["error"], r.text
 
 
 def test_score_rejects_a_bad_context_and_a_bad_fix_with_422():

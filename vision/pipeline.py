@@ -535,6 +535,18 @@ def _winning_re_reading(detections: Detections, layout: Layout, ctx: dict, win_t
     return found if found is not None and found[3].get("valid") else None
 
 
+def _in_doubt(d) -> bool:
+    """A face-up tile read under ``LOW_CONFIDENCE`` whose doubt could change a ruling: not a
+    five whose only other guess is its red (or plain) twin — red or not, a five makes the
+    same sets, the same waits and the same yaku; only its dora differ."""
+    if d.tile == "back" or d.confidence >= LOW_CONFIDENCE:
+        return False
+    if d.tile[0] in "05" and d.tile[1:] in ("m", "p", "s"):
+        twin = ("0" if d.tile[0] == "5" else "5") + d.tile[1]
+        return bool(d.alternatives) and d.alternatives[0][0] != twin
+    return True
+
+
 def _unsure_ruling(layout: Layout, verdict: dict, unsure_photo: LayoutWarning | None,
                    re_read) -> dict | None:
     """``tilescope check PHOTO``: a misread tile must not cost a player a penalty. A verdict
@@ -542,7 +554,8 @@ def _unsure_ruling(layout: Layout, verdict: dict, unsure_photo: LayoutWarning | 
     tiles (``unsure_photo``), or, for a hand that is no win at all (chombo, a false hu:
     ``verdict["result"]`` is None), when ``re_read()`` (:func:`_winning_re_reading`, called only
     then) makes a winning hand of it, or, for any verdict against the player (no yaku, under
-    the MCR minimum too), when a tile of the hand was read under ``LOW_CONFIDENCE``.
+    the MCR minimum, furiten too), when a tile of the hand was read under ``LOW_CONFIDENCE``
+    and its doubt could change the ruling (:func:`_in_doubt`).
     Returns the result that replaces it (the verdict's keys, ``ruling``/``penalty``/``result``
     None, ``valid`` false, ``error`` and ``explanation`` naming the tiles to look at and the
     ``--fix`` answers), or None when the verdict stands."""
@@ -557,7 +570,7 @@ def _unsure_ruling(layout: Layout, verdict: dict, unsure_photo: LayoutWarning | 
         no_win = verdict.get("result") is None
         found = re_read() if no_win else None
         low = [(layout.number(d), d) for g in layout.groups if g.kind in ("concealed", "win", "meld")
-               for d in g.detections if d.tile != "back" and d.confidence < LOW_CONFIDENCE]
+               for d in g.detections if _in_doubt(d)]
         if found is not None:
             _, new_layout, _, score, warnings = found
             numbers = warnings[-1].tiles            # the re-reading's `corrected` note

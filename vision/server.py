@@ -12,6 +12,9 @@ Endpoints (all JSON; the result shapes are those of the CLI's ``--json``):
 - ``POST /api/hand``  hand JSON (``docs/hand-json.md``) → its result, never an HTTP error
   for a bad hand: the result's ``error`` says what is wrong, as in ``tilescope hand``
 - ``POST /api/check`` disputed-hand JSON → verdict (``tilescope check --json``)
+- ``POST /api/check-photo`` the fields of ``/api/score`` + ``table`` (JSON object: ``declared``,
+  ``revealed``, ``discards``, ``tournament``, ``penalties``) → ``tilescope check PHOTO --json``
+  (the verdict in ``result``; held back, ``ruling`` null, when the reader was unsure)
 - ``GET /`` the phone web page (``vision/web``), ``GET /docs`` the OpenAPI page
 
 Bounds: uploads over ``Limits.max_upload_bytes`` get 413 before they are decoded, images over
@@ -190,6 +193,17 @@ def _parse_json_field(name: str, text: str | None, default):
         raise ApiError(400, "bad_json", f"form field {name!r} is not valid JSON: {exc}") from None
 
 
+def _photo_inputs(context: str | None, fixes: str | None, melds: str | None,
+                  win_tile: str | None) -> tuple[dict, dict, dict, str | None]:
+    """The form fields of a photo request, decoded and checked: ``(context, fixes, melds,
+    winning tile)``. Raises ApiError 422 naming the field at fault."""
+    ctx = _parse_json_field("context", context, {})
+    if not isinstance(ctx, dict):
+        raise ApiError(422, "bad_context", "context must be a JSON object of hand-request keys")
+    return (ctx, parse_fixes(_parse_json_field("fixes", fixes, None)),
+            parse_melds(_parse_json_field("melds", melds, None)), (win_tile or "").strip() or None)
+
+
 def parse_fixes(value) -> dict[int, str]:
     """Fixes as sent by the page or a script → ``{tile number (1-based): tile code}``.
 
@@ -261,14 +275,16 @@ def create_app(
     score_photo: Callable | None = None,
     score_json: Callable | None = None,
     check_json: Callable | None = None,
+    check_photo: Callable | None = None,
 ) -> FastAPI:
     """Build the FastAPI app.
 
     ``reader``: an object with ``read(image) -> vision.detections.Detections`` (a
     ``vision.detector.TileReader``); None loads the bundled model on the first photo, once.
-    ``limits``: request bounds (see ``Limits``). ``score_photo``/``score_json``/``check_json``
-    replace ``vision.pipeline.score_photo``, ``scoring.api.score_json`` and
-    ``scoring.verdict.check_json`` (for tests); by default they are imported on first use.
+    ``limits``: request bounds (see ``Limits``). ``score_photo``/``score_json``/``check_json``/
+    ``check_photo`` replace ``vision.pipeline.score_photo``, ``scoring.api.score_json``,
+    ``scoring.verdict.check_json`` and ``vision.pipeline.check_photo`` (for tests); by default
+    they are imported on first use.
     """
     executor = ThreadPoolExecutor(max_workers=limits.workers, thread_name_prefix="tilescope")
 
@@ -303,6 +319,24 @@ def create_app(
             return score_photo
         from vision.pipeline import score_photo as f
         return f
+
+    def fn_check_photo():
+        if check_photo is not None:
+            return check_photo
+        from vision.pipeline import check_photo as f
+        return f
+
+    def photo_work(fn: Callable, data: bytes, inputs: tuple, extra: dict) -> dict:
+        """Decode the upload and run ``fn`` (score_photo or check_photo) on it; a bad context,
+        fix, meld or winning tile (PhotoError, validated as `tilescope hand` does) is a 422."""
+        ctx, fix_map, meld_map, win = inputs
+        img = decode_upload(data, limits)
+        try:
+            result = fn(img, ctx, reader=get_reader(), fixes=fix_map or None, win_tile=win,
+                        melds=meld_map or None, **extra)
+        except ValueError as exc:
+            raise ApiError(422, "invalid_request", in_api_words(str(exc))) from None
+        return result.to_json()
 
     def fn_score_json():
         if score_json is not None:
@@ -424,25 +458,43 @@ def create_app(
     ):
         """Recognised tiles, layout, the hand request and its score (``tilescope score --json``)."""
         data = await read_upload(image)
-        ctx = _parse_json_field("context", context, {})
-        if not isinstance(ctx, dict):
-            raise ApiError(422, "bad_context", "context must be a JSON object of hand-request keys")
-        fix_map = parse_fixes(_parse_json_field("fixes", fixes, None))
-        meld_map = parse_melds(_parse_json_field("melds", melds, None))
-        win = (win_tile or "").strip() or None
+        inputs = _photo_inputs(context, fixes, melds, win_tile)
+        return JSONResponse(await run_bounded(photo_work, fn_score_photo(), data, inputs, {}))
 
-        def work():
-            img = decode_upload(data, limits)
-            try:
-                result = fn_score_photo()(img, ctx, reader=get_reader(), fixes=fix_map or None,
-                                          win_tile=win, melds=meld_map or None)
-            except ValueError as exc:
-                # PhotoError: a bad context, fix, meld or winning tile, validated as `tilescope
-                # hand` does.
-                raise ApiError(422, "invalid_request", in_api_words(str(exc))) from None
-            return result.to_json()
+    @app.post("/api/check-photo", response_model=None, responses={200: {"model": ScoreOut}, **_ERRORS},
+              summary="Verdict on a disputed win, from a photo of the hand")
+    async def api_check_photo(
+        image: UploadFile = File(..., description="JPEG/PNG/WebP photo of the hand"),
+        context: str | None = Form(None, description="as for /api/score"),
+        fixes: str | None = Form(None, description="as for /api/score"),
+        melds: str | None = Form(None, description="as for /api/score"),
+        win_tile: str | None = Form(None, description="as for /api/score"),
+        table: str | None = Form(None, description='JSON object of what happened at the table: '
+                                                    '{"declared": "hu", "revealed": true, "discards": '
+                                                    '"19m5p", "tournament": false, "penalties": {...}}'),
+    ):
+        """``tilescope check PHOTO --json``: the photo read as ``/api/score`` reads it, then the
+        referee's verdict in ``result`` (``ruling``, ``valid``, ``penalty``, ``explanation``).
+        A ruling against the player on tiles the reader was unsure of is held back:
+        ``ruling`` null and ``error`` "Cannot rule from this photo: …", naming the tiles."""
+        from scoring.hand import HandError
+        from scoring.verdict import split_table_keys
 
-        return JSONResponse(await run_bounded(work))
+        data = await read_upload(image)
+        inputs = _photo_inputs(context, fixes, melds, win_tile)
+        facts = _parse_json_field("table", table, {})
+        if not isinstance(facts, dict):
+            raise ApiError(422, "bad_table", "table must be a JSON object")
+        try:
+            rest, kw = split_table_keys(facts)
+        except HandError as exc:
+            raise ApiError(422, "bad_table", f"table: {exc}") from None
+        if rest:
+            raise ApiError(422, "bad_table", f"table: unknown key {sorted(rest)[0]!r} (declared, "
+                                             "revealed, discards, tournament, penalties; the "
+                                             "hand's own keys go in context)")
+        kw["discards"] = facts.get("discards", "")
+        return JSONResponse(await run_bounded(photo_work, fn_check_photo(), data, inputs, kw))
 
     @app.post("/api/hand", response_model=None,
               responses={200: {"model": HandResultOut}, **_ERRORS},

@@ -64,9 +64,14 @@ async function loadPhoto(file) {
   c.getContext("2d").drawImage(bitmap, 0, 0, w, h);
   state.bitmap = await createImageBitmap(c);
   state.blob = await new Promise((res) => c.toBlob(res, "image/jpeg", 0.92));
+  // a new photo is a new hand: nothing typed for the last one carries over
   state.fixes = {};
-  $("context").melds.value = "";
+  const form = $("context");
+  form.melds.value = "";
+  form.win_tile.value = "";
+  form.discards.value = "";
   state.data = null;
+  clearResult();
   $("canvas-wrap").hidden = false;
   draw();
   await score();
@@ -221,7 +226,13 @@ async function score() {
     if (!resp.ok) throw new Error(answer.error || `server answered ${resp.status}`);
   } catch (e) {
     if (e.name === "AbortError") return;
-    if (seq === state.seq) setStatus(`Could not score: ${e.message}`, true);
+    if (seq === state.seq) {
+      // an answer for other inputs must not stay on screen as if it were this one's
+      state.data = null;
+      clearResult();
+      draw();
+      setStatus(`Could not score: ${e.message}`, true);
+    }
     return;
   }
   if (seq !== state.seq) return;
@@ -230,19 +241,29 @@ async function score() {
   setStatus(`${n} tile${n === 1 ? "" : "s"} found.`);
   draw();
   showResult(answer);
-  if (answer.request) verdict(answer.request, seq);
+  if (answer.request) verdict(body, answer.request, seq);
 }
 
-// The referee's ruling on the hand as read: valid win, false hu or chombo, and the penalty.
-async function verdict(request, seq) {
-  const claim = { ...request, declared: "hu", revealed: true };
+function clearResult() {
+  $("result-section").hidden = true;
+  for (const id of ["hand", "headline", "lines", "verdict"]) $(id).textContent = "";
+}
+
+// The referee's ruling on the photographed hand: valid win, false hu or chombo, and the
+// penalty. Asked of /api/check-photo, which holds a ruling back when the reader was unsure
+// of the tiles it rests on (a misread tile must not cost a player a penalty).
+async function verdict(body, request, seq) {
+  const table = { declared: "hu", revealed: true };
   const discards = $("context").discards.value.trim();
-  if (discards && request.ruleset === "riichi") claim.discards = discards;
+  if (discards && request.ruleset === "riichi") table.discards = discards;
+  const form = new FormData();
+  for (const [k, val] of body.entries()) form.append(k, val);
+  form.append("table", JSON.stringify(table));
   let v;
   try {
-    const resp = await fetch("/api/check", {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(claim) });
-    v = await resp.json();
+    const resp = await fetch("/api/check-photo", { method: "POST", body: form });
+    const answer = await resp.json();
+    v = resp.ok ? answer.result || {} : { error: answer.error || `server answered ${resp.status}` };
   } catch (e) {
     return;
   }
