@@ -499,3 +499,26 @@ def test_a_photo_sent_to_the_json_endpoints_is_told_where_it_goes(client):
     r = client.post("/api/check", files={"image": ("s.jpg", b"\xff\xd8\xff\xe0", "image/jpeg")})
     assert r.status_code == 422 and "takes a JSON body" in r.json()["error"]
     assert "/api/score" in r.json()["error"]
+
+
+@pytest.mark.parametrize("cli, api", [
+    ("--win-tile a b: unknown tile code 'a'", "win_tile \"a b\": unknown tile code 'a'"),
+    ("--fix 3=5p?: unknown tile code '5p?'", 'fixes {"3": "5p?"}: unknown tile code \'5p?\''),
+    ("--win-tile [4m]: unknown tile code '['", "win_tile \"[4m]\": unknown tile code '['"),
+    ("melds: tile 2 is also in --meld 1-3", 'melds: tile 2 is also in melds "1-3"'),
+    ("correct a misread tile with --fix N=TILE", 'correct a misread tile with fixes {"N": "TILE"}'),
+    ("--meld 12-13=pon: a pon is 3 tiles, not 2", 'melds {"12-13": "pon"}: a pon is 3 tiles, not 2'),
+])
+def test_errors_name_what_the_api_caller_sent(cli, api):
+    # the value sent is quoted whole (it was cut at its first non-word character)
+    from vision.server import in_api_words
+    assert in_api_words(cli) == api
+
+
+def test_a_huge_winning_tile_is_refused_without_echoing_it():
+    from sample_truth import SAMPLE, TruthReader
+
+    c = TestClient(create_app(reader=TruthReader()))
+    r = c.post("/api/score", files={"image": ("s.jpg", SAMPLE.read_bytes(), "image/jpeg")},
+               data={"win_tile": "4m" * 500_000})
+    assert r.status_code == 422 and len(r.text) < 300 and "1000000 characters" in r.json()["error"]

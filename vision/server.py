@@ -167,8 +167,14 @@ def decode_upload(data: bytes, limits: Limits):
 
 # the command line's options as an API caller writes them (a message names what was sent)
 _API_WORDS = (
+    # an error names the option it is about before ": ", whatever the value sent ("5p?", "a b")
+    (re.compile(r"^--fix (\d+)=(.*?): "), r'fixes {"\1": "\2"}: '),
+    (re.compile(r"^--meld (\d+(?:-\d+)?)=(.*?): "), r'melds {"\1": "\2"}: '),
+    (re.compile(r"^--win-tile (.*?): "), r'win_tile "\1": '),
     (re.compile(r"--fix (\d+)=(\w+)"), r'fixes {"\1": "\2"}'),
+    (re.compile(r"--fix N=TILE"), r'fixes {"N": "TILE"}'),
     (re.compile(r"--meld (\d+(?:-\d+)?)=(\w+)"), r'melds {"\1": "\2"}'),
+    (re.compile(r"--meld (\d+(?:-\d+)?)\b(?!=)"), r'melds "\1"'),
     (re.compile(r"--win-tile (\w+)"), r'win_tile "\1"'),
 )
 
@@ -200,8 +206,12 @@ def _photo_inputs(context: str | None, fixes: str | None, melds: str | None,
     ctx = _parse_json_field("context", context, {})
     if not isinstance(ctx, dict):
         raise ApiError(422, "bad_context", "context must be a JSON object of hand-request keys")
+    win = (win_tile or "").strip() or None
+    if win is not None and len(win) > 8:         # an error must not echo a megabyte back
+        raise ApiError(422, "bad_win_tile", f"win_tile is one tile code such as '4m', not "
+                                            f"{len(win)} characters")
     return (ctx, parse_fixes(_parse_json_field("fixes", fixes, None)),
-            parse_melds(_parse_json_field("melds", melds, None)), (win_tile or "").strip() or None)
+            parse_melds(_parse_json_field("melds", melds, None)), win)
 
 
 def parse_fixes(value) -> dict[int, str]:
