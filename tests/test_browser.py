@@ -233,7 +233,7 @@ def flat_meld_url():
 
 def test_a_meld_warning_regroups_the_hand_with_one_tap(flat_meld_url, browser):
     """The pon without a seen turned tile is scored as exposed (1 han 30 fu, 1000, as in
-    sample_truth); "group them so" on its warning declares tiles 12-14 concealed: a closed ron,
+    sample_truth); the warning's button, "regroup: 12-14 as concealed", declares tiles 12-14 concealed: a closed ron,
     yakuhai (chun) 1 han, fu 20 + 10 closed ron + 8 closed triplet of honours = 38 -> 40;
     non-dealer ron base 40 x 2^(1+2) = 320, x4 = 1280 -> 1300 (seed rules text)."""
     browser.get(flat_meld_url + "/")
@@ -245,6 +245,7 @@ def test_a_meld_warning_regroups_the_hand_with_one_tap(flat_meld_url, browser):
     button = WebDriverWait(browser, 10).until(
         lambda d: d.find_element(By.CSS_SELECTOR, "#warnings button.meld"))
     assert "tiles 12-14 (777z)" in button.find_element(By.XPATH, "..").text
+    assert button.text == "regroup: 12-14 as concealed"     # says what one tap does
     button.click()
     assert _headline(browser, "40 fu") == "1 han 40 fu"
     assert "1300" in browser.find_element(By.ID, "payment").text

@@ -360,7 +360,9 @@ function showResult(data) {
     const item = li(w.message + hint);
     if (meld) {            // a grouping the photo cannot show: one tap declares it
       const b = document.createElement("button");
-      b.type = "button"; b.className = "small meld"; b.textContent = "group them so";
+      // the button says which grouping it applies (the warning's other reading, not the one scored)
+      b.type = "button"; b.className = "small meld";
+      b.textContent = `regroup: ${w.fix.replace(/--meld /g, "").replace(/=/g, " as ")}`;
       b.addEventListener("click", () => applyMelds(w.fix));
       item.appendChild(b);
     }
