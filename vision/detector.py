@@ -31,10 +31,6 @@ from vision.zoom import blind_windows, cut_by_window, plan_windows, span, within
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
 DETECTOR_FILE = "detector.onnx"
 CLASSIFIER_FILE = "classifier.onnx"
-# The contrast views' own classifier (models/train_classifier.py --contrast-only): trained on
-# contrast views alone, fives and red fives as one class. Without it the colour classifier
-# reads the contrast views too.
-CONTRAST_CLASSIFIER_FILE = "classifier_contrast.onnx"
 # A crop this sure after two turns skips the other two (TileReader.classify).
 SURE_AFTER_TWO_TURNS = 0.95
 # A photo whose tiles the colour views name unsurely is looked at again in contrast views
@@ -44,7 +40,6 @@ SURE_AFTER_TWO_TURNS = 0.95
 # 0.79), riichi-black 0.92 (models/README.md).
 CONTRAST_VIEWS = True
 CONTRAST_BELOW = 0.6
-CONTRAST_WEIGHT = 0.5        # the contrast views' share of a looked-again tile's log-probabilities
 LETTERBOX_PAD = 114          # ultralytics' padding grey
 # TileReader.look_again: the ways of a second look, and how a report says them
 SECOND_LOOKS = {"x": "at the photo mirrored left to right", "y": "at the photo mirrored top to bottom"}
@@ -295,15 +290,6 @@ class TileReader:
             if out[-1] != len(TILE_CLASSES):
                 raise ModelError(f"classifier gives {out[-1]} classes, expected {len(TILE_CLASSES)}")
             self.crop_size = int(self.classifier.get_inputs()[0].shape[2])
-        contrast_path = folder / CONTRAST_CLASSIFIER_FILE
-        self.contrast_classifier = self.classifier
-        if self.classifier is not None and contrast_path.is_file():
-            self.contrast_classifier = _session(contrast_path, threads)
-            shape = self.contrast_classifier.get_inputs()[0].shape
-            out = self.contrast_classifier.get_outputs()[0].shape
-            if out[-1] != len(TILE_CLASSES) or shape[2] != self.crop_size:
-                raise ModelError(f"{contrast_path.name} does not match {CLASSIFIER_FILE} "
-                                 f"({out[-1]} classes, {shape[2]} px crops)")
 
     def detect(self, image_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Detector only: boxes ``(K, 4)`` in image pixels, scores ``(K,)``, class ids ``(K,)``.
@@ -405,19 +391,16 @@ class TileReader:
         if look_again:
             contrast = contrast_crops(crops)
             views = [contrast, contrast[:, :, ::-1, ::-1]][:max(1, self.turns // 2)]
-            seen = self._log_probs(views, self.contrast_classifier).mean(axis=0)
-            logp = (1 - CONTRAST_WEIGHT) * colour + CONTRAST_WEIGHT * seen
+            logp = (colour + self._log_probs(views).mean(axis=0)) / 2
         out = np.exp(logp - logp.max(axis=1, keepdims=True))
         out /= out.sum(axis=1, keepdims=True)
         return _red_split(out, colour) if look_again else out
 
-    def _log_probs(self, turned: list[np.ndarray], model=None) -> np.ndarray:
-        """Log-probabilities ``(V, K, 46)`` of the same K crops seen in V views, by ``model``
-        (an onnxruntime session; the colour classifier when None)."""
-        model = model or self.classifier
+    def _log_probs(self, turned: list[np.ndarray]) -> np.ndarray:
+        """Log-probabilities ``(V, K, 46)`` of the same K crops seen in V views."""
         batch = np.ascontiguousarray(np.concatenate(turned))
-        name = model.get_inputs()[0].name
-        probs = np.concatenate([model.run(None, {name: batch[i:i + 64]})[0]
+        name = self.classifier.get_inputs()[0].name
+        probs = np.concatenate([self.classifier.run(None, {name: batch[i:i + 64]})[0]
                                 for i in range(0, len(batch), 64)])
         return np.log(probs.reshape(len(turned), len(turned[0]), -1) + 1e-6)
 
