@@ -316,6 +316,20 @@ def contrasted(crop: np.ndarray, cls: str, rng: np.random.Generator, share: floa
 
 PAINT = (RECOLOUR, DARK_SHARE, GREY_SHARE, CONTRAST_SHARE)
 
+_FIVE_OF = np.arange(len(TILE_CLASSES))
+for _red, _five in RED_FIVES.items():
+    _FIVE_OF[CLASS_INDEX[_red]] = CLASS_INDEX[_five]
+
+
+def all_contrasted(xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A batch ``(N, S, S, 3) uint8`` BGR and its labels ``(N,)`` as the contrast classifier
+    learns them (``--contrast-only``): every crop drawn as the reader's contrast view, a red
+    five labelled as its five (the view keeps a five's shape, not its red; the reader takes
+    the red from the colour views)."""
+    chw = xs.transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+    out = contrast_crops(chw).transpose(0, 2, 3, 1)
+    return (out * 255).round().astype(np.uint8), _FIVE_OF[ys]
+
 
 def random_convolution(x: torch.Tensor, y: torch.Tensor, share: float,
                        gen: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
@@ -538,8 +552,8 @@ class CropStream(torch.utils.data.IterableDataset):
     def __init__(self, art: Path, exclude: str, batch: int, seed: int,
                  scenes: list[Path] | None = None, scene_share: float = 0.5,
                  procedural: int = 0, procedural_share: float = 0.3, procedural_every: int = 2,
-                 paint: tuple[float, ...] = PAINT):
-        self.paint = paint
+                 paint: tuple[float, ...] = PAINT, contrast_only: bool = False):
+        self.paint, self.contrast_only = paint, contrast_only
         self.art, self.exclude, self.batch, self.seed = art, exclude, batch, seed
         self.scenes, self.scene_share = scenes, scene_share
         self.procedural, self.procedural_share = procedural, procedural_share
@@ -579,6 +593,8 @@ class CropStream(torch.utils.data.IterableDataset):
             if n_scene:
                 sx, sy = scene_crops(index, n_scene, rng, grey=self.paint[2], contrast=self.paint[3])
                 xs, ys = np.concatenate([xs, sx]), np.concatenate([ys, sy])
+            if self.contrast_only:
+                xs, ys = all_contrasted(xs, ys)
             yield torch.from_numpy(xs).permute(0, 3, 1, 2).float() / 255.0, torch.from_numpy(ys)
 
 
@@ -666,7 +682,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--contrast", type=float, default=CONTRAST_SHARE,
                    help="share of crops (rendered and scene) drawn as the reader's contrast views; "
                         "red fives never are")
+    p.add_argument("--contrast-only", action="store_true",
+                   help="train the contrast classifier (vision/weights/classifier_contrast.onnx): "
+                        "every crop a contrast view, red fives labelled as fives (all_contrasted)")
     args = p.parse_args(argv)
+    if args.contrast_only and args.contrast > 0:
+        print("train_classifier: --contrast-only draws every crop as a contrast view; "
+              "leave --contrast at 0", file=sys.stderr)
+        return 2
     if args.procedural > 0:
         from datasets.procedural import load_fonts
 
@@ -723,7 +746,7 @@ def main(argv: list[str] | None = None) -> int:
 
     stream = CropStream(args.art, args.hold_out, args.batch, args.seed + step, args.scenes, args.scene_share,
                         args.procedural, args.procedural_share, args.procedural_every,
-                        (args.recolour, args.dark_share, args.grey, args.contrast))
+                        (args.recolour, args.dark_share, args.grey, args.contrast), args.contrast_only)
     loader = torch.utils.data.DataLoader(stream, batch_size=None, num_workers=args.workers,
                                          prefetch_factor=4 if args.workers else None,
                                          persistent_workers=False)
