@@ -204,6 +204,26 @@ def test_contrast_training_crops_are_the_reader_s_contrast_views():
         np.testing.assert_array_equal(contrasted(crop, red, rng, 1.0), crop)
 
 
+def test_contrast_only_training_draws_every_crop_so_and_a_red_five_as_its_five():
+    """train_classifier --contrast-only (c1, not bundled): every crop of the batch becomes the
+    reader's contrast view, a red five's too, labelled as its five (the view keeps a five's
+    shape, not its red)."""
+    pytest.importorskip("torch", reason="the classifier trainer needs the train extra")
+    import sys
+
+    sys.path.insert(0, str(REPO))
+    from models.train_classifier import CLASS_INDEX, all_contrasted
+
+    crops = np.zeros((2, 48, 48, 3), np.uint8)
+    crops[...] = (30, 30, 140)                               # dark red body (BGR)
+    crops[:, 16:32, 20:28] = (250, 250, 250)                 # white ink
+    labels = np.array([CLASS_INDEX["0p"], CLASS_INDEX["7z"]])
+    out, ys = all_contrasted(crops, labels)
+    assert out.shape == crops.shape and out.dtype == np.uint8
+    assert (out[:, 0, 0, 0] > 200).all() and (out[:, 24, 24, 0] < 50).all()
+    assert ys.tolist() == [CLASS_INDEX["5p"], CLASS_INDEX["7z"]]
+
+
 def test_random_convolution_keeps_the_shape_and_halves_a_convolved_five_s_label():
     """train_classifier --randconv (v28, not bundled): a convolved crop is 0..1 with new colours;
     a convolved five is labelled half five, half red five (its red is no longer told), other
