@@ -157,25 +157,25 @@ def _check_mcr(req: HandRequest, revealed: bool, count_problem: str | None,
                          for f in result.fans if f.name != "Flower Tiles")
         why = (f"{hand} is a complete hand ({describe(result.reading)}) but its best reading scores only "
                f"{result.total_without_flowers} point{'' if result.total_without_flowers == 1 else 's'} without flowers ({fans}); a win needs 8, and "
-               f"flowers never count toward the minimum (Green Book; seed 000 §2.9).")
+               f"flowers never count toward the minimum (Green Book; EMA MCR rules §2.9).")
         if not revealed:
             return Verdict("mcr", MCR_DEAD_HAND, False,
                            f"False hu. {why} The hand was not revealed, so it is a dead hand: the player "
-                           f"plays on but cannot win this hand, and no penalty is paid (seed 000 §3.3).",
+                           f"plays on but cannot win this hand, and no penalty is paid (EMA MCR rules §3.3).",
                            None, result.to_json())
         each = options.mcr_under_minimum
         return Verdict("mcr", MCR_UNDER_MINIMUM, False,
                        f"False hu. {why} The hand was revealed: the player pays {each} points to each "
-                       f"other player, {3 * each} in all (seed 000 §3.3).", _mcr_penalty(each), result.to_json())
+                       f"other player, {3 * each} in all (EMA MCR rules §3.3).", _mcr_penalty(each), result.to_json())
     why = f"{hand} is not a winning hand: {problem}."
     if not revealed:
         return Verdict("mcr", MCR_DEAD_HAND, False,
                        f"False hu. {why} The hand was not revealed, so it is a dead hand: the player plays "
-                       f"on but cannot win this hand, and no penalty is paid (seed 000 §3.3).")
+                       f"on but cannot win this hand, and no penalty is paid (EMA MCR rules §3.3).")
     each = options.mcr_invalid_hand
     return Verdict("mcr", MCR_INVALID_HAND, False,
                    f"False hu. {why} The hand was revealed: the player pays {each} points to each other "
-                   f"player, {3 * each} in all (seed 000 §3.3).", _mcr_penalty(each))
+                   f"player, {3 * each} in all (EMA MCR rules §3.3).", _mcr_penalty(each))
 
 
 # --- riichi --------------------------------------------------------------------------------
@@ -213,7 +213,7 @@ def _check_riichi(req: HandRequest, discards: Sequence[Tile], tournament: bool,
         pen, how = _chombo(req, tournament, options)
         return Verdict("riichi", RIICHI_NOT_COMPLETE, False,
                        f"Chombo. {hand} is not a winning hand: {problem}. Declaring a win with it is "
-                       f"chombo (seed 001). {how}", pen)
+                       f"chombo (EMA/WRC riichi rules). {how}", pen)
     result = score_hand(req).to_json()
     if result.get("error"):
         raise HandError(result["error"])
@@ -229,12 +229,12 @@ def _check_riichi(req: HandRequest, discards: Sequence[Tile], tournament: bool,
             return Verdict("riichi", RIICHI_FURITEN, False,
                            f"Chombo. {hand} is complete (yaku: {yaku}), but the hand waits on {all_w} and "
                            f"the player's own discards hold {names}: the hand is furiten and cannot win by "
-                           f"ron (seed 001). {how}", pen, result)
+                           f"ron (EMA/WRC riichi rules). {how}", pen, result)
     if not result["valid"]:
         pen, how = _chombo(req, tournament, options)
         return Verdict("riichi", RIICHI_NO_YAKU, False,
                        f"Chombo. {hand} is a complete hand but has no yaku (dora are not yaku), so it "
-                       f"is not a win (seed 001). {how}", pen, result)
+                       f"is not a win (EMA/WRC riichi rules). {how}", pen, result)
     value = f"{result['han']} han {result['fu']} fu" + (f", {result['limit']}" if result.get("limit") else "")
     dora = result.get("dora") or {}
     extra = ", ".join(f"{name} {dora[key]}" for key, name in
