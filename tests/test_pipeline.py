@@ -1032,3 +1032,17 @@ def test_a_five_in_doubt_only_about_its_red_does_not_hold_back_a_ruling():
     assert not _in_doubt(replace(five, confidence=0.9, alternatives=(("6p", 0.05),)))
     assert _in_doubt(replace(five, tile="7z", alternatives=(("4z", 0.3),)))
     assert not _in_doubt(replace(five, tile="back"))
+
+
+def test_the_report_says_when_a_photo_was_read_smaller_than_its_file(tmp_path):
+    # a JPEG over the pixel limit is decoded at 1/2..1/8 scale (vision.imageio): the report's
+    # size and the boxes are in that scale, and the header says so
+    import cv2
+
+    from vision.commands.score import _read_smaller
+
+    path = tmp_path / "big.jpg"
+    cv2.imwrite(str(path), np.zeros((100, 200, 3), np.uint8))
+    assert _read_smaller(str(path), np.zeros((50, 100, 3), np.uint8)) == " (200x100 px, read at 1/2)"
+    assert _read_smaller(str(path), np.zeros((100, 200, 3), np.uint8)) == ""
+    assert _read_smaller("-", np.zeros((50, 100, 3), np.uint8)) == ""

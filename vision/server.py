@@ -94,7 +94,9 @@ class ImageSize(BaseModel):
 
 class TileOut(BaseModel):
     tile: str = Field(description="mpsz code (0m/0p/0s red fives, 1f..8f flowers) or 'back'")
-    box: list[float] = Field(description="x1, y1, x2, y2 in original-image pixels")
+    box: list[float] = Field(description="x1, y1, x2, y2 in pixels of the image as read (its "
+                                         "size is `image`: a JPEG over the pixel limit is read "
+                                         "at 1/2, 1/4 or 1/8 scale)")
     confidence: float
     sideways: bool
 
@@ -446,7 +448,8 @@ def create_app(
     @app.post("/api/read", response_model=None, responses={200: {"model": ReadOut}, **_ERRORS},
               summary="Detect the tiles in a photo")
     async def api_read(image: UploadFile = File(..., description="JPEG/PNG/WebP photo")):
-        """The tiles in the photo: class, box in original pixels, confidence, sideways."""
+        """The tiles in the photo: class, box (pixels of the image as read, whose size is
+        ``image``), confidence, sideways."""
         data = await read_upload(image)
 
         def work():

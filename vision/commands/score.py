@@ -258,8 +258,27 @@ def emit(args, image, photo, path: str, fail, notes: list[str] | None = None) ->
     if args.json:
         print(json.dumps(photo.to_json(), ensure_ascii=False))
     else:
-        print(photo_report(photo, os.path.basename(path), notes))
+        print(photo_report(photo, os.path.basename(path) + _read_smaller(path, image), notes))
     return True
+
+
+def _read_smaller(path: str, image) -> str:
+    """`` (9600x7200 px, read at 1/2)`` when the photo file is larger than the image read from
+    it (a JPEG over the pixel limit: ``vision.imageio.decode_image``), so the report's size and
+    the boxes of ``--json`` are not taken for the photo's own; else ``""``."""
+    from vision.imageio import image_size
+
+    if path == "-" or not os.path.isfile(path) or getattr(image, "shape", None) is None:
+        return ""
+    try:
+        with open(path, "rb") as fh:
+            size = image_size(fh.read(1 << 20))
+    except OSError:
+        return ""
+    h, w = image.shape[:2]
+    if size is None or max(size) <= max(w, h):
+        return ""
+    return f" ({size[0]}x{size[1]} px, read at 1/{round(max(size) / max(w, h))})"
 
 
 def overwrite_problem(flag: str, out: str, source: str, what: str = "photo") -> str | None:
