@@ -1038,6 +1038,7 @@ def test_the_report_says_when_a_photo_was_read_smaller_than_its_file(tmp_path):
     # a JPEG over the pixel limit is decoded at 1/2..1/8 scale (vision.imageio): the report's
     # size and the boxes are in that scale, and the header says so
     import cv2
+    import numpy as np
 
     from vision.commands.score import _read_smaller
 
