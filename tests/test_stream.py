@@ -574,3 +574,21 @@ def test_a_long_banner_stays_inside_the_frame():
     assert out[620:, :200].max() > 0                 # the banner's start was drawn
     short = draw_frame(frame, None, "2 han 30 fu · 2000")
     assert short[620:, 400:].max() == 0              # a short banner keeps its size
+
+
+def test_a_network_feed_that_answers_nothing_gives_up_within_the_timeout(monkeypatch):
+    # a server that accepts the connection and sends nothing: OpenCV's own default waits 30 s
+    import socket
+    import time
+
+    import vision.stream
+    from vision.stream import FrameSource, SourceError
+
+    monkeypatch.setattr(vision.stream, "NETWORK_TIMEOUT_S", 1.0)
+    with socket.create_server(("127.0.0.1", 0)) as silent:
+        silent.listen(4)
+        port = silent.getsockname()[1]
+        t0 = time.monotonic()
+        with pytest.raises(SourceError, match=r"no answer in 1 s"):
+            FrameSource(f"http://127.0.0.1:{port}/feed")
+        assert time.monotonic() - t0 < 10

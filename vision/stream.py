@@ -252,6 +252,9 @@ def parse_source(text: str) -> int | str:
     return text if index is None else index
 
 
+NETWORK_TIMEOUT_S = 10.0     # a network feed that sends nothing for this long has stopped
+
+
 def is_live(source: int | str) -> bool:
     """Webcams and network streams are live (drop frames); files are read in full."""
     return isinstance(source, int) or "://" in str(source)
@@ -329,8 +332,19 @@ class FrameSource:
         self.source = source
         self.every = every
         self.live = is_live(source)
-        self.cap = capture if capture is not None else cv2.VideoCapture(source)
+        if capture is not None:
+            self.cap = capture
+        elif isinstance(source, str) and "://" in source:
+            # a network feed that answers nothing would hold OpenCV 30 s at every open and read
+            ms = int(NETWORK_TIMEOUT_S * 1000)
+            self.cap = cv2.VideoCapture(source, cv2.CAP_ANY, [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, ms,
+                                                              cv2.CAP_PROP_READ_TIMEOUT_MSEC, ms])
+        else:
+            self.cap = cv2.VideoCapture(source)
         if capture is None and not self.cap.isOpened():
+            if isinstance(source, str) and "://" in source:
+                raise SourceError(f"cannot open video source {source!r} (no answer in "
+                                  f"{NETWORK_TIMEOUT_S:.0f} s, or not a video feed)")
             raise SourceError(f"cannot open video source {source!r}")
         self.fps = float(self.cap.get(cv2.CAP_PROP_FPS) or 0) or 30.0
         n = int(self.cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
