@@ -54,6 +54,9 @@ def test_table_from_stdin_with_replacement(capsys, monkeypatch):
      "players.#1.score"),                       # counted from 1, as players are
     (dict(TABLE, events=[{"type": "late", "player": "Bob", "minutes": "7"}]), "events.#1.late.minutes"),
     ([1, 2], "(document)"),
+    # "Ann " is Ann: a trailing space does not make a second player
+    (dict(TABLE, players=[{"name": "Ann ", "score": -8}] + TABLE["players"][:1] + TABLE["players"][2:]),
+     "player names must be distinct"),
 ])
 def test_table_bad_input_exits_2(doc, message, capsys, monkeypatch):
     code, out, err = run_cli(["table", "-"], capsys, monkeypatch, stdin=json.dumps(doc))

@@ -34,14 +34,15 @@ from __future__ import annotations
 import argparse
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from scoring.tournament import gouji
 from vision.commands.table import run_json_command
 
 HELP = "Gouji team match scoring from finishing orders (JSON in, JSON out)"
 
-Name = Annotated[str, Field(min_length=1)]
+# "Ann " is Ann: a trailing space must not make a second player (or team)
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 
 
 class _Strict(BaseModel):
@@ -55,7 +56,7 @@ class GameIn(_Strict):
 
 
 class MatchIn(_Strict):
-    teams: dict[str, list[Name]]        # three each: gouji.score_match says so in words
+    teams: dict[Name, list[Name]]        # three each: gouji.score_match says so in words
     games: list[GameIn]
     lots_winner: Name | None = None
 

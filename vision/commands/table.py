@@ -40,13 +40,14 @@ import json
 import sys
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints, ValidationError
 
 from scoring.tournament import ema
 
 HELP = "MCR table points of one table, EMA MCR tournament rules (JSON in, JSON out)"
 
-Name = Annotated[str, Field(min_length=1)]
+# "Ann " is Ann: a trailing space must not make a second player (or team)
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 
 
 class _Strict(BaseModel):
