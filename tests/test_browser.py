@@ -90,15 +90,21 @@ def _headline(driver, expect: str, timeout: float = 30) -> str:
     return driver.find_element(By.ID, "headline").text
 
 
-def test_upload_fix_a_tile_and_see_the_score_change(server_url, browser):
-    browser.get(server_url + "/")
-    assert browser.title == "tilescope"
+def _score_the_sample(browser, url: str):
+    """Open the page, say ron from the South seat, upload the sample: 1 han 30 fu as read
+    (tests/sample_truth.py). Returns the options form."""
+    browser.get(url + "/")
     form = browser.find_element(By.ID, "context")
     Select(form.find_element(By.NAME, "win")).select_by_value("ron")
     Select(form.find_element(By.NAME, "seat_wind")).select_by_value("S")
     browser.find_element(By.ID, "file").send_keys(str(SAMPLE))
-
     assert _headline(browser, "han") == "1 han 30 fu"
+    return form
+
+
+def test_upload_fix_a_tile_and_see_the_score_change(server_url, browser):
+    _score_the_sample(browser, server_url)
+    assert browser.title == "tilescope"
     assert "1000" in browser.find_element(By.ID, "payment").text
     WebDriverWait(browser, 10).until(lambda d: "Verdict: valid" in d.find_element(By.ID, "verdict").text)
     data = browser.execute_script("return state.data")
@@ -139,12 +145,7 @@ def _set(browser, name: str, value: str) -> None:
 def test_furiten_verdict_a_failed_score_and_a_new_photo(server_url, browser):
     # the sample (tests/sample_truth.py) waits on 1m-4m: with 1m among the player's discards
     # the ron is furiten, chombo (seed rules 001), ruled from the photo by /api/check-photo
-    browser.get(server_url + "/")
-    form = browser.find_element(By.ID, "context")
-    Select(form.find_element(By.NAME, "win")).select_by_value("ron")
-    Select(form.find_element(By.NAME, "seat_wind")).select_by_value("S")
-    browser.find_element(By.ID, "file").send_keys(str(SAMPLE))
-    assert _headline(browser, "han") == "1 han 30 fu"
+    form = _score_the_sample(browser, server_url)
     _set(browser, "discards", "1m")
     WebDriverWait(browser, 15).until(lambda d: "furiten" in d.find_element(By.ID, "verdict").text,
                                      message="no furiten verdict")
@@ -236,12 +237,7 @@ def test_a_meld_warning_regroups_the_hand_with_one_tap(flat_meld_url, browser):
     sample_truth); the warning's button, "regroup: 12-14 as concealed", declares tiles 12-14 concealed: a closed ron,
     yakuhai (chun) 1 han, fu 20 + 10 closed ron + 8 closed triplet of honours = 38 -> 40;
     non-dealer ron base 40 x 2^(1+2) = 320, x4 = 1280 -> 1300 (seed rules text)."""
-    browser.get(flat_meld_url + "/")
-    form = browser.find_element(By.ID, "context")
-    Select(form.find_element(By.NAME, "win")).select_by_value("ron")
-    Select(form.find_element(By.NAME, "seat_wind")).select_by_value("S")
-    browser.find_element(By.ID, "file").send_keys(str(SAMPLE))
-    assert _headline(browser, "han") == "1 han 30 fu"
+    form = _score_the_sample(browser, flat_meld_url)
     button = WebDriverWait(browser, 10).until(
         lambda d: d.find_element(By.CSS_SELECTOR, "#warnings button.meld"))
     assert "tiles 12-14 (777z)" in button.find_element(By.XPATH, "..").text
