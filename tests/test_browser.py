@@ -237,7 +237,7 @@ def test_a_meld_warning_regroups_the_hand_with_one_tap(flat_meld_url, browser):
     sample_truth); the warning's button, "regroup: 12-14 as concealed", declares tiles 12-14 concealed: a closed ron,
     yakuhai (chun) 1 han, fu 20 + 10 closed ron + 8 closed triplet of honours = 38 -> 40;
     non-dealer ron base 40 x 2^(1+2) = 320, x4 = 1280 -> 1300 (seed rules text)."""
-    form = _score_the_sample(browser, flat_meld_url)
+    _score_the_sample(browser, flat_meld_url)
     button = WebDriverWait(browser, 10).until(
         lambda d: d.find_element(By.CSS_SELECTOR, "#warnings button.meld"))
     assert "tiles 12-14 (777z)" in button.find_element(By.XPATH, "..").text
