@@ -1,6 +1,7 @@
 """Test helper: the bundled sample photo ``tests/data/riichi_open_red.jpg`` and a stand-in
 detector that returns its ground-truth boxes (``riichi_open_red.json``) with the red five misread
-as a plain five, the error a real detector is most likely to make.
+as a plain five (0.55, next guess the red five at 0.4), the error a real detector is most likely
+to make.
 
 The sample hand: 23m 4(0)6p 678s 88s, pon of Red dragons (777z), ron on 4m, South seat,
 East round. Riichi rules, non-dealer ron (payment table: base = fu x 2^(han+2), ron x4,
@@ -31,5 +32,7 @@ class TruthReader:
             raise AssertionError(f"not the sample photo: {w}x{h}")
         return Detections(w, h, [
             Detection(MISREAD.get(t["tile"], t["tile"]), tuple(float(v) for v in t["box"]),
-                      0.55 if t["tile"] in MISREAD else 0.95, t["sideways"])
+                      0.55 if t["tile"] in MISREAD else 0.95, t["sideways"],
+                      # its next guess is the truth, as a reader's would be
+                      alternatives=((t["tile"], 0.4),) if t["tile"] in MISREAD else ())
             for t in TRUTH["tiles"]])

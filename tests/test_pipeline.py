@@ -1023,12 +1023,14 @@ def test_check_photo_holds_back_a_no_yaku_ruling_on_unsure_tiles():
 
 def test_a_five_in_doubt_only_about_its_red_does_not_hold_back_a_ruling():
     # red or plain, a five makes the same sets, waits and yaku: a 5p at 0.55 whose next guess
-    # is 0p cannot change whether the hand wins; a 5p whose next guess is 6p can
+    # is 0p (0.4) is surely a five and cannot change whether the hand wins; one whose next
+    # guess is 6p can
     from vision.pipeline import _in_doubt
 
     five = Detection("5p", (0, 0, 10, 14), 0.55, alternatives=(("0p", 0.4), ("6p", 0.02)))
-    assert not _in_doubt(five)
-    assert _in_doubt(replace(five, alternatives=(("6p", 0.3), ("0p", 0.1))))
+    assert not _in_doubt(five)                                   # a five at 0.95, red or not
+    assert _in_doubt(replace(five, alternatives=(("6p", 0.3), ("0p", 0.04))))   # 6p? (0.59)
+    assert _in_doubt(replace(five, alternatives=()))             # nothing says it is a five
     assert not _in_doubt(replace(five, confidence=0.9, alternatives=(("6p", 0.05),)))
     assert _in_doubt(replace(five, tile="7z", alternatives=(("4z", 0.3),)))
     assert not _in_doubt(replace(five, tile="back"))

@@ -537,14 +537,14 @@ def _winning_re_reading(detections: Detections, layout: Layout, ctx: dict, win_t
 
 def _in_doubt(d) -> bool:
     """A face-up tile read under ``LOW_CONFIDENCE`` whose doubt could change a ruling: not a
-    five whose only other guess is its red (or plain) twin — red or not, a five makes the
-    same sets, the same waits and the same yaku; only its dora differ."""
-    if d.tile == "back" or d.confidence >= LOW_CONFIDENCE:
-        return False
+    five that is surely a five, red or plain (its confidence and its twin's next-guess share
+    together reach ``LOW_CONFIDENCE``) — red or not, a five makes the same sets, the same
+    waits and the same yaku; only its dora differ."""
+    sure = d.confidence
     if d.tile[0] in "05" and d.tile[1:] in ("m", "p", "s"):
         twin = ("0" if d.tile[0] == "5" else "5") + d.tile[1]
-        return bool(d.alternatives) and d.alternatives[0][0] != twin
-    return True
+        sure += sum(p for alt, p in d.alternatives if alt == twin)
+    return d.tile != "back" and sure < LOW_CONFIDENCE
 
 
 def _unsure_ruling(layout: Layout, verdict: dict, unsure_photo: LayoutWarning | None,
