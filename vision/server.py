@@ -240,11 +240,13 @@ def parse_fixes(value) -> dict[int, str]:
         raise ApiError(422, "bad_fixes", "fixes must be an object {tile number: tile code}")
     out: dict[int, str] = {}
     for key, tile in items:
-        if isinstance(key, str) and small_int(key) is not None:
+        if isinstance(key, str):
             n = small_int(key)
         elif isinstance(key, int) and not isinstance(key, bool):     # true is not tile 1
             n = key
         else:
+            n = None
+        if n is None:
             raise ApiError(422, "bad_fixes", f"fix key {key!r} is not a tile number")
         if n < 1 or not isinstance(tile, str):
             raise ApiError(422, "bad_fixes", f"fix {key!r}: {tile!r} needs a tile number >= 1 "
