@@ -1049,3 +1049,21 @@ def test_the_report_says_when_a_photo_was_read_smaller_than_its_file(tmp_path):
     assert _read_smaller(str(path), np.zeros((50, 100, 3), np.uint8)) == " (200x100 px, read at 1/2)"
     assert _read_smaller(str(path), np.zeros((100, 200, 3), np.uint8)) == ""
     assert _read_smaller("-", np.zeros((50, 100, 3), np.uint8)) == ""
+
+
+def test_check_photo_judges_a_repaired_meld_tile_by_what_the_reader_saw():
+    # the sample's pon read as a chi 2s 3s 6s, tile 14 at 0.40 with next guesses 1s (0.35)
+    # and 4s (0.30): no chi 236s can be on the table, so the meld is repaired to 123s, and
+    # that hand (23m 406p 678s 88s + chi 123s, ron 4m) has no yaku: chombo as read. With 4s
+    # it is all simples, a win (open tanyao): the repair's 1.0 confidence must not hide that
+    # the reader was unsure of tile 14
+    dets, _ = truth(RIICHI)
+    sevens = sorted((i for i, d in enumerate(dets.tiles) if d.tile == "7z"), key=lambda i: dets.tiles[i].box[0])
+    tiles_ = list(dets.tiles)
+    for i, tile in zip(sevens, ["2s", "3s", "6s"]):
+        tiles_[i] = replace(tiles_[i], tile=tile)
+    tiles_[sevens[2]] = replace(tiles_[sevens[2]], confidence=0.40, alternatives=(("1s", 0.35), ("4s", 0.30)))
+    chi = replace(dets, tiles=tiles_)
+    verdict = check_photo(chi, RIICHI_CONTEXT, reader=FakeReader(chi)).result
+    assert verdict["ruling"] is None and verdict["penalty"] is None
+    assert "unsure of tile 14 as 6s (0.40)" in verdict["error"]

@@ -395,6 +395,7 @@ def test_check_photo_rules_on_a_sure_reading_and_holds_back_on_an_unsure_one():
     assert r.status_code == 200 and verdict["ruling"] is None and verdict["penalty"] is None
     assert verdict["explanation"].startswith("Cannot rule from this photo") and "(0.30)" in verdict["error"]
     for table, message in (({"concealed": "123m"}, "unknown key 'concealed'"),
+                           ({"declared": "riichi"}, "only a declared win ('hu') is ruled on"),
                            ({"discards": 5}, "discards must be an mpsz string"), ([1], "JSON object")):
         r = c.post("/api/check-photo", files={"image": ("s.jpg", photo, "image/jpeg")},
                    data={"table": json.dumps(table)})
@@ -508,6 +509,8 @@ def test_a_photo_sent_to_the_json_endpoints_is_told_where_it_goes(client):
     ("melds: tile 2 is also in --meld 1-3", 'melds: tile 2 is also in melds "1-3"'),
     ("correct a misread tile with --fix N=TILE", 'correct a misread tile with fixes {"N": "TILE"}'),
     ("--meld 12-13=pon: a pon is 3 tiles, not 2", 'melds {"12-13": "pon"}: a pon is 3 tiles, not 2'),
+    ("--meld \uff11-\uff13=chi: expected N-M=TYPE, e.g. --meld 9-11=chi",
+     'melds {"\uff11-\uff13": "chi"}: expected N-M=TYPE, e.g. melds {"9-11": "chi"}'),
 ])
 def test_errors_name_what_the_api_caller_sent(cli, api):
     # the value sent is quoted whole (it was cut at its first non-word character)

@@ -54,7 +54,8 @@ def test_table_from_stdin_with_replacement(capsys, monkeypatch):
      "players.#1.score"),                       # counted from 1, as players are
     (dict(TABLE, events=[{"type": "late", "player": "Bob", "minutes": "7"}]), "events.#1.late.minutes"),
     ([1, 2], "(document)"),
-    # "Ann " is Ann: a trailing space does not make a second player
+    # "Ann " is Ann (in prior_delay_of_game too): a trailing space does not make a second player
+    (dict(TABLE, prior_delay_of_game={"Zed ": 1}), "'Zed', who is not at this table"),
     (dict(TABLE, players=[{"name": "Ann ", "score": -8}] + TABLE["players"][:1] + TABLE["players"][2:]),
      "player names must be distinct"),
 ])
@@ -104,6 +105,8 @@ def test_gouji_match(capsys, monkeypatch):
 
 @pytest.mark.parametrize("doc, message", [
     (dict(GOUJI, note="x"), "note: Extra inputs are not permitted"),
+    (dict(GOUJI, teams={"East": ["Li", "Wang", "Zhao"], "East ": ["Chen", "Liu", "Sun"]}),
+     "team name 'East' is given twice"),
     (dict(GOUJI, teams={"East": ["Li", "Wang"], "West": ["Chen", "Liu", "Sun"]}),
      "team 'East' needs 3 players, got 2"),
     (dict(GOUJI, teams={"East": ["Li", "Wang", "Zhao", "Ma"], "West": ["Chen", "Liu", "Sun"]}),

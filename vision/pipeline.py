@@ -548,14 +548,15 @@ def _in_doubt(d) -> bool:
 
 
 def _unsure_ruling(layout: Layout, verdict: dict, unsure_photo: LayoutWarning | None,
-                   re_read) -> dict | None:
+                   re_read, reader_saw: Detections | None = None) -> dict | None:
     """``tilescope check PHOTO``: a misread tile must not cost a player a penalty. A verdict
     that the win does not stand is no ruling when the reader was unsure of most of the photo's
     tiles (``unsure_photo``), or, for a hand that is no win at all (chombo, a false hu:
     ``verdict["result"]`` is None), when ``re_read()`` (:func:`_winning_re_reading`, called only
     then) makes a winning hand of it, or, for any verdict against the player (no yaku, under
     the MCR minimum, furiten too), when a tile of the hand was read under ``LOW_CONFIDENCE``
-    and its doubt could change the ruling (:func:`_in_doubt`).
+    and its doubt could change the ruling (:func:`_in_doubt`), as the reader read it
+    (``reader_saw``: a tile an automatic correction re-read has confidence 1.0 in ``layout``).
     Returns the result that replaces it (the verdict's keys, ``ruling``/``penalty``/``result``
     None, ``valid`` false, ``error`` and ``explanation`` naming the tiles to look at and the
     ``--fix`` answers), or None when the verdict stands."""
@@ -569,8 +570,10 @@ def _unsure_ruling(layout: Layout, verdict: dict, unsure_photo: LayoutWarning | 
     else:
         no_win = verdict.get("result") is None
         found = re_read() if no_win else None
-        low = [(layout.number(d), d) for g in layout.groups if g.kind in ("concealed", "win", "meld")
-               for d in g.detections if _in_doubt(d)]
+        read = {d.box: d for d in (reader_saw.tiles if reader_saw is not None else ())}
+        low = [(layout.number(d), read.get(d.box, d)) for g in layout.groups
+               if g.kind in ("concealed", "win", "meld") for d in g.detections
+               if _in_doubt(read.get(d.box, d))]
         if found is not None:
             _, new_layout, _, score, warnings = found
             numbers = warnings[-1].tiles            # the re-reading's `corrected` note
@@ -917,7 +920,7 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool, melds=
     unsure_photo = _unsure_photo_warning(as_read)
     if not hand_only:
         held = _unsure_ruling(layout, result, unsure_photo,
-                              lambda: _winning_re_reading(detections, layout, ctx, win_tile))
+                              lambda: _winning_re_reading(detections, layout, ctx, win_tile), as_read)
         result = result if held is None else held
     if hand_only and not result.get("error") and not concealed_row_sorted(layout):
         warnings.append(_unsorted_warning(layout, ctx, win_tile, judge))

@@ -277,7 +277,7 @@ def parse_melds(value) -> dict[tuple[int, int], str]:
     try:
         return parse_items(items)
     except UsageError as exc:
-        raise ApiError(422, "bad_melds", str(exc)) from None
+        raise ApiError(422, "bad_melds", in_api_words(str(exc))) from None
 
 
 # ---- the app ----
@@ -504,6 +504,9 @@ def create_app(
             rest, kw = split_table_keys(facts)
         except HandError as exc:
             raise ApiError(422, "bad_table", f"table: {exc}") from None
+        if kw.get("declared", "hu") != "hu":
+            raise ApiError(422, "bad_table", f"table: declared {kw['declared']!r}: only a declared "
+                                             "win ('hu') is ruled on")
         if rest:
             raise ApiError(422, "bad_table", f"table: unknown key {sorted(rest)[0]!r} (declared, "
                                              "revealed, discards, tournament, penalties; the "

@@ -255,6 +255,13 @@ def parse_source(text: str) -> int | str:
 NETWORK_TIMEOUT_S = 10.0     # a network feed that sends nothing for this long has stopped
 
 
+def writer_rate(fps: float) -> float | None:
+    """The frame rate to pace an annotated copy at (``StreamRunner(writer_fps=...)``): the
+    source's, when it is a camera's or a video's (1..120 frames/s); None (each frame written
+    once) for a rate OpenCV made up (some streams report 90000)."""
+    return fps if 1 <= fps <= 120 else None
+
+
 def is_live(source: int | str) -> bool:
     """Webcams and network streams are live (drop frames); files are read in full."""
     return isinstance(source, int) or "://" in str(source)
@@ -343,8 +350,8 @@ class FrameSource:
             self.cap = cv2.VideoCapture(source)
         if capture is None and not self.cap.isOpened():
             if isinstance(source, str) and "://" in source:
-                raise SourceError(f"cannot open video source {source!r} (no answer in "
-                                  f"{NETWORK_TIMEOUT_S:.0f} s, or not a video feed)")
+                raise SourceError(f"cannot open video source {source!r} (nothing there answered "
+                                  f"as a video feed within {NETWORK_TIMEOUT_S:.0f} s)")
             raise SourceError(f"cannot open video source {source!r}")
         self.fps = float(self.cap.get(cv2.CAP_PROP_FPS) or 0) or 30.0
         n = int(self.cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
@@ -601,6 +608,9 @@ class StreamRunner:
 
                 drawn = cv2.resize(drawn, self._out_size, interpolation=cv2.INTER_AREA)
             copies = 1 if self.writer_fps is None else round(frame.time_s * self.writer_fps) + 1 - self.written
+            # a stall's frames, at most 10 s of them (a frame time far ahead is no reason to
+            # write minutes of copies)
+            copies = min(copies, max(1, int(10 * (self.writer_fps or 0))))
             for _ in range(copies):
                 self.writer.write(drawn)
             self.written += max(copies, 0)

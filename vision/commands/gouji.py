@@ -67,6 +67,12 @@ def gouji_json(data: object) -> dict:
     Raises pydantic.ValidationError for malformed input, gouji.GoujiError for records the
     rules cannot score.
     """
+    teams = data.get("teams") if isinstance(data, dict) else None
+    if isinstance(teams, dict):
+        names = [k.strip() for k in teams if isinstance(k, str)]
+        twice = next((n for n in names if names.count(n) > 1), None)
+        if twice is not None:      # "East" and "East " would merge into one team without a word
+            raise gouji.GoujiError(f"team name {twice!r} is given twice")
     doc = MatchIn.model_validate(data)
     teams = [gouji.Team(name, tuple(players)) for name, players in doc.teams.items()]
     games = [gouji.Game(tuple(g.order), g.revolution, tuple(g.cheating)) for g in doc.games]

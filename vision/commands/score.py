@@ -123,7 +123,7 @@ def load_context(text: str | None) -> dict:
     try:
         obj = load_json(raw)
     except ValueError as exc:
-        where = f"in {text}" if not looks_like_json else "not a JSON object"
+        where = f"in {text}" if not looks_like_json else "not valid JSON"
         raise UsageError(f"--context: {where} ({exc})") from None
     if not isinstance(obj, dict):
         raise UsageError("--context: must be a JSON object of hand-request keys")
@@ -272,7 +272,7 @@ def _read_smaller(path: str, image) -> str:
         return ""
     try:
         with open(path, "rb") as fh:
-            size = image_size(fh.read(1 << 20))
+            size = image_size(fh.read())
     except OSError:
         return ""
     h, w = image.shape[:2]

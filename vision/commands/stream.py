@@ -62,8 +62,8 @@ def _quiet_video_libraries() -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.stream import (FrameSource, HandStabiliser, SourceError, StreamRunner, parse_source,
-                               pipeline_scorer)
+    from vision.stream import (NETWORK_TIMEOUT_S, FrameSource, HandStabiliser, SourceError,
+                               StreamRunner, parse_source, pipeline_scorer, writer_rate)
 
     _quiet_video_libraries()
 
@@ -156,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(message, ensure_ascii=False), flush=True)
 
     runner = StreamRunner(reader, HandStabiliser(args.stable), scorer, on_hand, writer,
-                          source.fps if writer is not None else None)
+                          writer_rate(source.fps) if writer is not None else None)
 
     def stop(*_):            # `kill` as Ctrl-C: the annotated video is closed and playable
         raise KeyboardInterrupt
@@ -189,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
                     "that gives no picture")
     if source.live and not interrupted:
         print("tilescope stream: the live source stopped giving frames (it ended, or sent "
-              "nothing for OpenCV's 30 s read timeout)", file=sys.stderr)
+              f"nothing for {NETWORK_TIMEOUT_S:.0f} s)", file=sys.stderr)
     if stats.events == 0:
         print("tilescope stream: no hand was shown: none held still long enough (--stable "
               f"{args.stable}), the table was empty, or the reader found no tiles", file=sys.stderr)

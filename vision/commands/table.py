@@ -98,7 +98,7 @@ EventIn = Annotated[Union[SubstituteIn, ReplacedIn, DisqualifiedIn, PenaltyIn, L
 class TableIn(_Strict):
     players: list[PlayerIn]
     events: list[EventIn] = []
-    prior_delay_of_game: dict[str, Annotated[StrictInt, Field(ge=0)]] = {}
+    prior_delay_of_game: dict[Name, Annotated[StrictInt, Field(ge=0)]] = {}
 
 
 def _event(ev: EventIn) -> ema.Event:
