@@ -149,6 +149,20 @@ def test_furiten_verdict_a_failed_score_and_a_new_photo(server_url, browser):
     _set(browser, "discards", "1m")
     WebDriverWait(browser, 15).until(lambda d: "furiten" in d.find_element(By.ID, "verdict").text,
                                      message="no furiten verdict")
+    assert "penalty 8000" in browser.find_element(By.ID, "verdict").text      # reverse mangan
+    # in tournament mode the chombo is a standings penalty (20,000: WRC/EMA)
+    browser.execute_script("document.getElementById('table-rules').open = true")
+    form.find_element(By.NAME, "tournament").click()
+    WebDriverWait(browser, 15).until(lambda d: "penalty 20000" in d.find_element(By.ID, "verdict").text,
+                                     message="no standings penalty")
+    form.find_element(By.NAME, "tournament").click()
+    # the table's rule options reach the request only where they differ from the defaults
+    assert "rules" not in browser.execute_script("return context()")
+    form.find_element(By.NAME, "aka").click()
+    Select(form.find_element(By.NAME, "kazoe")).select_by_value("sanbaiman")
+    assert browser.execute_script("return context().rules") == {"aka": False, "kazoe": "sanbaiman"}
+    form.find_element(By.NAME, "aka").click()
+    Select(form.find_element(By.NAME, "kazoe")).select_by_value("yakuman")
     # a dora the API refuses: the old value must not stay on screen as this answer
     _set(browser, "dora_indicators", "3x")
     WebDriverWait(browser, 15).until(lambda d: "Could not score" in d.find_element(By.ID, "status").text)

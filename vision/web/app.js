@@ -190,6 +190,14 @@ function context() {
     const honba = Number(f.honba.value || 0), sticks = Number(f.riichi_sticks.value || 0);
     if (honba) ctx.honba = honba;
     if (sticks) ctx.riichi_sticks = sticks;
+    for (const k of ["tenhou", "chiihou"]) if (f[k].checked) ctx[k] = true;
+    // the table's rule options: sent only where they differ from the defaults (hand-json.md)
+    const rules = {};
+    for (const [k, dflt] of [["aka", true], ["open_tanyao", true], ["kiriage", false], ["double_yakuman", false]])
+      if (f[k].checked !== dflt) rules[k] = f[k].checked;
+    if (f.kazoe.value !== "yakuman") rules.kazoe = f.kazoe.value;
+    if (f.double_wind_pair_fu.value !== "4") rules.double_wind_pair_fu = Number(f.double_wind_pair_fu.value);
+    if (Object.keys(rules).length) ctx.rules = rules;
   } else {
     // empty: the flowers the photo shows; a number, 0 included, overrules them
     if (f.flowers.value.trim() !== "") ctx.flowers = Number(f.flowers.value);
@@ -256,6 +264,7 @@ async function verdict(body, request, seq) {
   const table = { declared: "hu", revealed: true };
   const discards = $("context").discards.value.trim();
   if (discards && request.ruleset === "riichi") table.discards = discards;
+  if ($("context").tournament.checked && request.ruleset === "riichi") table.tournament = true;
   const form = new FormData();
   for (const [k, val] of body.entries()) form.append(k, val);
   form.append("table", JSON.stringify(table));
