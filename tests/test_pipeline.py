@@ -1067,3 +1067,18 @@ def test_check_photo_judges_a_repaired_meld_tile_by_what_the_reader_saw():
     verdict = check_photo(chi, RIICHI_CONTEXT, reader=FakeReader(chi)).result
     assert verdict["ruling"] is None and verdict["penalty"] is None
     assert "unsure of tile 14 as 6s (0.40)" in verdict["error"]
+
+
+def test_a_ron_on_a_tile_in_the_players_own_discards_is_ruled_whatever_the_unsure_tiles():
+    # the sample (ron on 4m, waiting on 1m-4m) with its 2m read at 0.40. Discards holding 4m,
+    # the winning tile itself: whatever tile 1 really is, the true hand is either complete
+    # with 4m (so it waits on 4m: furiten) or no win: chombo either way (seed rules 001).
+    # Discards holding only 1m: furiten as read, but a misread 2m could change the waits,
+    # so no ruling
+    dets, _ = truth(RIICHI)
+    unsure = replace(dets, tiles=[replace(d, confidence=0.40, alternatives=(("1m", 0.3),))
+                                  if d.tile == "2m" else d for d in dets.tiles])
+    sure = check_photo(unsure, RIICHI_CONTEXT, reader=FakeReader(unsure), discards="4m9p").result
+    assert sure["ruling"] == "chombo: furiten ron" and sure["penalty"]["total"] == 8000
+    held = check_photo(unsure, RIICHI_CONTEXT, reader=FakeReader(unsure), discards="1m9p").result
+    assert held["ruling"] is None and "unsure of tile 1 as 2m (0.40)" in held["error"]

@@ -547,8 +547,21 @@ def _in_doubt(d) -> bool:
     return d.tile != "back" and sure < LOW_CONFIDENCE
 
 
+def _furiten_whatever_the_tiles(layout: Layout, verdict: dict, read: dict, discards: frozenset) -> bool:
+    """A furiten ruling on a ron whose winning tile, set apart in the photo and read surely
+    (``read``: the reader's own detections by box), is itself in the player's discards."""
+    from scoring.tiles import parse_tiles
+    from scoring.verdict import RIICHI_FURITEN
+
+    win = next((g.detections[0] for g in layout.groups if g.kind == "win" and g.detections), None)
+    if verdict.get("ruling") != RIICHI_FURITEN or win is None or _in_doubt(read.get(win.box, win)):
+        return False
+    return parse_tiles(read.get(win.box, win).tile)[0].kind in discards
+
+
 def _unsure_ruling(layout: Layout, verdict: dict, unsure_photo: LayoutWarning | None,
-                   re_read, reader_saw: Detections | None = None) -> dict | None:
+                   re_read, reader_saw: Detections | None = None,
+                   discards: frozenset = frozenset()) -> dict | None:
     """``tilescope check PHOTO``: a misread tile must not cost a player a penalty. A verdict
     that the win does not stand is no ruling when the reader was unsure of most of the photo's
     tiles (``unsure_photo``), or, for a hand that is no win at all (chombo, a false hu:
@@ -557,6 +570,9 @@ def _unsure_ruling(layout: Layout, verdict: dict, unsure_photo: LayoutWarning | 
     the MCR minimum, furiten too), when a tile of the hand was read under ``LOW_CONFIDENCE``
     and its doubt could change the ruling (:func:`_in_doubt`), as the reader read it
     (``reader_saw``: a tile an automatic correction re-read has confidence 1.0 in ``layout``).
+    One ruling stands whatever the other tiles are: a ron on a surely read winning tile that is
+    in the player's own discards (``discards``, tile kinds) is chombo — the true hand, if
+    complete with that tile, waits on it and is furiten; if not, it is no win.
     Returns the result that replaces it (the verdict's keys, ``ruling``/``penalty``/``result``
     None, ``valid`` false, ``error`` and ``explanation`` naming the tiles to look at and the
     ``--fix`` answers), or None when the verdict stands."""
@@ -585,6 +601,8 @@ def _unsure_ruling(layout: Layout, verdict: dict, unsure_photo: LayoutWarning | 
                    f"tile{'s' if len(numbers) > 1 else ''} {was}, and its next guesses make a "
                    f"winning hand ({_value_text(score)}). Look at the tiles: pass {undo} if they "
                    f"are as read, {fixes} if not")
+        elif low and _furiten_whatever_the_tiles(layout, verdict, read, discards):
+            why = None
         elif low:
             named = ", ".join(f"{n} as {d.tile} ({d.confidence:.2f})" for n, d in sorted(low))
             what = "the hand is no winning hand" if no_win else "the win does not stand"
@@ -834,7 +852,8 @@ def _small_tiles_warning(detections: Detections) -> LayoutWarning | None:
         "closer or at a higher resolution")
 
 
-def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool, melds=None) -> PhotoResult:
+def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool, melds=None,
+         discards: frozenset = frozenset()) -> PhotoResult:
     ctx = validate_context(context)
     ruleset = ctx.get("ruleset", "riichi")
     detections, t_read, array = _read(image, reader)
@@ -920,7 +939,8 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool, melds=
     unsure_photo = _unsure_photo_warning(as_read)
     if not hand_only:
         held = _unsure_ruling(layout, result, unsure_photo,
-                              lambda: _winning_re_reading(detections, layout, ctx, win_tile), as_read)
+                              lambda: _winning_re_reading(detections, layout, ctx, win_tile), as_read,
+                              discards)
         result = result if held is None else held
     if hand_only and not result.get("error") and not concealed_row_sorted(layout):
         warnings.append(_unsorted_warning(layout, ctx, win_tile, judge))
@@ -1010,4 +1030,5 @@ def check_photo(image: Any, context: dict | None = None, *, reader=None,
         except HandError as exc:
             return {"valid": False, "error": str(exc)}
 
-    return _run(image, context, reader, fixes, win_tile, judge, hand_only=False, melds=melds)
+    return _run(image, context, reader, fixes, win_tile, judge, hand_only=False, melds=melds,
+                discards=frozenset(t.kind for t in discard_tiles))
