@@ -554,9 +554,10 @@ def _furiten_whatever_the_tiles(layout: Layout, verdict: dict, read: dict, disca
     from scoring.verdict import RIICHI_FURITEN
 
     win = next((g.detections[0] for g in layout.groups if g.kind == "win" and g.detections), None)
-    if verdict.get("ruling") != RIICHI_FURITEN or win is None or _in_doubt(read.get(win.box, win)):
+    if verdict.get("ruling") != RIICHI_FURITEN or win is None:
         return False
-    return parse_tiles(read.get(win.box, win).tile)[0].kind in discards
+    seen = read.get(win.box, win)
+    return not _in_doubt(seen) and parse_tiles(seen.tile)[0].kind in discards
 
 
 def _unsure_ruling(layout: Layout, verdict: dict, unsure_photo: LayoutWarning | None,
