@@ -419,6 +419,20 @@ def test_report_says_which_discarders_were_not_seen():
     assert "pon 777z, called 7z from across " in lines and "(by rule)" not in lines
 
 
+def test_score_takes_the_table_rule_flags_and_says_them(fake_model, capsys):
+    # the sample (2 han 30 fu, 2000 with its red five: tests/sample_truth.py) at a table
+    # without red fives: the aka han goes, 1 han 30 fu, non-dealer ron 1000 (seed rules 001);
+    # the report says which rules it was scored under, as check and hand take the same flags
+    photo = str(RIICHI.with_suffix(".jpg"))
+    code, out, err = run_cli(["score", photo, "--win", "ron", "--seat", "S", "--dora", "1p",
+                              "--no-aka", "--kazoe", "sanbaiman"], capsys)
+    assert code == 0, err
+    assert "Value: 1 han 30 fu" in out and "total 1000" in out
+    assert "Table rules: no red fives, kazoe sanbaiman" in out
+    code, out, err = run_cli(["score", photo, "--win", "ron", "--seat", "S", "--dora", "1p"], capsys)
+    assert "total 2000" in out and "Table rules" not in out
+
+
 def test_cli_json(fake_model, capsys):
     code, out, _ = run_cli(["score", str(RIICHI.with_suffix(".jpg")), "--json", "--context",
                             json.dumps(RIICHI_CONTEXT)], capsys)
@@ -998,6 +1012,7 @@ def test_check_photo_names_a_very_unsure_tile_instead_of_ruling_chombo():
     half = replace(dets, tiles=tiles_)
     verdict = check_photo(half, RIICHI_CONTEXT, reader=FakeReader(half)).result
     assert verdict["ruling"] is None and "unsure of tile 3 as 5z (0.11)" in verdict["error"]
+    assert "pass --fix 3=5z if it is as read, --fix N=TILE for a misread one" in verdict["error"]
 
 
 def test_check_photo_holds_back_a_no_yaku_ruling_on_unsure_tiles():

@@ -598,7 +598,7 @@ def _unsure_ruling(layout: Layout, verdict: dict, unsure_photo: LayoutWarning | 
                             for n in numbers)
             undo = " ".join(f"--fix {n}={layout.order[n - 1].tile}" for n in numbers)
             fixes = " ".join(f"--fix {n}={new_layout.order[n - 1].tile}" for n in numbers)
-            why = (f"{as_read} the hand is no winning hand, but the reader was unsure of "
+            why = (f"{as_read} the hand is not a winning hand, but the reader was unsure of "
                    f"tile{'s' if len(numbers) > 1 else ''} {was}, and its next guesses make a "
                    f"winning hand ({_value_text(score)}). Look at the tiles: pass {undo} if they "
                    f"are as read, {fixes} if not")
@@ -606,10 +606,12 @@ def _unsure_ruling(layout: Layout, verdict: dict, unsure_photo: LayoutWarning | 
             why = None
         elif low:
             named = ", ".join(f"{n} as {d.tile} ({d.confidence:.2f})" for n, d in sorted(low))
-            what = "the hand is no winning hand" if no_win else "the win does not stand"
+            what = "the hand is not a winning hand" if no_win else "the win does not stand"
+            confirm = " ".join(f"--fix {n}={d.tile}" for n, d in sorted(low))
             why = (f"{as_read} {what}, but the reader was unsure of "
                    f"tile{'s' if len(low) > 1 else ''} {named}. Look at "
-                   f"{'them' if len(low) > 1 else 'it'}, and pass --fix N=TILE for a misread one")
+                   f"{'them' if len(low) > 1 else 'it'}: pass {confirm} if "
+                   f"{'they are' if len(low) > 1 else 'it is'} as read, --fix N=TILE for a misread one")
     if why is None:
         return None
     return {"ruleset": verdict.get("ruleset"), "ruling": None, "valid": False, "penalty": None,

@@ -93,6 +93,18 @@ def _numbered_backwards(layout: Layout) -> bool:
     return len(seq) > 1 and seq[0] > seq[-1]
 
 
+_RULE_WORDS = {("aka", False): "no red fives", ("open_tanyao", False): "no open tanyao",
+               ("kiriage", True): "kiriage mangan", ("double_yakuman", True): "double yakuman",
+               ("kazoe", "sanbaiman"): "kazoe sanbaiman", ("kazoe", "none"): "no kazoe yakuman",
+               ("double_wind_pair_fu", 2): "double-wind pair 2 fu"}
+
+
+def _rules_text(rules: dict | None) -> str:
+    """The table rules a request plays under where they differ from the defaults, in words
+    (``no red fives, kiriage mangan``): a referee sees what the value was worked out under."""
+    return ", ".join(_RULE_WORDS[(k, v)] for k, v in (rules or {}).items() if (k, v) in _RULE_WORDS)
+
+
 def photo_report(photo, source: str = "photo", context_notes: list[str] | None = None) -> str:
     """The ``tilescope score`` report for a :class:`vision.pipeline.PhotoResult`.
 
@@ -118,6 +130,9 @@ def photo_report(photo, source: str = "photo", context_notes: list[str] | None =
     lines += group_lines(lay, (photo.request or {}).get("win_tile"))
     if context_notes:
         lines.append("Assumed: " + "; ".join(context_notes))
+    rules = _rules_text((photo.request or {}).get("rules"))
+    if rules:
+        lines.append(f"Table rules: {rules}")
     lines.append("")
     result = photo.result
     if result.get("ruling"):                     # a verdict (tilescope check PHOTO)

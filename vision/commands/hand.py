@@ -34,6 +34,20 @@ then one '+TYPE TILES' per declared meld:
 """
 
 
+def add_rule_arguments(g) -> None:
+    """The riichi table-rule flags (``tilescope hand``, ``check``, ``score``, ``stream``), read
+    back by :func:`vision.commands.score.rules_from_flags`."""
+    g.add_argument("--no-aka", action="store_true", help="red fives are not dora")
+    g.add_argument("--no-open-tanyao", action="store_true", help="tanyao needs a closed hand")
+    g.add_argument("--kiriage", action="store_true", help="4 han 30 fu and 3 han 60 fu are mangan")
+    g.add_argument("--double-yakuman", action="store_true",
+                   help="13-sided kokushi, suuankou tanki, pure nine gates, daisuushi count double")
+    g.add_argument("--kazoe", choices=("yakuman", "sanbaiman", "none"), default="yakuman",
+                   help="13+ han without yakuman (default yakuman)")
+    g.add_argument("--double-wind-fu", type=int, choices=(2, 4), default=4,
+                   help="fu for a pair of a wind that is seat and round wind (default 4)")
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = TEXT_SYNTAX
@@ -63,15 +77,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                    help="ura dora indicators (count only with riichi); repeatable as --dora")
     g.add_argument("--honba", type=int, help="counters on the table (default 0)")
     g.add_argument("--sticks", type=int, help="riichi sticks on the table (default 0)")
-    g.add_argument("--no-aka", action="store_true", help="red fives are not dora")
-    g.add_argument("--no-open-tanyao", action="store_true", help="tanyao needs a closed hand")
-    g.add_argument("--kiriage", action="store_true", help="4 han 30 fu and 3 han 60 fu are mangan")
-    g.add_argument("--double-yakuman", action="store_true",
-                   help="13-sided kokushi, suuankou tanki, pure nine gates, daisuushi count double")
-    g.add_argument("--kazoe", choices=("yakuman", "sanbaiman", "none"), default="yakuman",
-                   help="13+ han without yakuman (default yakuman)")
-    g.add_argument("--double-wind-fu", type=int, choices=(2, 4), default=4,
-                   help="fu for a pair of a wind that is seat and round wind (default 4)")
+    add_rule_arguments(g)
     g = parser.add_argument_group("MCR context (with --text)")
     g.add_argument("--flowers", type=int, help="flower and season tiles (default 0; a photo: as seen)")
     g.add_argument("--last-copy", action="store_true", help="the winning tile was the last of its kind")

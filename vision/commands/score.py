@@ -88,6 +88,9 @@ def add_context_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--ura", action="append", metavar="TILES", help="ura-dora indicators (count only with riichi)")
     g.add_argument("--honba", type=int, help="counters on the table (default 0)")
     g.add_argument("--sticks", type=int, help="riichi sticks on the table (default 0)")
+    from vision.commands.hand import add_rule_arguments
+
+    add_rule_arguments(parser.add_argument_group("riichi table rules (defaults: the tournament-common ones)"))
     g = parser.add_argument_group("MCR only")
     g.add_argument("--flowers", type=int, help="flower/season tiles (default: the flowers in the photo)")
     g.add_argument("--last-copy", action="store_true", help="the winning tile was the last of its kind (Last Tile)")
@@ -190,6 +193,7 @@ def context_from_args(args) -> tuple[dict, list[str]]:
         ctx["dora_indicators"] = "".join(args.dora)
     if args.ura:
         ctx["ura_dora_indicators"] = "".join(args.ura)
+    rules_from_flags(args, ctx)
     notes = []
     if "ruleset" not in ctx:
         notes.append("riichi rules (--ruleset mcr for Chinese Official)")
@@ -387,7 +391,13 @@ def _context_from_hand_args(args, notes: list[str] | None = None) -> dict:
             ctx[key] = getattr(args, flag)
     if getattr(args, "hidden_win_tile", False):
         ctx["win_tile_shown"] = False
-    # each rule flag given changes its own option; the others keep --context's
+    rules_from_flags(args, ctx)
+    return ctx
+
+
+def rules_from_flags(args, ctx: dict) -> None:
+    """Set ``ctx["rules"]`` from the table-rule flags (``add_rule_arguments``): each flag given
+    changes its own option; the others keep ``--context``'s."""
     given = {"aka": False if getattr(args, "no_aka", False) else None,
              "open_tanyao": False if getattr(args, "no_open_tanyao", False) else None,
              "kiriage": True if getattr(args, "kiriage", False) else None,
@@ -398,7 +408,6 @@ def _context_from_hand_args(args, notes: list[str] | None = None) -> dict:
     if given:
         rules = ctx.get("rules")
         ctx["rules"] = {**(rules if isinstance(rules, dict) else {}), **given}
-    return ctx
 
 
 def run_check_photo(args, options=None) -> int:

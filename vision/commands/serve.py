@@ -5,7 +5,7 @@ import argparse
 import math
 import sys
 
-HELP = ("HTTP API (/api/read, /api/score, /api/hand, /api/check, /api/health, docs at /docs) and a phone web "
+HELP = ("HTTP API (/api/read, /api/score, /api/hand, /api/check, /api/check-photo, /api/health, docs at /docs) and a phone web "
         "page at /; binds 127.0.0.1:8000 unless --host/--port say otherwise")
 
 
