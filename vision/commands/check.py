@@ -34,6 +34,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     for action in parser._actions:          # check prints JSON for a photo too
         if action.dest == "json":
             action.help = "print the JSON result, not the report (--text or a PHOTO)"
+        elif action.dest == "file":
+            action.metavar = "FILE|PHOTO"
+            action.help = ("JSON Lines requests (default: standard input), or a photo of the hand "
+                           "(the win's flags below then apply to it; exit 0 with a ruling, 1 when "
+                           "the photo cannot be ruled on, 2 for bad input)")
     g = parser.add_argument_group("what happened at the table")
     g.add_argument("--declared", default="hu", help="what the player declared (default hu: a win)")
     g.add_argument("--not-revealed", action="store_true",
