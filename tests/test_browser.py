@@ -150,6 +150,7 @@ def test_furiten_verdict_a_failed_score_and_a_new_photo(server_url, browser):
     WebDriverWait(browser, 15).until(lambda d: "furiten" in d.find_element(By.ID, "verdict").text,
                                      message="no furiten verdict")
     assert "penalty 8000" in browser.find_element(By.ID, "verdict").text      # reverse mangan
+    assert browser.find_element(By.ID, "payment").text.endswith("not paid: the win does not stand")
     # in tournament mode the chombo is a standings penalty (20,000: WRC/EMA)
     browser.execute_script("document.getElementById('table-rules').open = true")
     form.find_element(By.NAME, "tournament").click()

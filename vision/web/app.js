@@ -284,6 +284,12 @@ async function verdict(body, request, seq) {
   head.textContent = `Verdict: ${v.ruling}`;
   el.appendChild(head);
   if (v.penalty) el.append(` — penalty ${v.penalty.total}` + (v.penalty.kind ? ` (${v.penalty.kind})` : ""));
+  if (v.ruling && v.valid === false) {
+    // the value above is what the hand would be worth; the ruling says the win does not stand
+    const pay = $("payment");
+    pay.classList.add("void");
+    pay.textContent += " — not paid: the win does not stand";
+  }
   if (v.explanation) {
     const p = document.createElement("p");
     p.textContent = v.explanation;
@@ -357,6 +363,7 @@ function showResult(data) {
     if (pay.from_each_other !== undefined) bits.push(`others pay ${pay.from_each_other} each`);
     payEl.textContent = `Winner receives ${pay.total}` + (bits.length ? ` (${bits.join(", ")})` : "");
   } else payEl.textContent = "";
+  payEl.classList.remove("void");
   $("verdict").textContent = "";
   const warn = $("warnings");
   warn.textContent = "";
