@@ -433,6 +433,20 @@ def test_score_takes_the_table_rule_flags_and_says_them(fake_model, capsys):
     assert "total 2000" in out and "Table rules" not in out
 
 
+def test_check_report_rules_first_and_pays_nothing_for_a_chombo(fake_model, capsys):
+    # the sample waits on 1m-4m; 1m in the player's discards: furiten ron, chombo (seed rules
+    # 001), a non-dealer's reverse mangan 4000 + 2000 + 2000. The hand's 2000 is what it would
+    # have been worth: printed after the ruling, and said not to be paid
+    photo = str(RIICHI.with_suffix(".jpg"))
+    code, out, err = run_cli(["check", photo, "--seat", "S", "--dora", "1p", "--discards", "1m"], capsys)
+    assert code == 0, err
+    assert out.index("Ruling: CHOMBO: FURITEN RON") < out.index("Payment if the win stood: ")
+    assert "offender pays each non-dealer 2000; 8000 in all" in out and "\nPayment: " not in out
+    code, out, err = run_cli(["check", photo, "--seat", "S", "--dora", "1p", "--discards", "1m",
+                              "--tournament"], capsys)
+    assert "Penalty (standings): 20000 points" in out
+
+
 def test_cli_json(fake_model, capsys):
     code, out, _ = run_cli(["score", str(RIICHI.with_suffix(".jpg")), "--json", "--context",
                             json.dumps(RIICHI_CONTEXT)], capsys)

@@ -141,11 +141,15 @@ def photo_report(photo, source: str = "photo", context_notes: list[str] | None =
         from .commands.check import format_verdict
 
         fields = ("ruleset", "ruling", "valid", "explanation", "penalty", "result")
-        if photo.request is not None:
-            lines.append(format_report(parse_request(photo.request), result["result"])
-                         if result.get("result") else _hand_line(photo.request))
-            lines.append("")
+        # the ruling first: a chombo must not read as the payment above it
         lines.append(format_verdict(Verdict(**{k: result.get(k) for k in fields})))
+        if photo.request is not None:
+            lines.append("")
+            hand = (format_report(parse_request(photo.request), result["result"])
+                    if result.get("result") else _hand_line(photo.request))
+            if result.get("valid") is False:
+                hand = hand.replace("\nPayment: ", "\nPayment if the win stood: ")
+            lines.append(hand)
     elif photo.request is not None and not result.get("error"):
         lines.append(format_report(parse_request(photo.request), result))
     elif "ruling" in result:                     # check PHOTO that could not rule (_unsure_ruling)

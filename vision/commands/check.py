@@ -84,8 +84,10 @@ def format_verdict(verdict) -> str:
     lines = [f"Ruling: {verdict.ruling.upper()}" + ("" if verdict.valid else " (the win does not stand)")]
     pen = verdict.penalty
     if pen:
-        parts = [f"{k.replace('_', ' ')} {v}" for k, v in pen.items() if k not in ("kind", "total")]
-        lines.append(f"Penalty ({pen['kind']}): {', '.join(parts)}; {pen['total']} in all")
+        parts = [f"{k.replace('non_dealer', 'non-dealer').replace('_', ' ')} {v}" for k, v in pen.items()
+                 if k not in ("kind", "total", "points")]
+        lines.append(f"Penalty ({pen['kind']}): {', '.join(parts)}; {pen['total']} in all" if parts
+                     else f"Penalty ({pen['kind']}): {pen['total']} points")
     res = verdict.result
     if verdict.valid and res and res.get("payment"):
         pay = res["payment"]
