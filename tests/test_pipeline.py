@@ -1111,3 +1111,22 @@ def test_a_ron_on_a_tile_in_the_players_own_discards_is_ruled_whatever_the_unsur
     assert sure["ruling"] == "chombo: furiten ron" and sure["penalty"]["total"] == 8000
     held = check_photo(unsure, RIICHI_CONTEXT, reader=FakeReader(unsure), discards="1m9p").result
     assert held["ruling"] is None and "unsure of tile 1 as 2m (0.40)" in held["error"]
+
+
+def test_a_meld_repair_refused_for_a_flag_says_so():
+    # the MCR sample (123456m7z + chi 789m + pon 555z, winning on 7z) with the chi's 9m read
+    # as 3m (0.35, next guess 9m): the chi 783m is repaired to 789m, but with last_copy the
+    # hand is refused — the winner holds another 7z, so the winning tile is not the last of
+    # its kind shown (Green Book, Last Tile). The report's error is the meld as read; a
+    # warning names what stopped the repaired hand
+    dets, _ = truth(MCR)
+    tiles_ = [replace(d, tile="3m", confidence=0.35, alternatives=(("9m", 0.3),)) if d.tile == "9m" else d
+              for d in dets.tiles]
+    misread = replace(dets, tiles=tiles_)
+    ctx = {"ruleset": "mcr", "win": "ron", "seat_wind": "S", "round_wind": "E", "last_copy": True}
+    photo = score_photo(misread, ctx, reader=FakeReader(misread))
+    assert photo.result.get("error")
+    refused = [w for w in photo.warnings if w.code == "repair_refused"]
+    assert len(refused) == 1 and "as 9m" in refused[0].message and "last_copy" in refused[0].message
+    ctx.pop("last_copy")                 # without the flag the repaired hand scores (27 points)
+    assert score_photo(misread, ctx, reader=FakeReader(misread)).result["total"] == 27

@@ -618,6 +618,28 @@ def _unsure_ruling(layout: Layout, verdict: dict, unsure_photo: LayoutWarning | 
             "result": None, "explanation": f"Cannot rule from this photo: {why}.", "error": why}
 
 
+def _repair_stopped_by(detections: Detections, layout: Layout, ctx: dict, win_tile: str | None,
+                       judge) -> LayoutWarning | None:
+    """When the melds made legal by their unsure tiles' next guesses (``Layout.meld_repairs``)
+    give a complete hand that is still refused for something else — a flag of the context
+    that the tiles contradict (``last_copy`` with another copy held) — a ``repair_refused``
+    warning naming that: the report's own error is about the meld as read, which hides it."""
+    try:
+        _, fixed = reparse_fixed(layout, detections, dict(layout.meld_repairs))
+    except ValueError:
+        return None
+    req, result, _ = _judge_layout(fixed, ctx, win_tile, judge)
+    why = result.get("error")
+    if req is None or not why:
+        return None
+    tiles = tuple(sorted(layout.meld_repairs))
+    read = ", ".join(f"{n} as {fixed.order[n - 1].tile}" for n in tiles)
+    return LayoutWarning(
+        "repair_refused",
+        f"with tile{'s' if len(tiles) > 1 else ''} {read} (the reader's next guesses) the melds "
+        f"are legal, but the hand is still refused: {why}", "", tiles)
+
+
 def _repaired_melds(detections: Detections, layout: Layout, ctx: dict, win_tile: str | None, judge,
                     joint: bool = True):
     """When the hand as read cannot be scored and the layout found melds that one unsure tile's
@@ -911,6 +933,8 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool, melds=
         found = _repaired_melds(detections, layout, ctx, win_tile, judge, joint=hand_only)
         if found is not None:
             detections, layout, req, result, warnings, repaired = found
+        else:
+            repaired = _repair_stopped_by(detections, layout, ctx, win_tile, judge)
     # re-read jointly when the hand as read makes no winning hand, or makes one from a row
     # that is not sorted (players lay a winning hand down sorted: vision.joint_fix)
     unsorted = not result.get("error") and not concealed_row_sorted(layout)
