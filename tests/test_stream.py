@@ -566,6 +566,8 @@ def test_annotated_copy_of_a_live_source_plays_in_real_time():
     runner.step(Frame(0, image, 0.0), detect=False)
     runner.step(Frame(1, image, 3600.0), detect=False)
     assert stalled.frames == 1 + 300
+    runner.step(Frame(2, image, 3600.0 + 1 / 30), detect=False)     # and on from there: one
+    assert stalled.frames == 1 + 300 + 1
     # a camera claiming 90000 frames/s (OpenCV reports such rates for some streams) is not
     # paced at all: each frame written once, as before
     from vision.stream import writer_rate

@@ -607,13 +607,13 @@ class StreamRunner:
                 import cv2
 
                 drawn = cv2.resize(drawn, self._out_size, interpolation=cv2.INTER_AREA)
-            copies = 1 if self.writer_fps is None else round(frame.time_s * self.writer_fps) + 1 - self.written
-            # a stall's frames, at most 10 s of them (a frame time far ahead is no reason to
-            # write minutes of copies)
-            copies = min(copies, max(1, int(10 * (self.writer_fps or 0))))
+            due = self.written + 1 if self.writer_fps is None else round(frame.time_s * self.writer_fps) + 1
+            # a stall's frames, at most 10 s of them: a frame time far ahead is no reason to
+            # write minutes of copies, and the video goes on from there (not catching up)
+            copies = min(due - self.written, max(1, int(10 * (self.writer_fps or 0))))
             for _ in range(copies):
                 self.writer.write(drawn)
-            self.written += max(copies, 0)
+            self.written = max(self.written, due)
         return message
 
     def _score(self, image: np.ndarray, event: HandEvent) -> dict:
