@@ -32,17 +32,13 @@ stderr, exit code 2.
 from __future__ import annotations
 
 import argparse
-from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict
 
 from scoring.tournament import gouji
-from vision.commands.table import run_json_command
+from vision.commands.table import Name, run_json_command
 
 HELP = "Gouji team match scoring from finishing orders (JSON in, JSON out)"
-
-# "Ann " is Ann: a trailing space must not make a second player (or team)
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 
 
 class _Strict(BaseModel):
