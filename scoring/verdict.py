@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, Sequence
 
-from .hand import HandError, HandRequest, validate
+from .hand import WIN_KINDS, HandError, HandRequest, validate
 from .hand import check as hand_check
 from .hand import four_plain_fives
 from .tiles import Tile, TileError, check_physical, parse_tiles, to_mpsz
@@ -95,6 +95,12 @@ def check(req: HandRequest, declared: str = "hu", revealed: bool = True, discard
     """
     if declared not in ("hu", "ron", "tsumo", "mahjong"):
         raise HandError(f"declared must be 'hu' (a declared win), got {declared!r}")
+    if declared in WIN_KINDS and declared != req.win:
+        # which way the win came is a fact the referee settles first; ruling on the other
+        # one would value (or penalise) a different win than the one called
+        raise HandError(f"declared {declared!r} but 'win' is {req.win!r}: a {declared} win is "
+                        f"{'self-drawn' if declared == 'tsumo' else 'on a discard'}; give the same "
+                        "for both (or declared 'hu')")
     options = options or PenaltyOptions()
     try:
         validate(req)

@@ -527,7 +527,7 @@ def test_cli_check_photo_takes_the_context_and_says_what_it_assumed(fake_model, 
     code, out, err = run_cli(["check", photo, "--context", json.dumps(
         {"win": "tsumo", "seat_wind": "S", "dora_indicators": "1p"})], capsys)
     assert code == 0, err
-    assert "Ruling: VALID" in out and "from dealer 1000, from non dealer 500; total 2000" in out
+    assert "Ruling: VALID" in out and "from dealer 1000, from non-dealer 500; total 2000" in out
     assert "Assumed: riichi rules" in out and "round East" in out and "seat East" not in out
     # flags win over the context, and nothing is assumed when every flag is given
     code, out, _ = run_cli(["check", photo, "--context", '{"win": "tsumo"}', "--win", "ron",

@@ -202,3 +202,23 @@ def test_valid_win_explanation_names_the_dora_beside_the_yaku():
     v = V.check(parse_request(hand))
     assert v.ruling == V.VALID and v.result["payment"]["total"] == 3900
     assert "yaku yakuhai (chun) 1; aka dora 1; 2 han 40 fu" in v.explanation
+
+
+def test_declared_tsumo_is_valued_as_a_tsumo_not_ruled_on_the_default_ron(capsys):
+    # 234m 678s 55z 23p+4p 789p, South seat: no yaku by ron (chombo), but a closed self-drawn
+    # win has menzen tsumo (seed 001): 1 han; fu 20 + 2 tsumo + 2 (a dragon pair) + 0 (23p
+    # waits on 1p/4p) = 24 -> 30; non-dealer tsumo 30 x 2^3 = 240: 300 / 500, 1100
+    from vision.cli import main
+    rc = main(["check", "--text", "234m678s55z23p789p4p", "--seat", "S", "--declared", "tsumo"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "Ruling: VALID" in out
+    assert "from dealer 500, from non-dealer 300; total 1100" in out
+    rc = main(["check", "--text", "234m678s55z23p789p4p", "--seat", "S", "--declared", "ron",
+               "--win", "tsumo"])
+    assert rc == 2 and "--declared ron but --win tsumo" in capsys.readouterr().err
+
+
+def test_declared_ron_or_tsumo_must_match_the_request_s_win():
+    out = V.check_json(dict(PINFU, win="ron", declared="tsumo"))
+    assert out["valid"] is False and "declared 'tsumo' but 'win' is 'ron'" in out["error"]
+    assert V.check_json(dict(PINFU, win="tsumo", declared="tsumo"))["error"] is None

@@ -40,7 +40,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                            "(the win's flags below then apply to it; exit 0 with a ruling, 1 when "
                            "the photo cannot be ruled on, 2 for bad input)")
     g = parser.add_argument_group("what happened at the table")
-    g.add_argument("--declared", default="hu", help="what the player declared (default hu: a win)")
+    g.add_argument("--declared", default="hu", choices=("hu", "ron", "tsumo", "mahjong"),
+                   help="what the player declared (default hu: a win; ron or tsumo also sets --win)")
     g.add_argument("--not-revealed", action="store_true",
                    help="the hand was not laid open (MCR: a false hu is then a dead hand, no penalty)")
     g.add_argument("--discards", default="", metavar="TILES", help="the player's own discards, mpsz (riichi furiten)")
@@ -90,9 +91,8 @@ def format_verdict(verdict) -> str:
                      else f"Penalty ({pen['kind']}): {pen['total']} points")
     res = verdict.result
     if verdict.valid and res and res.get("payment"):
-        pay = res["payment"]
-        parts = [f"{k.replace('_', ' ')} {v}" for k, v in pay.items() if k != "total"]
-        lines.append(f"Payment: {', '.join(parts)}; total {pay['total']}")
+        from vision.commands.hand import payment_line
+        lines.append(payment_line(res["payment"]))
     lines.append("")
     lines.append(verdict.explanation)
     return "\n".join(lines)
@@ -108,6 +108,13 @@ def run(args) -> int:
     from scoring.tiles import TileError
     from vision.commands.score import is_photo, run_check_photo
 
+    if args.declared in ("ron", "tsumo"):
+        if args.win is None:        # a declared ron or tsumo says how the win came
+            args.win = args.declared
+        elif args.win != args.declared:
+            print(f"tilescope check: --declared {args.declared} but --win {args.win}: give one "
+                  f"of them, or the same for both", file=sys.stderr)
+            return 2
     if is_photo(args.file):
         if args.text is not None:
             print("tilescope check: give either a PHOTO or --text, not both", file=sys.stderr)

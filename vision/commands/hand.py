@@ -147,9 +147,16 @@ def format_report(req, result: dict) -> str:
             lines.append(f"Total: {result['total']} point{'' if result['total'] == 1 else 's'}")
     pay = result.get("payment")
     if pay:
-        parts = [f"{k.replace('_', ' ')} {v}" for k, v in pay.items() if k != "total"]
-        lines.append(f"Payment: {', '.join(parts)}; total {pay['total']}")
+        lines.append(payment_line(pay))
     return "\n".join(lines)
+
+
+def payment_line(pay: dict, label: str = "Payment") -> str:
+    """``Payment: from dealer 500, from non-dealer 300; total 1100`` from a result's payment
+    dict (its keys in words)."""
+    parts = [f"{k.replace('non_dealer', 'non-dealer').replace('_', ' ')} {v}"
+             for k, v in pay.items() if k != "total"]
+    return f"{label}: {', '.join(parts)}; total {pay['total']}"
 
 
 def _run_text(args) -> int:
