@@ -61,12 +61,23 @@ class _RequestModel(_Strict):
     win_tile_shown: bool = True
 
 
+# rules a caller may reach for that tilescope does not model (scoring/riichi/RULES.md, "Not
+# modelled"): said so, rather than a bare "unknown key" that reads like a typing slip
+NOT_MODELLED = {
+    "pao": "pao (liability payments)", "sekinin_barai": "pao (liability payments)",
+    "renhou": "renhou", "nagashi": "nagashi mangan", "nagashi_mangan": "nagashi mangan",
+    "open_riichi": "open riichi", "paarenchan": "paarenchan",
+}
+
+
 def _explain(exc: ValidationError) -> str:
     parts = []
     for err in exc.errors():
         loc = ".".join(str(p) for p in err["loc"]) or "request"
         if err["type"] == "extra_forbidden":
-            parts.append(f"unknown key {loc!r}")
+            rule = NOT_MODELLED.get(str(err["loc"][-1]).lower()) if err["loc"] else None
+            parts.append(f"unknown key {loc!r}" + (f": {rule} is not modelled by tilescope "
+                                                  "(scoring/riichi/RULES.md)" if rule else ""))
         elif err["type"] == "missing":
             parts.append(f"missing key {loc!r}")
         elif err["type"] in ("model_type", "model_attributes_type", "dict_type"):

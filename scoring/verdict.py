@@ -205,6 +205,7 @@ def _check_riichi(req: HandRequest, discards: Sequence[Tile], tournament: bool,
                   count_problem: str | None, options: PenaltyOptions) -> Verdict:
     from .api import score_hand
     from .decompose import is_complete, waits
+    from .riichi.limits import liability_note
     from .tiles import counts34
 
     hand = _hand_text(req)
@@ -245,9 +246,18 @@ def _check_riichi(req: HandRequest, discards: Sequence[Tile], tournament: bool,
     dora = result.get("dora") or {}
     extra = ", ".join(f"{name} {dora[key]}" for key, name in
                       (("dora", "dora"), ("aka", "aka dora"), ("ura", "ura dora")) if dora.get(key))
+    notes = ""
+    if req.win == "ron":
+        # what the referee must still ask: furiten a photo or a discard list cannot show
+        notes = (" Furiten was checked against the player's own discards only: not a winning "
+                 "tile passed since their last discard, nor one passed after riichi."
+                 if discards else " Furiten was not checked: no discards were given.")
+    pao = liability_note(req, [y["name"] for y in result.get("yaku", [])])
+    if pao:
+        notes += f" Note: {pao[0].upper()}{pao[1:]}."
     return Verdict("riichi", VALID, True,
                    f"Valid win. {hand}: yaku {yaku}{'; ' + extra if extra else ''}; {value}; the winner receives "
-                   f"{result['payment']['total']}.", None, result)
+                   f"{result['payment']['total']}.{notes}", None, result)
 
 
 # --- JSON ----------------------------------------------------------------------------------

@@ -211,3 +211,13 @@ def test_closed_standard_input_is_a_message(capsys, monkeypatch):
     monkeypatch.setattr("sys.stdin", None)        # `tilescope hand <&-`
     assert main(["hand"]) == 2
     assert "standard input is closed" in capsys.readouterr().err
+
+
+def test_a_daisangen_with_open_dragon_pons_says_pao_was_not_applied(capsys):
+    # daisangen, non-dealer tsumo: 8000 base -> 16000 from the dealer, 8000 from each other
+    # (seed 001); under EMA/WRC pao the feeder of the third pon would pay all 32000
+    assert main(["hand", "--text", "234m1p1p +pon 555z +pon 666z +pon 777z", "--seat", "S",
+                 "--win", "tsumo"]) == 0
+    out = capsys.readouterr().out
+    assert "from dealer 16000, from non-dealer 8000; total 32000" in out
+    assert "Note:  pao not applied: if another player's discard was called for the third dragon" in out

@@ -222,3 +222,31 @@ def test_declared_ron_or_tsumo_must_match_the_request_s_win():
     out = V.check_json(dict(PINFU, win="ron", declared="tsumo"))
     assert out["valid"] is False and "declared 'tsumo' but 'win' is 'ron'" in out["error"]
     assert V.check_json(dict(PINFU, win="tsumo", declared="tsumo"))["error"] is None
+
+
+def test_a_valid_ron_says_what_furiten_was_not_checked():
+    # a referee reading VALID must not take furiten as cleared when no discards were given
+    no_discards = V.check_json(dict(PINFU, win="ron"))
+    assert no_discards["ruling"] == V.VALID
+    assert "Furiten was not checked: no discards were given" in no_discards["explanation"]
+    with_discards = V.check_json(dict(PINFU, win="ron", discards="9m"))
+    assert "own discards only" in with_discards["explanation"]
+    assert "Furiten" not in V.check_json(dict(PINFU, win="tsumo"))["explanation"]  # tsumo: none
+
+
+def test_pao_is_named_when_a_daisangen_has_an_open_dragon_set():
+    # EMA/WRC: the feeder of the third dragon pon pays; a request cannot say who that was
+    obj = {"ruleset": "riichi", "concealed": "234m1p", "win_tile": "1p", "win": "ron", "seat_wind": "S",
+           "melds": [{"type": "pon", "tiles": "555z"}, {"type": "pon", "tiles": "666z"},
+                     {"type": "pon", "tiles": "777z"}]}
+    out = V.check_json(obj)
+    assert out["result"]["payment"]["total"] == 32000 and "Pao not applied" in out["explanation"]
+    closed = dict(obj, concealed="234m1p555666777z", melds=[])   # suuankou-free, all concealed
+    assert "Pao" not in V.check_json(closed)["explanation"]
+
+
+def test_rules_tilescope_does_not_model_are_named_as_such():
+    out = V.check_json(dict(PINFU, win="ron", pao="left"))
+    assert "unknown key 'pao': pao (liability payments) is not modelled" in out["error"]
+    out = V.check_json(dict(PINFU, win="ron", renhou=True))
+    assert "renhou is not modelled" in out["error"]

@@ -72,3 +72,29 @@ def payment(base: int, dealer: bool, tsumo: bool, honba: int = 0, sticks: int = 
     d = -(-base * 2 // 100) * 100 + 100 * honba
     n = -(-base // 100) * 100 + 100 * honba
     return _new_payment(Payment, (d + 2 * n + 1000 * sticks, None, None, d, n))
+
+
+# Yakuman with a liability payment (pao) under EMA/WRC riichi rules, and the honour kinds of
+# the sets whose last call makes the discarder liable: dragons 31..33, winds 27..30.
+_PAO_YAKUMAN = {"daisangen": (range(31, 34), "third dragon"), "daisuushi": (range(27, 31), "fourth wind")}
+
+
+def liability_note(req, yaku_names) -> str | None:
+    """A sentence for a win whose payment pao (sekinin barai) may change, or None.
+
+    Pao (EMA and WRC riichi rules): the player whose discard was called for the
+    third dragon set of a daisangen (fourth wind set of a daisuushi) pays the whole of a
+    tsumo, and half of a ron with the discarder. Which call came last is not in a request,
+    so tilescope pays as usual and says so when ``req`` (a HandRequest) holds an open set of
+    those honours and ``yaku_names`` (the result's yaku) include such a yakuman.
+    """
+    for name in yaku_names:
+        kinds_and_what = _PAO_YAKUMAN.get(name)
+        if kinds_and_what is None:
+            continue
+        kinds, what = kinds_and_what
+        if any(m.type != "ankan" and m.tiles[0].kind in kinds for m in req.melds):
+            return (f"pao not applied: if another player's discard was called for the {what} "
+                    f"set, that player pays all of a tsumo, or half of a ron with the discarder "
+                    "(EMA/WRC riichi rules); the payment here is the usual one")
+    return None

@@ -137,6 +137,10 @@ def format_report(req, result: dict) -> str:
         if result["valid"]:
             limit = f" = {result['limit']}" if result["limit"] else ""
             lines.append(f"Value: {result['han']} han {result['fu']} fu{limit}")
+            from scoring.riichi.limits import liability_note
+            note = liability_note(req, [y["name"] for y in result["yaku"]])
+            if note:
+                lines.append(f"Note:  {note}")
     else:                         # MCR or another ruleset: fans / points
         if not result.get("valid"):
             lines.append(f"NOT A VALID WIN: {result.get('reason')}")
