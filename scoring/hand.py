@@ -522,6 +522,21 @@ def _validate_riichi(req: HandRequest) -> None:
             _fail("ippatsu without riichi")
         if req.replacement_tile:
             _fail("ippatsu with replacement_tile: declaring a kan ends the ippatsu turn")
+        if req.last_wall_tile:
+            # riichi needs 4 tiles left in the wall (EMA/WRC): the riichi player draws the
+            # last of them at the latest, so no one else's last discard falls in the turn
+            if riichi == "double":
+                _fail("ippatsu with last_wall_tile after a double riichi: the first go-around "
+                      "ends long before the wall does")
+            if req.win == "ron":
+                _fail("ippatsu with last_wall_tile by ron (houtei): riichi needs at least 4 tiles "
+                      "left in the wall, so the riichi player draws the last tile before anyone "
+                      "else can discard it")
+    ura, dora = len(req.ura_dora_indicators), len(req.dora_indicators)
+    if ura > dora:
+        _fail(f"{ura} ura dora indicator{'s' if ura > 1 else ''} but {dora} dora "
+              f"indicator{'s' if dora != 1 else ''}: each ura indicator lies under a dora "
+              "indicator; give the dora indicators too")
     if req.tenhou or req.chiihou:
         _validate_first_draw(req)
     if req.flowers:

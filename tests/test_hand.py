@@ -33,7 +33,7 @@ def test_round_trip_with_every_field():
         "ruleset": "riichi", "concealed": "1230m45p", "win_tile": "6p", "win": "ron",
         "melds": [{"type": "chi", "tiles": "0s46s", "called": "4s", "from": "left"},
                   {"type": "ankan", "tiles": "1111z"}],
-        "seat_wind": "S", "round_wind": "W", "riichi": "double", "ippatsu": True,
+        "seat_wind": "S", "round_wind": "W", "riichi": "double", "ippatsu": False,
         "last_wall_tile": True, "dora_indicators": "1z2z", "ura_dora_indicators": "3m4m",
         "honba": 2, "riichi_sticks": 3,
         "rules": {"aka": False, "open_tanyao": False, "kiriage": True, "double_yakuman": True,
@@ -97,6 +97,16 @@ def test_not_an_object():
     # a set with red fives has one in each suit: all four 5p, none red, lost an aka dora
     ({"concealed": "234m345555p8s", "win_tile": "8s"}, "all four 5p and none red"),
     ({"honba": 100}, "honba must be 0..99"),
+    # riichi needs 4 tiles left in the wall (EMA/WRC): the riichi player's own next draw
+    # comes no later than the last tile, so an ippatsu houtei, or any ippatsu on the last
+    # tile after a double riichi, cannot happen
+    ({"concealed": "234m456p678s23s44z", "win_tile": "1s", "melds": [], "win": "ron",
+      "riichi": "riichi", "ippatsu": True, "last_wall_tile": True}, "ippatsu with last_wall_tile by ron"),
+    ({"concealed": "234m456p678s23s44z", "win_tile": "1s", "melds": [], "riichi": "double",
+      "ippatsu": True, "last_wall_tile": True}, "after a double riichi"),
+    # an ura indicator lies under each dora indicator
+    ({"concealed": "234m456p678s23s44z", "win_tile": "1s", "melds": [], "riichi": "riichi",
+      "dora_indicators": "1m", "ura_dora_indicators": "1p3m"}, "2 ura dora indicators but 1 dora indicator"),
     ({"riichi_sticks": 10 ** 9}, "riichi_sticks must be 0..99"),
 ])
 def test_impossible_hands_are_named(change, message):
@@ -160,3 +170,11 @@ def test_four_plain_fives_are_a_set_without_red_fives():
     validate(req(concealed="234m345555p8s", win_tile="8s", rules={"aka": False}))
     validate(req(concealed="234m345550p8s", win_tile="8s"))       # one of the four is red
     validate(req(honba=99, riichi_sticks=99, dora_indicators="7z"))  # the limits themselves
+
+
+def test_ippatsu_on_the_last_tile_by_tsumo_is_possible():
+    # riichi with exactly 4 tiles left: the riichi player draws the last one (haitei) within
+    # the go-around
+    r = req(concealed="234m456p678s23s44z", win_tile="1s", melds=[], riichi="riichi", ippatsu=True,
+            last_wall_tile=True)
+    validate(r)

@@ -262,6 +262,8 @@ def _attempt(rng, double_wind_pair_fu, red_rate, theme):
         1 for m in melds for t in m.tiles if t.kind == win_tile.kind)
     robbing = win == "ron" and same_kind == 0 and rng.random() < 0.1
     last = not replacement and not robbing and rng.random() < 0.08
+    if last and (win == "ron" or riichi == "double"):
+        ippatsu = False         # impossible together (scoring.hand: riichi needs 4 tiles left)
     seat = rng.choice("ESWN")
     tenhou = chiihou = False
     if closed and not melds and win == "tsumo" and not last and rng.random() < 0.03:
