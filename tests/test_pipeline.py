@@ -431,6 +431,10 @@ def test_score_takes_the_table_rule_flags_and_says_them(fake_model, capsys):
     assert "Table rules: no red fives, kazoe sanbaiman" in out
     code, out, err = run_cli(["score", photo, "--win", "ron", "--seat", "S", "--dora", "1p"], capsys)
     assert "total 2000" in out and "Table rules" not in out
+    # kazoe "none" is the uncapped count (26 han a double yakuman), not "no kazoe yakuman"
+    code, out, err = run_cli(["score", photo, "--win", "ron", "--seat", "S", "--dora", "1p",
+                              "--kazoe", "none"], capsys)
+    assert "Table rules: counted han uncapped (26 a double yakuman)" in out
 
 
 def test_check_report_rules_first_and_pays_nothing_for_a_chombo(fake_model, capsys):

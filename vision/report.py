@@ -95,7 +95,7 @@ def _numbered_backwards(layout: Layout) -> bool:
 
 _RULE_WORDS = {("aka", False): "no red fives", ("open_tanyao", False): "no open tanyao",
                ("kiriage", True): "kiriage mangan", ("double_yakuman", True): "double yakuman",
-               ("kazoe", "sanbaiman"): "kazoe sanbaiman", ("kazoe", "none"): "no kazoe yakuman",
+               ("kazoe", "sanbaiman"): "kazoe sanbaiman", ("kazoe", "none"): "counted han uncapped (26 a double yakuman)",
                ("double_wind_pair_fu", 2): "double-wind pair 2 fu"}
 
 

@@ -43,7 +43,9 @@ def add_rule_arguments(g) -> None:
     g.add_argument("--double-yakuman", action="store_true",
                    help="13-sided kokushi, suuankou tanki, pure nine gates, daisuushi count double")
     g.add_argument("--kazoe", choices=("yakuman", "sanbaiman", "none"), default="yakuman",
-                   help="13+ han without yakuman (default yakuman)")
+                   help="13+ han without yakuman: yakuman (default; a counted yakuman), sanbaiman (capped "
+                        "there: a table without counted yakuman), none (no cap: 13 han a yakuman, "
+                        "26 a double)")
     g.add_argument("--double-wind-fu", type=int, choices=(2, 4), default=4,
                    help="fu for a pair of a wind that is seat and round wind (default 4)")
 
