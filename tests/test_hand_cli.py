@@ -221,3 +221,11 @@ def test_a_daisangen_with_open_dragon_pons_says_pao_was_not_applied(capsys):
     out = capsys.readouterr().out
     assert "from dealer 16000, from non-dealer 8000; total 32000" in out
     assert "Note:  pao not applied: if another player's discard was called for the third dragon" in out
+
+
+def test_a_second_tile_code_after_a_flag_is_named_not_taken_for_a_file(capsys):
+    # argparse takes "7z" in "--dora 4m 7z" for the FILE argument
+    assert main(["hand", "--text", "234m678s55z23p789p4p", "--dora", "4m", "7z"]) == 2
+    assert "'7z' is not a file but looks like tiles" in capsys.readouterr().err
+    assert main(["check", "--text", "119m19p19s123456z7z", "--discards", "1p", "2m"]) == 2
+    assert "'2m' is not a file but looks like tiles" in capsys.readouterr().err

@@ -123,7 +123,8 @@ def run(args) -> int:
 
     if args.text is not None:
         if args.file:
-            print("tilescope check: give either FILE (JSON Lines) or --text, not both", file=sys.stderr)
+            from vision.commands.hand import both_file_and_text
+            print(f"tilescope check: {both_file_and_text(args.file)}", file=sys.stderr)
             return 2
         photo_only = [f"--{name}" for name in ("context", "fix", "meld", "annotate", "weights")
                       if getattr(args, name, None)]

@@ -157,6 +157,22 @@ def format_report(req, result: dict) -> str:
     return "\n".join(lines)
 
 
+def both_file_and_text(file: str) -> str:
+    """The error for a FILE given with ``--text``: most often a second tile code after a flag
+    (``--dora 4m 7z``, ``--discards 1p 2m``), which argparse takes for the FILE."""
+    import os
+
+    from scoring.tiles import TileError, parse_tiles
+    if file.strip() and not os.path.exists(file):
+        try:
+            parse_tiles(file)
+            return (f"{file!r} is not a file but looks like tiles: write a flag's tiles as one "
+                    f"string (e.g. --dora 4m7z, --discards 1p2m)")
+        except TileError:
+            pass
+    return "give either FILE (JSON Lines) or --text, not both"
+
+
 def payment_line(pay: dict, label: str = "Payment") -> str:
     """``Payment: from dealer 500, from non-dealer 300; total 1100`` from a result's payment
     dict (its keys in words)."""
@@ -257,7 +273,7 @@ def run_json_file(verb: str, path: str | None, answer=None) -> int:
 def run(args) -> int:
     if args.text is not None:
         if args.file:
-            print("tilescope hand: give either FILE (JSON Lines) or --text, not both", file=sys.stderr)
+            print(f"tilescope hand: {both_file_and_text(args.file)}", file=sys.stderr)
             return 2
         return _run_text(args)
     return run_json_file("hand", args.file)
