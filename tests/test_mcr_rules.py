@@ -83,9 +83,23 @@ def test_hidden_winning_tile_gives_no_wait_fans_no_last_tile_no_nine_gates():
     # Pungs 2 + Pung of Terminals x2 (111m, 999m) = 30.
     ng = score_mcr(mcr("1112345678999m", "5m", win_tile_shown=False))
     assert "Nine Gates" not in fans(ng) and ng.total == 30
-    # Last Tile unclaimable: with no fan left the hand is a Chicken Hand.
+    # Last Tile unclaimable: no fan is left, but the hand is no Chicken Hand (Green Book fan
+    # 43: a hand that scores nothing; this one forfeited a fan): 0 points, not a win
     assert fans(score_mcr(mcr(**PLAIN, last_copy=True))) == {"Last Tile": 1}
-    assert fans(score_mcr(mcr(**PLAIN, last_copy=True, win_tile_shown=False))) == {"Chicken Hand": 1}
+    forfeit = score_mcr(mcr(**PLAIN, last_copy=True, win_tile_shown=False))
+    assert fans(forfeit) == {} and forfeit.total == 0 and not forfeit.valid
+
+
+def test_a_forfeited_wait_fan_does_not_buy_a_chicken_hand():
+    # 12m waits on 3m alone (Edge Wait 1): a false hu under 8 points. Not showing the winning
+    # tile loses the Edge Wait (RULES.md 11); it must not make the hand a Chicken Hand worth 8
+    hand = dict(concealed="12m456p33z", win_tile="3m", melds=(("chi", "678s"), ("pon", "222p")))
+    assert fans(score_mcr(mcr(**hand))) == {"Edge Wait": 1}
+    hidden = score_mcr(mcr(**hand, win_tile_shown=False))
+    assert fans(hidden) == {} and hidden.total == 0 and not hidden.valid
+    # a hand with no fan even when shown stays a Chicken Hand: 23m waits on 1m and 4m
+    plain = dict(hand, concealed="23m456p33z", win_tile="4m")
+    assert fans(score_mcr(mcr(**plain, win_tile_shown=False))) == {"Chicken Hand": 1}
 
 
 def test_last_tile_when_the_other_three_are_in_the_winners_exposed_pung():

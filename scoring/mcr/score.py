@@ -17,7 +17,7 @@ result equals running every row of the table.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from operator import mul
 from typing import Sequence
 
@@ -437,6 +437,20 @@ def _fans_for(f: Facts, rules: McrRules, hand_cache: dict) -> tuple[dict[str, in
     return found, sum(map(mul, map(_POINTS.__getitem__, found), found.values()))  # points x count
 
 
+def _forfeit_is_no_chicken(f: Facts, h, rules: McrRules, slot: str, found: dict[str, int],
+                           pts: int) -> tuple[dict[str, int], int]:
+    """A hand scored with its winning tile not shown (RULES.md 11) left with Chicken Hand
+    alone: no fans and 0 points instead when the same reading, the tile shown, scores a fan
+    (a wait, Last Tile, Nine Gates). Chicken Hand is for a hand that scores nothing (Green Book
+    fan 43); a fan forfeited for a slip of procedure is still there, and must not buy 8
+    points (RULES.md 13)."""
+    unique = slot in _WAIT_SLOTS and _unique_wait(h, rules.fifth_copy_wait)
+    as_shown, _ = _fans_for(replace(f, win_shown=True, unique_wait=unique), rules, {})
+    if "Chicken Hand" in as_shown:
+        return found, pts
+    return {}, 0
+
+
 def _fan_list(found: dict[str, int]) -> tuple[FanCount, ...]:
     """The fans of the chosen reading in table order (points, then Green Book number)."""
     return tuple([_ONE_EACH[n] if found[n] == 1 else FanCount(n, _POINTS[n], found[n])
@@ -539,6 +553,8 @@ def score_mcr(req: HandRequest, rules: McrRules | None = None) -> McrResult:
                       waited_once, self_drawn, req.last_wall_tile,
                       req.replacement_tile, req.robbing_kong, last_copy, shown, seat, prevalent, nine_gates)
             found, pts = _fans_for(f, rules, hand_cache)
+            if not shown and "Chicken Hand" in found and len(found) == 1:
+                found, pts = _forfeit_is_no_chicken(f, h, rules, slot, found, pts)
             if kong_pair_5 and "Concealed Kong" in found and "Melded Kong" in found:
                 pts += 2  # 5 instead of 2 + 1
             if best is None or pts > best[0]:
