@@ -439,7 +439,9 @@ def check(req: HandRequest, count: bool = True) -> Tally:
             _fail("replacement_tile (rinshan) needs a kan among the melds")
         if req.win != "tsumo":
             _fail("replacement_tile (rinshan) is a self-drawn win, not a ron")
-        if req.last_wall_tile:
+        if req.last_wall_tile and req.ruleset == "riichi":
+            # riichi draws replacements from the dead wall; MCR from the wall's end, whose
+            # last tile a replacement can be (Last Tile Draw with Out with Replacement Tile)
             _fail("replacement_tile and last_wall_tile cannot go together (no haitei on a replacement tile)")
     if req.robbing_kong and req.last_wall_tile:
         _fail("robbing_kong and last_wall_tile cannot go together (no kan on the last tile)")

@@ -217,3 +217,17 @@ def test_tilescope_hand_answers_mcr_lines(tmp_path, capsys):
     assert main(["hand", str(f)]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["total"] == 8 and out["payment"]["from_discarder"] == 16
+
+
+def test_a_replacement_tile_that_is_the_wall_s_last_scores_both_fans():
+    # MCR draws a kong's replacement from the wall's end (no dead wall): Last Tile Draw 8 +
+    # Out with Replacement Tile 8 (each replaces Self-Drawn) + Melded Kong 1 = 17, as
+    # pymahjonggb scores it; riichi refuses the pair (its replacements come from the dead wall)
+    res = score_mcr(mcr("23m456p33z", "1m", melds=(("chi", "678s"), ("daiminkan", "2222p")),
+                        win="tsumo", replacement_tile=True, last_wall_tile=True))
+    assert fans(res) == {"Last Tile Draw": 1, "Out with Replacement Tile": 1, "Melded Kong": 1}
+    assert res.total == 17
+    riichi = score_json({"ruleset": "riichi", "concealed": "23m456p33z", "win_tile": "1m",
+                         "win": "tsumo", "replacement_tile": True, "last_wall_tile": True,
+                         "melds": [{"type": "chi", "tiles": "678s"}, {"type": "daiminkan", "tiles": "2222p"}]})
+    assert "cannot go together" in riichi["error"]
