@@ -202,7 +202,8 @@ _TEXT_MELDS = {"chi": "chi", "pon": "pon", "kan": "daiminkan", "daiminkan": "dai
                "minkan": "daiminkan", "kakan": "kakan", "shouminkan": "kakan", "ankan": "ankan"}
 
 
-def parse_text_hand(text: str, win_tile: str | None = None) -> tuple[tuple[Tile, ...], tuple[Meld, ...], Tile]:
+def parse_text_hand(text: str, win_tile: str | None = None,
+                    short_hand: bool = False) -> tuple[tuple[Tile, ...], tuple[Meld, ...], Tile]:
     """Read a hand typed by a person: ``"234m456p678s8s +pon 777z +ankan 0555p"``.
 
     The part before the first ``+`` is the concealed hand in mpsz; its **last written tile is
@@ -210,6 +211,9 @@ def parse_text_hand(text: str, win_tile: str | None = None) -> tuple[tuple[Tile,
     Each ``+TYPE TILES`` is a meld: ``chi``, ``pon``, ``kan`` (= ``daiminkan``, an open kan
     called from a discard), ``kakan`` (a pon upgraded by a drawn tile), ``ankan`` (closed
     kan). Returns ``(concealed, melds, win_tile)``; raises HandError naming a bad part.
+    A hand one tile short (13 - 3 x melds written, no ``win_tile``) is taken for a hand typed
+    without its winning tile and refused, unless ``short_hand`` (a verdict on a declared win,
+    which may be short): its last tile is then the winning tile.
     """
     parts = text.split("+")
     head = parts[0].strip()
@@ -237,7 +241,7 @@ def parse_text_hand(text: str, win_tile: str | None = None) -> tuple[tuple[Tile,
             raise HandError(f"meld {i}: {exc}") from None
         melds.append(Meld(_TEXT_MELDS[words[0].lower()], mt))
     if win_tile is None:
-        if len(tiles) == 13 - 3 * len(melds):
+        if len(tiles) == 13 - 3 * len(melds) and not short_hand:
             raise HandError(
                 f"{len(tiles)} concealed tiles with {len(melds)} meld(s) is a hand without its winning "
                 "tile: write the winning tile last, or name it separately (--win-tile)")

@@ -250,3 +250,16 @@ def test_rules_tilescope_does_not_model_are_named_as_such():
     assert "unknown key 'pao': pao (liability payments) is not modelled" in out["error"]
     out = V.check_json(dict(PINFU, win="ron", renhou=True))
     assert "renhou is not modelled" in out["error"]
+
+
+def test_check_text_rules_on_a_hand_one_tile_short(capsys):
+    # a declared hu with a tile missing is a real table case: MCR revealed invalid hand, 20
+    # to each (EMA MCR rules §3.3), as the same hand sent as JSON is ruled; `hand` refuses it
+    # as a hand typed without its winning tile
+    from vision.cli import main
+    rc = main(["check", "--ruleset", "mcr", "--text", "3m456p3z3z1m +chi 678s +pon 222p", "--seat", "S"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "FALSE HU: INVALID HAND" in out and "60 in all" in out
+    assert "one tile short, 1m taken as its winning tile" in out
+    assert main(["hand", "--ruleset", "mcr", "--text", "3m456p3z3z1m +chi 678s +pon 222p"]) == 2
+    assert "without its winning tile" in capsys.readouterr().err

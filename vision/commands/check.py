@@ -135,11 +135,16 @@ def run(args) -> int:
             return 2
         from vision.commands.hand import _request_from_args
         try:
-            verdict = verdict_for(_request_from_args(args), args)
+            req = _request_from_args(args, short_hand=True)
+            verdict = verdict_for(req, args)
         except (HandError, TileError) as exc:
             print(f"tilescope check: {exc}", file=sys.stderr)
             return 2
         print_verdict(verdict, args.json)
+        if len(req.concealed) == 12 - 3 * len(req.melds) and args.win_tile is None and not args.json:
+            # a declared hand may be short, but so is one typed without its winning tile
+            print(f"\nNote: the hand as typed is one tile short, {req.win_tile} taken as its winning "
+                  "tile; if the winning tile was left out, type it last (or pass --win-tile)")
         return 0
     from scoring.verdict import check_json
     from vision.commands.hand import run_json_file

@@ -87,12 +87,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                    help="the winning tile was not shown separately (no wait fans)")
 
 
-def _request_from_args(args):
+def _request_from_args(args, short_hand: bool = False):
+    """The HandRequest of ``--text`` and the flags; ``short_hand``: a hand one tile short is
+    a hand (``check`` rules on it), not one typed without its winning tile."""
     from scoring.hand import HandRequest, RiichiRules
     from scoring.request import parse_text_hand
     from scoring.tiles import parse_tiles
 
-    concealed, melds, win_tile = parse_text_hand(args.text, args.win_tile)
+    concealed, melds, win_tile = parse_text_hand(args.text, args.win_tile, short_hand)
     return HandRequest(
         ruleset=args.ruleset or "riichi", concealed=concealed, melds=melds, win_tile=win_tile,
         win=args.win or "ron", seat_wind=args.seat or "E", round_wind=args.round or "E",
