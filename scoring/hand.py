@@ -555,7 +555,8 @@ def _validate_first_draw(req: HandRequest) -> None:
     if flag == "chiihou" and req.is_dealer:
         _fail("chiihou is a non-dealer's win on the first draw; the seat wind is East")
     if req.win != "tsumo":
-        _fail(f"{flag} is a win on the first draw, not a ron")
+        _fail(f"{flag} is a win on the first draw, not a ron (a ron before one's first draw "
+              "is renhou, which tilescope does not model)")
     if req.melds:
         _fail(f"{flag} is impossible after a call or a kan")
     if req.riichi != "none" or req.ippatsu:
