@@ -2,16 +2,20 @@
 
 - :func:`score_hand` takes a :class:`~scoring.hand.HandRequest` and returns a result object
   with ``.to_json()`` in the result shape of ``docs/hand-json.md`` (riichi:
-  :class:`scoring.riichi.RiichiResult`; MCR: whatever ``scoring.mcr.score_mcr`` returns).
+  :class:`scoring.riichi.RiichiResult`; MCR: :class:`scoring.mcr.McrResult`).
 - :func:`score_json` takes one decoded JSON request and returns the result dict; it never
   raises — a malformed request, an impossible or incomplete hand gets ``"error"`` set.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .hand import HandError, HandRequest, check
+
+if TYPE_CHECKING:
+    from .mcr import McrResult, McrRules
+    from .riichi import RiichiResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,23 +41,22 @@ def _riichi():
     return _score_riichi
 
 
-def score_hand(req: HandRequest) -> Any:
-    """Value one win. Returns a result object (``.to_json()``, ``.error``).
+def score_hand(req: HandRequest, mcr_rules: McrRules | None = None) -> RiichiResult | McrResult | ErrorResult:
+    """Value one win. Returns a result object (``.to_json()``, ``.valid``, ``.error``).
 
     Checks ``req`` first (:func:`scoring.hand.check`); an impossible or incomplete hand
     returns an :class:`ErrorResult` naming the problem instead of raising. ``ruleset ==
-    "mcr"`` goes to ``scoring.mcr.score_mcr``; until that module exists the result is the error
-    "MCR scoring not supported yet".
+    "riichi"``: a :class:`scoring.riichi.RiichiResult` (rule options in ``req.rules``);
+    ``"mcr"``: a :class:`scoring.mcr.McrResult`, under ``mcr_rules``
+    (:class:`scoring.mcr.McrRules`, the Green Book's by default: its options, such as the
+    8-point minimum, are for the Python API only).
     """
     try:
         tally = check(req)
         if req.ruleset == "riichi":
             return (_score_riichi or _riichi())(req, tally)
-        try:
-            from .mcr import score_mcr
-        except ImportError:
-            return ErrorResult("MCR scoring not supported yet")
-        return score_mcr(req)
+        from .mcr import score_mcr
+        return score_mcr(req, mcr_rules)
     except HandError as exc:
         return ErrorResult(str(exc))
 

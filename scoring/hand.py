@@ -18,7 +18,7 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from .decompose import MELD_GROUPS, RUN, TRIPLET, Group
-from .tiles import FLOWER_BASE, NUM_KINDS, Tile, TileError, check_physical, to_mpsz
+from .tiles import FLOWER_BASE, NUM_KINDS, Tile, TileError, check_physical, parse_tile, parse_tiles, to_mpsz
 
 RULESETS = ("riichi", "mcr")
 WIN_KINDS = ("tsumo", "ron")
@@ -51,6 +51,12 @@ class Meld:
     tiles: tuple[Tile, ...]
     called: Tile | None = None
     from_: str | None = None
+
+    def __post_init__(self) -> None:
+        if type(self.tiles) is not tuple or (self.tiles and type(self.tiles[0]) is not Tile):
+            object.__setattr__(self, "tiles", _as_tiles("meld tiles", self.tiles))
+        if self.called is not None and type(self.called) is not Tile:
+            object.__setattr__(self, "called", _as_tile("meld's called tile", self.called))
 
     @property
     def is_open(self) -> bool:
@@ -131,6 +137,23 @@ class HandRequest:
     last_copy: bool = False
     win_tile_shown: bool = True
 
+    def __post_init__(self) -> None:
+        # a library caller may write tiles as mpsz text ("234m", "8s") or in a list: made
+        # tuples of Tile here, so that no check miscounts a string's characters as tiles
+        for name in ("concealed", "dora_indicators", "ura_dora_indicators"):
+            v = getattr(self, name)
+            if type(v) is not tuple or (v and type(v[0]) is not Tile):
+                object.__setattr__(self, name, _as_tiles(name, v))
+        if type(self.win_tile) is not Tile:
+            object.__setattr__(self, "win_tile", _as_tile("win_tile", self.win_tile))
+        if type(self.melds) is not tuple:
+            if not isinstance(self.melds, (list, tuple)):
+                _fail(f"melds must be a tuple of Meld, got {type(self.melds).__name__}")
+            object.__setattr__(self, "melds", tuple(self.melds))
+        for m in self.melds:
+            if type(m) is not Meld:
+                _fail(f"melds must be Meld objects (scoring.hand.Meld), got {type(m).__name__}")
+
     @property
     def hand_tiles(self) -> tuple[Tile, ...]:
         """Concealed tiles plus the winning tile (14 - 3 x melds tiles)."""
@@ -166,6 +189,31 @@ class HandRequest:
 
 def _fail(msg: str) -> None:
     raise HandError(msg)
+
+
+def _as_tiles(name: str, value) -> tuple[Tile, ...]:
+    """``value`` (mpsz text, or a sequence of Tile objects or tile codes) as a tuple of
+    Tile; HandError naming ``name`` for anything else."""
+    try:
+        if isinstance(value, str):
+            return tuple(parse_tiles(value))
+        if isinstance(value, (list, tuple)):
+            return tuple(t if type(t) is Tile else _as_tile(name, t) for t in value)
+    except TileError as exc:
+        raise HandError(f"{name}: {exc}") from None
+    raise HandError(f"{name} must be tiles (mpsz text such as '234m', or Tile objects), "
+                    f"got {type(value).__name__}")
+
+
+def _as_tile(name: str, value) -> Tile:
+    if type(value) is Tile:
+        return value
+    if isinstance(value, str):
+        try:
+            return parse_tile(value)
+        except TileError as exc:
+            raise HandError(f"{name}: {exc}") from None
+    raise HandError(f"{name} must be a tile (a code such as '5p', or a Tile), got {type(value).__name__}")
 
 
 def _where(m: Meld, index: int) -> str:

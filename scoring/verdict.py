@@ -89,7 +89,8 @@ def check(req: HandRequest, declared: str = "hu", revealed: bool = True, discard
     ``req``: the hand as declared (a wrong tile count is allowed here: it is a false win, not
     a malformed request). ``declared``: what the player called; only ``"hu"`` (a win:
     ron/tsumo/hu/mahjong) is ruled on. ``revealed``: the hand was laid open (MCR penalties
-    need it). ``discards``: the player's own discards (riichi furiten). ``tournament``: riichi
+    need it). ``discards``: the player's own discards (riichi furiten), Tile objects or mpsz
+    text. ``tournament``: riichi
     chombo as a standings penalty. Raises HandError for an impossible request (five of a kind,
     contradictory flags, an unknown ``declared``).
     """
@@ -101,6 +102,11 @@ def check(req: HandRequest, declared: str = "hu", revealed: bool = True, discard
         raise HandError(f"declared {declared!r} but 'win' is {req.win!r}: a {declared} win is "
                         f"{'self-drawn' if declared == 'tsumo' else 'on a discard'}; give the same "
                         "for both (or declared 'hu')")
+    if isinstance(discards, str):       # mpsz text, as the JSON key and vision.check_photo take
+        try:
+            discards = tuple(parse_tiles(discards))
+        except TileError as exc:
+            raise HandError(f"discards: {exc}") from None
     options = options or PenaltyOptions()
     try:
         validate(req)

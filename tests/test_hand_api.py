@@ -1,5 +1,4 @@
 """scoring.api: score_hand / score_json (result shape of docs/hand-json.md)."""
-import sys
 
 import pytest
 
@@ -35,12 +34,6 @@ def test_no_yaku_result_has_a_reason():
     assert out["valid"] is False and out["error"] is None and "no yaku" in out["reason"]
 
 
-def test_mcr_not_available_is_a_clear_error(monkeypatch):
-    monkeypatch.setitem(sys.modules, "scoring.mcr", None)   # import fails
-    out = score_json({**SPEC, "ruleset": "mcr"})
-    assert out == {"valid": False, "error": "MCR scoring not supported yet"}
-
-
 def test_score_hand_returns_error_results_not_exceptions():
     req = parse_request({**SPEC, "win_tile": "9s"})
     res = score_hand(req)
@@ -53,3 +46,22 @@ def test_score_riichi_alone_checks_the_request():
         score_riichi(req)
     good = parse_request(SPEC)
     assert score_riichi(good, check(good)).han == 1
+
+
+def test_a_library_caller_may_write_tiles_as_mpsz_text():
+    # a string where a tuple of Tile goes was counted character by character ("wrong tile
+    # count: 14") or raised AttributeError; it is parsed now, and a bad code is named.
+    # 234m 456p 678s 8s8s + pon 777z, East (dealer) ron: yakuhai 1 han, 30 fu: 1500 (seed 001)
+    from scoring.api import score_hand
+    from scoring.hand import HandError, HandRequest, Meld
+    from scoring.verdict import check
+
+    req = HandRequest(concealed="234m456p678s8s", win_tile="8s", win="ron",
+                      melds=[Meld("pon", "777z")], dora_indicators="1p")
+    res = score_hand(req)
+    assert res.valid and res.han == 1 and res.fu == 30 and res.payment.total == 1500
+    assert check(req, discards="8s").ruling == "chombo: furiten ron"
+    with pytest.raises(HandError, match="concealed: unknown tile code 'x'"):
+        HandRequest(concealed="234m456p678s8x", win_tile="8s", win="ron")
+    with pytest.raises(HandError, match="win_tile must be a tile"):
+        HandRequest(concealed="234m456p678s8s", win_tile=5, win="ron")

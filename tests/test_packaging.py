@@ -29,3 +29,11 @@ def test_every_cli_verb_module_exists():
     for verb, (module, _) in COMMANDS.items():
         path = REPO / (module.replace(".", "/") + ".py")
         assert path.exists(), f"tilescope {verb}: {path} missing"
+
+
+def test_both_packages_say_they_are_typed():
+    # PEP 561: without py.typed in the installed package a type checker ignores its hints
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
+    for top in ("scoring", "vision"):
+        assert (REPO / top / "py.typed").exists()
+        assert "py.typed" in config["package-data"][top]

@@ -1,6 +1,11 @@
 """tilescope's vision side: detector, layout parser, photo → score pipeline, CLI and server."""
 
+from typing import TYPE_CHECKING
+
 __all__ = ["score_photo", "check_photo"]
+
+if TYPE_CHECKING:       # for type checkers and IDEs; at run time the names load lazily below
+    from .pipeline import check_photo, score_photo
 
 
 def __getattr__(name: str):
