@@ -241,8 +241,18 @@ def test_unsure_misread_tile_is_corrected_and_said_so():
     [w] = photo.warnings
     assert w.code == "corrected" and w.tiles == (3,) and w.fix == "--fix 3=1p"
     # the user says 1p was right: no correction, the hand cannot be scored
-    kept = score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets), fixes={3: "1p"})
+    assert w.arguments == {"fixes": {3: "1p"}}              # the fix, as score_photo takes it
+    kept = score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets), **w.arguments)
     assert kept.result.get("error") and [w.code for w in kept.warnings] == ["hand_invalid"]
+
+
+def test_a_warning_s_fix_as_python_arguments():
+    from vision.layout import LayoutWarning
+    w = LayoutWarning("x", "m", "--fix 15=5z --fix 16=3m --meld 12-14=concealed --meld 9=concealed "
+                                "--win-tile 7m")
+    assert w.arguments == {"fixes": {15: "5z", 16: "3m"}, "win_tile": "7m",
+                           "melds": {(12, 14): "concealed", (9, 9): "concealed"}}
+    assert LayoutWarning("x", "m").arguments == {}
 
 
 def test_four_fives_read_plain_under_red_five_rules_make_one_red():

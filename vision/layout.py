@@ -55,7 +55,7 @@ class LayoutWarning:
     ``small_tiles``, ``unsure_photo``, ``reflections``, ``recounted`` and ``no_colour``).
     ``message``: one sentence a player can read, with the best guess that was used.
     ``fix``: the command-line option(s) that correct it (``--fix 3=5p``, ``--win-tile 7m``),
-    or ``""`` when there is nothing to pass. ``tiles``: the 1-based reading-order numbers of
+    or ``""`` when there is nothing to pass (:attr:`arguments`: the same for the Python API). ``tiles``: the 1-based reading-order numbers of
     the tiles concerned.
     """
 
@@ -67,6 +67,25 @@ class LayoutWarning:
     def to_json(self) -> dict:
         return {"code": self.code, "message": self.message, "fix": self.fix,
                 "tiles": list(self.tiles)}
+
+    @property
+    def arguments(self) -> dict:
+        """``fix`` as the keyword arguments of :func:`vision.score_photo`: ``{"fixes": {3:
+        "5p"}, "melds": {(12, 14): "concealed"}, "win_tile": "7m"}``, each key only when
+        ``fix`` names it (``{}`` when there is nothing to pass)."""
+        out: dict = {}
+        words = self.fix.split()
+        for flag, value in zip(words, words[1:]):
+            if flag == "--fix":
+                n, _, tile = value.partition("=")
+                out.setdefault("fixes", {})[int(n)] = tile
+            elif flag == "--meld":
+                span, _, kind = value.partition("=")
+                first, _, last = span.partition("-")
+                out.setdefault("melds", {})[(int(first), int(last or first))] = kind
+            elif flag == "--win-tile":
+                out["win_tile"] = value
+        return out
 
 
 @dataclass(slots=True)
