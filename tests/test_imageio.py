@@ -272,3 +272,19 @@ def test_closed_standard_input(monkeypatch):
     monkeypatch.setattr(sys, "stdin", None)       # `tilescope score - <&-`
     with pytest.raises(ImageError, match="standard input is closed"):
         load_image("-")
+
+
+def test_a_binary_file_object_is_read_and_a_text_one_named(tmp_path):
+    import io
+
+    data = _jpeg(_left_red_right_blue())
+    assert load_image(io.BytesIO(data)).shape == (20, 40, 3)
+    path = tmp_path / "photo.jpg"
+    path.write_bytes(data)
+    with path.open("rb") as fh:
+        assert load_image(fh).shape == (20, 40, 3)
+    with path.open("r", encoding="latin-1") as fh:
+        with pytest.raises(ImageError, match="read as text, not bytes: open the photo with mode 'rb'"):
+            load_image(fh)
+    with pytest.raises(ImageError, match="cannot load an image from a int"):
+        load_image(5)

@@ -257,7 +257,8 @@ def check_array(img: np.ndarray, name: str = "image", max_pixels: int = MAX_PIXE
 
 def load_image(source: str | os.PathLike | bytes | bytearray | memoryview | np.ndarray,
                max_pixels: int = MAX_PIXELS) -> np.ndarray:
-    """Load a photo from a path, encoded bytes or an array -> ``(H, W, 3) uint8`` BGR.
+    """Load a photo from a path, encoded bytes, a binary file object (``.read()``) or an array
+    -> ``(H, W, 3) uint8`` BGR.
 
     Paths and bytes are decoded with EXIF orientation applied, so ``(H, W)`` is the photo as a
     viewer shows it (a JPEG over ``max_pixels`` at a smaller scale: :func:`decode_image`). The
@@ -271,7 +272,20 @@ def load_image(source: str | os.PathLike | bytes | bytearray | memoryview | np.n
     if isinstance(source, (bytes, bytearray, memoryview)):
         return decode_image(bytes(source), "image bytes", max_pixels)
     if not isinstance(source, (str, os.PathLike)):
-        raise ImageError(f"cannot load an image from a {type(source).__name__}")
+        read = getattr(source, "read", None)
+        if not callable(read):
+            raise ImageError(f"cannot load an image from a {type(source).__name__} (give a path, "
+                             "encoded bytes, a binary file object or a BGR array)")
+        try:                    # a binary file object (open(..., "rb"), io.BytesIO, an upload)
+            data = read(MAX_BYTES + 1)
+        except (OSError, ValueError) as exc:
+            raise ImageError(f"cannot read the file object ({exc})") from exc
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise ImageError(f"a {type(source).__name__} read as text, not bytes: open the photo "
+                             "with mode 'rb'")
+        if len(data) > MAX_BYTES:
+            raise ImageError(f"file object: more than {MAX_BYTES / 1e6:.0f} MB, not a photo")
+        return decode_image(bytes(data), "file object", max_pixels)
     if str(source) == "-":
         if sys.stdin is None:
             raise ImageError("standard input is closed: give the photo's file name")

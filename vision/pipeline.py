@@ -1005,8 +1005,9 @@ def score_photo(image: Any, context: dict | None = None, *, reader=None,
                 melds: dict[tuple[int, int], str] | None = None) -> PhotoResult:
     """Read, group and score the winning hand in a photo.
 
-    ``image``: a file path, the file's bytes, an ``(H, W, 3) uint8`` BGR array, or
-    already-made :class:`Detections`. ``context``: request keys of ``hand-json.md`` other than
+    ``image``: a file path, the file's bytes, a binary file object, an ``(H, W, 3) uint8``
+    BGR array (OpenCV's order: a PIL or RGB array reads red fives as plain), or already-made
+    :class:`Detections`. ``context``: request keys of ``hand-json.md`` other than
     the tiles (``ruleset`` default ``riichi``, ``win`` default ``tsumo``, ``seat_wind``,
     ``round_wind``, ``riichi``, ``dora_indicators`` (else the photo's dora row), ``flowers``
     (else the flower tiles seen), win events…); ``win_tile`` there acts as the argument.
