@@ -148,7 +148,7 @@ def parse_tile(text: str) -> Tile:
     """
     tiles = parse_tiles(text)
     if len(tiles) != 1:
-        raise TileError(f"expected one tile, got {len(tiles)} in {text!r}")
+        raise TileError(f"expected one tile, got {len(tiles)} in {_quoted(text)}")
     return tiles[0]
 
 
@@ -170,15 +170,23 @@ def parse_tiles(text: str) -> list[Tile]:
             continue
         suit = ch.lower()
         if suit not in "mpszf":
-            raise TileError(f"unknown tile code {ch!r} in {text!r} (suits are m p s z f)")
+            raise TileError(f"unknown tile code {ch!r} in {_quoted(text)} (suits are m p s z f)")
         if not pending:
-            raise TileError(f"suit letter {ch!r} with no digits before it in {text!r}")
+            raise TileError(f"suit letter {ch!r} with no digits before it in {_quoted(text)}")
         for d in pending:
             out.append(_make(int(d), suit, text))
         pending = []
     if pending:
-        raise TileError(f"digits {''.join(pending)!r} have no suit letter in {text!r}")
+        raise TileError(f"digits {''.join(pending)!r} have no suit letter in {_quoted(text)}")
     return out
+
+
+def _quoted(text: str, most: int = 40) -> str:
+    """``text`` quoted for an error message, cut short past ``most`` characters (a message
+    relayed to a chat or a log must not repeat a megabyte of input)."""
+    if len(text) <= most:
+        return repr(text)
+    return f"{text[:most - 10]!r}... ({len(text)} characters)"
 
 
 def _make(n: int, suit: str, text: str) -> Tile:
@@ -189,10 +197,10 @@ def _make(n: int, suit: str, text: str) -> Tile:
         return _SHARED[base + n - 1, False]
     if suit == "z":
         if not 1 <= n <= 7:
-            raise TileError(f"unknown tile code '{n}z' in {text!r} (honours are 1z..7z)")
+            raise TileError(f"unknown tile code '{n}z' in {_quoted(text)} (honours are 1z..7z)")
         return _SHARED[27 + n - 1, False]
     if not 1 <= n <= 8:
-        raise TileError(f"unknown tile code '{n}f' in {text!r} (flowers are 1f..8f)")
+        raise TileError(f"unknown tile code '{n}f' in {_quoted(text)} (flowers are 1f..8f)")
     return _SHARED[FLOWER_BASE + n - 1, False]
 
 

@@ -75,3 +75,11 @@ def test_wind_index():
     assert wind_index("N") == 3
     with pytest.raises(TileError):
         wind_index("X")
+
+
+def test_a_long_bad_string_is_quoted_short_in_the_error():
+    # a chat bot relays errors: 1000 characters of input must not come back whole
+    with pytest.raises(TileError) as exc:
+        parse_tiles("1" * 1000 + "x")
+    assert "unknown tile code 'x'" in str(exc.value) and "(1001 characters)" in str(exc.value)
+    assert len(str(exc.value)) < 120
