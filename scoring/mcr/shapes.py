@@ -83,7 +83,12 @@ def _reading(shape: str, sets: tuple, pair: int, knitted: tuple = ()) -> Reading
 
 # --- per-suit memo -------------------------------------------------------------------------
 
-@lru_cache(maxsize=None)
+# Entries per suit memo: a running service fed junk hands must not grow without end (a
+# suit has ~405,000 count patterns); real hands use a few thousand.
+SUIT_CACHE_SIZE = 1 << 16
+
+
+@lru_cache(maxsize=SUIT_CACHE_SIZE)
 def suit_decompositions(counts: tuple[int, ...]) -> tuple[tuple[tuple[tuple[str, int], ...], int], ...]:
     """All ways to split one suit's 9 counts into chows/pungs and at most one pair.
 
@@ -121,7 +126,7 @@ def suit_decompositions(counts: tuple[int, ...]) -> tuple[tuple[tuple[tuple[str,
     return tuple(sorted(out))
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=SUIT_CACHE_SIZE)
 def _suit_ok(counts: tuple[int, ...]) -> bool:
     return bool(suit_decompositions(counts))
 
@@ -144,7 +149,7 @@ def _standard_complete(c: Sequence[int]) -> bool:
     return pairs == 1
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=SUIT_CACHE_SIZE)
 def _suit_sets(part: tuple[int, ...], base: int) -> tuple[tuple[tuple[MSet, ...], int], ...]:
     """:func:`suit_decompositions` as concealed :class:`MSet` tuples and pair kinds."""
     return tuple((tuple(MSet(kind, base + r, False, True) for kind, r in sets), base + p if p >= 0 else -1)
@@ -152,7 +157,7 @@ def _suit_sets(part: tuple[int, ...], base: int) -> tuple[tuple[tuple[MSet, ...]
 
 
 # One memo per suit, keyed on the 9 counts alone (cheaper to look up than (counts, base)).
-_SUIT_SETS = tuple(lru_cache(maxsize=None)(lambda part, base=base: _suit_sets(part, base)) for base in (0, 9, 18))
+_SUIT_SETS = tuple(lru_cache(maxsize=SUIT_CACHE_SIZE)(lambda part, base=base: _suit_sets(part, base)) for base in (0, 9, 18))
 
 
 _HONOR_PUNGS = tuple(MSet(PUNG, k, False, True) for k in range(34))
@@ -299,7 +304,7 @@ _SUITED = (1 << 27) - 1
 _HONORS = 0x7F << 27
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=SUIT_CACHE_SIZE)
 def _suit_adds(part: tuple[int, ...]) -> tuple[int, ...]:
     """Ranks r (0..8) such that one more tile of rank r makes the suit decomposable."""
     out = []
@@ -311,7 +316,7 @@ def _suit_adds(part: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=SUIT_CACHE_SIZE)
 def _suit_info(part: tuple[int, ...]) -> tuple[int, bool]:
     """(tile count, splits into sets and at most one pair) of one suit's 9 counts."""
     n = sum(part)
