@@ -336,3 +336,13 @@ def test_classifier_turns_must_be_1_2_or_4():
 
     with pytest.raises(ValueError, match="turns must be 1, 2 or 4"):
         TileReader(turns=3)
+
+
+def test_at_most_max_boxes_are_kept_best_first_in_their_order():
+    from vision.detector import _best
+    boxes = np.arange(20, dtype=np.float64).reshape(5, 4)
+    scores = np.array([0.1, 0.9, 0.3, 0.8, 0.2])
+    cls = np.arange(5)
+    b, s, c = _best(boxes, scores, cls, most=3)
+    assert list(c) == [1, 2, 3] and list(s) == [0.9, 0.3, 0.8]    # the 3 best, order kept
+    assert _best(boxes, scores, cls, most=5)[0] is boxes

@@ -1144,3 +1144,16 @@ def test_a_meld_repair_refused_for_a_flag_says_so():
     assert len(refused) == 1 and "as 9m" in refused[0].message and "last_copy" in refused[0].message
     ctx.pop("last_copy")                 # without the flag the repaired hand scores (27 points)
     assert score_photo(misread, ctx, reader=FakeReader(misread)).result["total"] == 27
+
+
+def test_a_photo_read_as_hundreds_of_boxes_is_refused_in_words():
+    # grain or dithering read as tiles: the reader's cap (MAX_BOXES) reached. The layout of
+    # 4,712 such boxes ran for minutes; now no hand is formed and the warning says why
+    from vision.detections import MAX_BOXES
+    dets = Detections(1280, 720, [Detection("back", (4.0 * (i % 300), 9.0 * (i // 300), 4.0 * (i % 300) + 3,
+                                                     9.0 * (i // 300) + 8), 0.3)
+                                  for i in range(MAX_BOXES)])
+    photo = score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets))
+    assert photo.result["error"] == "no tiles could be read in the photo (see the warnings)"
+    assert [w.code for w in photo.warnings] == ["too_many_boxes"]
+    assert "too grainy, noisy or dithered" in photo.warnings[0].message

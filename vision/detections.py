@@ -3,6 +3,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# Boxes kept from one photo, best first (ultralytics' max_det): a hand with melds, dora row
+# and flowers is ~40 tiles and a whole table 136, but a noisy or dithered photo can raise
+# thousands of faint boxes, whose pairwise row and layout work would run for minutes.
+MAX_BOXES = 300
+
 
 @dataclass(frozen=True, slots=True)
 class Detection:

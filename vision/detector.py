@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from vision.classes import TILE_CLASSES
-from vision.detections import Detection, Detections
+from vision.detections import MAX_BOXES, Detection, Detections
 from vision.reflections import reflections
 from vision.tile_counts import assign_within_counts
 from vision.tile_crops import contrast_crops, crop_boxes, turned_over
@@ -119,6 +119,15 @@ def box_iou(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     area = (box[2] - box[0]) * (box[3] - box[1])
     areas = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
     return inter / np.maximum(area + areas - inter, 1e-9)
+
+
+def _best(boxes: np.ndarray, scores: np.ndarray, cls: np.ndarray,
+          most: int = MAX_BOXES) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The ``most`` best-scored boxes (all of them when there are no more)."""
+    if len(scores) <= most:
+        return boxes, scores, cls
+    keep = np.sort(np.argsort(-scores, kind="stable")[:most])
+    return boxes[keep], scores[keep], cls[keep]
 
 
 def nms(boxes: np.ndarray, scores: np.ndarray, class_ids: np.ndarray | None = None,
@@ -317,7 +326,7 @@ class TileReader:
         if seen is None:
             boxes, scores, cls = self._detect_once(image_bgr)
             if not self.zoom:
-                return boxes, scores, cls, ()
+                return (*_best(boxes, scores, cls), ())
             if len(boxes) == 0:
                 coarse = blind_windows(w, h, self.imgsz)
                 if coarse:
@@ -332,7 +341,7 @@ class TileReader:
             boxes, scores, cls = found
             kept = tuple(windows)
             seen = span(windows) if seen is None else span([seen, span(windows)])
-        return boxes, scores, cls, kept
+        return (*_best(boxes, scores, cls), kept)
 
     def _detect_windows(self, image_bgr: np.ndarray, windows: list[tuple[int, int, int, int]]
                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -26,7 +26,7 @@ from typing import Any
 from scoring.hand import HandError, check
 from scoring.request import parse_request
 
-from .detections import Detection, Detections
+from .detections import MAX_BOXES, Detection, Detections
 from .joint_fix import concealed_row_sorted, is_sorted_row, joint_correction, playing_kind
 from .layout import (LOW_CONFIDENCE, Layout, LayoutWarning, closed_kan_shown, declare_groups,
                      parse_layout, reparse_fixed, set_shape, tiles_add_up)
@@ -325,6 +325,8 @@ def _hand_request(layout: Layout, ctx: dict, win_tile: str | None) -> tuple[dict
     else:
         tiles = dict(layout.tile_request)
     if "win_tile" not in tiles:
+        if not layout.order:
+            return None, "no tiles could be read in the photo (see the warnings)"
         return None, ("no winning hand could be formed from the tiles seen "
                       "(see the warnings; pass --fix N=TILE or --win-tile TILE)")
     ruleset = ctx.get("ruleset", "riichi")
@@ -883,9 +885,18 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool, melds=
     ruleset = ctx.get("ruleset", "riichi")
     detections, t_read, array = _read(image, reader)
     t0 = time.perf_counter()
+    crowded = None
+    if len(detections.tiles) >= MAX_BOXES:
+        # the reader's cap reached: grain, noise or dithering read as tiles, not a hand
+        crowded = LayoutWarning(
+            "too_many_boxes",
+            f"the reader found {len(detections.tiles)} or more tile-like boxes, more than a whole "
+            "table holds: the photo is too grainy, noisy or dithered to read. Take it again in "
+            "better light, without a filter or a black-and-white mode")
+        detections = replace(detections, tiles=[])
     detections, layout, renamed, faces = _grouped(detections, ruleset)
     recounted = None
-    if array is not None and not tiles_add_up(layout) and not _unsure_flowers(layout):
+    if array is not None and crowded is None and not tiles_add_up(layout) and not _unsure_flowers(layout):
         start = time.perf_counter()
         again = _recounted(array, reader if reader is not None else get_reader(), ruleset, detections)
         if again is not None:
@@ -972,6 +983,8 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool, melds=
     if hand_only and not result.get("error") and not concealed_row_sorted(layout):
         warnings.append(_unsorted_warning(layout, ctx, win_tile, judge))
     t_score = time.perf_counter() - t0
+    if crowded is not None:     # it says why no tiles were found
+        warnings = [crowded] + [w for w in warnings if w.code != "tile_count"]
     if repaired is not None:
         warnings.append(repaired)
     if recounted is not None:

@@ -383,7 +383,8 @@ def create_app(
             return await asyncio.wait_for(fut, timeout=limits.timeout_s)
         except asyncio.TimeoutError:
             raise ApiError(504, "timeout",
-                           f"the request took longer than {limits.timeout_s:g} s and was stopped") from None
+                           f"the request took longer than {limits.timeout_s:g} s and was given up "
+                           "(its work may still finish in the background)") from None
 
     async def read_upload(image: UploadFile) -> bytes:
         chunks, total = [], 0
