@@ -288,3 +288,22 @@ def test_a_binary_file_object_is_read_and_a_text_one_named(tmp_path):
             load_image(fh)
     with pytest.raises(ImageError, match="cannot load an image from a int"):
         load_image(5)
+
+
+def test_a_camera_raw_is_named_not_called_corrupt_or_read_as_its_preview():
+    # a DNG (Adobe DNG spec: DNGVersion tag 50706 in the first IFD) or a TIFF whose first page
+    # is sensor data (PhotometricInterpretation CFA 32803): OpenCV read a 256x192 preview of
+    # one silently and called the other "corrupt"
+    def tiff(entries):
+        ifd = len(entries).to_bytes(2, "little") + b"".join(
+            tag.to_bytes(2, "little") + kind.to_bytes(2, "little") + (1).to_bytes(4, "little")
+            + value.to_bytes(4, "little") for tag, kind, value in entries) + b"\0\0\0\0"
+        return b"II*\0" + (8).to_bytes(4, "little") + ifd + b"\0" * 64
+
+    size = [(256, 3, 256), (257, 3, 192)]
+    for extra in ([(50706, 1, 0x00040101)], [(262, 3, 32803)]):
+        with pytest.raises(ImageError, match=r"a camera RAW \(DNG\) file, which tilescope cannot read"):
+            decode_image(tiff(size + extra), "photo.dng")
+    with pytest.raises(ImageError, match="an AVIF file") as exc:
+        decode_image(b"\0\0\0\x1cftypavif" + b"\0" * 64, "photo.avif")
+    assert "iPhone" not in str(exc.value)

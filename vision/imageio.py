@@ -45,12 +45,19 @@ class ImageTooLarge(ImageError):
 def _format_of(data: bytes, name: str) -> str:
     """The format of ``data`` (JPEG, PNG, WebP, BMP, TIFF); ImageError naming any other."""
     fmt = image_format(data[:16])
+    if fmt == "TIFF" and _is_raw(data):
+        # a camera RAW: OpenCV reads its small preview page or calls the sensor data corrupt
+        raise ImageError(f"{name}: a camera RAW (DNG) file, which tilescope cannot read: export "
+                         "the photo as JPEG or PNG")
     if fmt in READ_FORMATS:
         return fmt
-    if fmt in ("HEIC", "HEIF", "AVIF"):
-        raise ImageError(f"{name}: {'an' if fmt == 'AVIF' else 'a'} {fmt} file, which tilescope cannot read: save the photo as "
+    if fmt in ("HEIC", "HEIF"):
+        raise ImageError(f"{name}: a {fmt} file, which tilescope cannot read: save the photo as "
                          f"JPEG or PNG (an iPhone does so with Settings > Camera > Formats > "
                          f"Most Compatible)")
+    if fmt == "AVIF":
+        raise ImageError(f"{name}: an AVIF file, which tilescope cannot read: save the photo as "
+                         "JPEG or PNG")
     if fmt:
         raise ImageError(f"{name}: a {fmt} file, which tilescope cannot read: save the photo "
                          f"as JPEG or PNG")
@@ -130,21 +137,44 @@ def _webp_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
-def _tiff_size(data: bytes) -> tuple[int, int] | None:
-    """ImageWidth (256) and ImageLength (257) of the first IFD (the page OpenCV decodes)."""
+DNG_VERSION_TAG = 50706       # in the first IFD of every DNG (Adobe's DNG specification)
+
+
+def _tiff_entries(data: bytes):
+    """``(tag, type, value field)`` of each entry of a TIFF's first IFD (the page OpenCV
+    decodes), as far as ``data`` holds them; the value field is the entry's last 4 bytes."""
     order = "little" if data[:2] == b"II" else "big"
     ifd = int.from_bytes(data[4:8], order)
     if ifd + 2 > len(data):
-        return None
-    found = {}
+        return
     for k in range(int.from_bytes(data[ifd:ifd + 2], order)):
         e = ifd + 2 + 12 * k
         if e + 12 > len(data):
             break
-        tag, kind = int.from_bytes(data[e:e + 2], order), int.from_bytes(data[e + 2:e + 4], order)
+        yield (int.from_bytes(data[e:e + 2], order), int.from_bytes(data[e + 2:e + 4], order),
+               data[e + 8:e + 12])
+
+
+def _is_raw(data: bytes) -> bool:
+    """A TIFF that is a camera RAW: a DNG (its version tag), or a first page of sensor data
+    (PhotometricInterpretation CFA 32803 or LinearRaw 34892)."""
+    order = "little" if data[:2] == b"II" else "big"
+    for tag, kind, value in _tiff_entries(data):
+        if tag == DNG_VERSION_TAG:
+            return True
+        if tag == 262 and kind == 3 and int.from_bytes(value[:2], order) in (32803, 34892):
+            return True
+    return False
+
+
+def _tiff_size(data: bytes) -> tuple[int, int] | None:
+    """ImageWidth (256) and ImageLength (257) of the first IFD (the page OpenCV decodes)."""
+    order = "little" if data[:2] == b"II" else "big"
+    found = {}
+    for tag, kind, value in _tiff_entries(data):
         if tag in (256, 257) and kind in (3, 4):      # SHORT or LONG
             # the first of a repeated tag counts, as libtiff takes it
-            found.setdefault(tag, int.from_bytes(data[e + 8:e + (10 if kind == 3 else 12)], order))
+            found.setdefault(tag, int.from_bytes(value[:2 if kind == 3 else 4], order))
     return (found[256], found[257]) if len(found) == 2 else None
 
 
