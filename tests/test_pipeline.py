@@ -1157,3 +1157,21 @@ def test_a_photo_read_as_hundreds_of_boxes_is_refused_in_words():
     assert photo.result["error"] == "no tiles could be read in the photo (see the warnings)"
     assert [w.code for w in photo.warnings] == ["too_many_boxes"]
     assert "too grainy, noisy or dithered" in photo.warnings[0].message
+
+
+def test_a_sepia_photo_warns_like_a_grey_one_and_a_warm_cast_does_not(fake_model):
+    # a tinted black-and-white filter has colour, but one that follows brightness alone: the
+    # red 0p cannot be seen (a tester's sepia copy scored 1000, not 2000, without a word)
+    import cv2
+    import numpy as np
+
+    colour = cv2.imread(str(RIICHI.with_suffix(".jpg")))
+    g = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY).astype("float32")
+    sepia = np.clip(np.dstack([g * 0.75, g * 0.92, g * 1.08]), 0, 255).astype("uint8")
+    ok, jpeg = cv2.imencode(".jpg", sepia, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    reader = FakeReader(fake_model)
+    found = score_photo(jpeg.tobytes(), RIICHI_CONTEXT, reader=reader)
+    [warning] = [w for w in found.warnings if w.code == "no_colour"]
+    assert warning.tiles == (4,)
+    warm = np.clip(colour * np.array([0.72, 0.94, 1.22]), 0, 255).astype("uint8")  # tungsten light
+    assert not [w for w in score_photo(warm, RIICHI_CONTEXT, reader=reader).warnings if w.code == "no_colour"]

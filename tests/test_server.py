@@ -525,3 +525,9 @@ def test_a_huge_winning_tile_is_refused_without_echoing_it():
     r = c.post("/api/score", files={"image": ("s.jpg", SAMPLE.read_bytes(), "image/jpeg")},
                data={"win_tile": "4m" * 500_000})
     assert r.status_code == 422 and len(r.text) < 300 and "1000000 characters" in r.json()["error"]
+
+
+def test_a_photo_sent_as_the_raw_body_is_told_to_use_the_image_field(client):
+    r = client.post("/api/score", content=jpeg(coded_image(0)), headers={"Content-Type": "image/jpeg"})
+    assert r.status_code == 422
+    assert "the form field 'image' of a multipart/form-data request" in r.json()["error"]

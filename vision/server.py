@@ -420,7 +420,12 @@ def create_app(
         parts = []
         for e in errors:
             where = ".".join(str(p) for p in e.get("loc", ()) if p != "body") or "body"
-            parts.append(f"{where}: {e.get('msg', 'invalid')}")
+            msg = e.get("msg", "invalid")
+            if where == "image" and e.get("type") == "missing":
+                # most often a photo sent as the raw body, not as a form's file field
+                msg = ("a photo is sent as the form field 'image' of a multipart/form-data "
+                       "request (curl -F image=@photo.jpg), not as the raw body")
+            parts.append(f"{where}: {msg}")
         return JSONResponse({"error": "; ".join(parts), "code": "invalid_request"}, status_code=422)
 
     @app.exception_handler(Exception)
