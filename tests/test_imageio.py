@@ -239,7 +239,7 @@ def test_a_progressive_or_huge_jpeg_over_the_limit_is_refused_not_read_smaller()
 
     img = np.zeros((160, 320, 3), np.uint8)
     ok, prog = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_PROGRESSIVE, 1])
-    with pytest.raises(ImageTooLarge, match="320x160"):
+    with pytest.raises(ImageTooLarge, match="320x160.*a progressive JPEG is not read smaller"):
         decode_image(prog.tobytes(), max_pixels=160 * 320 // 2)
     base = _jpeg(img)
     assert decode_image(base, max_pixels=160 * 320 // 2).shape == (80, 160, 3)

@@ -214,6 +214,8 @@ def image_size(data: bytes) -> tuple[int, int] | None:
 def _too_large(name: str, w: int, h: int, max_pixels: int, fmt: str) -> ImageTooLarge:
     also = (f"; a baseline JPEG up to {MAX_FULL_PIXELS / 1e6:.0f} MP is read at down to "
             f"1/{JPEG_SCALES[-1]} scale") if fmt == "JPEG" else ""
+    if fmt == "progressive JPEG":   # libjpeg decodes those whole before any scaling
+        also = "; a progressive JPEG is not read smaller: save it as a baseline JPEG or smaller"
     return ImageTooLarge(f"{name}: image too large ({w}x{h} = {w * h / 1e6:.1f} MP, "
                          f"limit {max_pixels / 1e6:.1f} MP{also})")
 
@@ -247,7 +249,8 @@ def decode_image(data: bytes, name: str = "image", max_pixels: int = MAX_PIXELS)
             scale = next((s for s in JPEG_SCALES if -(-w // s) * -(-h // s) <= max_pixels), None)
             sequential = fmt == "JPEG" and _jpeg_frame(data)[1] in _SEQUENTIAL_SOF
             if not sequential or scale is None or w * h > MAX_FULL_PIXELS:
-                raise _too_large(name, w, h, max_pixels, fmt if sequential else "")
+                raise _too_large(name, w, h, max_pixels,
+                                 fmt if sequential else "progressive JPEG" if fmt == "JPEG" else "")
             flags = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
                      8: cv2.IMREAD_REDUCED_COLOR_8}[scale]
     if not complete:
