@@ -229,3 +229,14 @@ def test_a_second_tile_code_after_a_flag_is_named_not_taken_for_a_file(capsys):
     assert "'7z' is not a file but looks like tiles" in capsys.readouterr().err
     assert main(["check", "--text", "119m19p19s123456z7z", "--discards", "1p", "2m"]) == 2
     assert "'2m' is not a file but looks like tiles" in capsys.readouterr().err
+
+
+def test_a_flag_of_the_other_ruleset_is_said_to_be_ignored(capsys):
+    # --last-copy (MCR's Last Tile) changes nothing in a riichi hand: said, not silent
+    assert main(["hand", "--text", "234m678s55z23p789p4p", "--seat", "S", "--win", "tsumo",
+                 "--last-copy"]) == 0
+    assert ("note: --last-copy is for MCR hands; ignored under riichi (pass --ruleset mcr for "
+            "an MCR hand)") in capsys.readouterr().err
+    assert main(["check", "--ruleset", "mcr", "--text", "12m456p33z3m +chi 678s +pon 222p",
+                 "--tournament"]) == 0
+    assert "note: --tournament is for riichi hands; ignored under MCR" in capsys.readouterr().err

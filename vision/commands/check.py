@@ -141,6 +141,9 @@ def run(args) -> int:
             print(f"tilescope check: {exc}", file=sys.stderr)
             return 2
         print_verdict(verdict, args.json)
+        from vision.commands.hand import ignored_flags
+        for note in ignored_flags(args, req.ruleset):
+            print(f"tilescope check: {note}", file=sys.stderr)
         if len(req.concealed) == 12 - 3 * len(req.melds) and args.win_tile is None and not args.json:
             # a declared hand may be short, but so is one typed without its winning tile
             print(f"\nNote: the hand as typed is one tile short, {req.win_tile} taken as its winning "

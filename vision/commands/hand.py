@@ -159,6 +159,24 @@ def format_report(req, result: dict) -> str:
     return "\n".join(lines)
 
 
+# flags a typed hand takes under one ruleset only, and that one
+_ONE_RULESET_FLAGS = {"last_copy": "mcr", "hidden_win_tile": "mcr", "tournament": "riichi"}
+
+
+def ignored_flags(args, ruleset: str) -> list[str]:
+    """Notes for the flags given that the hand's ruleset does not use (a referee who forgot
+    ``--ruleset mcr`` saw ``--last-copy`` change nothing, without a word)."""
+    notes = []
+    for name, only in _ONE_RULESET_FLAGS.items():
+        if getattr(args, name, False) and ruleset != only:
+            flag = "--" + name.replace("_", "-")
+            name_of = {"mcr": "MCR", "riichi": "riichi"}
+            notes.append(f"note: {flag} is for {name_of[only]} hands; ignored under "
+                         f"{name_of.get(ruleset, ruleset)} (pass --ruleset {only} for a "
+                         f"{name_of[only]} hand)")
+    return notes
+
+
 def both_file_and_text(file: str) -> str:
     """The error for a FILE given with ``--text``: most often a second tile code after a flag
     (``--dora 4m 7z``, ``--discards 1p 2m``), which argparse takes for the FILE."""
@@ -197,6 +215,8 @@ def _run_text(args) -> int:
     if result.get("error"):
         print(f"tilescope hand: {result['error']}", file=sys.stderr)
         return 2
+    for note in ignored_flags(args, req.ruleset):
+        print(f"tilescope hand: {note}", file=sys.stderr)
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
     else:
