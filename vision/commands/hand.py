@@ -172,8 +172,8 @@ def ignored_flags(args, ruleset: str) -> list[str]:
             flag = "--" + name.replace("_", "-")
             name_of = {"mcr": "MCR", "riichi": "riichi"}
             notes.append(f"note: {flag} is for {name_of[only]} hands; ignored under "
-                         f"{name_of.get(ruleset, ruleset)} (pass --ruleset {only} for a "
-                         f"{name_of[only]} hand)")
+                         f"{name_of.get(ruleset, ruleset)} (pass --ruleset {only} for "
+                         f"{'an MCR' if only == 'mcr' else 'a riichi'} hand)")
     return notes
 
 
