@@ -52,11 +52,11 @@ class LayoutWarning:
     ``tile_count``, ``ambiguous_grouping``, ``meld_without_sideways``, ``illegal_meld``,
     ``loose_tiles``, ``beside_flowers``, ``flowers_in_riichi``, ``back_tile``, ``hand_invalid``;
     the pipeline adds ``corrected``, ``not_flowers``, ``not_backs``, ``unsorted_row``,
-    ``small_tiles``, ``unsure_photo``, ``reflections``, ``recounted`` and ``no_colour``).
-    ``message``: one sentence a player can read, with the best guess that was used.
-    ``fix``: the command-line option(s) that correct it (``--fix 3=5p``, ``--win-tile 7m``),
-    or ``""`` when there is nothing to pass (:attr:`arguments`: the same for the Python API). ``tiles``: the 1-based reading-order numbers of
-    the tiles concerned.
+    ``small_tiles``, ``unsure_photo``, ``reflections``, ``recounted``, ``no_colour`` and
+    ``too_many_boxes``). ``message``: one sentence a player can read, with the best guess that
+    was used. ``fix``: the command-line option(s) that correct it (``--fix 3=5p``,
+    ``--win-tile 7m``), or ``""`` when there is nothing to pass (:attr:`arguments`: the same
+    for the Python API). ``tiles``: the 1-based reading-order numbers of the tiles concerned.
     """
 
     code: str

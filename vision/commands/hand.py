@@ -161,6 +161,7 @@ def format_report(req, result: dict) -> str:
 
 # flags a typed hand takes under one ruleset only, and that one
 _ONE_RULESET_FLAGS = {"last_copy": "mcr", "hidden_win_tile": "mcr", "tournament": "riichi"}
+_RULESET_WORDS = {"mcr": ("MCR", "an MCR"), "riichi": ("riichi", "a riichi")}
 
 
 def ignored_flags(args, ruleset: str) -> list[str]:
@@ -170,10 +171,9 @@ def ignored_flags(args, ruleset: str) -> list[str]:
     for name, only in _ONE_RULESET_FLAGS.items():
         if getattr(args, name, False) and ruleset != only:
             flag = "--" + name.replace("_", "-")
-            name_of = {"mcr": "MCR", "riichi": "riichi"}
-            notes.append(f"note: {flag} is for {name_of[only]} hands; ignored under "
-                         f"{name_of.get(ruleset, ruleset)} (pass --ruleset {only} for "
-                         f"{'an MCR' if only == 'mcr' else 'a riichi'} hand)")
+            (word, a_hand), (here, _) = _RULESET_WORDS[only], _RULESET_WORDS[ruleset]
+            notes.append(f"note: {flag} is for {word} hands; ignored under {here} (pass "
+                         f"--ruleset {only} for {a_hand} hand)")
     return notes
 
 
