@@ -11,14 +11,16 @@ ink of the five red. One art style is held out and only used for the test number
 
 Run from the repo root, on CPU (``nice`` it; it shares the machine)::
 
-    nice -n 10 .venv/bin/python models/train_classifier.py \
-        >> models/checkpoints/classifier.log 2>&1 &
+    mkdir -p runs/classifier && nice -n 10 .venv/bin/python models/train_classifier.py \
+        >> runs/classifier/train.log 2>&1 &
 
 2000 steps of 96 crops take about 15 minutes on 2 idle cores. It is resumable: it saves
-``models/checkpoints/classifier.pt`` every ``--save-every`` steps and continues from there
+``--ckpt`` (default ``runs/classifier/classifier.pt``, not tracked; the bundled run's is
+``models/checkpoints/classifier.pt``, with ``--init`` the weights to start a new run from)
+every ``--save-every`` steps and continues from there
 when started again (``--fresh`` starts over); ``--minutes M`` ends a chunk early on a busy
 machine, and the learning-rate schedule follows steps, so chunks add up to the same run. At the end it evaluates on
-the held-out style and exports ``vision/weights/classifier.onnx`` (input ``crops``
+the held-out style and exports ``--onnx`` (input ``crops``
 ``(N, 3, 48, 48)`` float32 BGR 0..1, output ``probs`` ``(N, 46)`` in ``vision.classes`` order).
 
 ``--procedural N`` adds N procedural Chinese-style sets (``datasets.procedural``: CJK fonts from
@@ -649,8 +651,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--threads", type=int, default=2, help="torch threads for the training step")
     p.add_argument("--hold-out", default=HELD_OUT_STYLE, help="style kept for the test only")
-    p.add_argument("--ckpt", type=Path, default=REPO / "models" / "checkpoints" / "classifier.pt")
-    p.add_argument("--onnx", type=Path, default=REPO / "vision" / "weights" / "classifier.onnx")
+    # a run's own files by default (runs/ is not tracked): the bundled checkpoint and model are
+    # overwritten only when named, so a trial run neither resumes v24 nor replaces it
+    p.add_argument("--ckpt", type=Path, default=REPO / "runs" / "classifier" / "classifier.pt",
+                   help="checkpoint to save and to resume from when it exists (default "
+                        "runs/classifier/classifier.pt; the bundled run: models/checkpoints/classifier.pt)")
+    p.add_argument("--onnx", type=Path, default=REPO / "runs" / "classifier" / "classifier.onnx",
+                   help="where the final model is exported (default runs/classifier/classifier.onnx; "
+                        "the reader loads vision/weights/classifier.onnx, or pass --weights DIR)")
     p.add_argument("--save-every", type=int, default=200)
     p.add_argument("--replay", type=int, default=1, help="extra steps on earlier batches per new one")
     p.add_argument("--replay-pool", type=int, default=24, help="how many recent batches to replay")
@@ -683,9 +691,20 @@ def main(argv: list[str] | None = None) -> int:
                    help="share of crops (rendered and scene) drawn as the reader's contrast views; "
                         "red fives never are")
     p.add_argument("--contrast-only", action="store_true",
-                   help="train the contrast classifier (vision/weights/classifier_contrast.onnx): "
-                        "every crop a contrast view, red fives labelled as fives (all_contrasted)")
+                   help="train a classifier of the contrast views alone (tried as c1, not read by "
+                        "the reader): every crop a contrast view, red fives labelled as fives "
+                        "(all_contrasted)")
     args = p.parse_args(argv)
+    if args.init is not None:
+        if not args.init.is_file():
+            print(f"train_classifier: --init {args.init}: no such file", file=sys.stderr)
+            return 2
+        if args.ckpt.exists() and not args.fresh:
+            # the checkpoint would be resumed and --init ignored, without a word
+            print(f"train_classifier: --init {args.init} with an existing checkpoint {args.ckpt}, "
+                  "which would be resumed instead: pass --ckpt NEW.pt for a new run from "
+                  "--init, or drop --init to resume", file=sys.stderr)
+            return 2
     if args.contrast_only and args.contrast > 0:
         print("train_classifier: --contrast-only draws every crop as a contrast view; "
               "leave --contrast at 0", file=sys.stderr)

@@ -43,6 +43,13 @@ def collapse_line(line: str) -> str:
     return " ".join(["1" if cls == BACK_CLASS_46 else "0"] + parts[1:])
 
 
+def _same_file(a: Path, b: Path) -> bool:
+    """``b`` is ``a``'s hard link, or (a copy across file systems) its size and time."""
+    sa, sb = a.stat(), b.stat()
+    return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino) or (
+        sa.st_size == sb.st_size and int(sa.st_mtime) == int(sb.st_mtime))
+
+
 def make_two_class(src: Path, dst: Path) -> Path:
     """Write the 2-class copy of dataset ``src`` to ``dst``; returns its data.yaml path.
 
@@ -63,6 +70,8 @@ def make_two_class(src: Path, dst: Path) -> Path:
             if not lab.exists():
                 continue  # an image still being written by make_dataset
             target = dimg / img.name
+            if target.exists() and not _same_file(img, target):
+                target.unlink()     # a re-rendered dataset at the same path: not the old image
             if not target.exists():
                 try:
                     os.link(img, target)
@@ -137,6 +146,14 @@ def main(argv: list[str] | None = None) -> int:
         last = run_dir / "weights" / "last.pt"
         if not last.exists():
             print(f"error: nothing to resume: {last} not found", file=sys.stderr)
+            return 2
+        import torch
+        state = torch.load(last, map_location="cpu", weights_only=False)
+        if not isinstance(state, dict) or state.get("optimizer") is None or state.get("epoch", -1) < 0:
+            # ultralytics strips the optimizer from a finished run's last.pt; resuming it
+            # starts a new training on its default data set (coco8) instead
+            print(f"error: {last} is a finished run (no optimizer state left to resume): start a "
+                  f"new run from it with --model {last}", file=sys.stderr)
             return 2
         YOLO(str(last)).train(resume=True)
         return 0

@@ -118,3 +118,40 @@ def test_time_cap_keeps_val_and_test_complete(tmp_path):
     assert 1 <= n_train < 50   # stopped after the first training image past the deadline
     assert n_train == len(list((out / "labels" / "train").glob("*.txt")))
     assert (out / "data.yaml").exists()
+
+
+def test_the_two_class_copy_follows_a_dataset_rendered_again_at_the_same_path(tmp_path):
+    # the copy hard-links each image once; a dataset rendered again in the same folder kept
+    # the old images beside its new labels (boxes on the wrong photos, without a word)
+    import os
+
+    from models.train_detector import make_two_class
+
+    src, dst = tmp_path / "D", tmp_path / "D_2cls"
+    (src / "images" / "train").mkdir(parents=True)
+    (src / "labels" / "train").mkdir(parents=True)
+    (src / "images" / "train" / "0.jpg").write_bytes(b"old")
+    (src / "labels" / "train" / "0.txt").write_text("45 0.5 0.5 0.1 0.1\n")
+    make_two_class(src, dst)
+    (src / "images" / "train" / "0.jpg").unlink()          # rendered again: a new file
+    (src / "images" / "train" / "0.jpg").write_bytes(b"new image")
+    (src / "labels" / "train" / "0.txt").write_text("3 0.5 0.5 0.1 0.1\n")
+    make_two_class(src, dst)
+    assert (dst / "images" / "train" / "0.jpg").read_bytes() == b"new image"
+    assert (dst / "labels" / "train" / "0.txt").read_text() == "0 0.5 0.5 0.1 0.1\n"
+    assert os.path.samefile(src / "images" / "train" / "0.jpg", dst / "images" / "train" / "0.jpg")
+
+
+def test_resuming_a_finished_detector_run_is_refused_in_words(tmp_path, capsys):
+    # ultralytics strips the optimizer from a finished run's last.pt; resuming it started a new
+    # training on coco8 (and tried to download it)
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("ultralytics")
+    from models.train_detector import main
+
+    weights = tmp_path / "runs" / "run" / "weights"
+    weights.mkdir(parents=True)
+    torch.save({"epoch": -1, "optimizer": None, "model": None}, weights / "last.pt")
+    assert main(["--data", str(tmp_path / "D"), "--project", str(tmp_path / "runs"), "--name", "run",
+                 "--resume"]) == 2
+    assert "is a finished run (no optimizer state left to resume)" in capsys.readouterr().err
