@@ -304,6 +304,9 @@ def test_a_camera_raw_is_named_not_called_corrupt_or_read_as_its_preview():
     for extra in ([(50706, 1, 0x00040101)], [(262, 3, 32803)]):
         with pytest.raises(ImageError, match=r"a camera RAW \(DNG\) file, which tilescope cannot read"):
             decode_image(tiff(size + extra), "photo.dng")
+    # a first page marked a reduced-resolution copy (NewSubfileType 254, bit 0): a thumbnail
+    with pytest.raises(ImageError, match="the first page of this TIFF is a thumbnail"):
+        decode_image(tiff([(254, 4, 1)] + size), "scan.tif")
     with pytest.raises(ImageError, match="an AVIF file") as exc:
         decode_image(b"\0\0\0\x1cftypavif" + b"\0" * 64, "photo.avif")
     assert "iPhone" not in str(exc.value)

@@ -49,6 +49,9 @@ def _format_of(data: bytes, name: str) -> str:
         # a camera RAW: OpenCV reads its small preview page or calls the sensor data corrupt
         raise ImageError(f"{name}: a camera RAW (DNG) file, which tilescope cannot read: export "
                          "the photo as JPEG or PNG")
+    if fmt == "TIFF" and _first_page_is_reduced(data):
+        raise ImageError(f"{name}: the first page of this TIFF is a thumbnail (a reduced copy of "
+                         "another page), the one OpenCV would read: save the photo as JPEG or PNG")
     if fmt in READ_FORMATS:
         return fmt
     if fmt in ("HEIC", "HEIF"):
@@ -165,6 +168,13 @@ def _is_raw(data: bytes) -> bool:
         if tag == 262 and kind == 3 and int.from_bytes(value[:2], order) in (32803, 34892):
             return True
     return False
+
+
+def _first_page_is_reduced(data: bytes) -> bool:
+    """NewSubfileType (254) of the first IFD has bit 0 set: a reduced-resolution copy."""
+    order = "little" if data[:2] == b"II" else "big"
+    return any(tag == 254 and kind in (3, 4) and int.from_bytes(value[:2 if kind == 3 else 4], order) & 1
+               for tag, kind, value in _tiff_entries(data))
 
 
 def _tiff_size(data: bytes) -> tuple[int, int] | None:
