@@ -17,7 +17,7 @@ from .tiles import Tile, TileError, parse_tile, parse_tiles, to_mpsz
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", strict=True)   # "from" only by its JSON name
 
 
 class _MeldModel(_Strict):

@@ -307,15 +307,24 @@ def split_table_keys(obj: dict) -> tuple[dict, dict]:
 
 def check_json(obj: Any) -> dict:
     """Rule on one decoded JSON check request (a hand request plus the table keys); returns the
-    verdict dict. Never raises: any problem becomes ``{"valid": false, "error": "..."}``."""
+    verdict dict. Never raises: any problem becomes a verdict's keys with ``ruling`` null,
+    ``valid`` false and ``error`` saying what is wrong."""
     from .request import parse_request
     try:
         if not isinstance(obj, dict):
-            raise HandError(f"a request is a JSON object, got {type(obj).__name__}")
+            parse_request(obj)          # raises, naming what was sent instead of an object
         hand, kw = split_table_keys(obj)
         req = parse_request(hand)
         return check(req, **kw).to_json()
     except HandError as exc:
-        return {"valid": False, "error": str(exc)}
+        return no_ruling(obj, str(exc))
     except Exception as exc:  # a bug must not stop a JSON Lines run; say what happened
-        return {"valid": False, "error": f"internal error while checking: {type(exc).__name__}: {exc}"}
+        return no_ruling(obj, f"internal error while checking: {type(exc).__name__}: {exc}")
+
+
+def no_ruling(obj: Any, error: str) -> dict:
+    """The answer to a check request that could not be ruled on: a verdict's keys (so that a
+    reader of the answers finds the same ones on every line), ``error`` set."""
+    ruleset = obj.get("ruleset") if isinstance(obj, dict) else None
+    return {"ruleset": ruleset if ruleset in ("riichi", "mcr") else None, "ruling": None,
+            "valid": False, "penalty": None, "result": None, "explanation": None, "error": error}

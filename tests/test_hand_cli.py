@@ -240,3 +240,12 @@ def test_a_flag_of_the_other_ruleset_is_said_to_be_ignored(capsys):
     assert main(["check", "--ruleset", "mcr", "--text", "12m456p33z3m +chi 678s +pon 222p",
                  "--tournament"]) == 0
     assert "note: --tournament is for riichi hands; ignored under MCR" in capsys.readouterr().err
+
+
+def test_json_lines_refuse_nan_and_a_from_key_spelled_as_python_s():
+    # NaN is no JSON value (Python's json reads it); "from_" is the model's field name, not a key
+    (nan,) = run_lines('{"ruleset": "riichi", "honba": NaN}')
+    assert nan["error"] == "not JSON: NaN is not a JSON value"
+    line = SPEC_LINE.replace('"from"', '"from_"')
+    (res,) = run_lines(line)
+    assert res["error"] == "bad request: unknown key 'melds.0.from_'"

@@ -395,7 +395,7 @@ def test_check_photo_rules_on_a_sure_reading_and_holds_back_on_an_unsure_one():
     assert r.status_code == 200 and verdict["ruling"] is None and verdict["penalty"] is None
     assert verdict["explanation"].startswith("Cannot rule from this photo") and "(0.30)" in verdict["error"]
     for table, message in (({"concealed": "123m"}, "unknown key 'concealed'"),
-                           ({"declared": "riichi"}, "only a declared win ('hu') is ruled on"),
+                           ({"declared": "riichi"}, "only a declared win ('hu', or 'ron'/'tsumo'"),
                            ({"discards": 5}, "discards must be an mpsz string"), ([1], "JSON object")):
         r = c.post("/api/check-photo", files={"image": ("s.jpg", photo, "image/jpeg")},
                    data={"table": json.dumps(table)})
@@ -531,3 +531,18 @@ def test_a_photo_sent_as_the_raw_body_is_told_to_use_the_image_field(client):
     r = client.post("/api/score", content=jpeg(coded_image(0)), headers={"Content-Type": "image/jpeg"})
     assert r.status_code == 422
     assert "the form field 'image' of a multipart/form-data request" in r.json()["error"]
+
+
+def test_hand_and_check_bodies_are_read_as_strictly_as_a_json_line():
+    # FastAPI's parse kept the last of two keys: {"ruleset": "riichi", "ruleset": "mcr"} was
+    # scored as MCR, where `tilescope hand` refuses the line
+    c = TestClient(create_app(reader=PixelReader(),
+                              score_json=lambda o: {"valid": True, "got": o},
+                              check_json=lambda o: {"valid": True, "got": o}))
+    for path in ("/api/hand", "/api/check"):
+        r = c.post(path, content=b'{"ruleset": "riichi", "ruleset": "mcr"}',
+                   headers={"content-type": "application/json"})
+        assert r.status_code == 400 and "key 'ruleset' is given twice in one object" in r.json()["error"]
+        r = c.post(path, content=b'{"honba": NaN}', headers={"content-type": "application/json"})
+        assert r.status_code == 400 and "NaN is not a JSON value" in r.json()["error"]
+        assert c.post(path, json={"a": 1}).json() == {"valid": True, "got": {"a": 1}}

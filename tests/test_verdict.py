@@ -263,3 +263,19 @@ def test_check_text_rules_on_a_hand_one_tile_short(capsys):
     assert "one tile short, 1m taken as its winning tile" in out
     assert main(["hand", "--ruleset", "mcr", "--text", "3m456p3z3z1m +chi 678s +pon 222p"]) == 2
     assert "without its winning tile" in capsys.readouterr().err
+
+
+def test_a_check_request_that_cannot_be_ruled_on_answers_with_a_verdict_s_keys(tmp_path, capsys):
+    # docs/hand-json.md: the answer is ruleset, ruling, valid, penalty, result, explanation,
+    # error; a malformed request had only valid and error
+    keys = ["ruleset", "ruling", "valid", "penalty", "result", "explanation", "error"]
+    out = V.check_json(dict(PINFU, win="ron", comment="x"))
+    assert list(out) == keys and out["ruleset"] == "riichi" and out["ruling"] is None
+    assert "unknown key 'comment'" in out["error"]
+    assert V.check_json([1])["error"] == "a request is a JSON object, got an array"
+    from vision.cli import main
+    requests = tmp_path / "claims.jsonl"
+    requests.write_bytes(b"{bad\n")
+    assert main(["check", str(requests)]) == 0
+    line = json.loads(capsys.readouterr().out)
+    assert list(line) == keys and line["error"].startswith("not JSON")

@@ -7,8 +7,13 @@ import json
 from typing import Any
 
 
-class _RepeatedKey(ValueError):
-    pass
+class _Refused(ValueError):
+    """JSON that Python's json reads but JSON does not allow (a key twice, NaN)."""
+
+
+def _no_constant(name: str) -> Any:
+    # Python's json reads NaN, Infinity and -Infinity, which JSON does not have
+    raise _Refused(f"{name} is not a JSON value")
 
 
 def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict:
@@ -17,7 +22,7 @@ def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict:
     if len(out) != len(pairs):
         seen: set[str] = set()
         twice = next(k for k, _ in pairs if k in seen or seen.add(k))
-        raise _RepeatedKey(f"key {twice!r} is given twice in one object")
+        raise _Refused(f"key {twice!r} is given twice in one object")
     return out
 
 
@@ -25,11 +30,12 @@ def load_json(text: str) -> Any:
     """The value of JSON ``text``. Raises ValueError whose message is the reason it is not
     JSON (``Expecting value at column 9``), an object names a key twice, or it cannot be
     decoded; callers say what was read."""
-    if not text.strip():
+    text = text.rstrip()        # a line's own end is no second line of the JSON
+    if not text:
         raise ValueError("empty: no JSON value at all")
     try:
-        return json.loads(text, object_pairs_hook=_no_repeated_keys)
-    except _RepeatedKey as exc:
+        return json.loads(text, object_pairs_hook=_no_repeated_keys, parse_constant=_no_constant)
+    except _Refused as exc:
         raise ValueError(str(exc)) from None
     except json.JSONDecodeError as exc:
         # json's own messages may end in "at" ("Invalid control character at")

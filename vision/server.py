@@ -386,6 +386,15 @@ def create_app(
                            f"the request took longer than {limits.timeout_s:g} s and was given up "
                            "(its work may still finish in the background)") from None
 
+    async def strict_body(request: Request) -> Any:
+        """The JSON body read again as ``tilescope hand`` reads a line: a key given twice or
+        NaN is refused (FastAPI's parse kept the last of two keys without a word)."""
+        from .jsontext import load_json
+        try:
+            return load_json((await request.body()).decode("utf-8"))
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise ApiError(400, "bad_json", f"the request body is not valid JSON: {exc}") from None
+
     async def read_upload(image: UploadFile) -> bytes:
         chunks, total = [], 0
         while True:
@@ -510,9 +519,10 @@ def create_app(
             rest, kw = split_table_keys(facts)
         except HandError as exc:
             raise ApiError(422, "bad_table", f"table: {exc}") from None
-        if kw.get("declared", "hu") != "hu":
+        if kw.get("declared", "hu") not in ("hu", "ron", "tsumo", "mahjong"):
             raise ApiError(422, "bad_table", f"table: declared {kw['declared']!r}: only a declared "
-                                             "win ('hu') is ruled on")
+                                             "win ('hu', or 'ron'/'tsumo' as the context's win) is "
+                                             "ruled on")
         if rest:
             raise ApiError(422, "bad_table", f"table: unknown key {sorted(rest)[0]!r} (declared, "
                                              "revealed, discards, tournament, penalties; the "
@@ -523,21 +533,21 @@ def create_app(
     @app.post("/api/hand", response_model=None,
               responses={200: {"model": HandResultOut}, **_ERRORS},
               summary="Score a typed hand (hand JSON)")
-    async def api_hand(hand: dict[str, Any] = Body(..., examples=[HAND_EXAMPLE])):
+    async def api_hand(request: Request, hand: dict[str, Any] = Body(..., examples=[HAND_EXAMPLE])):
         """Score one hand request of ``hand-json.md`` (riichi or MCR). A hand that is malformed
         or incomplete still answers 200 with ``error`` set in the result, as ``tilescope hand``."""
-        return JSONResponse(await run_bounded(fn_score_json(), hand))
+        return JSONResponse(await run_bounded(fn_score_json(), await strict_body(request)))
 
     @app.post("/api/check", response_model=None,
               responses={200: {"model": HandResultOut}, **_ERRORS},
               summary="Verdict on a disputed win")
-    async def api_check(claim: dict[str, Any] = Body(..., examples=[CHECK_EXAMPLE])):
+    async def api_check(request: Request, claim: dict[str, Any] = Body(..., examples=[CHECK_EXAMPLE])):
         """The referee's verdict on a declared win (false hu, chombo, furiten), as
         ``tilescope check --json``: a hand request plus the table keys ``declared`` ("hu"),
         ``revealed``, ``discards`` (the winner's own, mpsz, for furiten), ``tournament``,
         ``penalties``. Answers ``{"ruleset", "ruling", "valid", "penalty", "result",
         "explanation", "error"}``."""
-        return JSONResponse(await run_bounded(fn_check_json(), claim))
+        return JSONResponse(await run_bounded(fn_check_json(), await strict_body(request)))
 
     @app.get("/api/health", summary="Liveness and limits")
     async def api_health():

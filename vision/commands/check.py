@@ -149,7 +149,7 @@ def run(args) -> int:
             print(f"\nNote: the hand as typed is one tile short, {req.win_tile} taken as its winning "
                   "tile; if the winning tile was left out, type it last (or pass --win-tile)")
         return 0
-    from scoring.verdict import check_json
+    from scoring.verdict import check_json, no_ruling
     from vision.commands.hand import run_json_file
 
-    return run_json_file("check", args.file, check_json)
+    return run_json_file("check", args.file, check_json, lambda message: no_ruling(None, message))

@@ -224,13 +224,18 @@ def _run_text(args) -> int:
     return 0
 
 
-def run_json_lines(stream, out, answer=None) -> None:
+def _plain_error(message: str) -> dict:
+    return {"valid": False, "error": message}
+
+
+def run_json_lines(stream, out, answer=None, unreadable=_plain_error) -> None:
     """JSON Lines: one result per request line, in order; a bad line gets its own error result.
 
     ``stream``: a binary stream (a file opened ``rb``, ``sys.stdin.buffer``) or lines of text.
     Lines end at LF, CRLF or CR; a line that is not UTF-8 gets an error result like any other
     bad line, and a UTF-8 byte order mark before a line (Windows editors write one) is skipped.
-    ``answer``: dict -> dict that never raises (default ``scoring.api.score_json``).
+    ``answer``: dict -> dict that never raises (default ``scoring.api.score_json``);
+    ``unreadable``: the result of a line that is not UTF-8 or not JSON, from its message.
     """
     if answer is None:
         from scoring.api import score_json as answer
@@ -238,19 +243,18 @@ def run_json_lines(stream, out, answer=None) -> None:
     if hasattr(stream, "readinto"):         # bytes: undecodable ones kept as surrogates
         stream = io.TextIOWrapper(stream, encoding="utf-8", errors="surrogateescape", newline=None)
     for line in stream:
-        result = _answer_line(line, answer)
+        result = _answer_line(line, answer, unreadable)
         if result is not None:
             out.write(json.dumps(result, ensure_ascii=False) + "\n")
             out.flush()
 
 
-def _answer_line(line: str, answer) -> dict | None:
+def _answer_line(line: str, answer, unreadable=_plain_error) -> dict | None:
     """The result for one JSON Lines line (see :func:`run_json_lines`); None for a blank line."""
     line = line.removeprefix("\ufeff")
     bad = next((i for i, ch in enumerate(line) if "\udc80" <= ch <= "\udcff"), None)
     if bad is not None:         # a byte that is not UTF-8, kept by surrogateescape
-        return {"valid": False,
-                "error": f"not UTF-8 text: byte 0x{ord(line[bad]) - 0xDC00:02x} at column {bad + 1}"}
+        return unreadable(f"not UTF-8 text: byte 0x{ord(line[bad]) - 0xDC00:02x} at column {bad + 1}")
     if not line.strip():
         return None
     from vision.jsontext import load_json
@@ -258,11 +262,11 @@ def _answer_line(line: str, answer) -> dict | None:
     try:
         obj = load_json(line)
     except ValueError as exc:
-        return {"valid": False, "error": f"not JSON: {exc}"}
+        return unreadable(f"not JSON: {exc}")
     return answer(obj)
 
 
-def run_json_file(verb: str, path: str | None, answer=None) -> int:
+def run_json_file(verb: str, path: str | None, answer=None, unreadable=_plain_error) -> int:
     """Answer the JSON Lines in ``path`` (``None`` or ``-``: stdin) on stdout with ``answer``
     (see :func:`run_json_lines`). Returns the exit code: 2 if the file cannot be read or is
     plainly no JSON Lines text (a photo, UTF-16 text, binary data: one message, not one error
@@ -276,7 +280,7 @@ def run_json_file(verb: str, path: str | None, answer=None) -> int:
                 if why.endswith(("image, not JSON Lines text", "document, not JSON Lines text")) else ""
             print(f"tilescope {verb}: {name} is {why}{photo}", file=sys.stderr)
             return 2
-        run_json_lines(fh, sys.stdout, answer)
+        run_json_lines(fh, sys.stdout, answer, unreadable)
         return 0
 
     if path in (None, "-"):
