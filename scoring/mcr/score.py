@@ -94,10 +94,10 @@ class McrResult:
             "total_without_flowers": self.total_without_flowers,
             "fans": [{"name": f.name, "points": f.points, "count": f.count} for f in self.fans],
             "payment": self.payment,
-            "error": None,
         }
         if not self.valid:
             out["reason"] = self.reason
+        out["error"] = None           # last, as in a riichi result
         return out
 
     def fan_names(self) -> list[str]:
