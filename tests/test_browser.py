@@ -279,3 +279,33 @@ def test_flowers_typed_as_zero_overrule_the_photo(server_url, browser):
     flowers = form.find_element(By.NAME, "flowers")
     flowers.send_keys("0")
     assert browser.execute_script("return context()")["flowers"] == 0
+
+
+def test_what_belongs_to_the_last_photo_goes_with_it(server_url, browser, tmp_path):
+    # a tester saw the last hand's value under a non-image's error, its corrections line and
+    # dora indicator carried to the next photo, and a mistyped meld scored as if not typed
+    form = _score_the_sample(browser, server_url)
+    browser.execute_script("state.fixes = {3: '1p'}; showFixes();")
+    _set(browser, "dora_indicators", "1p")
+    _headline(browser, "han")
+    browser.find_element(By.ID, "file").send_keys(str(SAMPLE))      # a new photo, a new hand
+    _headline(browser, "1 han 30 fu")
+    assert not browser.find_element(By.ID, "fixes-line").is_displayed()
+    assert form.find_element(By.NAME, "dora_indicators").get_attribute("value") == ""
+    _set(browser, "melds", "1-3 chi")
+    WebDriverWait(browser, 10).until(lambda d: "Melds: write tile numbers" in d.find_element(By.ID, "status").text)
+    assert not browser.find_element(By.ID, "result-section").is_displayed()
+    _set(browser, "melds", "")
+    _headline(browser, "1 han 30 fu")
+    bad = tmp_path / "notes.jpg"
+    bad.write_text("not a photo")
+    browser.find_element(By.ID, "file").send_keys(str(bad))
+    WebDriverWait(browser, 10).until(lambda d: "not an image" in d.find_element(By.ID, "status").text)
+    assert not browser.find_element(By.ID, "result-section").is_displayed()
+    assert not browser.find_element(By.ID, "canvas-wrap").is_displayed()
+    # the table's rules are kept in this browser from one visit to the next
+    browser.execute_script("document.getElementById('table-rules').open = true")
+    form.find_element(By.NAME, "kiriage").click()
+    browser.get(server_url + "/")
+    assert browser.execute_script("return context().rules") == {"kiriage": True}
+    browser.execute_script("localStorage.clear()")

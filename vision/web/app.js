@@ -17,7 +17,16 @@ const state = {
   data: null,        // last /api/score answer
   pending: null,     // AbortController of the request in flight
   seq: 0,            // answers to older requests are dropped
+  photoSeq: 0,       // photos still decoding when a newer one is picked are dropped
 };
+
+// What belongs to one hand and is cleared with a new photo (table state — winds, honba,
+// sticks, ruleset, table rules — stays): the winning tile, melds, discards, dora, riichi and
+// the win's events.
+const HAND_FIELDS = ["melds", "win_tile", "discards", "dora_indicators", "ura_dora_indicators", "flowers"];
+const HAND_CHECKS = ["ippatsu", "tenhou", "chiihou", "last_wall_tile", "replacement_tile", "robbing_kong", "last_copy"];
+// the table's rule options, kept in this browser from one visit to the next
+const TABLE_RULES = ["aka", "open_tanyao", "kiriage", "double_yakuman", "kazoe", "double_wind_pair_fu", "tournament"];
 
 const $ = (id) => document.getElementById(id);
 
@@ -47,29 +56,46 @@ async function decodePhoto(file) {
   }
 }
 
+function forgetPhoto() {
+  if (state.pending) state.pending.abort();
+  state.seq++;
+  state.blob = null; state.bitmap = null; state.data = null; state.fixes = {};
+  showFixes();
+  clearResult();
+  $("canvas-wrap").hidden = true;
+}
+
 async function loadPhoto(file) {
+  const mine = ++state.photoSeq;
   setStatus("Reading the photo…");
   let bitmap;
   try {
     bitmap = await decodePhoto(file);
   } catch (e) {
-    setStatus("That file is not an image this browser can read.", true);
+    if (mine !== state.photoSeq) return;
+    // the last photo's value must not stay on screen under this file's name
+    forgetPhoto();
+    setStatus("That file is not an image this browser can read (a HEIC photo: save it as JPEG).", true);
     return;
   }
+  if (mine !== state.photoSeq) return;     // a newer photo was picked meanwhile
   const bw = bitmap.naturalWidth || bitmap.width, bh = bitmap.naturalHeight || bitmap.height;
   const scale = Math.min(1, MAX_SIDE / Math.max(bw, bh));
   const w = Math.round(bw * scale), h = Math.round(bh * scale);
   const c = document.createElement("canvas");
   c.width = w; c.height = h;
   c.getContext("2d").drawImage(bitmap, 0, 0, w, h);
-  state.bitmap = await createImageBitmap(c);
-  state.blob = await new Promise((res) => c.toBlob(res, "image/jpeg", 0.92));
-  // a new photo is a new hand: nothing typed for the last one carries over
+  const drawn = await createImageBitmap(c);
+  const blob = await new Promise((res) => c.toBlob(res, "image/jpeg", 0.92));
+  if (mine !== state.photoSeq) return;
+  state.bitmap = drawn; state.blob = blob;
+  // a new photo is a new hand: what was typed for the last hand does not carry over
   state.fixes = {};
+  showFixes();
   const form = $("context");
-  form.melds.value = "";
-  form.win_tile.value = "";
-  form.discards.value = "";
+  for (const k of HAND_FIELDS) form[k].value = "";
+  for (const k of HAND_CHECKS) form[k].checked = false;
+  form.riichi.value = "none";
   state.data = null;
   clearResult();
   $("canvas-wrap").hidden = false;
@@ -84,12 +110,15 @@ function draw() {
   const g = cv.getContext("2d");
   g.drawImage(bm, 0, 0);
   const tiles = (state.data && state.data.tiles) || [];
+  const warned = new Set();
+  for (const w of (state.data && state.data.warnings) || []) for (const n of w.tiles || []) warned.add(n);
   const lw = Math.max(2, Math.round(Math.max(bm.width, bm.height) / 400));
   g.textBaseline = "bottom";
   tiles.forEach((t, i) => {
     const [x1, y1, x2, y2] = t.box;
     const fixed = state.fixes[tileNumber(t, i)] !== undefined;
-    const low = t.confidence < 0.6;
+    // a tile a warning names (re-read, counted as a flower, …) is a guess, whatever its confidence
+    const low = t.confidence < 0.6 || warned.has(tileNumber(t, i));
     const color = fixed ? "#1d4ed8" : low ? "#d97706" : "#059669";
     g.lineWidth = lw; g.strokeStyle = color;
     g.strokeRect(x1, y1, x2 - x1, y2 - y1);
@@ -217,6 +246,15 @@ async function score() {
   if (!state.blob) return;
   if (state.pending) state.pending.abort();
   const ctl = new AbortController(), seq = ++state.seq;
+  const meldField = $("context").melds;
+  if (meldField.value.trim() && !meldField.checkValidity()) {
+    // a grouping typed wrong was scored as if not typed at all
+    state.data = null;
+    clearResult();
+    draw();
+    setStatus("Melds: write tile numbers and a type, e.g. 9-11=chi 12-14=concealed", true);
+    return;
+  }
   state.pending = ctl;
   const body = new FormData();
   body.append("image", state.blob, "photo.jpg");
@@ -288,7 +326,8 @@ async function verdict(body, request, seq) {
     // the value above is what the hand would be worth; the ruling says the win does not stand
     const pay = $("payment");
     pay.classList.add("void");
-    pay.textContent += " — not paid: the win does not stand";
+    pay.textContent = pay.textContent ? `${pay.textContent} — not paid: the win does not stand`
+      : "Nothing is paid: the win does not stand";
   }
   if (v.explanation) {
     const p = document.createElement("p");
@@ -401,5 +440,25 @@ $("view").addEventListener("click", (ev) => {
 $("clear-fixes").addEventListener("click", () => { state.fixes = {}; showFixes(); score(); });
 $("context").addEventListener("change", () => { showRulesetFields(); score(); });
 $("context").addEventListener("submit", (e) => { e.preventDefault(); score(); });
+function keepTableRules() {
+  const f = $("context"), kept = {};
+  for (const k of TABLE_RULES) kept[k] = f[k].type === "checkbox" ? f[k].checked : f[k].value;
+  try { localStorage.setItem("tilescope-table-rules", JSON.stringify(kept)); } catch (e) { /* private mode */ }
+}
+
+function restoreTableRules() {
+  let kept = null;
+  try { kept = JSON.parse(localStorage.getItem("tilescope-table-rules") || "null"); } catch (e) { return; }
+  if (!kept || typeof kept !== "object") return;
+  const f = $("context");
+  for (const k of TABLE_RULES) {
+    if (!(k in kept)) continue;
+    if (f[k].type === "checkbox") f[k].checked = Boolean(kept[k]);
+    else if ([...f[k].options].some((o) => o.value === String(kept[k]))) f[k].value = String(kept[k]);
+  }
+}
+
+$("context").addEventListener("change", keepTableRules);
+restoreTableRules();
 buildPicker();
 showRulesetFields();
