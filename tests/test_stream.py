@@ -604,3 +604,22 @@ def test_a_network_feed_that_answers_nothing_gives_up_within_the_timeout(monkeyp
         with pytest.raises(SourceError, match=r"answered as a video feed within 1 s"):
             FrameSource(f"http://127.0.0.1:{port}/feed")
         assert time.monotonic() - t0 < 10
+
+
+def test_closing_the_hub_closes_each_overlay_socket_before_the_server_stops():
+    # an OBS browser source keeps its WebSocket open: the stopping server cancelled the
+    # waiting handler, and uvicorn printed "Exception in ASGI application" at every stop
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+    from starlette.websockets import WebSocketDisconnect
+
+    from vision.overlay import OverlayHub, create_overlay_app
+
+    hub = OverlayHub()
+    with TestClient(create_overlay_app(hub)) as client:
+        with client.websocket_connect("/ws") as ws:
+            assert ws.receive_json()["hand"] is None
+            hub.close()
+            with pytest.raises(WebSocketDisconnect):
+                ws.receive_json()
+    assert hub.client_count == 0

@@ -60,6 +60,17 @@ class OverlayHub:
             self._clients.add((asyncio.get_running_loop(), queue))
         return queue
 
+    def close(self) -> None:
+        """Tell every client's handler to close its WebSocket (the server is stopping: a
+        handler still waiting would be cancelled, and uvicorn logs that as an error)."""
+        with self._lock:
+            clients = list(self._clients)
+        for loop, queue in clients:
+            try:
+                loop.call_soon_threadsafe(queue.put_nowait, None)
+            except RuntimeError:
+                pass
+
     def unsubscribe(self, queue: asyncio.Queue) -> None:
         with self._lock:
             self._clients = {c for c in self._clients if c[1] is not queue}
@@ -94,7 +105,11 @@ def create_overlay_app(hub: OverlayHub) -> FastAPI:
         queue = hub.subscribe()
         try:
             while True:
-                await websocket.send_json(await queue.get())
+                message = await queue.get()
+                if message is None:             # OverlayHub.close: the server is stopping
+                    await websocket.close()
+                    break
+                await websocket.send_json(message)
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -110,6 +125,7 @@ class OverlayServer:
         import uvicorn
 
         # an OBS browser source never closes its WebSocket: waiting for it made every stop 5 s
+        self.hub = hub
         config = uvicorn.Config(create_overlay_app(hub), host=host, port=port, log_level="warning",
                                 timeout_graceful_shutdown=0.5)
         self.server = uvicorn.Server(config)
@@ -130,5 +146,11 @@ class OverlayServer:
             time.sleep(0.05)
 
     def stop(self) -> None:
+        import time
+
+        self.hub.close()            # the clients' sockets close before the server stops
+        deadline = time.monotonic() + 0.5
+        while self.hub.client_count and time.monotonic() < deadline:
+            time.sleep(0.02)
         self.server.should_exit = True
         self.thread.join(timeout=5)
