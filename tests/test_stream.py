@@ -623,3 +623,38 @@ def test_closing_the_hub_closes_each_overlay_socket_before_the_server_stops():
             with pytest.raises(WebSocketDisconnect):
                 ws.receive_json()
     assert hub.client_count == 0
+
+
+def test_a_hand_partly_covered_keeps_its_value_and_grain_is_no_hand():
+    # an arm resting over the hand read as 9 tiles that make no hand: the overlay showed "not
+    # scored" over a scored hand; a frame of grain read as 300 boxes is no hand at all
+    from vision.stream import Frame
+
+    def row(n):
+        return Detections(640, 360, [Detection("1m", (10.0 + 30 * i, 100.0, 35.0 + 30 * i, 140.0), 0.9)
+                                     for i in range(n)])
+
+    frames = ([row(14)] * 4 + [Detections(640, 360, crowded=300)] * 4 + [row(9)] * 10
+              + [row(14)] * 10 + [Detections(640, 360)] * 10)
+
+    class Replay:
+        def __init__(self):
+            self.i = -1
+
+        def read(self, image, windows=()):
+            self.i += 1
+            return frames[self.i]
+
+    def scorer(image, dets):
+        ok = len(dets.tiles) == 14
+        return {"request": {}, "warnings": [],
+                "result": {"valid": True, "han": 1} if ok else {"valid": False, "error": "no hand"}}
+
+    sent = []
+    runner = StreamRunner(Replay(), HandStabiliser(stable_frames=2), scorer, sent.append)
+    blank = np.zeros((360, 640, 3), np.uint8)
+    for i in range(len(frames)):
+        runner.step(Frame(i, blank, i / 10))
+    shown = [None if m["hand"] is None else len(m["hand"]["tiles"]) for m in sent]
+    # the 14 tiles (frame 1), the same again when the arm leaves, then the empty table
+    assert shown == [14, 14, None]

@@ -60,6 +60,9 @@ class Detections:
     windows: tuple[tuple[int, int, int, int], ...] = ()
     # boxes (x1, y1, x2, y2) left out as a tile's mirror image in a glass table top
     reflections: tuple[tuple[float, float, float, float], ...] = ()
+    # MAX_BOXES or more boxes were found (grain, noise, dithering): their number, and no
+    # tile named (naming 300 crops cost seconds a frame); 0 for a photo read as usual
+    crowded: int = 0
 
     def to_json(self) -> dict:
         """The ``tilescope read --json`` shape: tiles ordered left to right, top to bottom, and
@@ -70,4 +73,6 @@ class Detections:
         }
         if self.reflections:     # boxes left out as mirror images in a glass table top
             out["reflections"] = [[round(v, 1) for v in b] for b in self.reflections]
+        if self.crowded:
+            out["crowded"] = self.crowded
         return out

@@ -444,6 +444,8 @@ class TileReader:
             used = tuple(tuple(int(v) for v in b) for b in _flipped_back(used, flip, w, h))
         else:
             boxes, det_scores, det_cls, used = self._detect(image_bgr, tuple(windows))
+        if len(boxes) >= MAX_BOXES:     # no hand: not worth seconds of naming (Detections.crowded)
+            return Detections(width=w, height=h, tiles=[], windows=used, crowded=len(boxes))
         mirrored: tuple = ()
         if self.classifier is not None:
             probs = self.classify(image_bgr, boxes)

@@ -926,11 +926,12 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool, melds=
     detections, t_read, array = _read(image, reader)
     t0 = time.perf_counter()
     crowded = None
-    if len(detections.tiles) >= MAX_BOXES:
+    boxes = detections.crowded or len(detections.tiles)
+    if boxes >= MAX_BOXES:
         # the reader's cap reached: grain, noise or dithering read as tiles, not a hand
         crowded = LayoutWarning(
             "too_many_boxes",
-            f"the reader found {len(detections.tiles)} or more tile-like boxes, more than a whole "
+            f"the reader found {boxes} or more tile-like boxes, more than a whole "
             "table holds: the photo is too grainy, noisy or dithered to read. Take it again in "
             "better light, without a filter or a black-and-white mode")
         detections = replace(detections, tiles=[])

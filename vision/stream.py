@@ -571,6 +571,7 @@ class StreamRunner:
         self.groups: list = []  # meld / win outlines of the current hand
         self._boxes: Detections | None = None
         self._windows: tuple = ()
+        self._shown: tuple[int, bool] = (0, False)   # tiles of the hand on screen, and scored?
         self.stats = StreamStats()
 
     def step(self, frame: Frame, detect: bool = True) -> dict | None:
@@ -585,11 +586,19 @@ class StreamRunner:
             dets = self.reader.read(frame.image, windows=hint) if hint else self.reader.read(frame.image)
             self._windows = getattr(dets, "windows", ())
             self.stats.detected += 1
-            event = self.stabiliser.update(dets, frame.index)
+            # a frame of grain read as hundreds of boxes (Detections.crowded) says nothing of
+            # the hand: the tracked tiles and the value on screen stay as they were
+            event = None if getattr(dets, "crowded", 0) else self.stabiliser.update(dets, frame.index)
             self._boxes = self.stabiliser.current  # tracked tiles: no box flickers in the video
             if event is not None:
                 scored = self._score(frame.image, event) if (self.scorer and event.tiles) else None
+                if self._covered(event, scored):
+                    # fewer tiles that make no hand, where a scored hand was shown: the hand is
+                    # partly covered (an arm over it), and its value stays on screen
+                    event = None
+            if event is not None:
                 message = hand_message(event, scored, frame.time_s)
+                self._shown = (len(event.tiles), bool(scored) and not (scored.get("result") or {}).get("error"))
                 self.stats.events += 1
                 hand = message["hand"]
                 self.banner = None if hand is None else (
@@ -615,6 +624,13 @@ class StreamRunner:
                 self.writer.write(drawn)
             self.written = max(self.written, due)
         return message
+
+    def _covered(self, event: HandEvent, scored: dict | None) -> bool:
+        """``event`` is a scored hand's tiles partly hidden: fewer than the hand on screen,
+        which was scored, and making no hand themselves (an empty table is no such thing)."""
+        shown_tiles, shown_scored = self._shown
+        return (bool(event.tiles) and scored is not None and shown_scored
+                and bool((scored.get("result") or {}).get("error")) and len(event.tiles) < shown_tiles)
 
     def _score(self, image: np.ndarray, event: HandEvent) -> dict:
         try:

@@ -36,6 +36,9 @@ def _text_report(dets) -> str:
     if dets.reflections:
         boxes = ", ".join("[" + ", ".join(str(round(v)) for v in b) + "]" for b in dets.reflections)
         lines.append(f"not tiles: {len(dets.reflections)} mirror image(s) in the table top {boxes}")
+    if getattr(dets, "crowded", 0):
+        lines.append(f"none named: {dets.crowded} or more tile-like boxes, more than a whole table "
+                     "holds (a grainy, noisy or dithered photo)")
     return "\n".join(lines)
 
 
