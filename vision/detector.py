@@ -341,6 +341,8 @@ class TileReader:
             boxes, scores, cls = found
             kept = tuple(windows)
             seen = span(windows) if seen is None else span([seen, span(windows)])
+            if len(boxes) >= MAX_BOXES:     # grain read as tiles (Detections.crowded): no closer look
+                break
         return (*_best(boxes, scores, cls), kept)
 
     def _detect_windows(self, image_bgr: np.ndarray, windows: list[tuple[int, int, int, int]]
@@ -351,7 +353,7 @@ class TileReader:
         parts = []
         for win in windows:
             x1, y1, x2, y2 = win
-            b, s, c = self._detect_once(image_bgr[y1:y2, x1:x2])
+            b, s, c = _best(*self._detect_once(image_bgr[y1:y2, x1:x2]))   # grain: no NMS of thousands
             b = b + np.array([x1, y1, x1, y1], np.float64)
             whole = ~cut_by_window(b, win, w, h)
             parts.append((b[whole], s[whole], c[whole]))
