@@ -309,3 +309,9 @@ def test_what_belongs_to_the_last_photo_goes_with_it(server_url, browser, tmp_pa
     browser.get(server_url + "/")
     assert browser.execute_script("return context().rules") == {"kiriage": True}
     browser.execute_script("localStorage.clear()")
+    # the pipeline's command-line advice in the page's words
+    said = browser.execute_script("return inPageWords(arguments[0])",
+                                  "Look at them: pass --fix 1=2m --fix 8=4s if they are as read; "
+                                  "pass --meld 12-14=concealed; pass --win-tile 3m")
+    assert said == ("Look at them: set tile 1 to 2m, tile 8 to 4s (tap the tile) if they are as "
+                    "read; write 12-14=concealed in the melds field; set the winning tile to 3m")

@@ -317,7 +317,7 @@ async function verdict(body, request, seq) {
   if (seq !== state.seq) return;
   const el = $("verdict");
   el.textContent = "";
-  if (v.error) { el.textContent = `Verdict: cannot rule (${v.error})`; return; }
+  if (v.error) { el.textContent = `Verdict: cannot rule (${inPageWords(v.error)})`; return; }
   const head = document.createElement("b");
   head.textContent = `Verdict: ${v.ruling}`;
   el.appendChild(head);
@@ -331,9 +331,23 @@ async function verdict(body, request, seq) {
   }
   if (v.explanation) {
     const p = document.createElement("p");
-    p.textContent = v.explanation;
+    p.textContent = inPageWords(v.explanation);
     el.appendChild(p);
   }
+}
+
+// The pipeline words its advice as command-line options; on this page a tile is corrected
+// by tapping it, a grouping by the regroup button or the melds field.
+function inPageWords(text) {
+  const fixes = (m) => [...m.matchAll(/--fix (\d+)=(\S+)/g)].map((x) => `tile ${x[1]} to ${x[2]}`).join(", ");
+  return String(text)
+    .replace(/(?:pass )?--meld N-M=TYPE \([^)]*\)(?:, or --meld N-M=concealed)?/g,
+      "write N-M=TYPE in the melds field (chi, pon, daiminkan, kakan, ankan or concealed)")
+    .replace(/(?:pass )?--fix N=TILE/g, "a correction (tap the tile)")
+    .replace(/(?:pass )?--win-tile TILE/g, "the winning tile field")
+    .replace(/(?:pass )?(--fix \d+=\S+(?: --fix \d+=\S+)*)/g, (m, f) => `set ${fixes(f)} (tap the tile)`)
+    .replace(/(?:pass )?--meld (\d+-\d+)=(\w+)/g, "write $1=$2 in the melds field")
+    .replace(/(?:pass )?--win-tile (\w+)/g, "set the winning tile to $1");
 }
 
 function setStatus(text, isError = false) {
@@ -372,7 +386,7 @@ function showResult(data) {
   lines.textContent = "";
   head.classList.remove("invalid");
   if (!data.result || res.error) {
-    head.textContent = res.error ? `Not scored: ${res.error}` : "Not scored";
+    head.textContent = res.error ? `Not scored: ${inPageWords(res.error)}` : "Not scored";
     head.classList.add("invalid");
   } else if (res.valid === false) {
     head.textContent = `No valid win: ${res.reason || ""}`;
@@ -410,9 +424,9 @@ function showResult(data) {
     if (typeof w === "string") { warn.appendChild(li(w)); continue; }
     // The pipeline words fixes as CLI options; say what to do on this page instead.
     const meld = (w.fix || "").startsWith("--meld");
-    const hint = !w.fix || meld ? "" : w.fix.startsWith("--fix") ? " — tap the tile to correct it"
+    const hint = !w.fix || meld || w.message.includes(w.fix) ? "" : w.fix.startsWith("--fix") ? " — tap the tile to correct it"
       : w.fix.startsWith("--win-tile") ? ` — set the winning tile (${w.fix.split(" ")[1] || ""})` : ` (${w.fix})`;
-    const item = li(w.message + hint);
+    const item = li(inPageWords(w.message) + hint);
     if (meld) {            // a grouping the photo cannot show: one tap declares it
       const b = document.createElement("button");
       // the button says which grouping it applies (the warning's other reading, not the one scored)
