@@ -6,8 +6,9 @@ that connects late first receives the current hand. ``GET /`` serves
 ``vision/web/overlay.html`` (transparent background, for an OBS browser source).
 
 Messages: ``{"type": "hand", "frame", "time_s", "hand": null | {"tiles", "request", "result",
-"summary", "warnings"}}`` when the stable hand changes (see ``vision.stream.hand_message``) and
-``{"type": "end"}`` when a file source has ended.
+"summary", "guessed", "warnings"}}`` when the stable hand changes (see
+``vision.stream.hand_message``) and ``{"type": "end"}`` when a file source has ended; described
+for users in ``docs/overlay-json.md``.
 """
 from __future__ import annotations
 
