@@ -839,7 +839,7 @@ MAX_COLOUR_GAIN = 8.0
 # that follows the brightness alone: at each grey level one chroma. Around the hand, brought
 # down to TINT_SIZE px (area averaging: JPEG's chroma error is fine detail), a colour photo
 # has its ink off the body's chroma at the same grey level: TINT_STEP levels off in 4.2% of
-# the pixels and more (300 rendered hands of four styles, 1280x720 broadcast frames among
+# the pixels and more (120 rendered hands of four styles, 1280x720 broadcast frames among
 # them; the real photos 8% and more); sepia copies of them, saved at JPEG quality 60 or
 # 90, 2.5% at most (the real photos' 0.0%).
 TINT_SIZE = 96
