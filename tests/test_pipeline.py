@@ -1175,3 +1175,16 @@ def test_a_sepia_photo_warns_like_a_grey_one_and_a_warm_cast_does_not(fake_model
     assert warning.tiles == (4,)
     warm = np.clip(colour * np.array([0.72, 0.94, 1.22]), 0, 255).astype("uint8")  # tungsten light
     assert not [w for w in score_photo(warm, RIICHI_CONTEXT, reader=reader).warnings if w.code == "no_colour"]
+
+
+def test_score_names_the_flag_a_bad_value_came_from(capsys):
+    # "context: dora_indicators: …" named an internal key for a value typed as --dora; score
+    # spells a double riichi --double-riichi where hand and check take --riichi double
+    photo = str(RIICHI.with_suffix(".jpg"))
+    code, out, err = run_cli(["score", photo, "--dora", "1x"], capsys)
+    assert code == 2 and "--dora: unknown tile code 'x'" in err
+    code, out, err = run_cli(["score", photo, "--context", '{"dora_indicators": "1x"}'], capsys)
+    assert code == 2 and "context: dora_indicators: unknown tile code 'x'" in err
+    with pytest.raises(SystemExit) as exc:
+        run_cli(["score", photo, "--riichi", "double"], capsys)
+    assert exc.value.code == 2 and "pass --double-riichi" in capsys.readouterr().err

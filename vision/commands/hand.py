@@ -81,7 +81,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--sticks", type=int, help="riichi sticks on the table (default 0)")
     add_rule_arguments(g)
     g = parser.add_argument_group("MCR context (with --text)")
-    g.add_argument("--flowers", type=int, help="flower and season tiles (default 0; a photo: as seen)")
+    g.add_argument("--flowers", type=int, help="flower and season tiles (default 0; check PHOTO: the flowers it shows)")
     g.add_argument("--last-copy", action="store_true", help="the winning tile was the last of its kind")
     g.add_argument("--hidden-win-tile", action="store_true",
                    help="the winning tile was not shown separately (no wait fans)")

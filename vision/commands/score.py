@@ -32,7 +32,8 @@ hidden or laid straight), pass --meld N-M=TYPE (repeatable), TYPE chi, pon, daim
 or ankan, e.g. --meld 9-11=chi; tiles the photo set apart that belong to the concealed part:
 --meld 12-14=concealed. The numbers are the report's, before any --fix.
 
-Rule options (red fives, kiriage, kazoe…) go in --context as "rules" (docs/hand-json.md).
+Table rule options: --no-aka, --no-open-tanyao, --kiriage, --double-yakuman, --kazoe,
+--double-wind-fu (or --context '{"rules": {...}}', docs/hand-json.md).
 Exit codes: 0 scored (a hand without yaku is still a result); 1 the photo was read but no
 winning hand could be scored (the report says why and what to pass); 2 bad photo or usage.
 
@@ -84,7 +85,7 @@ def add_context_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--chiihou", action="store_true", help="non-dealer's win on the first draw")
     g.add_argument("--dora", action="append", metavar="TILES",
                    help="dora indicator(s), repeatable or an mpsz string like 3m7z "
-                        "(default: the photo's dora row, if any)")
+                        "(default: the photo's dora row, if any; a video: its frame's)")
     g.add_argument("--ura", action="append", metavar="TILES", help="ura-dora indicators (count only with riichi)")
     g.add_argument("--honba", type=int, help="counters on the table (default 0)")
     g.add_argument("--sticks", type=int, help="riichi sticks on the table (default 0)")
@@ -92,7 +93,7 @@ def add_context_arguments(parser: argparse.ArgumentParser) -> None:
 
     add_rule_arguments(parser.add_argument_group("riichi table rules (defaults: the tournament-common ones)"))
     g = parser.add_argument_group("MCR only")
-    g.add_argument("--flowers", type=int, help="flower/season tiles (default: the flowers in the photo)")
+    g.add_argument("--flowers", type=int, help="flower/season tiles (default: the flowers the photo or frame shows)")
     g.add_argument("--last-copy", action="store_true", help="the winning tile was the last of its kind (Last Tile)")
 
 
@@ -167,6 +168,21 @@ def parse_melds(items: list[str]) -> dict[tuple[int, int], str]:
     return out
 
 
+# context keys the flags set: an error about one names the flag the user typed
+_FLAG_OF_KEY = {"dora_indicators": ("dora", "--dora"), "ura_dora_indicators": ("ura", "--ura"),
+                "honba": ("honba", "--honba"), "riichi_sticks": ("sticks", "--sticks"),
+                "flowers": ("flowers", "--flowers"), "seat_wind": ("seat", "--seat"),
+                "round_wind": ("round", "--round")}
+
+
+def _in_flag_words(message: str, args) -> str:
+    """``context: dora_indicators: …`` as ``--dora: …`` when the value came from that flag."""
+    for key, (dest, flag) in _FLAG_OF_KEY.items():
+        if message.startswith(f"context: {key}") and getattr(args, dest, None) not in (None, [], ""):
+            return flag + message[len(f"context: {key}"):]
+    return message
+
+
 def context_from_args(args) -> tuple[dict, list[str]]:
     """The request context: ``--context`` overlaid with the flags given. Also returns the
     defaults the pipeline will assume, to print them."""
@@ -228,7 +244,7 @@ def run(args) -> int:
         validate_context(ctx)
         reader = get_reader(args.weights)
     except PhotoError as exc:
-        return fail(str(exc))
+        return fail(_in_flag_words(str(exc), args))
     except (RuntimeError, OSError, ImportError) as exc:
         return fail(f"the tile detector is not available: {exc}")
     try:
