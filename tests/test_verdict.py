@@ -279,3 +279,14 @@ def test_a_check_request_that_cannot_be_ruled_on_answers_with_a_verdict_s_keys(t
     assert main(["check", str(requests)]) == 0
     line = json.loads(capsys.readouterr().out)
     assert list(line) == keys and line["error"].startswith("not JSON")
+
+
+def test_check_text_says_what_it_assumed_and_a_wrong_count_may_be_a_slip(capsys):
+    # 15 tiles typed: a chombo as declared (the dealer's, 12000: seed 001) — and the report says
+    # the seat and win it assumed, and that the count may be a typing slip
+    from vision.cli import main
+    assert main(["check", "--text", "234m456p678s1199s3m9s"]) == 0
+    out = capsys.readouterr().out
+    assert "12000 in all" in out
+    assert "Assumed: won on a discard (--win tsumo if self-drawn); seat East, the dealer (--seat)" in out
+    assert "has 15 tiles besides its melds where a winning hand has 14" in out
