@@ -1142,6 +1142,9 @@ def test_a_meld_repair_refused_for_a_flag_says_so():
     assert photo.result.get("error")
     refused = [w for w in photo.warnings if w.code == "repair_refused"]
     assert len(refused) == 1 and "as 9m" in refused[0].message and "last_copy" in refused[0].message
+    # and the report's own error leads with it (the headline named only the meld as read)
+    assert photo.result["error"].startswith("with tile ") and "last_copy" in photo.result["error"]
+    assert "as read, meld 1" in photo.result["error"]
     ctx.pop("last_copy")                 # without the flag the repaired hand scores (27 points)
     assert score_photo(misread, ctx, reader=FakeReader(misread)).result["total"] == 27
 

@@ -1028,6 +1028,10 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool, melds=
         warnings = [crowded] + [w for w in warnings if w.code != "tile_count"]
     if repaired is not None:
         warnings.append(repaired)
+        if repaired.code == "repair_refused" and hand_only and result.get("error"):
+            # the meld as read hides the real cause (a flag the repaired hand contradicts):
+            # the report's first line says it
+            result = {**result, "error": f"{repaired.message}; as read, {result['error']}"}
     if recounted is not None:
         warnings.append(recounted)
     if red_note is not None:
