@@ -271,6 +271,11 @@ def test_stream_command_rejects_bad_sources(tmp_path, capsys):
 
     assert main(["stream", str(tmp_path / "missing.mp4")]) == 2
     assert "no such video file" in capsys.readouterr().err
+    # a still photo never holds still for --stable frames: said to be a photo, for `score`
+    photo = tmp_path / "hand.jpg"
+    cv2.imwrite(str(photo), np.zeros((40, 60, 3), np.uint8))
+    assert main(["stream", str(photo)]) == 2
+    assert "is a photo, not a video: score it with `tilescope score" in capsys.readouterr().err
     text = tmp_path / "notes.mp4"
     text.write_text("not a video")
     assert main(["stream", str(text)]) == 2

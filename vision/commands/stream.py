@@ -97,6 +97,11 @@ def run(args: argparse.Namespace) -> int:
     source_id = parse_source(args.source)
     if isinstance(source_id, str) and "://" not in source_id and not Path(source_id).exists():
         return fail(f"no such video file: {source_id}")
+    from vision.commands.score import is_photo
+    if isinstance(source_id, str) and "://" not in source_id and is_photo(source_id):
+        # one still never "holds still" for --stable frames
+        return fail(f"{source_id} is a photo, not a video: score it with `tilescope score "
+                    f"{source_id}` (or `tilescope check` for a verdict)")
     from vision.commands.score import overwrite_problem
     if args.out and isinstance(source_id, str):
         problem = overwrite_problem("--out", args.out, source_id, "source video")
