@@ -1191,3 +1191,20 @@ def test_score_names_the_flag_a_bad_value_came_from(capsys):
     with pytest.raises(SystemExit) as exc:
         run_cli(["score", photo, "--riichi", "double"], capsys)
     assert exc.value.code == 2 and "pass --double-riichi" in capsys.readouterr().err
+
+
+def test_check_photo_holds_back_on_a_layout_that_may_be_wrong_however_sure_the_tiles():
+    # a referee's edited photos: glare read surely (0.79) as 5z between 2m and 4p; the 2m cut
+    # off the photo's edge (13 tiles); both were ruled chombo 8000 on a 2000 win
+    dets, _ = truth(RIICHI)
+    glare = replace(dets, tiles=[replace(d, tile="5z", confidence=0.79) if d.tile == "3m" else d
+                                 for d in dets.tiles])
+    v = check_photo(glare, RIICHI_CONTEXT, reader=FakeReader(glare)).result
+    assert v["ruling"] is None and "not in the order a winning hand is laid in" in v["error"]
+    # the referee looks and confirms the tile as read: the ruling is given
+    confirmed = check_photo(glare, RIICHI_CONTEXT, reader=FakeReader(glare), fixes={2: "5z"}).result
+    assert confirmed["ruling"].startswith("chombo") and confirmed["penalty"]["total"] == 8000
+    cut = replace(dets, tiles=[d for d in dets.tiles if d.tile != "2m"])
+    v = check_photo(cut, RIICHI_CONTEXT, reader=FakeReader(cut)).result
+    assert v["ruling"] is None and "a tile may be missing, hidden or doubled" in v["error"]
+    assert "rule with `tilescope check --text`" in v["error"]

@@ -562,9 +562,26 @@ def _furiten_whatever_the_tiles(layout: Layout, verdict: dict, read: dict, disca
     return not _in_doubt(seen) and parse_tiles(seen.tile)[0].kind in discards
 
 
+def _layout_doubts(layout: Layout, warnings: list, confirmed: bool) -> list[str]:
+    """What in the photo's layout, surely read tiles or not, a ruling against the player may
+    rest on: a tile count that does not add up (a tile cut off, hidden or doubled), a meld
+    taken as called with no turned tile seen, and — unless the referee has confirmed tiles
+    (``confirmed``: fixes given) — a concealed row not in the order players lay a winning hand
+    in (a tile under glare or a thumb read surely as another)."""
+    doubts = [w.message + (": count the hand's tiles at the table and rule with `tilescope check "
+                           "--text`" if w.code == "tile_count" else
+                           " (or --meld N-M=TYPE with its type if it was called)")
+              for w in warnings if w.code in ("tile_count", "meld_without_sideways")]
+    if not confirmed and layout.order and not concealed_row_sorted(layout):
+        doubts.append("the concealed tiles as read are not in the order a winning hand is laid "
+                      "in, so one may be misread however sure the reader was (glare, a thumb): "
+                      "look at each, and confirm them with --fix N=TILE")
+    return doubts
+
+
 def _unsure_ruling(layout: Layout, verdict: dict, unsure_photo: LayoutWarning | None,
                    re_read, reader_saw: Detections | None = None,
-                   discards: frozenset = frozenset()) -> dict | None:
+                   discards: frozenset = frozenset(), doubts: list[str] = ()) -> dict | None:
     """``tilescope check PHOTO``: a misread tile must not cost a player a penalty. A verdict
     that the win does not stand is no ruling when the reader was unsure of most of the photo's
     tiles (``unsure_photo``), or, for a hand that is no win at all (chombo, a false hu:
@@ -573,6 +590,7 @@ def _unsure_ruling(layout: Layout, verdict: dict, unsure_photo: LayoutWarning | 
     the MCR minimum, furiten too), when a tile of the hand was read under ``LOW_CONFIDENCE``
     and its doubt could change the ruling (:func:`_in_doubt`), as the reader read it
     (``reader_saw``: a tile an automatic correction re-read has confidence 1.0 in ``layout``).
+    ``doubts`` (:func:`_layout_doubts`): the layout's own doubts, which hold a ruling back too.
     One ruling stands whatever the other tiles are: a ron on a surely read winning tile that is
     in the player's own discards (``discards``, tile kinds) is chombo — the true hand, if
     complete with that tile, waits on it and is furiten; if not, it is no win.
@@ -614,6 +632,9 @@ def _unsure_ruling(layout: Layout, verdict: dict, unsure_photo: LayoutWarning | 
                    f"tile{'s' if len(low) > 1 else ''} {named}. Look at "
                    f"{'them' if len(low) > 1 else 'it'}: pass {confirm} if "
                    f"{'they are' if len(low) > 1 else 'it is'} as read, --fix N=TILE for a misread one")
+        elif doubts and not _furiten_whatever_the_tiles(layout, verdict, read, discards):
+            what = "the hand is not a winning hand" if no_win else "the win does not stand"
+            why = f"{as_read} {what}, but " + "; and ".join(doubts)
     if why is None:
         return None
     return {"ruleset": verdict.get("ruleset"), "ruling": None, "valid": False, "penalty": None,
@@ -1019,7 +1040,7 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool, melds=
     if not hand_only:
         held = _unsure_ruling(layout, result, unsure_photo,
                               lambda: _winning_re_reading(detections, layout, ctx, win_tile), as_read,
-                              discards)
+                              discards, _layout_doubts(layout, warnings, bool(fixes)))
         result = result if held is None else held
     if hand_only and not result.get("error") and not concealed_row_sorted(layout):
         warnings.append(_unsorted_warning(layout, ctx, win_tile, judge))
