@@ -1208,3 +1208,16 @@ def test_check_photo_holds_back_on_a_layout_that_may_be_wrong_however_sure_the_t
     v = check_photo(cut, RIICHI_CONTEXT, reader=FakeReader(cut)).result
     assert v["ruling"] is None and "a tile may be missing, hidden or doubled" in v["error"]
     assert "rule with `tilescope check --text`" in v["error"]
+
+
+def test_a_valid_ruling_on_re_read_tiles_says_so_in_its_paragraph():
+    # the MCR sample with its chi's 9m read 3m (0.35; next guess 9m): the meld is repaired and
+    # the win stands (27 points), and the paragraph a referee reads out says on what
+    dets, _ = truth(MCR)
+    tiles_ = [replace(d, tile="3m", confidence=0.35, alternatives=(("9m", 0.3),)) if d.tile == "9m" else d
+              for d in dets.tiles]
+    misread_chi = replace(dets, tiles=tiles_)
+    ctx = {"ruleset": "mcr", "win": "ron", "seat_wind": "S", "round_wind": "E"}
+    v = check_photo(misread_chi, ctx, reader=FakeReader(misread_chi)).result
+    assert v["valid"] is True and v["result"]["total"] == 27
+    assert "The value rests on tile" in v["explanation"] and "re-read from the reader's next guesses" in v["explanation"]

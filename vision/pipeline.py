@@ -1075,6 +1075,14 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool, melds=
             f"{n} box{'es' if n > 1 else ''} just beyond the tiles' feet looked like their mirror "
             f"image{'s' if n > 1 else ''} in the table top (glass) and {'were' if n > 1 else 'was'} "
             "not counted; if a tile is missing, take the photo on a table that does not reflect"))
+    guessed = sorted({n for w in warnings if w.code == "corrected" for n in w.tiles})
+    if not hand_only and guessed and result.get("valid") is True and result.get("explanation"):
+        # a ruling for the player may rest on tiles re-read from the reader's next guesses:
+        # the paragraph a referee reads out says so, not only the warnings below it
+        result = {**result, "explanation": (
+            f"{result['explanation']} The value rests on tile{'s' if len(guessed) > 1 else ''} "
+            f"{', '.join(map(str, guessed))}, re-read from the reader's next guesses (see the "
+            "warnings): look at them before it is paid.")}
     return PhotoResult(detections, layout, req, result, warnings,
                        {"read": t_read, "layout": t_layout, "score": t_score})
 
