@@ -98,6 +98,28 @@ def format_verdict(verdict) -> str:
     return "\n".join(lines)
 
 
+def _text_notes(args, req) -> list[str]:
+    """What a ``--text`` verdict's report adds below it: the win, seat and round it assumed (a
+    dealer's chombo is 12000, another's 8000), and a tile count that may be a typing slip."""
+    notes = []
+    assumed = [what for given, what in (
+        (args.win, "won on a discard (--win tsumo if self-drawn)"),
+        (args.seat, "seat East" + (", the dealer" if req.ruleset == "riichi" else "") + " (--seat)"),
+        (args.round, "round East (--round)")) if given is None]
+    if assumed:
+        notes.append(f"Assumed: {'; '.join(assumed)}")
+    want = 13 - 3 * len(req.melds)
+    if len(req.concealed) == want - 1 and args.win_tile is None:
+        # a declared hand may be short, but so is one typed without its winning tile
+        notes.append(f"Note: the hand as typed is one tile short, {req.win_tile} taken as its "
+                     "winning tile; if the winning tile was left out, type it last (or pass --win-tile)")
+    elif len(req.concealed) != want:
+        notes.append(f"Note: the hand as typed has {len(req.concealed) + 1} tiles besides its melds "
+                     f"where a winning hand has {want + 1}: ruled as declared; if that is a typing "
+                     "slip, correct --text")
+    return notes
+
+
 def print_verdict(verdict, as_json: bool, out=None) -> None:
     out = out or sys.stdout
     print(json.dumps(verdict.to_json(), ensure_ascii=False) if as_json else format_verdict(verdict), file=out)
@@ -141,24 +163,12 @@ def run(args) -> int:
             print(f"tilescope check: {exc}", file=sys.stderr)
             return 2
         print_verdict(verdict, args.json)
-        assumed = [what for given, what in (
-            (args.win, "won on a discard (--win tsumo if self-drawn)"),
-            (args.seat, "seat East" + (", the dealer" if req.ruleset == "riichi" else "") + " (--seat)"),
-            (args.round, "round East (--round)")) if given is None]
-        if assumed and not args.json:       # the dealer's chombo is 12000, another's 8000
-            print(f"\nAssumed: {'; '.join(assumed)}")
         from vision.commands.hand import ignored_flags
         for note in ignored_flags(args, req.ruleset):
             print(f"tilescope check: {note}", file=sys.stderr)
-        want = 13 - 3 * len(req.melds)
-        if len(req.concealed) == want - 1 and args.win_tile is None and not args.json:
-            # a declared hand may be short, but so is one typed without its winning tile
-            print(f"\nNote: the hand as typed is one tile short, {req.win_tile} taken as its winning "
-                  "tile; if the winning tile was left out, type it last (or pass --win-tile)")
-        elif len(req.concealed) != want and not args.json:
-            print(f"\nNote: the hand as typed has {len(req.concealed) + 1} tiles besides its melds "
-                  f"where a winning hand has {want + 1}: ruled as declared; if that is a typing "
-                  "slip, correct --text")
+        if not args.json:
+            for note in _text_notes(args, req):
+                print(f"\n{note}")
         return 0
     from scoring.verdict import check_json, no_ruling
     from vision.commands.hand import run_json_file

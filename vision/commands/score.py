@@ -175,7 +175,7 @@ _FLAG_OF_KEY = {"dora_indicators": ("dora", "--dora"), "ura_dora_indicators": ("
                 "round_wind": ("round", "--round")}
 
 
-def _in_flag_words(message: str, args) -> str:
+def in_flag_words(message: str, args) -> str:
     """``context: dora_indicators: …`` as ``--dora: …`` when the value came from that flag."""
     for key, (dest, flag) in _FLAG_OF_KEY.items():
         if message.startswith(f"context: {key}") and getattr(args, dest, None) not in (None, [], ""):
@@ -244,7 +244,7 @@ def run(args) -> int:
         validate_context(ctx)
         reader = get_reader(args.weights)
     except PhotoError as exc:
-        return fail(_in_flag_words(str(exc), args))
+        return fail(in_flag_words(str(exc), args))
     except (RuntimeError, OSError, ImportError) as exc:
         return fail(f"the tile detector is not available: {exc}")
     try:

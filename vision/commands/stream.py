@@ -79,10 +79,11 @@ def run(args: argparse.Namespace) -> int:
         context = _load_context(args)
         scorer = pipeline_scorer(context)  # checks the context as `tilescope hand` would
     except ValueError as exc:
-        msg = str(exc).removeprefix("context: ")
-        # --context is named only when one was given: a bad --dora is the flag's fault
-        plain = msg.startswith(("--", "give ")) or not args.context
-        return fail(msg if plain else f"--context: {msg}")
+        from vision.commands.score import in_flag_words
+        msg = in_flag_words(str(exc), args)      # a bad --dora is named as the flag
+        if msg.startswith("context: "):
+            msg = ("--context: " if args.context else "") + msg.removeprefix("context: ")
+        return fail(msg)
     if args.out and Path(args.out).suffix.lower() not in (".mp4", ".avi"):
         return fail(f"--out {args.out!r}: give a .mp4 or .avi file name")
     if args.overlay is not None and not 0 < args.overlay < 65536:
