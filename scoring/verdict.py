@@ -82,6 +82,10 @@ class Verdict:
                 "error": None}
 
 
+# what a player may call when declaring a win: all are a win; ron and tsumo also say how
+DECLARED_WINS = ("hu", "ron", "tsumo", "mahjong")
+
+
 def check(req: HandRequest, declared: str = "hu", revealed: bool = True, discards: Sequence[Tile] = (),
           tournament: bool = False, options: PenaltyOptions | None = None, mcr_rules=None) -> Verdict:
     """Rule on a declared win.
@@ -94,7 +98,7 @@ def check(req: HandRequest, declared: str = "hu", revealed: bool = True, discard
     chombo as a standings penalty. Raises HandError for an impossible request (five of a kind,
     contradictory flags, an unknown ``declared``).
     """
-    if declared not in ("hu", "ron", "tsumo", "mahjong"):
+    if declared not in DECLARED_WINS:
         raise HandError(f"declared must be 'hu' (a declared win), got {declared!r}")
     if declared in WIN_KINDS and declared != req.win:
         # which way the win came is a fact the referee settles first; ruling on the other

@@ -508,7 +508,7 @@ def create_app(
         A ruling against the player on tiles the reader was unsure of is held back:
         ``ruling`` null and ``error`` "Cannot rule from this photo: …", naming the tiles."""
         from scoring.hand import HandError
-        from scoring.verdict import split_table_keys
+        from scoring.verdict import DECLARED_WINS, split_table_keys
 
         data = await read_upload(image)
         inputs = _photo_inputs(context, fixes, melds, win_tile)
@@ -519,7 +519,7 @@ def create_app(
             rest, kw = split_table_keys(facts)
         except HandError as exc:
             raise ApiError(422, "bad_table", f"table: {exc}") from None
-        if kw.get("declared", "hu") not in ("hu", "ron", "tsumo", "mahjong"):
+        if kw.get("declared", "hu") not in DECLARED_WINS:
             raise ApiError(422, "bad_table", f"table: declared {kw['declared']!r}: only a declared "
                                              "win ('hu', or 'ron'/'tsumo' as the context's win) is "
                                              "ruled on")

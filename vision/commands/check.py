@@ -40,7 +40,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                            "(the win's flags below then apply to it; exit 0 with a ruling, 1 when "
                            "the photo cannot be ruled on, 2 for bad input)")
     g = parser.add_argument_group("what happened at the table")
-    g.add_argument("--declared", default="hu", choices=("hu", "ron", "tsumo", "mahjong"),
+    from scoring.verdict import DECLARED_WINS
+    g.add_argument("--declared", default="hu", choices=DECLARED_WINS,
                    help="what the player declared (default hu: a win; ron or tsumo also sets --win)")
     g.add_argument("--not-revealed", action="store_true",
                    help="the hand was not laid open (MCR: a false hu is then a dead hand, no penalty)")
