@@ -53,7 +53,9 @@ def test_table_from_stdin_with_replacement(capsys, monkeypatch):
     (dict(TABLE, players=[{"name": "Ann", "score": "62"}] + TABLE["players"][1:]),
      "players.#1.score"),                       # counted from 1, as players are
     (dict(TABLE, events=[{"type": "late", "player": "Bob", "minutes": "7"}]), "events.#1.late.minutes"),
-    ([1, 2], "(document)"),
+    ([1, 2], "the input must be one JSON object with 'players', not an array"),
+    # two counts for one player would keep whichever came last, without a word
+    (dict(TABLE, prior_delay_of_game={"Ann": 3, "Ann ": 0}), "prior_delay_of_game names 'Ann' twice"),
     # "Ann " is Ann (in prior_delay_of_game too): a trailing space does not make a second player
     (dict(TABLE, prior_delay_of_game={"Zed ": 1}), "'Zed', who is not at this table"),
     (dict(TABLE, players=[{"name": "Ann ", "score": -8}] + TABLE["players"][:1] + TABLE["players"][2:]),
@@ -77,6 +79,41 @@ def test_table_not_json_and_missing_file_exit_2(tmp_path, capsys, monkeypatch):
     assert code == 2 and out == "" and "key 'score' is given twice in one object" in err
     code, _, err = run_cli(["gouji", str(tmp_path / "nope.json")], capsys, monkeypatch)
     assert code == 2 and "cannot read" in err
+
+
+def test_table_disqualification_is_for_the_tournament_unless_said(capsys, monkeypatch, tmp_path):
+    # issue 7 quoting seed 000 §4: "a disqualified player gets 0 for the whole tournament"
+    doc = dict(TABLE, events=[{"type": "disqualified", "player": "Dan"}])
+    path = tmp_path / "notepad.json"          # saved with a byte-order mark, as Notepad does
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(doc).encode())
+    code, out, err = run_cli(["table", str(path)], capsys, monkeypatch)
+    assert code == 0, err
+    dan = json.loads(out)["players"][3]
+    assert dan["disqualified_from_tournament"] is True and dan["table_points"] == 0
+    doc["events"][0]["scope"] = "session"
+    code, out, err = run_cli(["table"], capsys, monkeypatch, stdin=json.dumps(doc))
+    assert code == 0 and json.loads(out)["players"][3]["disqualified_from_tournament"] is False
+
+
+def _help_example(verb: str, capsys) -> dict:
+    """The input example of ``tilescope VERB --help``, its # comments taken out."""
+    with pytest.raises(SystemExit):
+        main([verb, "--help"])
+    text = capsys.readouterr().out
+    block = text.split("Input (JSON, a file argument or stdin):", 1)[1].split("\n\n")[1]
+    return json.loads("\n".join(line.split("#")[0] for line in block.splitlines()))
+
+
+@pytest.mark.parametrize("verb, want", [("table", "Ann"), ("gouji", "East")])
+def test_help_examples_run_as_written(verb, want, capsys, monkeypatch):
+    doc = _help_example(verb, capsys)
+    code, out, err = run_cli([verb], capsys, monkeypatch, stdin=json.dumps(doc))
+    assert code == 0, err
+    result = json.loads(out)
+    if verb == "gouji":        # the help's output example: East 51 : West 23
+        assert result["totals"] == {"East": 51, "West": 23} and result["winner"] == want
+    else:
+        assert result["players"][0]["name"] == want
 
 
 GOUJI = {
@@ -112,6 +149,8 @@ def test_gouji_match(capsys, monkeypatch):
     (dict(GOUJI, teams={"East": ["Li", "Wang", "Zhao", "Ma"], "West": ["Chen", "Liu", "Sun"]}),
      "team 'East' needs 3 players, got 4"),
     (dict(GOUJI, games=[{"order": ["Li"]}]), "missing"),
+    (dict(GOUJI, teams={"": ["Li", "Wang", "Zhao"], "West": ["Chen", "Liu", "Sun"]}),
+     'teams."".(name): String should have at least 1 character'),
 ])
 def test_gouji_bad_input_exits_2(doc, message, capsys, monkeypatch):
     code, out, err = run_cli(["gouji"], capsys, monkeypatch, stdin=json.dumps(doc))

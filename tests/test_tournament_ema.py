@@ -68,6 +68,27 @@ def test_disqualified_player_gets_0_others_4_2_1_seed000_s4():
     assert not r.seats[3].disqualified_from_tournament
 
 
+def test_a_disqualification_is_for_the_whole_tournament_unless_scoped_seed000_s4():
+    # issue 7 quoting §4: "a disqualified player gets 0 for the whole tournament"
+    r = score_table(seats(-10, 30, -20, 0), [Disqualified("D")])
+    assert points(r)["D"] == 0 and r.seats[3].disqualified_from_tournament
+
+
+@pytest.mark.parametrize("record, message", [
+    ((seats(10, 8, -5, -13), [Penalty("A", "delay"), Penalty("A", "delay")]),
+     "penalty kind must be infraction or delay_of_game, got 'delay'"),
+    ((seats(10, 8, -5, -13), [Disqualified("A", "tourney")]), "scope must be tournament or session"),
+    ((seats(10, 8, -5, -13), [Late("A", float("nan"))]), "must be a number of minutes, got nan"),
+    ((seats(10, 8, -5, -13), [Late("A", "7")]), "must be a number of minutes, got '7'"),
+    ((seats(10, 8, -5, -13, names=["A ", "B", "C", "D"]), []), "'A ' has spaces around it"),
+    ((seats("10", 8, -5, -13), []), "must be a whole number of MCR points, got '10'"),
+    ((seats(10, 8, -5, -13), [Penalty("A", "delay_of_game")], {"A": "3"}), "must be a whole number, got '3'"),
+])
+def test_a_mistyped_record_is_refused_not_scored_as_another_rule(record, message):
+    with pytest.raises(TableError, match=message):
+        score_table(*record)
+
+
 def test_tied_among_the_remaining_three_share_4_and_2_seed000_s4():
     r = score_table(seats(10, 10, -5, -15), [Replaced("D")])
     assert points(r) == {"A": 3, "B": 3, "C": 1, "D": 0}

@@ -114,3 +114,14 @@ def test_bad_games_are_refused(game, message):
 def test_bad_teams_are_refused(teams, message):
     with pytest.raises(GoujiError, match=message):
         score_game(teams, SWEEP_EAST)
+
+
+@pytest.mark.parametrize("teams, game, message", [
+    ([Team("East", "abc"), TEAMS[1]], SWEEP_EAST, "players of team 'East' must be a list"),
+    (TEAMS, Game(("e1", "e2", "e3", "w1", "w2", "w3"), cheating="e1"), "cheating offences must be a list"),
+    (TEAMS, Game("e1e2e3w1w2w3"), "finishing order must be a list"),
+])
+def test_one_string_for_a_list_of_names_is_refused(teams, game, message):
+    # "abc" read letter by letter would be the players a, b and c
+    with pytest.raises(GoujiError, match=message):
+        score_match(teams, [game])

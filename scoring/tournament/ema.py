@@ -7,9 +7,10 @@ numbers below are that text's.
   of the places they cover, e.g. two players tied for 2nd get (2 + 1) / 2 = 1.5 each.
 * §4 substitutes: a substitute seated *before* the session plays as a normal player and can
   win table points. A player replaced *during* the session (illness) or disqualified gets 0
-  table points, and the other three get 4 / 2 / 1 by place among themselves. A player
-  disqualified from the tournament gets 0 for the whole tournament (see
-  :func:`tournament_table_points`).
+  table points, and the other three get 4 / 2 / 1 by place among themselves. A disqualified
+  player gets 0 for the whole tournament (see :func:`tournament_table_points`); a
+  disqualification from one session only is recorded with ``scope="session"`` (lateness over
+  15 minutes is one, §2.2).
 * §3.1 penalty escalation, per player: warning, then 5, 10, 20, 30, … points. The count
   restarts each session, except for delay-of-game penalties, whose count runs on through the
   tournament.
@@ -30,6 +31,7 @@ Where the quoted text is silent this module follows the EMA MCR rules and says s
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable, Literal, Sequence, Union
@@ -43,6 +45,8 @@ LATE_SMALL_POINTS = 10
 LATE_LARGE_POINTS = 20
 
 PenaltyKind = Literal["infraction", "delay_of_game"]
+PENALTY_KINDS: tuple[str, ...] = ("infraction", "delay_of_game")
+SCOPES: tuple[str, ...] = ("tournament", "session")
 
 
 class TableError(ValueError):
@@ -78,11 +82,11 @@ class Replaced:
 
 @dataclass(frozen=True, slots=True)
 class Disqualified:
-    """``player`` was disqualified; ``scope`` "session" (0 table points this session) or
-    "tournament" (0 table points for the whole tournament)."""
+    """``player`` was disqualified; ``scope`` "tournament" (the default, §4: 0 table points for
+    the whole tournament) or "session" (0 table points this session)."""
 
     player: str
-    scope: Literal["session", "tournament"] = "session"
+    scope: Literal["session", "tournament"] = "tournament"
     reason: str = ""
 
 
@@ -199,11 +203,15 @@ def score_table(seats: Sequence[Seat], events: Iterable[Event] = (),
 
     Raises TableError for: not four seats, duplicate names, scores not summing to 0, an event
     naming someone not at the table, a substitute replacing someone seated, two lateness
-    records for one player, negative minutes or counts.
+    records for one player, negative minutes or counts; and for a record of the wrong type (a
+    name that is not text or has spaces around it, a score or count that is not an integer,
+    minutes that are not a finite number, an unknown penalty kind or disqualification scope),
+    so that a typo is not scored as some other rule.
     """
     seats = list(seats)
     events = list(events)
     prior = dict(prior_delay_of_game or {})
+    _check_types(seats, events, prior)
     if len(seats) != 4:
         raise TableError(f"a table has 4 players, got {len(seats)}")
     names = [s.name for s in seats]
@@ -285,7 +293,7 @@ def score_table(seats: Sequence[Seat], events: Iterable[Event] = (),
             elif pts:
                 penalty[who] -= pts
                 reasons[who].append(f"§2.2: {ev.minutes:g} minutes late: -{pts}")
-        else:  # pragma: no cover - the Event union is closed
+        else:  # pragma: no cover - _check_types refused any other event
             raise TableError(f"unknown event {ev!r}")
 
     ranked = [s for s in seats if s.name not in out_of_session]
@@ -306,6 +314,47 @@ def score_table(seats: Sequence[Seat], events: Iterable[Event] = (),
             final_score=finals[s.name], place=place, tied=tied, table_points=points,
             disqualified_from_tournament=s.name in out_of_tournament, reasons=tuple(why)))
     return TableResult(seats=tuple(results))
+
+
+def _check_name(name: object, what: str) -> None:
+    if not isinstance(name, str) or not name.strip():
+        raise TableError(f"{what} must be a player's name (text), got {name!r}")
+    if name != name.strip():
+        raise TableError(f"{what} {name!r} has spaces around it: {name.strip()!r} would be "
+                         "another player")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_types(seats: list, events: list, prior: dict) -> None:
+    """TableError for a record field of the wrong type or value (see :func:`score_table`)."""
+    for seat in seats:
+        if not isinstance(seat, Seat):
+            raise TableError(f"a seat must be a Seat(name, score), got {seat!r}")
+        _check_name(seat.name, "seat name")
+        if not _is_int(seat.score):
+            raise TableError(f"{seat.name}'s score must be a whole number of MCR points, "
+                             f"got {seat.score!r}")
+    for name, count in prior.items():
+        _check_name(name, "prior_delay_of_game")
+        if not _is_int(count):
+            raise TableError(f"prior_delay_of_game for {name!r} must be a whole number, got {count!r}")
+    for ev in events:
+        if not isinstance(ev, (Substitute, Replaced, Disqualified, Penalty, Late)):
+            raise TableError(f"unknown event {ev!r}")
+        _check_name(ev.player, f"{type(ev).__name__.lower()} player")
+        if isinstance(ev, Substitute):
+            _check_name(ev.replaces, "substitute's 'replaces'")
+        elif isinstance(ev, Penalty) and ev.kind not in PENALTY_KINDS:
+            raise TableError(f"penalty kind must be {' or '.join(PENALTY_KINDS)}, got {ev.kind!r}")
+        elif isinstance(ev, Disqualified) and ev.scope not in SCOPES:
+            raise TableError(f"disqualification scope must be {' or '.join(SCOPES)}, got {ev.scope!r}")
+        elif isinstance(ev, Late) and not (isinstance(ev.minutes, (int, float))
+                                           and not isinstance(ev.minutes, bool)
+                                           and math.isfinite(ev.minutes)):
+            raise TableError(f"lateness of {ev.player!r} must be a number of minutes, got {ev.minutes!r}")
 
 
 def tournament_table_points(tables: Iterable[TableResult]) -> dict[str, Fraction]:

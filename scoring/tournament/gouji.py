@@ -93,6 +93,10 @@ def _check_teams(teams: Sequence[Team]) -> dict[str, str]:
     """player → team name; raises GoujiError unless two teams of three distinct players."""
     if len(teams) != 2:
         raise GoujiError(f"a Gouji match has 2 teams, got {len(teams)}")
+    for team in teams:
+        if not isinstance(team, Team) or not isinstance(team.name, str):
+            raise GoujiError(f"a team must be a Team(name, players), got {team!r}")
+        _check_names(team.players, f"the players of team {team.name!r}")
     if teams[0].name == teams[1].name:
         raise GoujiError(f"the two teams need different names, both are {teams[0].name!r}")
     team_of: dict[str, str] = {}
@@ -106,12 +110,22 @@ def _check_teams(teams: Sequence[Team]) -> dict[str, str]:
     return team_of
 
 
+def _check_names(names: object, what: str) -> None:
+    """GoujiError unless ``names`` is a sequence of player names (not one string: "abc" is not
+    the players a, b and c)."""
+    if isinstance(names, str) or not isinstance(names, (tuple, list)) \
+            or not all(isinstance(n, str) for n in names):
+        raise GoujiError(f"{what} must be a list of player names, got {names!r}")
+
+
 def game_places(game: Game, players: Sequence[str]) -> dict[str, int]:
     """Place 1..6 of each player in one game (revolution: folded player is third).
 
     ``players``: all six players. Raises GoujiError when the order and the folded player do
     not name each of the six exactly once.
     """
+    _check_names(game.order, "a game's finishing order")
+    _check_names(game.cheating, "a game's cheating offences")
     everyone = list(game.order) + ([game.revolution] if game.revolution is not None else [])
     if sorted(everyone) != sorted(players) or len(set(everyone)) != len(everyone):
         missing = sorted(set(players) - set(everyone))

@@ -9,13 +9,14 @@ Input (JSON, a file argument or stdin)::
         {"order": ["Chen", "Li", "Liu", "Sun", "Wang"], "revolution": "Zhao",
          "cheating": ["Sun"]},                    # folded player (counts as third); offences
         {"order": ["Liu", "Li", "Chen", "Zhao", "Sun", "Wang"]}
-      ],
-      "lots_winner": "East"                       # optional: only once the extra game tied too
+      ]
     }
 
 ``order`` names the six players (five when one folded under the revolution rule and is
 given as ``revolution``); ``cheating`` lists one offender per offence (2 points off that
-player's team in that game). Fewer than 3 games is a match in progress.
+player's team in that game). Fewer than 3 games is a match in progress. When the extra
+game is tied too, lots are drawn: give the winning team as ``"lots_winner": "East"`` (refused
+before then).
 
 Output (JSON on stdout)::
 
@@ -36,7 +37,7 @@ import argparse
 from pydantic import BaseModel, ConfigDict
 
 from scoring.tournament import gouji
-from vision.commands.table import Name, run_json_command
+from vision.commands.table import Name, named_twice, one_object, run_json_command
 
 HELP = "Gouji team match scoring from finishing orders (JSON in, JSON out)"
 
@@ -63,12 +64,10 @@ def gouji_json(data: object) -> dict:
     Raises pydantic.ValidationError for malformed input, gouji.GoujiError for records the
     rules cannot score.
     """
-    teams = data.get("teams") if isinstance(data, dict) else None
-    if isinstance(teams, dict):
-        names = [k.strip() for k in teams if isinstance(k, str)]
-        twice = next((n for n in names if names.count(n) > 1), None)
-        if twice is not None:      # "East" and "East " would merge into one team without a word
-            raise gouji.GoujiError(f"team name {twice!r} is given twice")
+    teams = one_object(data, "'teams' and 'games'").get("teams")
+    twice = named_twice(teams)
+    if twice is not None:      # "East" and "East " would merge into one team without a word
+        raise gouji.GoujiError(f"team name {twice!r} is given twice")
     doc = MatchIn.model_validate(data)
     teams = [gouji.Team(name, tuple(players)) for name, players in doc.teams.items()]
     games = [gouji.Game(tuple(g.order), g.revolution, tuple(g.cheating)) for g in doc.games]

@@ -11,14 +11,14 @@ Input (JSON, a file argument or stdin)::
       "events": [                           # optional, in order; one of each kind shown
         {"type": "substitute", "player": "Cai", "replaces": "Eve"},    # before the session (§4)
         {"type": "replaced", "player": "Dan", "reason": "illness"},    # during the session (§4)
-        {"type": "disqualified", "player": "Dan", "scope": "session", "reason": "..."},
-                                                                # scope: session | tournament
+        {"type": "disqualified", "player": "Dan", "scope": "tournament", "reason": "..."},
+                                                    # scope: tournament (default) | session
         {"type": "penalty", "player": "Ann", "kind": "infraction", "reason": "..."},
                                                                 # kind: infraction | delay_of_game
         {"type": "late", "player": "Bob", "minutes": 7}         # §2.2
       ],
-      "prior_delay_of_game": {"Ann": 1}     # optional: delay-of-game penalties in earlier sessions
-    }
+      "prior_delay_of_game": {"Ann": 1}     # optional: delay-of-game penalties in earlier
+    }                                       # sessions, warnings included (a first one is no. 1)
 
 Output (JSON on stdout)::
 
@@ -30,7 +30,12 @@ Output (JSON on stdout)::
 then 10 more each.)
 
 ``place`` is null for a player out of the ranking (replaced, disqualified, over 15 minutes
-late); ``table_points`` is rounded to 2 decimals, ``table_points_exact`` a fraction ("7/3").
+late); ``table_points`` is rounded to 2 decimals (three players tied for first show 2.33 each:
+add up ``table_points_exact``, a fraction such as "7/3", for totals). A disqualification is from
+the tournament unless ``"scope": "session"`` is given (§4: a disqualified player gets 0 for the
+whole tournament); ``disqualified_from_tournament: true`` then means the player's table points of
+the earlier sessions are 0 too (Python: ``scoring.tournament.ema.tournament_table_points`` sums
+several tables so).
 Rules: :mod:`scoring.tournament.ema`. Bad input: message on stderr, exit code 2.
 """
 from __future__ import annotations
@@ -74,7 +79,7 @@ class ReplacedIn(_Strict):
 class DisqualifiedIn(_Strict):
     type: Literal["disqualified"]
     player: Name
-    scope: Literal["session", "tournament"] = "session"
+    scope: Literal["session", "tournament"] = "tournament"
     reason: str = ""
 
 
@@ -101,6 +106,27 @@ class TableIn(_Strict):
     prior_delay_of_game: dict[Name, Annotated[StrictInt, Field(ge=0)]] = {}
 
 
+_JSON_KINDS = {list: "an array", str: "a string", int: "a number", float: "a number",
+               bool: "true or false", type(None): "null"}
+
+
+def one_object(data: object, keys: str) -> dict:
+    """``data`` if it is a JSON object; InputError naming the ``keys`` it should have otherwise."""
+    if not isinstance(data, dict):
+        raise InputError(f"the input must be one JSON object with {keys}, "
+                         f"not {_JSON_KINDS.get(type(data), type(data).__name__)}")
+    return data
+
+
+def named_twice(mapping: object) -> str | None:
+    """A key of a JSON object given twice once the spaces around it are stripped (as
+    :data:`Name` strips them), or None."""
+    if not isinstance(mapping, dict):
+        return None
+    names = [k.strip() for k in mapping if isinstance(k, str)]
+    return next((n for n in names if names.count(n) > 1), None)
+
+
 def _event(ev: EventIn) -> ema.Event:
     fields = ev.model_dump(exclude={"type"})
     return {"substitute": ema.Substitute, "replaced": ema.Replaced,
@@ -114,6 +140,9 @@ def table_json(data: object) -> dict:
     Raises pydantic.ValidationError for malformed input, ema.TableError for records the rules
     cannot score.
     """
+    twice = named_twice(one_object(data, "'players'").get("prior_delay_of_game"))
+    if twice is not None:       # "Ann" and "Ann " would give one count without a word
+        raise ema.TableError(f"prior_delay_of_game names {twice!r} twice")
     doc = TableIn.model_validate(data)
     result = ema.score_table([ema.Seat(p.name, p.score) for p in doc.players],
                              [_event(e) for e in doc.events], doc.prior_delay_of_game)
@@ -140,7 +169,8 @@ def format_validation_error(exc: ValidationError) -> str:
     lines = []
     for err in exc.errors():
         # list positions counted from 1, as a scorekeeper counts players and games
-        where = ".".join(f"#{p + 1}" if isinstance(p, int) else str(p) for p in err["loc"]) or "(document)"
+        where = ".".join(f"#{p + 1}" if isinstance(p, int) else "(name)" if p == "[key]"
+                         else str(p) or '""' for p in err["loc"]) or "(document)"
         lines.append(f"  {where}: {err['msg']}")
     return "\n".join(lines)
 
@@ -152,7 +182,8 @@ class InputError(ValueError):
 def read_json(path: str) -> object:
     """Decoded JSON from ``path`` ('-': stdin). Raises InputError naming the problem."""
     try:
-        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
+        # utf-8-sig: a file saved by Windows Notepad starts with a byte-order mark
+        text = sys.stdin.read().lstrip("\ufeff") if path == "-" else open(path, encoding="utf-8-sig").read()
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
