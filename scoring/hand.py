@@ -18,7 +18,8 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from .decompose import MELD_GROUPS, RUN, TRIPLET, Group
-from .tiles import FLOWER_BASE, NUM_KINDS, Tile, TileError, check_physical, parse_tile, parse_tiles, to_mpsz
+from .tiles import (FLOWER_BASE, NUM_KINDS, Tile, TileError, check_physical, parse_tile,
+                    parse_tiles, quoted, to_mpsz)
 
 RULESETS = ("riichi", "mcr")
 WIN_KINDS = ("tsumo", "ron")
@@ -253,7 +254,7 @@ def _checked_meld(m: Meld, index: int) -> tuple:
             _fail(f"{_where(m, index)}: called tile {called} is red but the meld has no red five")
     source = m.from_
     if source is not None and source not in MELD_SOURCES:
-        _fail(f"{_where(m, index)}: 'from' must be left, across or right, got {source!r}")
+        _fail(f"{_where(m, index)}: 'from' must be left, across or right, got {quoted(source)}")
     return info
 
 
@@ -262,7 +263,7 @@ def _checked_meld_kind(m: Meld, index: int) -> int:
     mtype = m.type
     want = _MELD_SIZE.get(mtype)
     if want is None:
-        _fail(f"meld {index + 1}: unknown meld type {mtype!r} (use {', '.join(MELD_TYPES)})")
+        _fail(f"meld {index + 1}: unknown meld type {quoted(mtype)} (use {', '.join(MELD_TYPES)})")
     tiles = m.tiles
     if len(tiles) != want:
         _fail(f"{_where(m, index)}: a {mtype} has {want} tiles, got {len(tiles)}")
@@ -301,7 +302,7 @@ def _checked_meld_kind(m: Meld, index: int) -> int:
     # the left at the table, but the source changes no score and photos rarely show it)
     source = m.from_
     if source is not None and source not in MELD_SOURCES:
-        _fail(f"{_where(m, index)}: 'from' must be left, across or right, got {source!r}")
+        _fail(f"{_where(m, index)}: 'from' must be left, across or right, got {quoted(source)}")
     return k0
 
 
@@ -393,13 +394,13 @@ def check(req: HandRequest, count: bool = True) -> Tally:
     (``last_copy`` and ``win_tile_shown`` are facts of any win and are ignored by riichi).
     """
     if req.ruleset not in RULESETS:
-        _fail(f"unknown ruleset {req.ruleset!r} (use riichi or mcr)")
+        _fail(f"unknown ruleset {quoted(req.ruleset)} (use riichi or mcr)")
     if req.win not in WIN_KINDS:
-        _fail(f"'win' must be tsumo or ron, got {req.win!r}")
+        _fail(f"'win' must be tsumo or ron, got {quoted(req.win)}")
     if req.seat_wind not in WINDS:
-        _fail(f"seat_wind must be E, S, W or N, got {req.seat_wind!r}")
+        _fail(f"seat_wind must be E, S, W or N, got {quoted(req.seat_wind)}")
     if req.round_wind not in WINDS:
-        _fail(f"round_wind must be E, S, W or N, got {req.round_wind!r}")
+        _fail(f"round_wind must be E, S, W or N, got {quoted(req.round_wind)}")
     melds = req.melds
     if len(melds) > 4:
         _fail(f"{len(melds)} melds; a hand has at most 4 sets")
@@ -555,12 +556,12 @@ def _check_indicators(name: str, tiles: tuple[Tile, ...]) -> None:
 def _validate_riichi(req: HandRequest) -> None:
     riichi = req.riichi
     if riichi not in RIICHI_KINDS:
-        _fail(f"riichi must be none, riichi or double, got {riichi!r}")
+        _fail(f"riichi must be none, riichi or double, got {quoted(riichi)}")
     r = req.rules
     if r.kazoe not in KAZOE_MODES:
-        _fail(f"rules.kazoe must be yakuman, sanbaiman or none, got {r.kazoe!r}")
+        _fail(f"rules.kazoe must be yakuman, sanbaiman or none, got {quoted(r.kazoe)}")
     if r.double_wind_pair_fu not in (2, 4):
-        _fail(f"rules.double_wind_pair_fu must be 2 or 4, got {r.double_wind_pair_fu!r}")
+        _fail(f"rules.double_wind_pair_fu must be 2 or 4, got {quoted(r.double_wind_pair_fu)}")
     if not 0 <= req.honba <= MAX_COUNTERS:
         _fail(f"honba must be 0..{MAX_COUNTERS} (counters on the table)")
     if not 0 <= req.riichi_sticks <= MAX_COUNTERS:

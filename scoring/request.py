@@ -13,7 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .hand import HandError, HandRequest, Meld, RiichiRules
-from .tiles import Tile, TileError, parse_tile, parse_tiles, to_mpsz
+from .tiles import Tile, TileError, parse_tile, parse_tiles, quoted, to_mpsz
 
 
 class _Strict(BaseModel):
@@ -76,16 +76,16 @@ def _explain(exc: ValidationError) -> str:
         loc = ".".join(str(p) for p in err["loc"]) or "request"
         if err["type"] == "extra_forbidden":
             rule = NOT_MODELLED.get(str(err["loc"][-1]).lower()) if err["loc"] else None
-            parts.append(f"unknown key {loc!r}" + (f": {rule} is not modelled by tilescope "
+            parts.append(f"unknown key {quoted(loc)}" + (f": {rule} is not modelled by tilescope "
                                                   "(scoring/riichi/RULES.md)" if rule else ""))
         elif err["type"] == "missing":
-            parts.append(f"missing key {loc!r}")
+            parts.append(f"missing key {quoted(loc)}")
         elif err["type"] in ("model_type", "model_attributes_type", "dict_type"):
             parts.append(f"{loc}: should be a JSON object")     # not pydantic's class name
         else:
             value = err.get("input")
-            shown = f" (got {value!r})" if not isinstance(value, (dict, list)) else ""
-            parts.append(f"{loc}: {err['msg']}{shown}")
+            shown = f" (got {quoted(value)})" if not isinstance(value, (dict, list)) else ""
+            parts.append(f"{quoted(loc)[1:-1] if len(loc) > 40 else loc}: {err['msg']}{shown}")
     return "bad request: " + "; ".join(parts)
 
 

@@ -181,12 +181,17 @@ def parse_tiles(text: str) -> list[Tile]:
     return out
 
 
-def _quoted(text: str, most: int = 40) -> str:
-    """``text`` quoted for an error message, cut short past ``most`` characters (a message
-    relayed to a chat or a log must not repeat a megabyte of input)."""
-    if len(text) <= most:
-        return repr(text)
-    return f"{text[:most - 10]!r}... ({len(text)} characters)"
+def quoted(value: object, most: int = 40) -> str:
+    """``repr(value)`` for an error message, cut short past ``most`` characters (a message
+    relayed to a chat or a log must not repeat a megabyte of input): a long string keeps its
+    first characters and says how many it had."""
+    if isinstance(value, str) and len(value) > most:
+        return f"{value[:most - 10]!r}... ({len(value)} characters)"
+    text = repr(value)
+    return text if len(text) <= most else f"{text[:most - 10]}... ({len(text)} characters)"
+
+
+_quoted = quoted
 
 
 def _make(n: int, suit: str, text: str) -> Tile:

@@ -546,3 +546,160 @@ def test_hand_and_check_bodies_are_read_as_strictly_as_a_json_line():
         r = c.post(path, content=b'{"honba": NaN}', headers={"content-type": "application/json"})
         assert r.status_code == 400 and "NaN is not a JSON value" in r.json()["error"]
         assert c.post(path, json={"a": 1}).json() == {"valid": True, "got": {"a": 1}}
+
+
+# ---- a venue operator's findings (3 Dec): bodies, queues, a missing model ----
+
+def _guard_run(messages, *, max_bytes=100, timeout_s=5.0, stall=False):
+    """Run vision.server.BodyGuard over ASGI ``messages`` (bodies); returns (status sent or
+    None, the body the app read)."""
+    import asyncio
+
+    from vision.server import BodyGuard
+
+    got, sent = {}, {}
+
+    async def app(scope, receive, send):
+        got["body"] = (await receive())["body"]
+
+    async def main():
+        queue = list(messages)
+
+        async def receive():
+            if queue:
+                return queue.pop(0)
+            await asyncio.sleep(3600 if stall else 0)
+            return {"type": "http.disconnect"}
+
+        async def send(message):
+            if message["type"] == "http.response.start":
+                sent["status"] = message["status"]
+            else:
+                sent["body"] = message["body"]
+
+        scope = {"type": "http", "method": "POST", "headers": []}
+        await BodyGuard(app, max_bytes, timeout_s)(scope, receive, send)
+
+    asyncio.run(main())
+    return sent.get("status"), got.get("body"), sent.get("body", b"")
+
+
+def test_a_chunked_upload_is_counted_as_it_arrives_and_refused_past_the_limit():
+    # no Content-Length: the limit held only for a declared size, and 60 MB were spooled to disk
+    chunk = {"type": "http.request", "body": b"x" * 40, "more_body": True}
+    status, body, answer = _guard_run([chunk] * 10)
+    assert status == 413 and body is None and json.loads(answer)["code"] == "file_too_large"
+    status, body, _ = _guard_run([chunk, chunk, {"type": "http.request", "body": b"!"}])
+    assert status is None and body == b"x" * 80 + b"!"        # within the limit: read whole
+
+
+def test_a_stalled_upload_gets_408_instead_of_holding_the_connection():
+    part = {"type": "http.request", "body": b'{"a":', "more_body": True}
+    status, body, answer = _guard_run([part], timeout_s=0.2, stall=True)
+    assert status == 408 and body is None and json.loads(answer)["code"] == "body_timeout"
+
+
+def test_a_form_field_sent_twice_is_refused_not_last_wins(client):
+    # two photos in one request scored the second without a word
+    r = client.post("/api/read", files=[("image", ("a.png", png(coded_image(4)), "image/png")),
+                                        ("image", ("b.png", png(coded_image(5)), "image/png"))])
+    assert r.status_code == 422 and r.json()["code"] == "repeated_field"
+    r = client.post("/api/score", files={"image": ("a.png", png(coded_image(4)), "image/png")},
+                    data={"context": ['{"win": "ron"}', '{"win": "tsumo"}']})
+    assert r.status_code == 422 and "'context' is sent twice" in r.json()["error"]
+
+
+def test_a_photo_sent_as_text_is_told_to_send_a_file(client):
+    r = client.post("/api/score", data={"image": "hello"})
+    assert r.status_code == 422 and "send the photo as a file" in r.json()["error"]
+    assert "UploadFile" not in r.json()["error"]
+
+
+def test_json_with_a_byte_order_mark_is_read_as_the_command_line_reads_it():
+    c = TestClient(create_app(reader=PixelReader(), score_json=lambda o: {"valid": True, "got": o}))
+    r = c.post("/api/hand", content=b'\xef\xbb\xbf{"ruleset": "riichi"}',
+               headers={"content-type": "application/json"})
+    assert r.status_code == 200 and r.json()["got"] == {"ruleset": "riichi"}
+
+
+@pytest.mark.parametrize("body", [b"[" * 3000 + b"]" * 3000, b"1" * 5000, b'{"a": "\xff"}'])
+def test_a_body_fastapi_cannot_parse_is_bad_json_as_documented(body):
+    c = TestClient(create_app(reader=PixelReader()), raise_server_exceptions=False)
+    r = c.post("/api/hand", content=body, headers={"content-type": "application/json"})
+    assert r.status_code == 400 and r.json()["code"] == "bad_json"
+
+
+def test_typed_hands_do_not_wait_behind_photos():
+    # /api/hand took 3.2 s (or got 504) while large photos filled the photo workers
+    hold = threading.Event()
+    app = create_app(reader=PixelReader(hold), limits=Limits(workers=1, timeout_s=4),
+                     score_json=lambda o: {"valid": True})
+    c = TestClient(app)
+    with ThreadPoolExecutor(2) as pool:
+        photos = [pool.submit(c.post, "/api/read",
+                              files={"image": ("a.png", png(coded_image(4)), "image/png")})
+                  for _ in range(2)]
+        try:
+            import time
+            t = time.monotonic()
+            r = c.post("/api/hand", json={"ruleset": "riichi"})
+            assert r.status_code == 200 and time.monotonic() - t < 2
+        finally:
+            hold.set()
+        assert all(p.result().status_code == 200 for p in photos)
+
+
+def test_a_request_that_never_started_says_the_server_was_busy():
+    hold = threading.Event()
+    c = TestClient(create_app(reader=PixelReader(hold), limits=Limits(workers=1, timeout_s=0.3)))
+    with ThreadPoolExecutor(2) as pool:
+        first = pool.submit(c.post, "/api/read", files={"image": ("a.png", png(coded_image(4)), "image/png")})
+        import time
+        time.sleep(0.05)
+        second = pool.submit(c.post, "/api/read", files={"image": ("b.png", png(coded_image(5)), "image/png")})
+        answers = [first.result(), second.result()]
+    hold.set()
+    assert [a.status_code for a in answers] == [504, 504]
+    assert "took longer than 0.3 s" in answers[0].json()["error"]
+    assert "too busy to start this request within 0.3 s" in answers[1].json()["error"]
+
+
+def test_a_missing_model_is_said_without_the_servers_paths(monkeypatch):
+    import vision.pipeline
+
+    def broken(*_a, **_k):
+        raise RuntimeError("model file /srv/secret/vision/weights/detector.onnx not found")
+
+    monkeypatch.setattr(vision.pipeline, "get_reader", broken)
+    app = create_app()
+    assert "detector.onnx not found" in app.state.load_model()    # for the operator's console
+    c = TestClient(app)
+    r = c.post("/api/read", files={"image": ("a.png", png(coded_image(4)), "image/png")})
+    assert r.status_code == 503 and "/srv" not in r.text and "typed hands still work" in r.json()["error"]
+    health = c.get("/api/health").json()
+    assert health["model_loaded"] is False and "503" in health["model_error"] and "/srv" not in health["model_error"]
+
+
+def test_head_of_the_page_answers_for_uptime_checks(client):
+    assert client.head("/").status_code == 200
+
+
+def test_serve_names_the_address_phones_open_when_bound_to_all():
+    from vision.commands.serve import _h11_with_header_timeout, _lan_hint
+    assert _lan_hint("127.0.0.1", 8000) == ""
+    assert ":8000/" in _lan_hint("0.0.0.0", 8000) and "http://" in _lan_hint("0.0.0.0", 8000)
+    assert _h11_with_header_timeout().__name__ == "TimedH11"
+
+
+def test_the_same_photo_is_read_once_for_the_score_the_verdict_and_each_correction():
+    # the page sends each photo to /api/score and /api/check-photo, and again after each tap
+    # that corrects a tile: the reader's work was done twice per tap
+    reader = PixelReader()
+    c = TestClient(create_app(reader=reader))
+    photo = {"image": ("a.png", png(coded_image(4)), "image/png")}
+    first = c.post("/api/score", files=photo)
+    assert c.post("/api/score", files=photo, data={"fixes": '{"1": "6m"}'}).status_code == 200
+    c.post("/api/check-photo", files=photo)
+    assert reader.calls == 1 and first.json()["tiles"][0]["tile"] == "5m"
+    c.post("/api/score", files={"image": ("b.png", png(coded_image(5)), "image/png")})
+    assert reader.calls == 2

@@ -31,13 +31,16 @@ image and result values, so concurrent requests never see each other's data.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
+import logging
 import re
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from collections import OrderedDict
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -52,6 +55,107 @@ from vision.imageio import MAX_PIXELS
 from vision.jsontext import small_int
 
 WEB_DIR = Path(__file__).with_name("web")
+log = logging.getLogger("tilescope.serve")
+
+
+class BodyGuard:
+    """ASGI middleware: a POST's body is read whole, before the app sees it, within
+    ``max_bytes`` (413 past them, whether or not the client declared a Content-Length: a
+    chunked upload is counted as it arrives, so nothing over the limit is held or spooled to
+    disk) and ``timeout_s`` seconds (408: a phone whose upload stalled does not hold its
+    connection, nor the server's shutdown, for ever). The app then reads the body from memory.
+    """
+
+    def __init__(self, app, max_bytes: int, timeout_s: float):
+        self.app, self.max_bytes, self.timeout_s = app, max_bytes, timeout_s
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or scope["method"] != "POST":
+            return await self.app(scope, receive, send)
+        length = dict(scope["headers"]).get(b"content-length", b"")
+        if length.isdigit() and int(length) > self.max_bytes:
+            return await _send_error(send, 413, "file_too_large", self._too_large())
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeout_s
+        chunks, total = [], 0
+        while True:
+            try:
+                message = await asyncio.wait_for(receive(), max(deadline - loop.time(), 0.001))
+            except asyncio.TimeoutError:
+                return await _send_error(send, 408, "body_timeout",
+                                         f"the request body did not arrive within "
+                                         f"{self.timeout_s:g} s; send it again")
+            if message["type"] == "http.disconnect":
+                return None
+            total += len(message.get("body", b""))
+            if total > self.max_bytes:
+                return await _send_error(send, 413, "file_too_large", self._too_large())
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        body, given = b"".join(chunks), False
+
+        async def replay():
+            nonlocal given
+            if not given:
+                given = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()          # the client's disconnect, when it comes
+
+        return await self.app(scope, replay, send)
+
+    def _too_large(self) -> str:
+        return f"request body is over the limit of {self.max_bytes - 1024 * 1024:,} bytes"
+
+
+class _Readings:
+    """What the reader saw in the last few photos, by the upload's bytes: the web page sends
+    each photo to /api/score and /api/check-photo, and again with every correction, and the
+    tiles seen do not change with the corrections (which apply after reading)."""
+
+    SIZE = 8
+
+    def __init__(self) -> None:
+        self._seen: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    def reader(self, reader, data: bytes) -> "_Readings._Memo":
+        return self._Memo(self, reader, hashlib.blake2b(data, digest_size=16).digest())
+
+    def _get(self, key, look: Callable):
+        with self._lock:
+            found = self._seen.get(key)
+            if found is not None:
+                self._seen.move_to_end(key)
+        if found is None:
+            found = look()
+            with self._lock:
+                self._seen[key] = found
+                while len(self._seen) > self.SIZE:
+                    self._seen.popitem(last=False)
+        return replace(found, tiles=list(found.tiles))      # the caller's own list
+
+    class _Memo:
+        """The reader's ``read``/``look_again`` for one upload, remembered."""
+
+        def __init__(self, owner: "_Readings", reader, digest: bytes):
+            self._owner, self._reader, self._digest = owner, reader, digest
+            if hasattr(reader, "look_again"):
+                self.look_again = lambda array, how: owner._get(
+                    (digest, "look_again", how), lambda: reader.look_again(array, how))
+
+        def read(self, array, *args):
+            return self._owner._get((self._digest, "read", args),
+                                    lambda: self._reader.read(array, *args))
+
+
+async def _send_error(send, status: int, code: str, message: str) -> None:
+    """An error answer of the documented shape, sent by ASGI middleware (before the app)."""
+    body = json.dumps({"error": message, "code": code}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode()), (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": body})
 
 
 @dataclass(frozen=True)
@@ -61,13 +165,16 @@ class Limits:
     ``max_upload_bytes``: largest accepted image file (bytes). ``max_pixels``: largest image
     (width × height). ``timeout_s``: wall-clock seconds one request may spend decoding, detecting
     and scoring before it gets 504. ``workers``: threads that run detection and scoring (the
-    event loop itself never blocks on them).
+    event loop itself never blocks on them); typed hands have a thread of their own, so that
+    they do not wait behind photos. ``body_timeout_s``: seconds a request's body may take to
+    arrive (a phone whose upload stalled gets 408 and its connection is closed).
     """
 
     max_upload_bytes: int = 20 * 1024 * 1024
     max_pixels: int = MAX_PIXELS
     timeout_s: float = 30.0
     workers: int = 2
+    body_timeout_s: float = 60.0
 
 
 class ApiError(Exception):
@@ -172,6 +279,7 @@ _API_WORDS = (
     # an error names the option it is about before ": ", whatever the value sent ("5p?", "a b")
     (re.compile(r"^--fix (\d+)=(.*?): "), r'fixes {"\1": "\2"}: '),
     (re.compile(r"^--meld (\d+(?:-\d+)?)=(.*?): "), r'melds {"\1": "\2"}: '),
+    (re.compile(r"^--meld ([^=:]*)=(.*?): "), r'melds {"\1": "\2"}: '),
     (re.compile(r"^--win-tile (.*?): "), r'win_tile "\1": '),
     (re.compile(r"--fix (\d+)=(\w+)"), r'fixes {"\1": "\2"}'),
     (re.compile(r"--fix N=TILE"), r'fixes {"N": "TILE"}'),
@@ -196,7 +304,7 @@ def _parse_json_field(name: str, text: str | None, default):
     from .jsontext import load_json
 
     try:
-        return load_json(text)
+        return load_json(text.lstrip("\ufeff"))     # a byte-order mark, as the CLI reads it
     except ValueError as exc:
         raise ApiError(400, "bad_json", f"form field {name!r} is not valid JSON: {exc}") from None
 
@@ -301,11 +409,14 @@ def create_app(
     they are imported on first use.
     """
     executor = ThreadPoolExecutor(max_workers=limits.workers, thread_name_prefix="tilescope")
+    # typed hands take milliseconds: a thread of their own, not a place in the photos' queue
+    typed = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tilescope-typed")
 
     @asynccontextmanager
     async def lifespan(_: FastAPI):
         yield
         executor.shutdown(wait=False, cancel_futures=True)
+        typed.shutdown(wait=False, cancel_futures=True)
 
     app = FastAPI(
         title="tilescope",
@@ -313,8 +424,10 @@ def create_app(
         version="0.1.0",
         lifespan=lifespan,
     )
+    app.add_middleware(BodyGuard, max_bytes=limits.max_upload_bytes + 1024 * 1024,
+                       timeout_s=limits.body_timeout_s)
     reader_lock = threading.Lock()
-    state: dict[str, Any] = {"reader": reader}
+    state: dict[str, Any] = {"reader": reader, "model_error": None}
 
     def get_reader():
         # Double-checked so that concurrent first requests load the model once.
@@ -325,8 +438,23 @@ def create_app(
                         from vision.pipeline import get_reader as shared_reader
                         state["reader"] = shared_reader()
                     except (ImportError, OSError, RuntimeError) as exc:  # ModelError is a RuntimeError
-                        raise ApiError(503, "no_model", f"the tile detector is not available: {exc}")
+                        # the cause (a path on this server) goes to the log, not to the client
+                        state["model_error"] = str(exc)
+                        log.error("tilescope serve: the tile detector could not be loaded: %s", exc)
+                        raise ApiError(503, "no_model", "the tile detector is not available on this "
+                                                        "server (its model could not be loaded); "
+                                                        "typed hands still work") from None
         return state["reader"]
+
+    def load_model() -> str | None:
+        """Load the model now (``tilescope serve`` does at start); the problem in words, or None."""
+        try:
+            get_reader()
+        except ApiError:
+            return state["model_error"]
+        return None
+
+    app.state.load_model = load_model
 
     def fn_score_photo():
         if score_photo is not None:
@@ -340,14 +468,18 @@ def create_app(
         from vision.pipeline import check_photo as f
         return f
 
+    readings = _Readings()
+
     def photo_work(fn: Callable, data: bytes, inputs: tuple, extra: dict) -> dict:
         """Decode the upload and run ``fn`` (score_photo or check_photo) on it; a bad context,
-        fix, meld or winning tile (PhotoError, validated as `tilescope hand` does) is a 422."""
+        fix, meld or winning tile (PhotoError, validated as `tilescope hand` does) is a 422.
+        The same photo sent again (the page asks /api/score, then /api/check-photo, and again
+        after each tap that corrects a tile) is not read again (:class:`_Readings`)."""
         ctx, fix_map, meld_map, win = inputs
         img = decode_upload(data, limits)
         try:
-            result = fn(img, ctx, reader=get_reader(), fixes=fix_map or None, win_tile=win,
-                        melds=meld_map or None, **extra)
+            result = fn(img, ctx, reader=readings.reader(get_reader(), data), fixes=fix_map or None,
+                        win_tile=win, melds=meld_map or None, **extra)
         except ValueError as exc:
             raise ApiError(422, "invalid_request", in_api_words(str(exc))) from None
         return result.to_json()
@@ -364,24 +496,32 @@ def create_app(
         from scoring.verdict import check_json as f
         return f
 
-    async def run_bounded(fn: Callable, *args, **kwargs):
-        """Run blocking ``fn`` in the worker pool; ApiError 504 after ``limits.timeout_s``.
+    async def run_bounded(fn: Callable, *args, pool: ThreadPoolExecutor = executor, **kwargs):
+        """Run blocking ``fn`` in ``pool`` (the photo workers); ApiError 504 after
+        ``limits.timeout_s``, saying whether the work had begun.
 
         A job still queued when its time is up never starts, so a burst of requests cannot
         leave the pool busy with answers nobody waits for.
         """
         deadline = time.monotonic() + limits.timeout_s
+        started = threading.Event()
 
         def job():
             if time.monotonic() > deadline:
                 raise ApiError(504, "timeout", "the server was too busy to start this request in time")
+            started.set()
             return fn(*args, **kwargs)
 
         loop = asyncio.get_running_loop()
-        fut = loop.run_in_executor(executor, job)
+        fut = loop.run_in_executor(pool, job)
         try:
             return await asyncio.wait_for(fut, timeout=limits.timeout_s)
         except asyncio.TimeoutError:
+            if not started.is_set():
+                raise ApiError(504, "timeout",
+                               f"the server was too busy to start this request within "
+                               f"{limits.timeout_s:g} s (other photos were being read); try "
+                               "again") from None
             raise ApiError(504, "timeout",
                            f"the request took longer than {limits.timeout_s:g} s and was given up "
                            "(its work may still finish in the background)") from None
@@ -390,12 +530,19 @@ def create_app(
         """The JSON body read again as ``tilescope hand`` reads a line: a key given twice or
         NaN is refused (FastAPI's parse kept the last of two keys without a word)."""
         from .jsontext import load_json
-        try:
-            return load_json((await request.body()).decode("utf-8"))
+        try:     # utf-8-sig: a byte-order mark is read past, as the command line does
+            return load_json((await request.body()).decode("utf-8-sig"))
         except (ValueError, UnicodeDecodeError) as exc:
             raise ApiError(400, "bad_json", f"the request body is not valid JSON: {exc}") from None
 
-    async def read_upload(image: UploadFile) -> bytes:
+    async def read_upload(image: UploadFile, request: Request) -> bytes:
+        """The uploaded file's bytes, after checking that no form field came twice (a second
+        photo or context would otherwise replace the first without a word)."""
+        form = await request.form()
+        twice = sorted({k for k in form.keys() if len(form.getlist(k)) > 1})
+        if twice:
+            raise ApiError(422, "repeated_field", f"form field {twice[0]!r} is sent twice: send "
+                                                  "one photo, and each field once, per request")
         chunks, total = [], 0
         while True:
             chunk = await image.read(1 << 20)
@@ -434,6 +581,9 @@ def create_app(
                 # most often a photo sent as the raw body, not as a form's file field
                 msg = ("a photo is sent as the form field 'image' of a multipart/form-data "
                        "request (curl -F image=@photo.jpg), not as the raw body")
+            elif where == "image":      # a text field named image: pydantic's words name classes
+                msg = ("send the photo as a file (curl -F image=@photo.jpg, with the @), "
+                       "not as text")
             parts.append(f"{where}: {msg}")
         return JSONResponse({"error": "; ".join(parts), "code": "invalid_request"}, status_code=422)
 
@@ -445,29 +595,24 @@ def create_app(
                              "code": "internal"}, status_code=500)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_: Request, exc: StarletteHTTPException):
+    async def _http_error(request: Request, exc: StarletteHTTPException):
+        if exc.status_code == 400 and request.url.path in ("/api/hand", "/api/check"):
+            # FastAPI's own parse of the body failed where json does (nesting, a number of
+            # thousands of digits, bytes that are not UTF-8): the documented code
+            return JSONResponse({"error": "the request body is not valid JSON (not UTF-8 text, "
+                                          "nested too deep, or a number too long to read)",
+                                 "code": "bad_json"}, status_code=400)
         return JSONResponse({"error": str(exc.detail), "code": f"http_{exc.status_code}"},
                             status_code=exc.status_code)
-
-    @app.middleware("http")
-    async def _limit_body(request: Request, call_next):
-        # Refuse a declared-oversized body before the multipart parser spools it to disk.
-        length = request.headers.get("content-length")
-        if request.method == "POST" and length and length.isdigit():
-            if int(length) > limits.max_upload_bytes + 1024 * 1024:
-                return JSONResponse(
-                    {"error": f"request body is over the limit of {limits.max_upload_bytes:,} bytes",
-                     "code": "file_too_large"}, status_code=413)
-        return await call_next(request)
 
     # ---- endpoints ----
 
     @app.post("/api/read", response_model=None, responses={200: {"model": ReadOut}, **_ERRORS},
               summary="Detect the tiles in a photo")
-    async def api_read(image: UploadFile = File(..., description="JPEG/PNG/WebP photo")):
+    async def api_read(request: Request, image: UploadFile = File(..., description="JPEG/PNG/WebP photo")):
         """The tiles in the photo: class, box (pixels of the image as read, whose size is
         ``image``), confidence, sideways."""
-        data = await read_upload(image)
+        data = await read_upload(image, request)
 
         def work():
             img = decode_upload(data, limits)
@@ -478,6 +623,7 @@ def create_app(
     @app.post("/api/score", response_model=None, responses={200: {"model": ScoreOut}, **_ERRORS},
               summary="Photo of a winning hand → its value")
     async def api_score(
+        request: Request,
         image: UploadFile = File(..., description="JPEG/PNG/WebP photo of the hand"),
         context: str | None = Form(None, description='JSON object, e.g. {"ruleset": "riichi", '
                                                       '"win": "ron", "seat_wind": "S"}'),
@@ -487,13 +633,14 @@ def create_app(
         win_tile: str | None = Form(None, description="the winning tile, when the photo does not show it apart"),
     ):
         """Recognised tiles, layout, the hand request and its score (``tilescope score --json``)."""
-        data = await read_upload(image)
+        data = await read_upload(image, request)
         inputs = _photo_inputs(context, fixes, melds, win_tile)
         return JSONResponse(await run_bounded(photo_work, fn_score_photo(), data, inputs, {}))
 
     @app.post("/api/check-photo", response_model=None, responses={200: {"model": ScoreOut}, **_ERRORS},
               summary="Verdict on a disputed win, from a photo of the hand")
     async def api_check_photo(
+        request: Request,
         image: UploadFile = File(..., description="JPEG/PNG/WebP photo of the hand"),
         context: str | None = Form(None, description="as for /api/score"),
         fixes: str | None = Form(None, description="as for /api/score"),
@@ -510,7 +657,7 @@ def create_app(
         from scoring.hand import HandError
         from scoring.verdict import DECLARED_WINS, split_table_keys
 
-        data = await read_upload(image)
+        data = await read_upload(image, request)
         inputs = _photo_inputs(context, fixes, melds, win_tile)
         facts = _parse_json_field("table", table, {})
         if not isinstance(facts, dict):
@@ -536,7 +683,7 @@ def create_app(
     async def api_hand(request: Request, hand: dict[str, Any] = Body(..., examples=[HAND_EXAMPLE])):
         """Score one hand request of ``hand-json.md`` (riichi or MCR). A hand that is malformed
         or incomplete still answers 200 with ``error`` set in the result, as ``tilescope hand``."""
-        return JSONResponse(await run_bounded(fn_score_json(), await strict_body(request)))
+        return JSONResponse(await run_bounded(fn_score_json(), await strict_body(request), pool=typed))
 
     @app.post("/api/check", response_model=None,
               responses={200: {"model": HandResultOut}, **_ERRORS},
@@ -547,16 +694,19 @@ def create_app(
         ``revealed``, ``discards`` (the winner's own, mpsz, for furiten), ``tournament``,
         ``penalties``. Answers ``{"ruleset", "ruling", "valid", "penalty", "result",
         "explanation", "error"}``."""
-        return JSONResponse(await run_bounded(fn_check_json(), await strict_body(request)))
+        return JSONResponse(await run_bounded(fn_check_json(), await strict_body(request), pool=typed))
 
     @app.get("/api/health", summary="Liveness and limits")
     async def api_health():
+        # ok: the server answers; photos need model_loaded (model_error: why not, once tried)
         return {"ok": True, "model_loaded": state["reader"] is not None,
+                "model_error": None if state["model_error"] is None else "the tile detector could "
+                               "not be loaded: photo requests get 503 (the server's log says why)",
                 "limits": {"max_upload_bytes": limits.max_upload_bytes,
                            "max_pixels": limits.max_pixels, "timeout_s": limits.timeout_s}}
 
-    @app.get("/", include_in_schema=False)
-    async def index():
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
+    async def index():      # HEAD too: uptime checks use it
         return FileResponse(WEB_DIR / "index.html", media_type="text/html")
 
     @app.get("/favicon.ico", include_in_schema=False)

@@ -25,7 +25,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=float, default=30.0,
                         help="seconds one request may take before it gets 504 (default 30)")
     parser.add_argument("--workers", type=int, default=2,
-                        help="threads running detection and scoring (default 2)")
+                        help="threads reading photos (default 2; typed hands have a thread of "
+                             "their own)")
+    parser.add_argument("--log-level", choices=("warning", "info", "debug"), default="warning",
+                        help="what the server prints: warning (default: problems only), info (a "
+                             "line per request with its status), debug")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -55,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"tilescope serve: {problem}", file=sys.stderr)
         return 2
     reader = None
-    if args.weights:  # else the bundled model is loaded on the first photo
+    if args.weights:  # else the bundled model is loaded before the first request
         from vision.pipeline import get_reader
         try:
             reader = get_reader(args.weights)
@@ -66,6 +70,53 @@ def run(args: argparse.Namespace) -> int:
                     max_pixels=int(args.max_megapixels * 1_000_000),
                     timeout_s=args.timeout, workers=args.workers)
     app = create_app(reader=reader, limits=limits)
-    print(f"tilescope: serving on http://{args.host}:{args.port}/ (API docs at /docs)", file=sys.stderr)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    import cv2     # its own warnings on odd uploads ("32-bit samples") say nothing to an operator
+
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+    problem = app.state.load_model()    # now, not when the first phone posts
+    if problem:
+        print(f"tilescope serve: the tile detector could not be loaded ({problem}): photo requests "
+              "will get 503; typed hands work", file=sys.stderr)
+    print(f"tilescope: serving on http://{args.host}:{args.port}/ (API docs at /docs)"
+          f"{_lan_hint(args.host, args.port)}", file=sys.stderr)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
+                access_log=args.log_level != "warning", http=_h11_with_header_timeout(),
+                timeout_graceful_shutdown=SHUTDOWN_WAIT_S)
     return 0
+
+
+SHUTDOWN_WAIT_S = 10        # Ctrl-C/SIGTERM waits this long for requests in flight, then stops
+HEADER_TIMEOUT_S = 30       # a new connection must send its request line and headers within this
+
+
+def _lan_hint(host: str, port: int) -> str:
+    """For a server bound to every address: the address phones on the network open."""
+    if host not in ("0.0.0.0", "::"):
+        return ""
+    import socket
+
+    try:    # a UDP "connect" sends nothing; it asks which local address would be used
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))
+            address = probe.getsockname()[0]
+    except OSError:
+        return "; phones open http://THIS-MACHINE'S-ADDRESS:%d/" % port
+    return f"; phones on this network open http://{address}:{port}/"
+
+
+def _h11_with_header_timeout():
+    """uvicorn's h11 protocol, closing a connection that has not sent a whole request head
+    within HEADER_TIMEOUT_S (uvicorn times out idle connections only between requests: a
+    client that connects and stalls would hold its connection for ever)."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class TimedH11(H11Protocol):
+        def connection_made(self, transport) -> None:
+            super().connection_made(transport)
+            self.loop.call_later(HEADER_TIMEOUT_S, self._head_late)
+
+        def _head_late(self) -> None:
+            if getattr(self, "cycle", None) is None and not self.transport.is_closing():
+                self.transport.close()
+
+    return TimedH11
