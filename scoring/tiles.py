@@ -44,6 +44,7 @@ class Tile:
     """One physical tile.
 
     ``kind``: 0..41 (see module docstring). ``red``: True only for a red five (kinds 4, 13, 22).
+    Raises TileError for a kind outside 0..41 or a red tile that is not a five.
     """
 
     kind: int

@@ -29,6 +29,9 @@ OPTIONAL_EXTRAS = {"fastapi": "serve", "uvicorn": "serve", "multipart": "serve",
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The ``tilescope`` command: run the verb ``argv`` names (default ``sys.argv[1:]``).
+    Returns the exit code: 0 done, 1 a photo or hand that could not be scored (a verb's own
+    meaning, in its --help), 2 bad input or usage, 130 interrupted."""
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(
         prog="tilescope",

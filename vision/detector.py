@@ -100,7 +100,8 @@ def decode_yolo(output: np.ndarray, conf: float) -> tuple[np.ndarray, np.ndarray
 
 def decode_end2end(output: np.ndarray, conf: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """NMS-free export output ``(1, K, 6)``: x1 y1 x2 y2 (letterbox pixels), score, class id
-    (ultralytics ``end2end`` models) -> the same triple as ``decode_yolo``."""
+    (ultralytics ``end2end`` models) -> the same triple as ``decode_yolo``. Raises ValueError
+    for an output of another shape."""
     out = np.asarray(output)
     if out.ndim != 3 or out.shape[0] != 1 or out.shape[2] != 6:
         raise ValueError(f"expected end-to-end output (1, K, 6), got {out.shape}")
@@ -132,7 +133,9 @@ def _best(boxes: np.ndarray, scores: np.ndarray, cls: np.ndarray,
 
 def nms(boxes: np.ndarray, scores: np.ndarray, class_ids: np.ndarray | None = None,
         iou: float = 0.5) -> np.ndarray:
-    """Greedy non-maximum suppression; returns kept indices, best score first.
+    """Greedy non-maximum suppression of ``boxes`` ``(K, 4)`` x1 y1 x2 y2 with ``scores``
+    ``(K,)`` (and ``class_ids`` ``(K,)``, or None for one class); returns the kept indices
+    ``(M,)`` int, best score first.
 
     A box is dropped when it overlaps a better box *of the same class* by IoU > ``iou``
     (class-aware); pass ``class_ids=None`` to suppress across classes.

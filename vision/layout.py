@@ -163,13 +163,14 @@ class Layout:
         return req
 
     def number(self, det: Detection) -> int:
-        """1-based reading-order number of ``det``."""
+        """1-based reading-order number of ``det``; KeyError when it is not in this layout."""
         for i, d in enumerate(self.order):
             if d is det:
                 return i + 1
         raise KeyError("detection not in this layout")
 
     def group_of(self, kind: str) -> list[Group]:
+        """The groups of one kind ("concealed", "win", "meld", "dora", "flower", "loose")."""
         return [g for g in self.groups if g.kind == kind]
 
     def to_json(self) -> dict:

@@ -190,25 +190,35 @@ class ApiError(Exception):
 # ---- pydantic models: the documented shapes (responses are built by the pipeline/scorer) ----
 
 class ErrorOut(BaseModel):
+    """Every error answer: what was wrong, and a short code a script can test."""
+
     error: str = Field(description="what was wrong, in words")
     code: str = Field(description="short machine name: not_an_image, too_large, bad_json, ...")
 
 
 class ImageSize(BaseModel):
-    width: int
-    height: int
+    """The photo as read, in pixels (after EXIF rotation; a JPEG over the pixel limit is read
+    at 1/2, 1/4 or 1/8 scale): the boxes are in these pixels."""
+
+    width: int = Field(description="pixels")
+    height: int = Field(description="pixels")
 
 
 class TileOut(BaseModel):
+    """One tile the reader found."""
+
     tile: str = Field(description="mpsz code (0m/0p/0s red fives, 1f..8f flowers) or 'back'")
     box: list[float] = Field(description="x1, y1, x2, y2 in pixels of the image as read (its "
                                          "size is `image`: a JPEG over the pixel limit is read "
                                          "at 1/2, 1/4 or 1/8 scale)")
-    confidence: float
-    sideways: bool
+    confidence: float = Field(description="0..1: the detector's score times the classifier's "
+                                          "probability of this name")
+    sideways: bool = Field(description="the tile lies turned across its row (a called tile)")
 
 
 class ReadOut(BaseModel):
+    """``/api/read``: the tiles of one photo (``tilescope read --json``)."""
+
     image: ImageSize
     tiles: list[TileOut]
 

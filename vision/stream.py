@@ -84,6 +84,7 @@ class TileTracker:
     is left out of the hand. ``iou_threshold``: least overlap to count as the same tile.
     ``votes``: readings a track's label is voted over, weighted by confidence (a detector that
     wavers between two similar tiles settles on the one it backs more, instead of flipping).
+    Raises ValueError unless ``0 <= leave < enter <= window``.
     """
 
     def __init__(self, iou_threshold: float = 0.3, window: int = 5, enter: int = 3,
@@ -203,6 +204,7 @@ class HandStabiliser:
     A hand is the sequence of tracked tiles' (tile, sideways) labels in reading order. It is
     reported once it has been the same for ``stable_frames`` consecutive detected frames and
     differs from the last reported hand; an empty table is reported only after a hand was.
+    Raises ValueError when ``stable_frames`` < 1.
     """
 
     def __init__(self, stable_frames: int = 8, tracker: TileTracker | None = None):
@@ -328,7 +330,8 @@ class FrameSource:
 
     ``every``: for files, detect every k-th frame (the others are still yielded with
     ``detect=False`` so an annotated copy keeps every frame). Live sources always give the
-    newest frame. Raises SourceError when the source cannot be opened.
+    newest frame. Raises SourceError when the source cannot be opened, ValueError when
+    ``every`` < 1.
     """
 
     def __init__(self, source: int | str, every: int = 1, capture: _Capture | None = None):
@@ -497,8 +500,9 @@ def layout_groups(scored: dict | None) -> list[LayoutGroup]:
 
 def draw_frame(image: np.ndarray, detections: Detections | None, banner: str | None,
                groups: list[LayoutGroup] = ()) -> np.ndarray:
-    """A copy of ``image`` with tile boxes and codes, the current hand's melds / winning tile /
-    dora row outlined (``vision.annotate.draw``) and a score banner along the bottom."""
+    """A copy of ``image`` ``(H, W, 3) uint8`` BGR (returned the same shape) with tile boxes
+    and codes, the current hand's melds / winning tile / dora row outlined
+    (``vision.annotate.draw``) and a score banner along the bottom."""
     import cv2
 
     from vision.annotate import draw

@@ -34,7 +34,8 @@ class DoraCount(NamedTuple):
 
 
 class Payment(NamedTuple):
-    """Points the winner receives; honba included in each payer's share.
+    """Points the winner receives; honba included in each payer's share (300 a ron, 100 from
+    each payer of a tsumo: scoring/riichi/limits.py, the seed rules text).
 
     Ron: ``from_discarder``. Dealer tsumo: ``from_each``. Non-dealer tsumo: ``from_dealer`` and
     ``from_non_dealer``. ``total`` adds every payer and the riichi sticks on the table.
@@ -80,6 +81,8 @@ class RiichiResult:
 
     @property
     def yakuman(self) -> bool:
+        """A real yakuman (a yakuman hand), not a count of 13 han or more (kazoe yakuman,
+        scoring/riichi/limits.py): the scorer prefers a real one between equal payments."""
         return self.valid and self.limit is not None and self.limit.endswith("yakuman") and not self.limit.startswith("kazoe")
 
     def to_json(self) -> dict:

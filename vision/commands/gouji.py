@@ -47,12 +47,16 @@ class _Strict(BaseModel):
 
 
 class GameIn(_Strict):
+    """One game: the finishing order, a folded player, cheating offences."""
+
     order: list[Name]
     revolution: Name | None = None
     cheating: list[Name] = []
 
 
 class MatchIn(_Strict):
+    """The input document of ``tilescope gouji`` (see the module docstring)."""
+
     teams: dict[Name, list[Name]]        # three each: gouji.score_match says so in words
     games: list[GameIn]
     lots_winner: Name | None = None

@@ -185,7 +185,8 @@ def in_flag_words(message: str, args) -> str:
 
 def context_from_args(args) -> tuple[dict, list[str]]:
     """The request context: ``--context`` overlaid with the flags given. Also returns the
-    defaults the pipeline will assume, to print them."""
+    defaults the pipeline will assume, to print them. Raises UsageError for a ``--context``
+    that cannot be read or is not a JSON object."""
     ctx = load_context(args.context)
     flags = {
         "ruleset": args.ruleset, "win": args.win, "seat_wind": args.seat, "round_wind": args.round,
@@ -313,7 +314,9 @@ def overwrite_problem(flag: str, out: str, source: str, what: str = "photo") -> 
 
 def write_annotation(path: str, image, photo) -> None:
     """Draw boxes, labels, meld groups and the winning tile (``vision.annotate.draw``), plus each
-    tile's reading-order number under its box (the N of ``--fix N=TILE``); write the image."""
+    tile's reading-order number under its box (the N of ``--fix N=TILE``); write the image.
+    ``image``: the photo as read ``(H, W, 3) uint8`` BGR. Raises ValueError for a file name
+    OpenCV cannot write (its extension), OSError when the file cannot be written."""
     import cv2
 
     from vision.annotate import draw

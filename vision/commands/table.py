@@ -60,23 +60,31 @@ class _Strict(BaseModel):
 
 
 class PlayerIn(_Strict):
+    """A seat: the player's name and session score (MCR points, before penalties)."""
+
     name: Name
     score: StrictInt
 
 
 class SubstituteIn(_Strict):
+    """§4: ``player`` sits in for ``replaces`` from the start of the session."""
+
     type: Literal["substitute"]
     player: Name
     replaces: Name
 
 
 class ReplacedIn(_Strict):
+    """§4: ``player`` was replaced during the session (0 table points)."""
+
     type: Literal["replaced"]
     player: Name
     reason: str = "illness"
 
 
 class DisqualifiedIn(_Strict):
+    """§4: ``player`` was disqualified, from the tournament unless ``scope`` is "session"."""
+
     type: Literal["disqualified"]
     player: Name
     scope: Literal["session", "tournament"] = "tournament"
@@ -84,6 +92,8 @@ class DisqualifiedIn(_Strict):
 
 
 class PenaltyIn(_Strict):
+    """§3.1: one penalty to ``player`` (its points come from the escalation ladder)."""
+
     type: Literal["penalty"]
     player: Name
     kind: Literal["infraction", "delay_of_game"] = "infraction"
@@ -91,6 +101,8 @@ class PenaltyIn(_Strict):
 
 
 class LateIn(_Strict):
+    """§2.2: ``player`` arrived ``minutes`` late."""
+
     type: Literal["late"]
     player: Name
     minutes: Annotated[float, Field(ge=0, allow_inf_nan=False, strict=True)]
@@ -101,6 +113,8 @@ EventIn = Annotated[Union[SubstituteIn, ReplacedIn, DisqualifiedIn, PenaltyIn, L
 
 
 class TableIn(_Strict):
+    """The input document of ``tilescope table`` (see the module docstring)."""
+
     players: list[PlayerIn]
     events: list[EventIn] = []
     prior_delay_of_game: dict[Name, Annotated[StrictInt, Field(ge=0)]] = {}
