@@ -61,12 +61,15 @@ def _face(rng: np.random.Generator, h: int = 56, w: int = 40) -> np.ndarray:
 
 def _scene(below: str, rng: np.random.Generator):
     """A grey photo with one tile at (100, 100) and, just beneath it, its mirror image at 30%
-    contrast (``mirror``), the same face as crisp (``copy``) or nothing."""
+    contrast (``mirror``), another face as faint (``faint``: no mirror image), the same face
+    as crisp (``copy``) or nothing."""
     img = np.full((300, 300), 110.0)
     face = _face(rng)
     img[100:156, 100:140] = face
     if below == "mirror":
         img[156:212, 100:140] = 110.0 + 0.3 * (face[::-1] - 110.0)
+    elif below == "faint":
+        img[156:212, 100:140] = 110.0 + 0.3 * (_face(rng) - 110.0)
     elif below == "copy":
         img[156:212, 100:140] = face
     bgr = np.repeat(np.clip(img, 0, 255).astype(np.uint8)[..., None], 3, axis=2)
@@ -83,11 +86,13 @@ def test_ink_contrast_is_lower_for_the_mirror_image():
 
 @pytest.mark.parametrize("below,turned_name,tile_name,expected", [
     ("mirror", N1Z, N1Z, True),      # dim, and read as its tile once turned over
-    ("mirror", N2S, N1Z, False),     # dim, but turned over it is another tile
+    ("mirror", N2S, N1Z, True),      # dim, read as another tile, but its detail is the mirror's
+    ("faint", N2S, N1Z, False),      # dim, another tile turned over, and no mirror image
+    ("faint", N1Z, N1Z, True),       # dim and read as its tile turned over: the classifier says so
     ("copy", N1Z, N1Z, False),       # a crisp tile below (a grid): not dim
     ("mirror", N5Z, N5Z, False),     # a white dragon is blank either way up: no test
 ])
-def test_reflections_needs_a_dim_box_read_as_its_tile_when_turned_over(below, turned_name, tile_name, expected):
+def test_reflections_needs_a_dim_box_that_is_its_tiles_mirror_image(below, turned_name, tile_name, expected):
     bgr, boxes = _scene(below, np.random.default_rng(1))
     names = np.array([N2S, N2S, N2S, tile_name, N2S])
     asked = []
@@ -98,15 +103,30 @@ def test_reflections_needs_a_dim_box_read_as_its_tile_when_turned_over(below, tu
 
     marked = reflections(bgr, boxes, names, name_turned_over)
     assert marked.tolist() == [False, False, False, False, expected]
-    if below == "mirror":
+    if below != "copy" and tile_name != N5Z:
         assert asked and asked[0][0] == [4] and abs(asked[0][1]) < 1e-6   # level row: top to bottom
 
 
-def test_a_sideways_box_is_never_a_reflection():
+def test_a_turned_tile_is_never_a_reflection_but_a_reflection_boxed_short_is():
     bgr, boxes = _scene("mirror", np.random.default_rng(1))
     names = np.array([N2S, N2S, N2S, N1Z, N2S])
     side = np.array([False, False, False, False, True])
-    assert not reflections(bgr, boxes, names, lambda idx, t: np.full(len(idx), N1Z), side).any()
+    turned = boxes.copy()
+    turned[4] = [100, 156, 156, 196]       # a tile lying across the row: longer along it
+    assert not reflections(bgr, turned, names, lambda idx, t: np.full(len(idx), N1Z), side).any()
+    # a fading reflection boxed only near the foot is wider than high, but no longer along the
+    # row than its tile: it is tested (a real glass-table photo's reflections were all kept)
+    short = boxes.copy()
+    short[4] = [100, 156, 140, 186]
+    assert reflections(bgr, short, names, lambda idx, t: np.full(len(idx), N2S), side).tolist() == \
+        [False, False, False, False, True]
+
+
+def test_mirror_likeness_tells_a_mirror_image_from_another_faint_face():
+    from vision.reflections import mirror_likeness
+    for below, low, high in (("mirror", 0.6, 1.01), ("faint", -1.0, 0.3)):
+        bgr, boxes = _scene(below, np.random.default_rng(2))
+        assert low < mirror_likeness(bgr[..., 0].astype(np.float32), boxes, 3, 4) < high
 
 
 def test_turned_over_mirrors_in_the_row_line():

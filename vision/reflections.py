@@ -9,9 +9,11 @@ precision fell from 0.95 to 0.90 (models/README.md). A box is taken for a reflec
   the table has the feet on top);
 - its ink is faint beside that tile's (contrast at most ``DIM_RATIO`` of it: a reflection
   gives back only part of the light, while a real tile beside another is as crisp);
-- turned over across the row, the classifier names it as the tile it hangs from — a mirror
-  image, which no real tile laid in a row is (a tile of a grid below another of its kind is
-  upright, and as crisp).
+- it is that tile's mirror image: turned over across the row, the classifier names it as the
+  tile it hangs from, or its fine detail matches the tile's mirrored in the line between them
+  (normalised cross-correlation over ``MIRROR_NCC``, when it is at most ``MIRROR_DIM`` as crisp:
+  a faded reflection the classifier cannot name). No real tile laid in a row is a mirror image
+  (a tile of a grid below another of its kind is upright, and as crisp).
 """
 from __future__ import annotations
 
@@ -28,6 +30,9 @@ from .rows import nearest_vectors, row_direction
 DIM_RATIO = 0.7          # a reflection's ink contrast is at most this share of its tile's
 DETAIL_SIGMA = 2.0       # pixels: shading broader than this is not ink (contrast is measured on the rest)
 HANG = (-0.35, 0.4)      # its near edge lies within these shares of the tile's height of the foot
+MIRROR_NCC = 0.3         # fine detail matching the tile's mirrored at least this well ...
+MIRROR_DIM = 0.3         # ... in a box at most this crisp is a reflection without the classifier
+TURNED_ALONG = 1.2       # a box this much longer along the row than its tile is a turned tile
 _BACK = TILE_CLASSES.index("back")
 _BLANK = (_BACK, TILE_CLASSES.index("5z"))
 
@@ -58,22 +63,10 @@ def hanging_pairs(boxes: np.ndarray) -> tuple[list[tuple[int, int]], float]:
     it is at most 1.3 times the tile's height, and its near edge lies within ``HANG`` of the
     tile's height of the tile's foot — on either side across the row (a photo taken from across
     the table has the feet on top)."""
-    boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
-    if len(boxes) < 2:
-        return [], 0.0
-    centres = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], axis=1)
-    theta = row_direction([Detection("back", tuple(b), 1.0) for b in boxes])
-    c, s = abs(math.cos(theta)), abs(math.sin(theta))
-    links = [math.hypot(vx, vy) for vx, vy in nearest_vectors([tuple(p) for p in centres])
-             if abs(vx * math.cos(theta) + vy * math.sin(theta)) > 0.8 * math.hypot(vx, vy)]
-    if not links:
-        return [], theta
-    width = float(np.median(links))
-    # a w x h box around a tile `width` along and `height` across a row at theta:
-    # w = width c + height s, h = width s + height c (least squares for height)
-    height = s * (boxes[:, 2] - boxes[:, 0]) + c * (boxes[:, 3] - boxes[:, 1]) - 2 * width * s * c
-    along = centres @ np.array([math.cos(theta), math.sin(theta)])
-    across = centres @ np.array([-math.sin(theta), math.cos(theta)])
+    geo = _geometry(boxes)
+    if geo is None:
+        return [], 0.0 if len(np.asarray(boxes).reshape(-1, 4)) < 2 else _theta(boxes)
+    theta, width, height, along, across = geo
     pairs = []
     for t in range(len(boxes)):
         if height[t] <= 0.3 * width:
@@ -84,6 +77,75 @@ def hanging_pairs(boxes: np.ndarray) -> tuple[list[tuple[int, int]], float]:
         hang[t] = False
         pairs += [(t, int(j)) for j in np.flatnonzero(hang)]
     return pairs, theta
+
+
+def _theta(boxes) -> float:
+    return row_direction([Detection("back", tuple(b), 1.0) for b in np.asarray(boxes, np.float64).reshape(-1, 4)])
+
+
+def _geometry(boxes) -> tuple | None:
+    """The rows' direction ``theta``, the tiles' width along it, and per box ``(K,)`` its
+    height across the row and its centre's coordinates along and across; None for fewer than
+    two boxes or no neighbours along a row."""
+    boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+    if len(boxes) < 2:
+        return None
+    centres = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], axis=1)
+    theta = _theta(boxes)
+    c, s = abs(math.cos(theta)), abs(math.sin(theta))
+    links = [math.hypot(vx, vy) for vx, vy in nearest_vectors([tuple(p) for p in centres])
+             if abs(vx * math.cos(theta) + vy * math.sin(theta)) > 0.8 * math.hypot(vx, vy)]
+    if not links:
+        return None
+    width = float(np.median(links))
+    # a w x h box around a tile `width` along and `height` across a row at theta:
+    # w = width c + height s, h = width s + height c (least squares for height)
+    height = s * (boxes[:, 2] - boxes[:, 0]) + c * (boxes[:, 3] - boxes[:, 1]) - 2 * width * s * c
+    along = centres @ np.array([math.cos(theta), math.sin(theta)])
+    across = centres @ np.array([-math.sin(theta), math.cos(theta)])
+    return theta, width, height, along, across
+
+
+def mirror_likeness(grey: np.ndarray, boxes: np.ndarray, tile: int, below: int) -> float:
+    """How well box ``below`` is box ``tile`` mirrored in the line between them: the best
+    normalised cross-correlation of the fine detail inside ``below`` (its middle 80%) with
+    that detail's mirror image across the row, the line moved up to a tenth of the tile's
+    height either way (the foot is not exactly at the boxes' edges). ``grey``: ``(H, W)
+    float32`` of the photo; ``boxes``: ``(K, 4)``. Fine detail is divided by its local
+    strength, so a reflection fading with distance from the foot still matches. -1..1; 0.0
+    when the box is too small to compare."""
+    geo = _geometry(boxes)
+    if geo is None:
+        return 0.0
+    theta, _, height, _, across = geo
+    boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+    scale = max(1.0, float(np.median(boxes[:, 3] - boxes[:, 1])) / 40)
+    detail = grey - cv2.GaussianBlur(grey, (0, 0), DETAIL_SIGMA * scale)
+    detail = detail / np.sqrt(cv2.GaussianBlur(detail * detail, (0, 0), 6 * scale) + 4.0)
+    n = np.array([-math.sin(theta), math.cos(theta)])
+    side = 1.0 if across[below] > across[tile] else -1.0
+    line = ((across[tile] + side * height[tile] / 2) + (across[below] - side * height[below] / 2)) / 2
+    x1, y1, x2, y2 = boxes[below]
+    mx, my = 0.1 * (x2 - x1), 0.1 * (y2 - y1)
+    h, w = grey.shape
+    xa, ya, xb, yb = int(max(x1 + mx, 0)), int(max(y1 + my, 0)), int(min(x2 - mx, w)), int(min(y2 - my, h))
+    if xb - xa < 4 or yb - ya < 4:
+        return 0.0
+    gx, gy = np.meshgrid(np.arange(xa, xb, dtype=np.float32), np.arange(ya, yb, dtype=np.float32))
+    offset = gx * n[0] + gy * n[1]
+    patch = detail[ya:yb, xa:xb]
+    patch = patch - patch.mean()
+    best = -1.0
+    reach = 0.1 * height[tile]      # half-pixel steps (at most 41): ink strokes are a few px wide
+    for shift in np.arange(-reach, reach + 1e-6, max(0.5, 2 * reach / 40)):
+        k = 2 * (offset - (line + shift))
+        mirrored = cv2.remap(detail, (gx - k * n[0]).astype(np.float32),
+                             (gy - k * n[1]).astype(np.float32), cv2.INTER_LINEAR,
+                             borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+        mirrored = mirrored - mirrored.mean()
+        norm = math.sqrt(float((patch * patch).sum() * (mirrored * mirrored).sum()))
+        best = max(best, float((patch * mirrored).sum()) / (norm + 1e-6))
+    return best
 
 
 def reflections(image_bgr: np.ndarray, boxes: np.ndarray, names: np.ndarray,
@@ -97,28 +159,38 @@ def reflections(image_bgr: np.ndarray, boxes: np.ndarray, names: np.ndarray,
     ``(len(idx),)`` the class index of each box ``idx`` read turned over across a row at
     ``theta`` radians (mirrored in a line along the row). A box is marked when it hangs from
     a tile (:func:`hanging_pairs`), its ink contrast is at most ``DIM_RATIO`` of that tile's
-    (:func:`ink_contrast`) and, turned over, it is read as that tile. A back or a white
-    dragon (blank faces, the same either way up) is no tile to test, and a sideways box
-    neither hangs nor is hung from (a meld's tiles lie flat and mirror no face; a kakan's
-    added tile lies across its row from the called one). A box marked is no tile for the
+    (:func:`ink_contrast`) and, turned over, it is read as that tile — or, at most
+    ``MIRROR_DIM`` as crisp, its detail is the tile's mirrored (:func:`mirror_likeness` over
+    ``MIRROR_NCC``). A back or a white dragon (blank faces, the same either way up) is no
+    tile to test, and a sideways tile neither hangs nor is hung from (a meld's tiles lie flat
+    and mirror no face; a kakan's added tile lies across its row from the called one) — but a
+    box flagged sideways only because a fading reflection was boxed short, no longer along
+    the row than its tile (``TURNED_ALONG``), is tested. A box marked is no tile for the
     boxes hanging from it. Pure given the callable.
     """
     boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
     out = np.zeros(len(boxes), bool)
     pairs, theta = hanging_pairs(boxes)
     if sideways is not None:
-        pairs = [(t, j) for t, j in pairs if not (sideways[t] or sideways[j])]
+        c, s = abs(math.cos(theta)), abs(math.sin(theta))
+        along = c * (boxes[:, 2] - boxes[:, 0]) + s * (boxes[:, 3] - boxes[:, 1])
+        pairs = [(t, j) for t, j in pairs if not sideways[t]
+                 and not (sideways[j] and along[j] > TURNED_ALONG * along[t])]
     if not pairs:
         return out
     grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
     contrast = np.array([ink_contrast(grey, b) for b in boxes])
-    dim = [(t, j) for t, j in pairs if contrast[j] <= DIM_RATIO * contrast[t]]
+    dim = [(t, j) for t, j in pairs
+           if contrast[j] <= DIM_RATIO * contrast[t] and int(names[t]) not in _BLANK]
     if not dim:
         return out
     cand = sorted({j for _, j in dim})
     turned = dict(zip(cand, (int(v) for v in name_turned_over(np.array(cand), theta))))
     # the crisper box first: a reflection's own faint mirror image is no tile's
     for t, j in sorted(dim, key=lambda p: -contrast[p[0]]):
-        if not out[t] and int(names[t]) not in _BLANK and turned[j] == int(names[t]):
+        if out[t] or out[j]:
+            continue
+        if turned[j] == int(names[t]) or (contrast[j] <= MIRROR_DIM * contrast[t] and
+                                          mirror_likeness(grey, boxes, t, j) > MIRROR_NCC):
             out[j] = True
     return out
