@@ -1221,3 +1221,39 @@ def test_a_valid_ruling_on_re_read_tiles_says_so_in_its_paragraph():
     v = check_photo(misread_chi, ctx, reader=FakeReader(misread_chi)).result
     assert v["valid"] is True and v["result"]["total"] == 27
     assert "The value rests on tile" in v["explanation"] and "re-read from the reader's next guesses" in v["explanation"]
+
+
+def _row_with_flowers(beside: str, confidence: float) -> Detections:
+    """A level MCR row as laid: 13 concealed tiles, a gap, the winning tile 2z, a gap, then a
+    tile read as ``beside`` (a flower the classifier did not know) touching the flower 1f."""
+    codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "2z", "2z"]
+    tiles, x = [], 10.0
+    for c in codes:
+        tiles.append(Detection(c, (x, 100.0, x + 40, 156.0), 0.95))
+        x += 40
+    x += 20
+    tiles.append(Detection("2z", (x, 100.0, x + 40, 156.0), 0.95))
+    x += 60
+    tiles.append(Detection(beside, (x, 100.0, x + 40, 156.0), confidence, False, (("5p", 0.1),)))
+    tiles.append(Detection("1f", (x + 40, 100.0, x + 80, 156.0), 0.9))
+    return Detections(800, 300, tiles)
+
+
+def test_mcr_unsure_tile_touching_a_flower_is_not_taken_for_the_winning_tile():
+    # a flower misread as 6m lay with the flowers; taken for the winning tile set apart, the
+    # real winning tile joined the row and the hand was 15 tiles (photos of real tiles, 3 Dec)
+    ctx = {"ruleset": "mcr", "win": "ron", "seat_wind": "E", "round_wind": "E"}
+    photo = score_photo(_row_with_flowers("6m", 0.1), ctx)
+    want = {"ruleset": "mcr", "concealed": "123m456p789s1122z", "win_tile": "2z", "win": "ron",
+            "seat_wind": "E", "round_wind": "E", "flowers": 2}
+    assert photo.request["win_tile"] == "2z" and photo.request["flowers"] == 2
+    assert photo.result == score_json(want)          # Mixed Straight 8, ... + 2 flowers
+    note = [w for w in photo.warnings if w.code == "corrected"]
+    assert len(note) == 1 and "lying with the flowers" in note[0].message and note[0].fix == "--fix 15=6m"
+    # the fix the warning names keeps the reading: no flower taken, the count says what is wrong
+    kept = score_photo(_row_with_flowers("6m", 0.1), ctx, fixes={15: "6m"})
+    assert kept.request is None or kept.request.get("flowers") != 2
+    # a sure reading is left as it is: the tile count is then said to be wrong
+    sure = score_photo(_row_with_flowers("6m", 0.9), ctx)
+    assert sure.request is None or sure.request.get("flowers") != 2
+    assert not [w for w in sure.warnings if "lying with the flowers" in w.message]
