@@ -1257,3 +1257,16 @@ def test_mcr_unsure_tile_touching_a_flower_is_not_taken_for_the_winning_tile():
     sure = score_photo(_row_with_flowers("6m", 0.9), ctx)
     assert sure.request is None or sure.request.get("flowers") != 2
     assert not [w for w in sure.warnings if "lying with the flowers" in w.message]
+
+
+def test_a_tile_with_only_a_faint_flower_guess_is_not_counted_as_a_flower():
+    # on photos of real tiles the rule counted 81 boxes that were no flower (reflections,
+    # discards, the table's grain) against 5 flowers: a guess of 0.03 beside a reading of 0.5
+    # (a discard's 7p) added a point to the score
+    dets, want = truth(MCR)
+    ctx = {"ruleset": "mcr", "win": "ron", "seat_wind": "S", "round_wind": "E"}
+    for confidence, guess in ((0.5, 0.03), (0.5, 0.1), (0.3, 0.04)):
+        photo = score_photo(_misread_flower(dets, confidence, (("6f", guess), ("5m", 0.02))), ctx)
+        assert photo.request["flowers"] == 1, (confidence, guess)     # the seen flower only
+    photo = score_photo(_misread_flower(dets, 0.2, (("6f", 0.07), ("5m", 0.05))), ctx)
+    assert photo.request["flowers"] == 2       # a flower's guess as the real ones were: counted

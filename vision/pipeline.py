@@ -716,14 +716,19 @@ def _judge_layout(layout: Layout, ctx: dict, win_tile: str | None, judge):
 
 # A flower guess under this is the classifier's noise, not a flower: a box on a shadow away
 # from an MCR hand, read as a back at 0.48 with 7f at 0.0009 among its guesses, was counted
-# as a flower point (rendered riichi-regular hand no. 165).
-FLOWER_GUESS = 0.01
+# as a flower point (rendered riichi-regular hand no. 165). On photos composed from real tiles
+# (3 Dec) the boxes counted at 0.01 were 5 flowers and 81 others (reflections, discards, the
+# table's grain, a doubled box); a flower's guess was at least 0.07 and at least 0.28 of its
+# reading's, the others' a median 0.03 and 0.17: at these floors 5 flowers and 13 others.
+FLOWER_GUESS = 0.05
+FLOWER_SHARE = 0.25     # ... and at least this share of the tile's own reading
 
 
 def _unsure_flowers(layout: Layout) -> dict[int, str]:
     """MCR: fixes ``{number: flower code}`` for the tiles left out of the hand (the layout's
     loose tiles) that the reader was unsure of (confidence under ``LOW_CONFIDENCE``) and
-    thought might be a flower (one among its next guesses, at ``FLOWER_GUESS`` or more): an
+    thought might be a flower (one among its next guesses, at ``FLOWER_GUESS`` or more and
+    ``FLOWER_SHARE`` of its reading): an
     MCR player sets the flowers aside, away from the hand, and the classifier knows the
     flowers of few sets. Each gets a flower code no other tile holds, its own guess first. A
     tile the user fixed has confidence 1, so it is left alone."""
@@ -733,7 +738,8 @@ def _unsure_flowers(layout: Layout) -> dict[int, str]:
     out: dict[int, str] = {}
     for d in (d for g in layout.groups if g.kind == "loose" for d in g.detections):
         n = layout.number(d)
-        guesses = [t for t, p in d.alternatives if t.endswith("f") and p >= FLOWER_GUESS]
+        guesses = [t for t, p in d.alternatives if t.endswith("f") and p >= FLOWER_GUESS
+                   and p >= FLOWER_SHARE * d.confidence]
         if d.confidence >= LOW_CONFIDENCE or not guesses:
             continue
         free = [t for t in guesses + [f"{k}f" for k in range(1, 9)] if t not in taken]
