@@ -134,3 +134,29 @@ def test_a_white_dragon_read_face_down_is_re_read_however_sure():
     table = Table().row(row).row(["1z"], gap=APART)
     dets = to_detections(table, confidence={11: (0.9, (("5z", 0.08),))})
     assert joint_correction(parse_layout(dets, "riichi")) == {12: "5z"}
+
+
+def test_a_tile_between_two_of_a_kind_in_a_sorted_row_may_be_one_more():
+    # 777p 999p 999s 3z + 3z, +pon 111z (MCR) from real tiles: the middle 7p read 8p at 0.19 with
+    # 3f and 1s as its guesses; the joint re-reading changed the sure 7p beside it to 6p (a chow
+    # 678p, 10 points) where the sorted row allows only 7p between two 7p (30 points)
+    from vision.joint_fix import between_neighbours
+    dets = _layout_dets("787999p999s1133z", "1z", {1: (0.19, (("3f", 0.13), ("1s", 0.08))),
+                                                   0: (0.7, (("6p", 0.05),))})
+    layout = parse_layout(dets, "riichi")
+    row = [d for g in layout.groups if g.kind == "concealed" for d in g.detections]
+    unsure = {id(row[1])}
+    assert between_neighbours(row, row[1], unsure) == [15]           # 7p (dots are kinds 9-17)
+    assert between_neighbours(row, row[0], unsure) == []             # no left neighbour
+    assert joint_correction(layout) == {2: "7p"}
+    photo = score_photo(dets, {"ruleset": "riichi", "win": "ron"}, reader=None)
+    note = [w for w in photo.warnings if w.code == "corrected"]
+    assert note and "neighbours in the sorted row" in note[0].message and note[0].fix == "--fix 2=8p"
+
+
+def test_neighbours_of_two_suits_or_two_honours_allow_nothing():
+    from vision.joint_fix import between_neighbours
+    dets = _layout_dets("9p1s5s12z3z", "3z", {})
+    row = [d for g in parse_layout(dets, "riichi").groups if g.kind == "concealed" for d in g.detections]
+    assert between_neighbours(row, row[1], {id(row[1])}) == []       # 9p ? 5s: two suits
+    assert between_neighbours(row, row[4], {id(row[4])}) == []       # 2z ? 3z... honours: no order

@@ -84,6 +84,36 @@ def concealed_row_sorted(layout: Layout) -> bool:
     return None not in kinds and is_sorted_row(kinds)
 
 
+NEIGHBOUR_SPAN = 2      # kinds between a tile's sure neighbours offered when they are this close
+
+
+def between_neighbours(row: Sequence[Detection], d: Detection, unsure_ids: set[int]) -> list[int]:
+    """Kinds a row laid sorted allows for ``d`` between its nearest sure neighbours: both of
+    one suit and at most ``NEIGHBOUR_SPAN`` apart (between two 7p only a 7p fits). The reader
+    may not list such a kind among its guesses at all (a real set's 7p read as 8p, 3f, 1s);
+    they are offered as its least likely options, and the preference for a sorted row
+    (:data:`SORTED_PREFERENCE`) takes one when the hand is complete so. ``[]`` for a tile
+    not in ``row`` or without a sure neighbour on each side."""
+    at = next((i for i, t in enumerate(row) if t is d), None)
+    if at is None:
+        return []
+
+    def sure(tiles) -> int | None:
+        return next((playing_kind(t.tile) for t in tiles if id(t) not in unsure_ids), None)
+
+    left, right = sure(reversed(row[:at])), sure(row[at + 1:])
+    if left is None or right is None or left // 9 != right // 9 or abs(left - right) > NEIGHBOUR_SPAN:
+        return []
+    if left // 9 == HONOURS and left != right:      # honours have no order between them
+        return []
+    return list(range(min(left, right), max(left, right) + 1))
+
+
+def code_of(kind: int) -> str:
+    """The mpsz code of a playing kind 0..33."""
+    return f"{kind % 9 + 1}{'mpsz'[kind // 9]}"
+
+
 def complete_checker(ruleset: str) -> Callable[[Sequence[int], int], bool]:
     """``(counts34, n_melds) -> bool`` for the ruleset's complete shapes."""
     return mcr_complete if ruleset == "mcr" else riichi_complete
@@ -121,6 +151,7 @@ def joint_correction(layout: Layout, *, max_tiles: int = 8, max_visits: int = 20
             return None
         base[k] += 1
     # per unsure tile: (code, kind, cost) sorted by cost = -log(confidence), the reading first
+    row = [d for g in layout.groups if g.kind == "concealed" for d in g.detections]
     options: list[list[tuple[str, int, float]]] = []
     for d in unsure:
         opts = []
@@ -128,6 +159,9 @@ def joint_correction(layout: Layout, *, max_tiles: int = 8, max_visits: int = 20
             k = playing_kind(code)
             if k is not None and conf >= MIN_ALTERNATIVE:
                 opts.append((code, k, -math.log(max(conf, 1e-9))))
+        seen = {o[1] for o in opts}
+        opts += [(code_of(k), k, -math.log(MIN_ALTERNATIVE))
+                 for k in between_neighbours(row, d, unsure_ids) if k not in seen]
         if not opts:
             return None
         options.append(sorted(opts, key=lambda o: o[2]))
@@ -139,7 +173,6 @@ def joint_correction(layout: Layout, *, max_tiles: int = 8, max_visits: int = 20
     def cost(idx: tuple[int, ...]) -> float:
         return sum(map(pick, costs, idx))
 
-    row = [d for g in layout.groups if g.kind == "concealed" for d in g.detections]
     row_slot = {id(d): i for i, d in enumerate(row)}
     row_base = [playing_kind(d.tile) for d in row]
     unsure_slot = [row_slot.get(id(d)) for d in unsure]

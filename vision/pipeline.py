@@ -502,9 +502,14 @@ def _joint_fix(detections: Detections, layout: Layout, ctx: dict, win_tile: str 
         return None
     why = ("the tiles as read make a winning hand only from an unsorted row"
            if scored_as_read else "the tiles as read make no winning hand")
+    # a kind the reader did not guess came from the tile's neighbours in the sorted row
+    guessed = {n: code in {t for t, _ in layout.order[n - 1].alternatives} for n, code in fixes.items()}
+    source = ("the reader's next guesses" if all(guessed.values()) else
+              "the tiles' neighbours in the sorted row" if not any(guessed.values())
+              else "the reader's next guesses and the sorted row")
     found = _corrected(detections, layout, fixes, ctx, win_tile, judge, lambda was, now, undo: (
         f"{why}: read tile {was}; scored the most likely complete hand"
-        f"{' laid sorted' if scored_as_read else ''} from the reader's next guesses ({now}). "
+        f"{' laid sorted' if scored_as_read else ''} from {source} ({now}). "
         f"If the reading was right, pass {undo}"))
     if found is None:
         return None
