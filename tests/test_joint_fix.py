@@ -67,6 +67,10 @@ def test_pipeline_scores_the_corrected_hand_and_says_how_to_undo_it():
     assert photo.result["han"] == true["han"] and photo.result["payment"] == true["payment"]
     [w] = [w for w in photo.warnings if w.code == "corrected"]
     assert w.tiles == (6, 8) and w.fix == "--fix 6=6m --fix 8=9s"
+    # --json: a corrected tile says so and what the reader made of it (its 1.0 is the correction's)
+    tiles = {t["n"]: t for t in photo.to_json()["tiles"]}
+    assert tiles[6]["corrected"] and tiles[6]["tile"] == "7m" and tiles[6]["read_as"] == ["6m", 0.27]
+    assert "corrected" not in tiles[5] and "read_as" not in tiles[5]
     # the user insists on the reading: no correction, the hand cannot be scored
     kept = score_photo(dets, ctx, reader=FakeReader(dets), fixes={6: "6m", 8: "9s"})
     assert kept.result.get("error")

@@ -1458,7 +1458,7 @@ def apply_fixes(layout: Layout, detections: Detections, fixes: dict[int, str]) -
     """A copy of ``detections`` with the tiles numbered in ``layout``'s reading order replaced.
 
     ``fixes``: ``{number: tile code}`` (1-based, as ``--fix 3=5p``). A fixed tile gets
-    confidence 1 (the user said so). The code ``none`` removes a box that is no tile (a
+    confidence 1 (the user said so), the reading it replaces first among its alternatives. The code ``none`` removes a box that is no tile (a
     duplicate box on one tile, a shadow). Raises ValueError naming a number out of range or an
     unknown tile code.
     """
@@ -1479,6 +1479,9 @@ def apply_fixes(layout: Layout, detections: Detections, fixes: dict[int, str]) -
         if i is not None and i in new:
             if new[i] == NO_TILE:
                 continue
-            d = replace(d, tile=new[i], confidence=1.0, alternatives=())
+            # the reading it replaces stays first among the alternatives: what to undo
+            was = ((d.tile, d.confidence),) if d.tile != new[i] else ()
+            d = replace(d, tile=new[i], confidence=1.0,
+                        alternatives=(was + tuple(a for a in d.alternatives if a[0] != new[i]))[:3])
         tiles.append(d)
     return replace(detections, tiles=tiles)      # what else was seen (windows, reflections) stays

@@ -108,7 +108,8 @@ class PhotoResult:
         ``n`` (for fixes), its ``group`` (``concealed``, ``win``, ``meld0``.., ``dora``,
         ``flower``, ``loose``) and the reader's ``alternatives``; a tile corrected from the
         reader's next guesses (a ``corrected`` warning names it) has ``"corrected": true``, its
-        confidence being the correction's, not the reader's."""
+        confidence being the correction's (1.0), not the reader's, and ``"read_as": [tile,
+        confidence]``, the reader's own reading of it."""
         corrected = {n for w in self.warnings if w.code == "corrected" for n in w.tiles}
         groups = {}
         melds = 0
@@ -125,6 +126,8 @@ class PhotoResult:
             entry["group"] = groups.get(id(d), "loose")
             if n in corrected:
                 entry["corrected"] = True
+                if d.alternatives:      # apply_fixes put the replaced reading first
+                    entry["read_as"] = [d.alternatives[0][0], round(d.alternatives[0][1], 4)]
             if d.alternatives:
                 entry["alternatives"] = [[t, round(c, 4)] for t, c in d.alternatives]
             tiles.append(entry)
