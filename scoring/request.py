@@ -70,14 +70,25 @@ NOT_MODELLED = {
 }
 
 
+# the command line's words for request keys, which a caller of the JSON side guesses first
+CLI_NAMES = {
+    "dora": "dora_indicators", "ura": "ura_dora_indicators", "ura_dora": "ura_dora_indicators",
+    "seat": "seat_wind", "round": "round_wind", "sticks": "riichi_sticks",
+    "kyoutaku": "riichi_sticks", "tsumi": "honba", "hand": "concealed", "tiles": "concealed",
+    "win_kind": "win", "winning_tile": "win_tile",
+}
+
+
 def _explain(exc: ValidationError) -> str:
     parts = []
     for err in exc.errors():
         loc = ".".join(str(p) for p in err["loc"]) or "request"
         if err["type"] == "extra_forbidden":
-            rule = NOT_MODELLED.get(str(err["loc"][-1]).lower()) if err["loc"] else None
-            parts.append(f"unknown key {quoted(loc)}" + (f": {rule} is not modelled by tilescope "
-                                                  "(scoring/riichi/RULES.md)" if rule else ""))
+            key = str(err["loc"][-1]).lower() if err["loc"] else ""
+            rule, meant = NOT_MODELLED.get(key), CLI_NAMES.get(key)
+            parts.append(f"unknown key {quoted(loc)}" + (
+                f": {rule} is not modelled by tilescope (scoring/riichi/RULES.md)" if rule
+                else f" (the key is {meant!r})" if meant else ""))
         elif err["type"] == "missing":
             parts.append(f"missing key {quoted(loc)}")
         elif err["type"] in ("model_type", "model_attributes_type", "dict_type"):

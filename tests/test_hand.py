@@ -45,7 +45,10 @@ def test_round_trip_with_every_field():
 
 
 @pytest.mark.parametrize("change,message", [
-    ({"colour": "red"}, "unknown key 'colour'"),
+    ({"colour": "red"}, "unknown key 'colour'$"),
+    # the command line's --dora/--seat are what a caller guesses first: the message names the key
+    ({"dora": "1p"}, r"unknown key 'dora' \(the key is 'dora_indicators'\)"),
+    ({"seat": "S"}, r"unknown key 'seat' \(the key is 'seat_wind'\)"),
     ({"win": "draw"}, "win"),
     ({"honba": "2"}, "honba"),
     ({"concealed": "234m456p678s8x"}, "unknown tile code"),
