@@ -551,8 +551,9 @@ def test_hand_and_check_bodies_are_read_as_strictly_as_a_json_line():
 # ---- a venue operator's findings (3 Dec): bodies, queues, a missing model ----
 
 def _guard_run(messages, *, max_bytes=100, timeout_s=5.0, stall=False):
-    """Run vision.server.BodyGuard over ASGI ``messages`` (bodies); returns (status sent or
-    None, the body the app read)."""
+    """Run vision.server.BodyGuard over ASGI ``messages`` (bodies) with a body limit of
+    ``max_bytes`` (the form's slack included); returns (status sent or None, the body the app
+    read, the answer's body)."""
     import asyncio
 
     from vision.server import BodyGuard
@@ -578,7 +579,9 @@ def _guard_run(messages, *, max_bytes=100, timeout_s=5.0, stall=False):
                 sent["body"] = message["body"]
 
         scope = {"type": "http", "method": "POST", "headers": []}
-        await BodyGuard(app, max_bytes, timeout_s)(scope, receive, send)
+        guard = BodyGuard(app, 0, timeout_s)
+        guard.max_bytes = max_bytes
+        await guard(scope, receive, send)
 
     asyncio.run(main())
     return sent.get("status"), got.get("body"), sent.get("body", b"")

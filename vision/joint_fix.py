@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 
 from scoring.decompose import is_complete as riichi_complete
 from scoring.mcr.shapes import is_complete as mcr_complete
-from scoring.tiles import TileError, kind_of
+from scoring.tiles import TileError, kind_of, tile
 
 from .detections import Detection
 from .layout import LOW_CONFIDENCE, Layout
@@ -109,11 +109,6 @@ def between_neighbours(row: Sequence[Detection], d: Detection, unsure_ids: set[i
     return list(range(min(left, right), max(left, right) + 1))
 
 
-def code_of(kind: int) -> str:
-    """The mpsz code of a playing kind 0..33."""
-    return f"{kind % 9 + 1}{'mpsz'[kind // 9]}"
-
-
 def complete_checker(ruleset: str) -> Callable[[Sequence[int], int], bool]:
     """``(counts34, n_melds) -> bool`` for the ruleset's complete shapes."""
     return mcr_complete if ruleset == "mcr" else riichi_complete
@@ -160,7 +155,7 @@ def joint_correction(layout: Layout, *, max_tiles: int = 8, max_visits: int = 20
             if k is not None and conf >= MIN_ALTERNATIVE:
                 opts.append((code, k, -math.log(max(conf, 1e-9))))
         seen = {o[1] for o in opts}
-        opts += [(code_of(k), k, -math.log(MIN_ALTERNATIVE))
+        opts += [(str(tile(k)), k, -math.log(MIN_ALTERNATIVE))
                  for k in between_neighbours(row, d, unsure_ids) if k not in seen]
         if not opts:
             return None

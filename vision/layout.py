@@ -1458,8 +1458,8 @@ def apply_fixes(layout: Layout, detections: Detections, fixes: dict[int, str]) -
     """A copy of ``detections`` with the tiles numbered in ``layout``'s reading order replaced.
 
     ``fixes``: ``{number: tile code}`` (1-based, as ``--fix 3=5p``). A fixed tile gets
-    confidence 1 (the user said so), the reading it replaces first among its alternatives. The code ``none`` removes a box that is no tile (a
-    duplicate box on one tile, a shadow). Raises ValueError naming a number out of range or an
+    confidence 1 (the user said so), the reading it replaces first among its alternatives.
+    The code ``none`` removes a box that is no tile (a duplicate box on one tile, a shadow). Raises ValueError naming a number out of range or an
     unknown tile code.
     """
     from .classes import CLASS_INDEX

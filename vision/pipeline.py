@@ -778,7 +778,8 @@ def _flowers_beside_flowers(layout: Layout) -> dict[int, str]:
     while grown:
         grown = False
         for d in unsure:
-            if d not in near and any(math.dist(d.center, f.center) <= BESIDE_FLOWER * width for f in near):
+            if all(d is not f for f in near) and \
+                    any(math.dist(d.center, f.center) <= BESIDE_FLOWER * width for f in near):
                 near.append(d)
                 grown = True
     taken = {d.tile for d in flowers}

@@ -60,14 +60,18 @@ log = logging.getLogger("tilescope.serve")
 
 class BodyGuard:
     """ASGI middleware: a POST's body is read whole, before the app sees it, within
-    ``max_bytes`` (413 past them, whether or not the client declared a Content-Length: a
-    chunked upload is counted as it arrives, so nothing over the limit is held or spooled to
-    disk) and ``timeout_s`` seconds (408: a phone whose upload stalled does not hold its
-    connection, nor the server's shutdown, for ever). The app then reads the body from memory.
+    ``max_upload_bytes`` plus ``FORM_SLACK`` for the form's other fields (413 past them,
+    whether or not the client declared a Content-Length: a chunked upload is counted as it
+    arrives, so nothing over the limit is held or spooled to disk) and ``timeout_s`` seconds
+    (408: a phone whose upload stalled does not hold its connection, nor the server's
+    shutdown, for ever). The app then reads the body from memory.
     """
 
-    def __init__(self, app, max_bytes: int, timeout_s: float):
-        self.app, self.max_bytes, self.timeout_s = app, max_bytes, timeout_s
+    FORM_SLACK = 1024 * 1024
+
+    def __init__(self, app, max_upload_bytes: int, timeout_s: float):
+        self.app, self.limit, self.timeout_s = app, max_upload_bytes, timeout_s
+        self.max_bytes = max_upload_bytes + self.FORM_SLACK
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http" or scope["method"] != "POST":
@@ -105,7 +109,7 @@ class BodyGuard:
         return await self.app(scope, replay, send)
 
     def _too_large(self) -> str:
-        return f"request body is over the limit of {self.max_bytes - 1024 * 1024:,} bytes"
+        return f"request body is over the limit of {self.limit:,} bytes"
 
 
 class _Readings:
@@ -434,7 +438,7 @@ def create_app(
         version="0.1.0",
         lifespan=lifespan,
     )
-    app.add_middleware(BodyGuard, max_bytes=limits.max_upload_bytes + 1024 * 1024,
+    app.add_middleware(BodyGuard, max_upload_bytes=limits.max_upload_bytes,
                        timeout_s=limits.body_timeout_s)
     reader_lock = threading.Lock()
     state: dict[str, Any] = {"reader": reader, "model_error": None}
