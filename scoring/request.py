@@ -96,7 +96,7 @@ def _explain(exc: ValidationError) -> str:
         else:
             value = err.get("input")
             shown = f" (got {quoted(value)})" if not isinstance(value, (dict, list)) else ""
-            parts.append(f"{quoted(loc)[1:-1] if len(loc) > 40 else loc}: {err['msg']}{shown}")
+            parts.append(f"{loc if len(loc) <= 40 else quoted(loc)}: {err['msg']}{shown}")
     return "bad request: " + "; ".join(parts)
 
 

@@ -149,7 +149,7 @@ def parse_tile(text: str) -> Tile:
     """
     tiles = parse_tiles(text)
     if len(tiles) != 1:
-        raise TileError(f"expected one tile, got {len(tiles)} in {_quoted(text)}")
+        raise TileError(f"expected one tile, got {len(tiles)} in {quoted(text)}")
     return tiles[0]
 
 
@@ -171,14 +171,14 @@ def parse_tiles(text: str) -> list[Tile]:
             continue
         suit = ch.lower()
         if suit not in "mpszf":
-            raise TileError(f"unknown tile code {ch!r} in {_quoted(text)} (suits are m p s z f)")
+            raise TileError(f"unknown tile code {ch!r} in {quoted(text)} (suits are m p s z f)")
         if not pending:
-            raise TileError(f"suit letter {ch!r} with no digits before it in {_quoted(text)}")
+            raise TileError(f"suit letter {ch!r} with no digits before it in {quoted(text)}")
         for d in pending:
             out.append(_make(int(d), suit, text))
         pending = []
     if pending:
-        raise TileError(f"digits {''.join(pending)!r} have no suit letter in {_quoted(text)}")
+        raise TileError(f"digits {''.join(pending)!r} have no suit letter in {quoted(text)}")
     return out
 
 
@@ -192,8 +192,6 @@ def quoted(value: object, most: int = 40) -> str:
     return text if len(text) <= most else f"{text[:most - 10]}... ({len(text)} characters)"
 
 
-_quoted = quoted
-
 
 def _make(n: int, suit: str, text: str) -> Tile:
     if suit in "mps":
@@ -203,10 +201,10 @@ def _make(n: int, suit: str, text: str) -> Tile:
         return _SHARED[base + n - 1, False]
     if suit == "z":
         if not 1 <= n <= 7:
-            raise TileError(f"unknown tile code '{n}z' in {_quoted(text)} (honours are 1z..7z)")
+            raise TileError(f"unknown tile code '{n}z' in {quoted(text)} (honours are 1z..7z)")
         return _SHARED[27 + n - 1, False]
     if not 1 <= n <= 8:
-        raise TileError(f"unknown tile code '{n}f' in {_quoted(text)} (flowers are 1f..8f)")
+        raise TileError(f"unknown tile code '{n}f' in {quoted(text)} (flowers are 1f..8f)")
     return _SHARED[FLOWER_BASE + n - 1, False]
 
 
