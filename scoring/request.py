@@ -100,7 +100,7 @@ def _explain(exc: ValidationError) -> str:
     return "bad request: " + "; ".join(parts)
 
 
-def _json_kind(value: Any) -> str:
+def json_kind(value: Any) -> str:
     """What a decoded JSON value was, in JSON's words (``null``, not ``NoneType``)."""
     if value is None or isinstance(value, bool):
         return json_dumps(value)
@@ -123,7 +123,7 @@ def parse_request(obj: Any) -> HandRequest:
     :func:`scoring.hand.validate` (``score_hand`` does).
     """
     if not isinstance(obj, dict):
-        raise HandError(f"a request is a JSON object, got {_json_kind(obj)}")
+        raise HandError(f"a request is a JSON object, got {json_kind(obj)}")
     try:
         m = _RequestModel.model_validate(obj)
     except ValidationError as exc:

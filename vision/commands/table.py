@@ -47,6 +47,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints, ValidationError
 
+from scoring.request import json_kind
 from scoring.tournament import ema
 
 HELP = "MCR table points of one table, EMA MCR tournament rules (JSON in, JSON out)"
@@ -120,15 +121,11 @@ class TableIn(_Strict):
     prior_delay_of_game: dict[Name, Annotated[StrictInt, Field(ge=0)]] = {}
 
 
-_JSON_KINDS = {list: "an array", str: "a string", int: "a number", float: "a number",
-               bool: "true or false", type(None): "null"}
-
-
 def one_object(data: object, keys: str) -> dict:
     """``data`` if it is a JSON object; InputError naming the ``keys`` it should have otherwise."""
     if not isinstance(data, dict):
         raise InputError(f"the input must be one JSON object with {keys}, "
-                         f"not {_JSON_KINDS.get(type(data), type(data).__name__)}")
+                         f"not {json_kind(data)}")
     return data
 
 
