@@ -21,7 +21,8 @@ every ``--save-every`` steps and continues from there
 when started again (``--fresh`` starts over); ``--minutes M`` ends a chunk early on a busy
 machine, and the learning-rate schedule follows steps, so chunks add up to the same run. At the end it evaluates on
 the held-out style and exports ``--onnx`` (input ``crops``
-``(N, 3, 48, 48)`` float32 BGR 0..1, output ``probs`` ``(N, 46)`` in ``vision.classes`` order).
+``(N, 3, 48, 48)`` float32 BGR 0..1, outputs ``probs`` ``(N, 46)`` in ``vision.classes`` order and ``embedding`` ``(N, 120)``,
+the L2-normalised pooled features set profiles compare).
 
 ``--procedural N`` adds N procedural Chinese-style sets (``datasets.procedural``: CJK fonts from
 ``sh datasets/get_fonts.sh``) that take ``--procedural-share`` of every batch; one of them is
@@ -486,12 +487,20 @@ class TileNet(nn.Module):
 
 
 class WithSoftmax(nn.Module):
+    """The exported model: class probabilities and the crop's embedding.
+
+    ``embedding`` is the last conv block's output averaged over its 3x3 grid and L2-normalised
+    (N, 6 * width): the features a set profile (``vision.tileset``) compares crops in, by cosine.
+    """
+
     def __init__(self, net: nn.Module):
         super().__init__()
         self.net = net
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return F.softmax(self.net(x), dim=1)
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        feats = self.net.features((x - 0.5) / 0.25)
+        probs = F.softmax(self.net.head(feats), dim=1)
+        return probs, F.normalize(feats.mean(dim=(2, 3)), dim=1)
 
 
 # --------------------------------------------------------------------------------------------
@@ -633,8 +642,9 @@ def export_onnx(net: nn.Module, path: Path) -> None:
     net.eval()
     model = WithSoftmax(net)
     dummy = torch.zeros(1, 3, CROP_SIZE, CROP_SIZE)
-    torch.onnx.export(model, dummy, str(path), input_names=["crops"], output_names=["probs"],
-                      dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}}, opset_version=17,
+    torch.onnx.export(model, dummy, str(path), input_names=["crops"],
+                      output_names=["probs", "embedding"],
+                      dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}, "embedding": {0: "n"}}, opset_version=17,
                       dynamo=False)
 
 
