@@ -167,6 +167,30 @@ def read_real(folder: str, weights: str | None) -> int:
     return 0
 
 
+def learned_sheet(reader, style, seed: int, tries: int = 5):
+    """A set profile learned from a rendered reference sheet of ``style`` (the default tiles),
+    as ``tilescope set learn`` learns a photographed one; a sheet whose tiles were not all found
+    is rendered again with the next seed, as a user would take the photo again."""
+    from datasets.render import render_sheet
+    from vision.set_learning import learn_sheet, parse_sheet
+    from vision.tileset import DEFAULT_SHEET, SetError
+
+    groups = [[k for k in parse_sheet(g) if k in style.classes] for g in DEFAULT_SHEET.split()]
+    kinds = [k for g in groups for k in g]
+    for s in range(seed, seed + tries):
+        img, _ = render_sheet(np.random.default_rng(s), style, kinds,
+                              row_lengths=[len(g) for g in groups if g])
+        try:
+            learned = learn_sheet(reader, img, kinds, name=style.name, source=f"sheet seed {s}")
+        except SetError as exc:
+            print(f"sheet seed {s}: {exc}", file=sys.stderr)
+            continue
+        print(f"set profile: {len(learned.tileset)} references from the sheet of seed {s}"
+              + (f"; {len(learned.disagreements)} read otherwise by the classifier" if learned.disagreements else ""))
+        return learned.tileset
+    raise SystemExit(f"no sheet of seeds {seed}..{seed + tries - 1} was read whole")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.pipeline", description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=300, help="photos (default 300)")
@@ -198,6 +222,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mirrors", choices=("yes", "no"), default="yes",
                     help="leave out boxes that are a tile's mirror image in a glass table top "
                          "(vision.reflections; default yes)")
+    ap.add_argument("--set-sheet", type=int, metavar="SEED",
+                    help="read with a set profile learned from one rendered reference sheet of the "
+                         "style (tilescope set learn's default tiles), rendered with this seed (the "
+                         "next seeds if the tiles found do not match); not the hands' seed")
     ap.add_argument("--json", metavar="FILE", help="also write per-hand results as JSON Lines")
     ap.add_argument("--compare", metavar="FILE",
                     help="per-hand results of an earlier run on the same seed (its --json): list the "
@@ -230,6 +258,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.contrast_views:
             reader.contrast = args.contrast_views == "yes"
         reader.mirrors = args.mirrors == "yes"
+        if args.set_sheet is not None:
+            reader = reader.with_set(learned_sheet(reader, style, args.set_sheet))
     try:
         from tqdm import tqdm
     except ImportError:                    # progress bar is optional

@@ -17,7 +17,7 @@ import numpy as np
 
 from datasets.art import ArtError, load_style
 from datasets.hands import HandSpec
-from datasets.render import Look, render_hand
+from datasets.render import Look, render_hand, render_sheet
 
 SAMPLES = {
     # A riichi hand with an open pon of red dragons and a red five of dots; ron on 4m.
@@ -55,6 +55,13 @@ SAMPLES = {
         look=Look(pitch=55, yaw=3, roll=1, occlude=0.0, table="felt", tile_px=21, centre=True)),
 }
 
+# The reference sheet of `tilescope set learn` (its default --tiles), photographed from above:
+# the picture the README shows, and what the set tests learn from.
+SHEETS = {
+    "set_sheet": dict(style="riichi-regular", seed=505,
+                      look=Look(pitch=84, yaw=2, roll=-1, occlude=0.0, table="wood", fill=0.92)),
+}
+
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m datasets.make_samples", description=__doc__.split("\n\n")[0])
@@ -80,6 +87,17 @@ def main(argv: list[str] | None = None) -> int:
         (out / f"{name}.json").write_text(json.dumps(ann, indent=1) + "\n")
         kb = (out / f"{name}.jpg").stat().st_size / 1024
         print(f"{name}: {len(ann['tiles'])} tiles, {kb:.0f} KB")
+    from vision.set_learning import parse_sheet
+    from vision.tileset import DEFAULT_SHEET
+
+    for name, s in SHEETS.items():
+        img, ann = render_sheet(np.random.default_rng(s["seed"]), load_style(s["style"], args.art),
+                                parse_sheet(DEFAULT_SHEET), imgsz=(args.width, args.width * 3 // 4),
+                                row_lengths=[len(parse_sheet(g)) for g in DEFAULT_SHEET.split()],
+                                look=s["look"])
+        cv2.imwrite(str(out / f"{name}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, args.quality])
+        (out / f"{name}.json").write_text(json.dumps(ann, indent=1) + "\n")
+        print(f"{name}: {len(ann['tiles'])} tiles, {(out / f'{name}.jpg').stat().st_size / 1024:.0f} KB")
     return 0
 
 

@@ -756,12 +756,14 @@ def _discard_blocks(rng, aspect, n, style) -> list[Block]:
 def render_rows(rng: np.random.Generator, style: TileArt | str, *, imgsz: int | tuple[int, int] = 640,
                 rows: int | None = None, per_row: int | None = None, grid: bool | None = None,
                 tiles: list[str] | None = None, flip_share: float = 0.3, tile_flip: float | None = None,
-                look: Look | None = None, jpeg: bool = True) -> tuple[np.ndarray, dict]:
+                look: Look | None = None, jpeg: bool = True,
+                row_lengths: list[int] | None = None) -> tuple[np.ndarray, dict]:
     """Loose rows of tiles lying face up (some rows upside down), or a tight grid of a set.
 
     ``tiles``: classes to lay out row by row (None: random classes of the style, a few backs).
     ``flip_share``: chance of a row lying upside down; ``tile_flip``: chance of a single tile
-    turned upside down (None: 0 or 0.5 at random).
+    turned upside down (None: 0 or 0.5 at random). ``row_lengths``: how many of ``tiles`` each
+    row holds (instead of ``per_row`` each).
     Returns ``(image_bgr, annotation)`` with ``request`` None and every tile in group ``loose``.
     """
     style = get_style(style) if isinstance(style, str) else style
@@ -778,8 +780,9 @@ def render_rows(rng: np.random.Generator, style: TileArt | str, *, imgsz: int | 
     gap = float(rng.uniform(0.0, 0.06)) if grid else float(rng.uniform(0.02, 0.4))
     row_gap = float(rng.uniform(0.03, 0.2)) if grid else float(rng.uniform(0.3, 1.5))
     blocks: list[Block] = []
-    for r in range(rows):
-        chunk = tiles[r * per_row:(r + 1) * per_row]
+    starts = np.cumsum([0] + list(row_lengths)) if row_lengths else np.arange(rows + 1) * per_row
+    for r in range(len(starts) - 1):
+        chunk = tiles[starts[r]:starts[r + 1]]
         if not chunk:
             break
         row = _Row(rng, aspect, gap)
@@ -951,3 +954,19 @@ def random_scene(rng: np.random.Generator, styles: list[str], *, imgsz: int | tu
     if kind < shares[1]:
         return render_rows(rng, style, imgsz=imgsz, look=look, jpeg=jpeg)
     return render_negative(rng, style, imgsz=imgsz, look=look, jpeg=jpeg)
+
+
+def render_sheet(rng: np.random.Generator, style: TileArt | str, tiles: list[str], *,
+                 imgsz: int | tuple[int, int] = 960, row_lengths: list[int] | None = None,
+                 look: Look | None = None) -> tuple[np.ndarray, dict]:
+    """A set's reference sheet (``tilescope set learn``): ``tiles`` face up in rows
+    (``row_lengths``; default rows of 9), top to bottom, each left to right, none turned, photographed roughly from
+    above and the right way up as a user photographs a sheet to teach a set (no fingers).
+    ``look`` overrides that. Returns ``(image_bgr, annotation)``."""
+    if look is None:
+        look = Look(pitch=float(rng.uniform(50, 90)), yaw=float(rng.normal(0, 6)),
+                    roll=float(rng.normal(0, 4)), occlude=0.0)
+    row_lengths = row_lengths or [9] * (len(tiles) // 9) + ([len(tiles) % 9] if len(tiles) % 9 else [])
+    return render_rows(rng, style, imgsz=imgsz, rows=len(row_lengths), per_row=max(row_lengths),
+                       grid=False, tiles=list(tiles), flip_share=0.0, tile_flip=0.0, look=look,
+                       row_lengths=row_lengths)

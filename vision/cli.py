@@ -17,6 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("vision.commands.check", "verdict on a disputed win (false hu, chombo, furiten)"),
     "read": ("vision.commands.read", "detect the tiles in a photo"),
     "score": ("vision.commands.score", "photo of a winning hand -> its value (the main job)"),
+    "set": ("vision.commands.set", "learn your tile set from one photo of it (then read with --set)"),
     "serve": ("vision.commands.serve", "HTTP API and web page"),
     "stream": ("vision.commands.stream", "live hand value on video / OBS overlay"),
     "table": ("vision.commands.table", "MCR table points of one table (EMA MCR rules)"),

@@ -14,18 +14,20 @@ width, height in letterbox pixels, then one sigmoid score per class. The functio
 from __future__ import annotations
 
 import ast
+import copy
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from vision.classes import TILE_CLASSES
+from vision.classes import CLASS_INDEX, TILE_CLASSES
 from vision.detections import MAX_BOXES, Detection, Detections
 from vision.reflections import reflections
 from vision.tile_counts import assign_within_counts
-from vision.tile_crops import contrast_crops, crop_boxes, turned_over
+from vision.tile_crops import contrast_crops, crop_boxes, to_tensor, turned_over
+from vision.tileset import SURE as SET_SURE, References, combine, fingerprint, looks
 from vision.zoom import blind_windows, cut_by_window, plan_windows, span, within
 
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
@@ -302,6 +304,34 @@ class TileReader:
             if out[-1] != len(TILE_CLASSES):
                 raise ModelError(f"classifier gives {out[-1]} classes, expected {len(TILE_CLASSES)}")
             self.crop_size = int(self.classifier.get_inputs()[0].shape[2])
+            # a second output ``embedding`` (N, D): what set profiles compare (vision.tileset)
+            self.embeds = [o.name for o in self.classifier.get_outputs()[1:2]] == ["embedding"]
+            self.model_id = fingerprint(cls_path)
+        self.tileset = self.references = None
+
+    def with_set(self, tileset) -> "TileReader":
+        """This reader naming tiles with the help of a set profile (:mod:`vision.tileset`); the
+        models are shared, not loaded again. References embedded by another classifier are
+        embedded anew from their crops. ``None``: the reader without a profile.
+        Raises ``ModelError`` when the classifier gives no embedding."""
+        reader = copy.copy(self)
+        reader.tileset = reader.references = None
+        if tileset is None or len(tileset) == 0:
+            return reader
+        if self.classifier is None or not self.embeds:
+            raise ModelError("this classifier gives no embedding output, which a set profile needs "
+                             "(re-export it with models/train_classifier.py)")
+        if tileset.model != self.model_id:
+            tileset = replace(tileset, embeddings=self.embed(tileset.crops), model=self.model_id)
+        altered, index = looks(tileset.crops)
+        reader.tileset = tileset
+        reader.references = References(np.array([CLASS_INDEX[k] for k in tileset.kinds])[index],
+                                       self.embed(altered))
+        return reader
+
+    def embed(self, squares_bgr: np.ndarray) -> np.ndarray:
+        """Embeddings ``(N, D)`` of crops ``(N, S, S, 3) uint8`` BGR as :func:`crop_boxes` cuts them."""
+        return self._views([to_tensor(squares_bgr)])[1][0]
 
     def detect(self, image_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Detector only: boxes ``(K, 4)`` in image pixels, scores ``(K,)``, class ids ``(K,)``.
@@ -388,19 +418,40 @@ class TileReader:
         probability under ``CONTRAST_BELOW``: a tile design unlike the training sets) is looked
         at again in :func:`vision.tile_crops.contrast_crops` views (0° and 180°), averaged with
         the colour views, each five's red-or-not share taken from the colour views alone
-        (:func:`_red_split`); so ``boxes`` should be all the tiles of one photo."""
+        (:func:`_red_split`); so ``boxes`` should be all the tiles of one photo.
+
+        With a set profile (:meth:`with_set`), each crop is also named by its likeness to the
+        set's references (:func:`vision.tileset.combine`); a crop the set names surely needs no
+        further turns, and counts as sure for the contrast views' median."""
+        probs, likeness = self._classify(image_bgr, boxes)
+        return probs if likeness is None else combine(probs, likeness)[0]
+
+    def _classify(self, image_bgr: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """:meth:`classify` before the set profile's word: the classifier's probabilities
+        ``(K, 46)`` and the crops' likeness to the set's kinds (``None`` without a set)."""
         if len(boxes) == 0:
-            return np.zeros((0, len(TILE_CLASSES)), np.float32)
+            return np.zeros((0, len(TILE_CLASSES)), np.float32), None
         crops = crop_boxes(image_bgr, boxes, self.crop_size)      # (K, 3, S, S)
-        logp = self._log_probs([crops, crops[:, :, ::-1, ::-1]][:self.turns]).mean(axis=0)
+        logp, emb = self._views([crops, crops[:, :, ::-1, ::-1]][:self.turns])
+        logp = logp.mean(axis=0)
+        sure = logp.max(axis=1) >= np.log(SURE_AFTER_TWO_TURNS)
+        likeness = None
+        if self.references is not None:
+            likeness = self.references.likeness(emb)
+            by_set, decided = combine(np.exp(logp), likeness)
+            sure |= decided & (by_set.max(axis=1) >= SET_SURE)   # a learned look: no more turns
         if self.turns == 4:
-            unsure = np.flatnonzero(logp.max(axis=1) < np.log(SURE_AFTER_TWO_TURNS))
+            unsure = np.flatnonzero(~sure)
             if len(unsure):
-                rest = self._log_probs([np.rot90(crops[unsure], k, (2, 3)) for k in (1, 3)])
+                rest, rest_emb = self._views([np.rot90(crops[unsure], k, (2, 3)) for k in (1, 3)])
                 logp[unsure] = (logp[unsure] + rest.mean(axis=0)) / 2   # the mean over all four
+                if likeness is not None:     # a sideways tile is like its references turned
+                    likeness[unsure] = np.maximum(likeness[unsure], self.references.likeness(rest_emb))
         # log of each crop's top probability once the views' mean is normalised
         top = -np.log(np.exp(logp - logp.max(axis=1, keepdims=True)).sum(axis=1))
         colour = logp
+        if likeness is not None:      # the set's references named most crops: no contrast views
+            top = np.where(sure, 0.0, top)
         look_again = self.contrast and np.median(top) < np.log(CONTRAST_BELOW)
         if look_again:
             contrast = contrast_crops(crops)
@@ -408,15 +459,24 @@ class TileReader:
             logp = (colour + self._log_probs(views).mean(axis=0)) / 2
         out = np.exp(logp - logp.max(axis=1, keepdims=True))
         out /= out.sum(axis=1, keepdims=True)
-        return _red_split(out, colour) if look_again else out
+        return (_red_split(out, colour) if look_again else out), likeness
+
+    def _views(self, turned: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
+        """Log-probabilities ``(V, K, 46)`` of the same K crops seen in V views, and their
+        embeddings ``(V, K, D)`` (None when the classifier gives none)."""
+        batch = np.ascontiguousarray(np.concatenate(turned))
+        name = self.classifier.get_inputs()[0].name
+        outs = [self.classifier.run(None, {name: batch[i:i + 64]}) for i in range(0, len(batch), 64)]
+        v, k = len(turned), len(turned[0])
+        probs = np.concatenate([o[0] for o in outs])
+        logp = np.log(probs.reshape(v, k, -1) + 1e-6)
+        if not self.embeds:
+            return logp, None
+        return logp, np.concatenate([o[1] for o in outs]).reshape(v, k, -1)
 
     def _log_probs(self, turned: list[np.ndarray]) -> np.ndarray:
         """Log-probabilities ``(V, K, 46)`` of the same K crops seen in V views."""
-        batch = np.ascontiguousarray(np.concatenate(turned))
-        name = self.classifier.get_inputs()[0].name
-        probs = np.concatenate([self.classifier.run(None, {name: batch[i:i + 64]})[0]
-                                for i in range(0, len(batch), 64)])
-        return np.log(probs.reshape(len(turned), len(turned[0]), -1) + 1e-6)
+        return self._views(turned)[0]
 
     def read(self, image_bgr: np.ndarray, windows: tuple = ()) -> Detections:
         """All tiles in an ``(H, W, 3) uint8`` BGR photo, in reading order (see module doc).
@@ -453,9 +513,11 @@ class TileReader:
             return Detections(width=w, height=h, tiles=[], windows=used, crowded=len(boxes))
         mirrored: tuple = ()
         if self.classifier is not None:
-            probs = self.classify(image_bgr, boxes)
+            probs, likeness = self._classify(image_bgr, boxes)
             if not self.single_stage:
                 probs = _merge_back(probs, det_cls, self.names)
+            if likeness is not None:   # after the detector's back call: a haku the set holds stays one
+                probs = combine(probs, likeness)[0]
             if self.mirrors:
                 gone = reflections(image_bgr, boxes, probs.argmax(axis=1),
                                    lambda idx, theta: self._turned_over(image_bgr, boxes[idx], theta),

@@ -5,6 +5,8 @@ import json
 import sys
 from pathlib import Path
 
+from vision.commands.setflag import add_set_argument, with_set
+
 HELP = "detect the tiles in a photo (boxes, tile codes, confidence); --json for machines"
 
 
@@ -18,6 +20,7 @@ def add_arguments(parser) -> None:
                         help="folder with detector.onnx and classifier.onnx (default: bundled)")
     parser.add_argument("--conf", type=float, default=0.25,
                         help="minimum detector confidence, 0..1 (default 0.25)")
+    add_set_argument(parser)
 
 
 def _fail(message: str) -> int:
@@ -60,11 +63,16 @@ def run(args) -> int:
         return _fail(str(exc))
 
     from vision.detector import ModelError, TileReader
+    from vision.tileset import SetError
 
     try:
         reader = TileReader(args.weights, conf=args.conf)
     except (ModelError, OSError, ValueError) as exc:
         return _fail(f"cannot load the tile models: {exc}")
+    try:
+        reader = with_set(reader, args.set)
+    except SetError as exc:
+        return _fail(str(exc))
     dets = reader.read(image)
 
     if args.annotate:

@@ -16,6 +16,7 @@ import json
 import os
 import sys
 
+from vision.commands.setflag import add_set_argument, learn_fixes, with_set
 from vision.jsontext import small_int
 
 HELP = "photo of a winning hand -> its value (riichi or MCR)"
@@ -60,6 +61,7 @@ def add_photo_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the winning tile, when the photo does not set it apart")
     parser.add_argument("--context", metavar="JSON|FILE",
                         help="request keys other than the tiles, as a JSON object or a file holding one")
+    add_set_argument(parser, learn=True)
     add_context_arguments(parser)
 
 
@@ -226,6 +228,7 @@ def context_from_args(args) -> tuple[dict, list[str]]:
 def run(args) -> int:
     from vision.imageio import ImageError, load_image
     from vision.pipeline import PhotoError, get_reader, score_photo, validate_context
+    from vision.tileset import SetError
 
     def fail(msg: str) -> int:
         print(f"tilescope score: {msg}", file=sys.stderr)
@@ -243,11 +246,15 @@ def run(args) -> int:
         return fail(str(exc))
     try:
         validate_context(ctx)
-        reader = get_reader(args.weights)
+        reader = with_set(get_reader(args.weights), args.set)
     except PhotoError as exc:
         return fail(in_flag_words(str(exc), args))
+    except SetError as exc:
+        return fail(str(exc))
     except (RuntimeError, OSError, ImportError) as exc:
         return fail(f"the tile detector is not available: {exc}")
+    if args.learn and not fixes:
+        return fail("--learn keeps the tiles you correct: give them with --fix N=TILE")
     try:
         photo = score_photo(image, ctx, reader=reader, fixes=fixes or None, win_tile=args.win_tile,
                             melds=melds or None)
@@ -255,7 +262,22 @@ def run(args) -> int:
         return fail(str(exc))
     if not emit(args, image, photo, "standard input" if args.photo == "-" else args.photo, fail, notes):
         return 2
+    if args.learn and not _learned(reader, image, photo, fixes, args.learn, fail):
+        return 2
     return 0 if photo.request is not None and not photo.result.get("error") else 1
+
+
+def _learned(reader, image, photo, fixes: dict, name: str, fail) -> bool:
+    """``--learn``: add the fixed tiles' crops to the set; the line saying so goes to stderr
+    (stdout may be --json). False (after ``fail``) when it cannot be done."""
+    from vision.tileset import SetError
+
+    try:
+        print(learn_fixes(reader, image, photo, fixes, name), file=sys.stderr)
+    except SetError as exc:
+        fail(str(exc))
+        return False
+    return True
 
 
 def emit(args, image, photo, path: str, fail, notes: list[str] | None = None) -> bool:
@@ -372,6 +394,7 @@ def add_check_photo_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--annotate", metavar="OUT.jpg", help="also write the photo with boxes and groups")
     g.add_argument("--weights", metavar="DIR", help="model folder (default: the bundled vision/weights)")
     g.add_argument("--context", metavar="JSON|FILE", help="request keys other than the tiles (the flags win)")
+    add_set_argument(g, learn=True)
 
 
 # what `tilescope check PHOTO` assumes, as `tilescope hand` does, when neither a flag nor
@@ -434,6 +457,7 @@ def run_check_photo(args, options=None) -> int:
     ``tilescope check`` arguments (``file`` is the photo); ``options``: its penalty amounts."""
     from vision.imageio import ImageError, load_image
     from vision.pipeline import PhotoError, check_photo, get_reader
+    from vision.tileset import SetError
 
     def fail(msg: str) -> int:
         print(f"tilescope check: {msg}", file=sys.stderr)
@@ -450,17 +474,21 @@ def run_check_photo(args, options=None) -> int:
         fixes = parse_fixes(getattr(args, "fix", []) or [])
         melds = parse_melds(getattr(args, "meld", []) or [])
         image = load_image(args.file)
-        reader = get_reader(getattr(args, "weights", None))
+        reader = with_set(get_reader(getattr(args, "weights", None)), getattr(args, "set", None))
+        if getattr(args, "learn", None) and not fixes:
+            raise UsageError("--learn keeps the tiles you correct: give them with --fix N=TILE")
         photo = check_photo(image, ctx, reader=reader, fixes=fixes or None,
                             win_tile=getattr(args, "win_tile", None), melds=melds or None,
                             declared=getattr(args, "declared", "hu"),
                             revealed=not getattr(args, "not_revealed", False),
                             discards=getattr(args, "discards", ""),
                             tournament=getattr(args, "tournament", False), options=options)
-    except (UsageError, ImageError, PhotoError) as exc:
+    except (UsageError, ImageError, PhotoError, SetError) as exc:
         return fail(str(exc))
     except (RuntimeError, OSError, ImportError) as exc:
         return fail(f"the tile detector is not available: {exc}")
     if not emit(args, image, photo, args.file, fail, notes):
+        return 2
+    if getattr(args, "learn", None) and not _learned(reader, image, photo, fixes, args.learn, fail):
         return 2
     return 0 if photo.result.get("ruling") else 1

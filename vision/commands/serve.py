@@ -5,6 +5,8 @@ import argparse
 import math
 import sys
 
+from vision.commands.setflag import add_set_argument, with_set
+
 HELP = ("HTTP API (/api/read, /api/score, /api/hand, /api/check, /api/check-photo, /api/health, docs at /docs) and a phone web "
         "page at /; binds 127.0.0.1:8000 unless --host/--port say otherwise")
 
@@ -16,6 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
     parser.add_argument("--weights", default=None,
                         help="folder with detector.onnx (+ classifier.onnx) (default: the bundled vision/weights)")
+    add_set_argument(parser)
     parser.add_argument("--max-upload-mb", type=float, default=20.0,
                         help="largest accepted upload in MiB (default 20)")
     # 50 = vision.imageio.MAX_PIXELS, the command line's limit (not imported: no cv2 for --help)
@@ -59,12 +62,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"tilescope serve: {problem}", file=sys.stderr)
         return 2
     reader = None
-    if args.weights:  # else the bundled model is loaded before the first request
+    if args.weights or args.set:  # else the bundled model is loaded before the first request
         from vision.pipeline import get_reader
+        from vision.tileset import SetError
         try:
             reader = get_reader(args.weights)
         except (OSError, RuntimeError) as exc:  # ModelError is a RuntimeError
             print(f"tilescope serve: cannot load weights {args.weights!r}: {exc}", file=sys.stderr)
+            return 2
+        try:
+            reader = with_set(reader, args.set)     # every photo is read with the set
+        except SetError as exc:
+            print(f"tilescope serve: {exc}", file=sys.stderr)
             return 2
     limits = Limits(max_upload_bytes=int(args.max_upload_mb * 1024 * 1024),
                     max_pixels=int(args.max_megapixels * 1_000_000),

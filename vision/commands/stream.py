@@ -7,6 +7,8 @@ import os
 import sys
 from pathlib import Path
 
+from vision.commands.setflag import add_set_argument, with_set
+
 HELP = ("read a webcam (index), video file or stream URL; report each hand once it has held "
         "still; write an annotated video (--out) and/or serve an OBS overlay (--overlay PORT)")
 
@@ -21,6 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(updated over the WebSocket /ws)")
     parser.add_argument("--host", default="127.0.0.1", help="overlay bind address (default 127.0.0.1)")
     parser.add_argument("--weights", help="folder with detector.onnx (+ classifier.onnx) (default: the bundled vision/weights)")
+    add_set_argument(parser)
     parser.add_argument("--context", metavar="JSON-or-FILE",
                         help="hand-request keys other than the tiles (ruleset, win, seat_wind, ...) "
                              "as a JSON object or a file holding one")
@@ -114,6 +117,11 @@ def run(args: argparse.Namespace) -> int:
         reader = get_reader(args.weights)
         if getattr(reader, "turns", args.turns) != args.turns:
             reader.turns = args.turns       # this process's only reader: set for the stream
+        from vision.tileset import SetError
+        try:
+            reader = with_set(reader, args.set)
+        except SetError as exc:
+            return fail(str(exc))
     except (ImportError, OSError, RuntimeError) as exc:  # ModelError is a RuntimeError
         return fail(f"cannot load the tile detector: {exc}")
 

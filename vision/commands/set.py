@@ -1,0 +1,199 @@
+"""``tilescope set learn|show|list``: teach tilescope the tile set you play with."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from vision.tileset import DEFAULT_SHEET
+
+HELP = ("learn your tile set from one photo of it (then read with --set): set learn PHOTO, "
+        "set show NAME, set list")
+
+EPILOG = f"""\
+The reference sheet: every kind once, in rows top to bottom, each left to right, face up on a
+plain surface, photographed from above:
+  row 1  1m..9m   row 2  1p..9p   row 3  1s..9s   row 4  East South West North White Green Red
+  row 5  the three red fives 0m 0p 0s
+which is the default --tiles "{DEFAULT_SHEET}". Any other tiles may be named (repeats,
+flowers 1f..8f, the word back for a face-down tile). Then read with --set on read, score,
+check, stream and serve. A named set lives in your user data folder (TILESCOPE_DATA
+overrides it); a file given by path is used as it is."""
+
+
+def add_arguments(parser) -> None:
+    import argparse
+
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = EPILOG
+    sub = parser.add_subparsers(dest="action", metavar="ACTION")
+    learn = sub.add_parser("learn", help="learn (or add to) a set from a photo of its tiles",
+                           description="Learn a set profile from a photo of tiles of one set.")
+    learn.add_argument("photo", metavar="PHOTO", help="photo of the tiles (JPEG, PNG, WebP, BMP, TIFF; - : standard input)")
+    learn.add_argument("--tiles", default=DEFAULT_SHEET, metavar="TILES",
+                       help=f'the tiles in reading order, mpsz (default the sheet: "{DEFAULT_SHEET}")')
+    where = learn.add_mutually_exclusive_group(required=True)
+    where.add_argument("--out", metavar="FILE", help="profile file to write (added to when it exists)")
+    where.add_argument("--name", metavar="NAME", help="keep it in your data folder under this name "
+                       "(added to when it exists)")
+    learn.add_argument("--trust-order", action="store_true",
+                       help="learn even two tiles that read as each other's kind (swapped?)")
+    learn.add_argument("--weights", metavar="DIR", help="model folder (default: the bundled one)")
+    show = sub.add_parser("show", help="what a set holds; --out writes a contact sheet",
+                          description="What a set profile holds, per kind.")
+    show.add_argument("set", metavar="NAME|FILE")
+    show.add_argument("--out", metavar="SHEET.png", help="write a picture of every reference, a row per kind")
+    sub.add_parser("list", help="the sets in your data folder", description="The named sets.")
+
+
+def _fail(message: str) -> int:
+    print(f"tilescope set: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args) -> int:
+    if args.action == "learn":
+        return _learn(args)
+    if args.action == "show":
+        return _show(args)
+    if args.action == "list":
+        return _list()
+    return _fail("give an action: learn, show or list (tilescope set --help)")
+
+
+def _learn(args) -> int:
+    from vision.imageio import ImageError, load_image
+    from vision.set_learning import learn_sheet, parse_sheet
+    from vision.tileset import SetError, TileSet, data_dir, is_name
+
+    if args.name is not None and not is_name(args.name):
+        return _fail(f"--name {args.name[:40]!r}: use letters, digits, '_', '-' or '.' (at most 40)")
+    try:
+        kinds = parse_sheet(args.tiles)
+    except SetError as exc:
+        return _fail(str(exc))
+    target = data_dir() / f"{args.name}.npz" if args.name else Path(args.out)
+    if target.suffix != ".npz":
+        target = target.with_name(target.name + ".npz")
+    into = None
+    if target.exists():
+        try:
+            into = TileSet.load(target)
+        except SetError as exc:
+            return _fail(f"{exc} (to start afresh, write to another file)")
+    try:
+        image = load_image(args.photo)
+    except ImageError as exc:
+        return _fail(str(exc))
+    from vision.detector import ModelError
+    from vision.pipeline import get_reader
+
+    try:
+        reader = get_reader(args.weights)
+    except (ModelError, OSError) as exc:
+        return _fail(f"cannot load the tile models: {exc}")
+    photo_name = "standard input" if args.photo == "-" else Path(args.photo).name
+    try:
+        learned = learn_sheet(reader, image, kinds, into=into, name=args.name or target.stem,
+                              source=photo_name, allow_swaps=args.trust_order)
+    except SetError as exc:
+        found = getattr(exc, "detections", None)
+        if found is not None:
+            picture = _found_picture(image, found, args.photo)
+            if picture:
+                return _fail(f"{exc}\n  the tiles found, numbered in reading order: {picture}")
+        return _fail(str(exc))
+    except ModelError as exc:
+        return _fail(str(exc))
+    try:
+        path = learned.tileset.save(target)
+    except SetError as exc:
+        return _fail(str(exc))
+    ts = learned.tileset
+    print(f"learned {len(kinds)} tiles from {photo_name}: the set {ts.name!r} now holds "
+          f"{len(ts)} references of {len(ts.held())} kinds -> {path}")
+    if learned.disagreements:
+        print("read otherwise without the set (learned as you named them; if one was misnamed, "
+              "learn the sheet again):")
+        for d in learned.disagreements:
+            print(f"  {d}")
+    print(f"read with it: tilescope score PHOTO --set {args.name or path}")
+    return 0
+
+
+def _found_picture(image, dets, photo: str) -> str | None:
+    """Write the photo with the tiles found, numbered, beside the working folder; its name."""
+    import cv2
+
+    from vision.annotate import draw
+
+    out = Path.cwd() / f"{'sheet' if photo == '-' else Path(photo).stem}.tiles-found.jpg"
+    canvas = draw(image, dets.tiles, show_confidence=False)
+    scale = max(0.4, max(canvas.shape[:2]) / 1600)
+    for n, d in enumerate(dets.tiles, start=1):
+        x, y = int(d.box[0]), int(d.box[3] + 18 * scale)
+        cv2.putText(canvas, str(n), (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, (0, 0, 255),
+                    max(1, round(2 * scale)), cv2.LINE_AA)
+    try:
+        return str(out) if cv2.imwrite(str(out), canvas) else None
+    except cv2.error:
+        return None
+
+
+def _show(args) -> int:
+    from vision.tileset import SetError, load
+
+    try:
+        ts = load(args.set)
+    except SetError as exc:
+        return _fail(str(exc))
+    print(f"set {ts.name!r}: {len(ts)} references of {len(ts.held())} kinds")
+    for kind in ts.held():
+        sources = [s for k, s in zip(ts.kinds, ts.sources or [""] * len(ts)) if k == kind]
+        print(f"  {kind:4s} {len(sources):3d}  {', '.join(s for s in sources[:4] if s)}"
+              + (" ..." if len(sources) > 4 else ""))
+    if args.out:
+        import cv2
+
+        try:
+            ok = cv2.imwrite(args.out, contact_sheet(ts))
+        except cv2.error:
+            ok = False
+        if not ok:
+            return _fail(f"cannot write {args.out[:80]!r}: give a writable .png or .jpg name")
+        print(f"contact sheet -> {args.out}")
+    return 0
+
+
+def contact_sheet(ts, cell: int = 64, most: int = 12):
+    """A picture of a profile: one row per kind, its name then up to ``most`` of its crops."""
+    import cv2
+    import numpy as np
+
+    kinds = ts.held()
+    width = 70 + cell * max(1, min(most, max((ts.kinds.count(k) for k in kinds), default=1)))
+    canvas = np.full((max(1, len(kinds)) * (cell + 4) + 4, width, 3), 255, np.uint8)
+    for r, kind in enumerate(kinds):
+        y = 4 + r * (cell + 4)
+        cv2.putText(canvas, kind, (8, y + cell // 2 + 8), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (0, 0, 0), 2,
+                    cv2.LINE_AA)
+        crops = [c for k, c in zip(ts.kinds, ts.crops) if k == kind][:most]
+        for j, crop in enumerate(crops):
+            x = 70 + j * cell
+            canvas[y:y + cell, x:x + cell] = cv2.resize(crop, (cell, cell), interpolation=cv2.INTER_NEAREST)
+    return canvas
+
+
+def _list() -> int:
+    from vision.tileset import SetError, data_dir, listed
+
+    sets = listed()
+    if not sets:
+        print(f"no sets learned yet (they are kept in {data_dir()}); "
+              "learn one with: tilescope set learn PHOTO --name NAME")
+        return 0
+    for name, ts in sets:
+        if isinstance(ts, SetError):
+            print(f"{name:20s} unreadable: {ts}")
+        else:
+            print(f"{name:20s} {len(ts):4d} references, {len(ts.held())} kinds")
+    return 0

@@ -1,0 +1,162 @@
+"""Learning a set profile: from a photo of the set's tiles, and from a corrected tile.
+
+``photo + the tiles it shows, in reading order -> detections -> one reference per tile``. The
+reader finds the tiles; the user's ``--tiles`` text names them (rows top to bottom, each left
+to right: :func:`sheet_order`, the layout parser's rows, which stay apart when a row is tilted). Two checks keep a wrong sheet
+from being learned silently: the count must match, and two tiles that each read surely as the
+other's given kind (two tiles swapped on the table) are refused.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from scoring.tiles import TileError, parse_tiles
+from .classes import CLASS_INDEX, TILE_CLASSES
+from .detections import Detection, Detections
+from .rows import find_rows, row_direction
+from .tile_crops import crop_boxes
+from .tileset import SetError, TileSet, empty
+
+# A tile "reads as" another kind when the classifier gives that kind at least SURE_OTHER and
+# the given kind under GIVEN_UNLIKELY (a swap is two such tiles, each read as the other's
+# kind). On rendered sheets of the 13 training styles a correctly laid tile was never that far
+# from its kind; a set's systematic misreads (a haku as a back) are named, not refused.
+SURE_OTHER = 0.9
+GIVEN_UNLIKELY = 0.02
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """Tile ``index`` (0-based, reading order) given as ``given`` reads surely as ``read``."""
+
+    index: int
+    given: str
+    read: str
+    confidence: float
+
+    def __str__(self) -> str:
+        return (f"tile {self.index + 1} was given as {self.given}, the reader names it "
+                f"{self.read} ({self.confidence:.2f})")
+
+
+@dataclass(frozen=True)
+class Learned:
+    """What :func:`learn_sheet` did: the new profile, the tiles it found (reading order), each
+    tile's given kind, and the tiles whose reading disagreed with their kind (learned as given)."""
+
+    tileset: TileSet
+    detections: Detections
+    kinds: tuple[str, ...]
+    disagreements: tuple[Disagreement, ...]
+
+
+def parse_sheet(text: str) -> list[str]:
+    """The kinds a ``--tiles`` text names, in order: mpsz groups (``123m 0p 1234f``) and the
+    word ``back`` for a face-down tile; spaces only separate. Raises ``SetError``."""
+    kinds: list[str] = []
+    for word in text.split():
+        if word.lower() in ("back", "backs"):
+            kinds.append("back")
+            continue
+        try:
+            kinds += [str(t) for t in parse_tiles(word)]
+        except TileError as exc:
+            raise SetError(f"--tiles: {exc}") from None
+    if not kinds:
+        raise SetError("--tiles names no tile")
+    return kinds
+
+
+def sheet_order(tiles: list[Detection]) -> list[Detection]:
+    """The tiles of a sheet in reading order: rows (:func:`vision.rows.find_rows`, each
+    refined along its own line) top to bottom, each left to right. A chain of centre heights
+    (:func:`vision.detector.reading_order`) merges two rows that a tilt or perspective brings
+    close: on rendered sheets it read the pins and bamboos of two such rows alternately."""
+    if len(tiles) < 2:
+        return list(tiles)
+    upright = [replace(d, sideways=False) for d in tiles]   # a sheet lies upright; no kakan pairs
+    rows = sorted(find_rows(upright, row_direction(upright), max_row_gap=4.0), key=lambda r: r.v)
+    back = {id(u): d for u, d in zip(upright, tiles)}
+    return [back[id(t.det)] for row in rows for slot in row.slots for t in slot.tiles]
+
+
+def disagreements(probs: np.ndarray, kinds: list[str]) -> list[Disagreement]:
+    """Tiles (rows of ``probs`` ``(K, 46)``) whose given kind the reader finds unlikely while
+    it is sure of another."""
+    out = []
+    for i, kind in enumerate(kinds):
+        best = int(probs[i].argmax())
+        if (TILE_CLASSES[best] != kind and probs[i, best] >= SURE_OTHER
+                and probs[i, CLASS_INDEX[kind]] < GIVEN_UNLIKELY):
+            out.append(Disagreement(i, kind, TILE_CLASSES[best], float(probs[i, best])))
+    return out
+
+
+def swapped(found: list[Disagreement]) -> list[tuple[Disagreement, Disagreement]]:
+    """Pairs of disagreeing tiles each read as the other's given kind: tiles swapped on the table."""
+    by_given = {}
+    for d in found:
+        by_given.setdefault(d.given, []).append(d)
+    pairs = []
+    for d in found:
+        for e in by_given.get(d.read, ()):
+            if e.read == d.given and d.index < e.index:
+                pairs.append((d, e))
+    return pairs
+
+
+def learn_sheet(reader, image_bgr: np.ndarray, kinds: list[str], *, into: TileSet | None = None,
+                name: str = "set", source: str = "photo", allow_swaps: bool = False) -> Learned:
+    """Add one reference per tile of a photo of a set to ``into`` (a new profile when None).
+
+    ``reader``: a :class:`vision.detector.TileReader` (its profile, if any, is not used: the
+    sheet is judged by the classifier alone). ``kinds``: the tiles the photo shows in reading
+    order (:func:`parse_sheet`). Raises ``SetError`` when the tiles found are not as many as
+    given (``.detections`` on the error holds them, for a picture) or two look swapped.
+    """
+    plain = reader.with_set(None)
+    dets = plain.read(image_bgr)
+    dets = replace(dets, tiles=sheet_order(dets.tiles))
+    if len(dets.tiles) != len(kinds):
+        err = SetError(f"found {len(dets.tiles)} tiles in the photo, but --tiles names "
+                       f"{len(kinds)}: lay the tiles apart on a plain surface, in rows, and name "
+                       "each once (a picture of what was found is written beside)")
+        err.detections = dets
+        raise err
+    boxes = np.array([d.box for d in dets.tiles], np.float64)
+    probs = plain.classify(image_bgr, boxes)
+    found = disagreements(probs, kinds)
+    pairs = swapped(found)
+    if pairs and not allow_swaps:
+        d, e = pairs[0]
+        err = SetError(f"tiles {d.index + 1} and {e.index + 1} look swapped: {d.index + 1} was "
+                       f"given as {d.given} and reads as {d.read} ({d.confidence:.2f}), "
+                       f"{e.index + 1} was given as {e.given} and reads as {e.read} "
+                       f"({e.confidence:.2f}); put them in their places, or pass --trust-order "
+                       "if the --tiles text is right")
+        err.detections = dets
+        raise err
+    tensors = crop_boxes(image_bgr, boxes, reader.crop_size)
+    crops = np.ascontiguousarray((tensors * 255.0 + 0.5).astype(np.uint8).transpose(0, 2, 3, 1))
+    base = into if into is not None else empty(name, reader.model_id)
+    if base.model != reader.model_id and len(base):
+        base = reader.with_set(base).tileset          # embedded anew by this classifier
+    base = TileSet(base.name, base.kinds, base.crops, base.embeddings, reader.model_id, base.sources)
+    sources = [f"{source} #{i + 1}" for i in range(len(kinds))]
+    learned = base.added(kinds, crops, reader.embed(crops), sources)
+    return Learned(learned, dets, tuple(kinds), tuple(found))
+
+
+def learn_tile(reader, image_bgr: np.ndarray, tile: Detection, kind: str, into: TileSet,
+               source: str) -> TileSet:
+    """``into`` with the crop of one corrected tile added as a reference of ``kind``."""
+    if kind not in CLASS_INDEX:
+        raise SetError(f"unknown tile kind {kind!r}")
+    tensors = crop_boxes(image_bgr, np.array([tile.box], np.float64), reader.crop_size)
+    crops = np.ascontiguousarray((tensors * 255.0 + 0.5).astype(np.uint8).transpose(0, 2, 3, 1))
+    base = into
+    if base.model != reader.model_id:
+        base = reader.with_set(base).tileset if len(base) else empty(base.name, reader.model_id)
+    return base.added([kind], crops, reader.embed(crops), [source])

@@ -1,0 +1,292 @@
+"""Set profiles: what the tiles of one physical set look like, learned from a photo of it.
+
+A user plays with one set. The classifier was trained on other sets, and where it errs on a
+new one it errs the same way every time (a blank haku read as a back, 1s as 2p). A profile
+holds a few reference crops per kind of the user's own set and their ``embedding`` (the
+classifier's pooled, L2-normalised features, a second output of ``classifier.onnx``); a crop
+of that set is then named by the references it is most like, beside the classifier's own
+reading (:func:`combine`). Kinds the profile lacks keep the classifier's reading.
+
+The profile file (``.npz``, no pickles; ``docs/sets.md``): ``meta`` (JSON text: format,
+version, name, the classifier's fingerprint, one kind and one source per reference),
+``crops`` ``(N, 48, 48, 3) uint8`` BGR as the classifier sees them (so a later model can embed
+them anew) and ``embeddings`` ``(N, D) float16`` for the classifier named in ``meta``.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .classes import CLASS_INDEX, TILE_CLASSES
+
+FORMAT = "tilescope-set"
+VERSION = 1
+# The reference sheet the README pictures: the 34 kinds and the three red fives, one each, in
+# rows top to bottom, each left to right.
+DEFAULT_SHEET = "123456789m 123456789p 123456789s 1234567z 0m0p0s"
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
+MAX_REFERENCES = 2000           # a profile is a few crops per kind; this bounds a crafted file
+
+# How a crop's likeness to the references joins the classifier's reading (:func:`combine`),
+# chosen on crops of rendered hands read with a profile of one rendered sheet (riichi-regular,
+# riichi-black, broadcast frames, held-out jade; models/README.md, "Set profiles"): each held
+# kind's cosine likeness, less the best one's, is added to the classifier's log-probabilities
+# at SCALE (a kind the profile lacks counts as NOT_HELD alike: it wins only on the classifier's
+# word); when one kind stands out from the next by DECIDES or more, the set decides (STRONG):
+# there its nearest reference was right on 100% of the training styles' crops and 97% of jade's.
+SCALE = 10.0
+NOT_HELD = 0.65
+DECIDES = 0.2
+STRONG = 100.0
+# A hand is photographed lower and smaller than a sheet: each reference is also matched in
+# LOOKS altered copies (foreshortened, blurred small, lighter or darker; :func:`looks`), which
+# lifted nearest-reference accuracy on rendered broadcast frames from 85% to 90%.
+LOOKS = 8
+# A crop the set decides for, named with at least this much, needs no further views (quarter
+# turns, contrast views): a learned set reads faster.
+SURE = 0.97
+
+
+class SetError(ValueError):
+    """A profile that cannot be read, written or learned; the message names the problem."""
+
+
+@dataclass(frozen=True)
+class TileSet:
+    """One set's reference crops. ``kinds``/``sources`` name each reference (a class of
+    ``vision.classes.TILE_CLASSES``; where it came from). ``crops``: ``(N, S, S, 3) uint8`` BGR.
+    ``embeddings``: ``(N, D) float32`` unit rows, from the classifier whose fingerprint is
+    ``model``."""
+
+    name: str
+    kinds: tuple[str, ...]
+    crops: np.ndarray
+    embeddings: np.ndarray
+    model: str
+    sources: tuple[str, ...] = ()
+    _kind_ids: np.ndarray = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        n = len(self.kinds)
+        if not (len(self.crops) == len(self.embeddings) == n) or (self.sources and len(self.sources) != n):
+            raise SetError(f"set {self.name!r}: {n} kinds, {len(self.crops)} crops, "
+                           f"{len(self.embeddings)} embeddings: the counts differ")
+        unknown = [k for k in self.kinds if k not in CLASS_INDEX]
+        if unknown:
+            raise SetError(f"set {self.name!r}: unknown tile kind {unknown[0]!r}")
+        object.__setattr__(self, "_kind_ids", np.array([CLASS_INDEX[k] for k in self.kinds], np.int64))
+
+    def __len__(self) -> int:
+        return len(self.kinds)
+
+    def held(self) -> list[str]:
+        """The kinds the profile holds references of, in ``TILE_CLASSES`` order."""
+        have = set(self.kinds)
+        return [k for k in TILE_CLASSES if k in have]
+
+    def added(self, kinds, crops: np.ndarray, embeddings: np.ndarray, sources) -> "TileSet":
+        """A new profile with these references added after the present ones."""
+        if len(self) + len(kinds) > MAX_REFERENCES:
+            raise SetError(f"set {self.name!r} would hold {len(self) + len(kinds)} references; "
+                           f"at most {MAX_REFERENCES}")
+        if not len(self):
+            return TileSet(self.name, tuple(kinds), np.asarray(crops, np.uint8),
+                           np.asarray(embeddings, np.float32), self.model, tuple(sources))
+        return TileSet(self.name, self.kinds + tuple(kinds), np.concatenate([self.crops, crops]),
+                       np.concatenate([self.embeddings, embeddings]).astype(np.float32),
+                       self.model, self.sources + tuple(sources))
+
+    def without_last(self, n: int) -> "TileSet":
+        """The profile before its last ``n`` references were added (undo of a correction)."""
+        keep = max(0, len(self) - n)
+        return TileSet(self.name, self.kinds[:keep], self.crops[:keep], self.embeddings[:keep],
+                       self.model, self.sources[:keep])
+
+    def likeness(self, embeddings: np.ndarray) -> np.ndarray:
+        """:meth:`References.likeness` against the references as stored (no altered looks)."""
+        return References(self._kind_ids, self.embeddings).likeness(embeddings)
+
+    # ---- file -----------------------------------------------------------------------------
+
+    def save(self, path: str | os.PathLike) -> Path:
+        """Write the profile to ``path`` (``.npz`` added when missing); returns the path."""
+        path = Path(path)
+        if path.suffix != ".npz":
+            path = path.with_name(path.name + ".npz")
+        meta = {"format": FORMAT, "version": VERSION, "name": self.name, "model": self.model,
+                "kinds": list(self.kinds), "sources": list(self.sources)}
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(path.name + ".part")
+            with open(tmp, "wb") as f:       # written whole, then renamed: never half a profile
+                np.savez_compressed(f, meta=np.array(json.dumps(meta)),
+                                    crops=np.ascontiguousarray(self.crops, np.uint8),
+                                    embeddings=self.embeddings.astype(np.float16))
+            os.replace(tmp, path)
+        except OSError as exc:
+            raise SetError(f"cannot write the set to {str(path)!r}: {exc.strerror or exc}") from None
+        return path
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> "TileSet":
+        """Read a profile file; ``SetError`` names what is wrong with it."""
+        path = Path(path)
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                if not {"meta", "crops", "embeddings"} <= set(data.files):
+                    raise SetError(f"{path.name!r} is not a tilescope set (no meta/crops/embeddings)")
+                meta = json.loads(str(data["meta"]))
+                if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+                    raise SetError(f"{path.name!r} is not a tilescope set")
+                if meta.get("version") != VERSION:
+                    raise SetError(f"{path.name!r} is a set file of version {meta.get('version')!r}; "
+                                   f"this tilescope reads version {VERSION}: learn the set again")
+                n = len(meta.get("kinds", ()))
+                if n > MAX_REFERENCES:
+                    raise SetError(f"{path.name!r} holds {n} references; at most {MAX_REFERENCES}")
+                crops, emb = data["crops"], data["embeddings"]
+                if crops.dtype != np.uint8 or crops.ndim != 4 or crops.shape[3] != 3 or emb.ndim != 2:
+                    raise SetError(f"{path.name!r}: crops or embeddings of the wrong shape")
+                return cls(str(meta.get("name", path.stem)), tuple(meta["kinds"]), crops,
+                           emb.astype(np.float32), str(meta.get("model", "")),
+                           tuple(meta.get("sources") or ()))
+        except SetError:
+            raise
+        except FileNotFoundError:
+            raise SetError(f"no set file {str(path)!r}") from None
+        except (OSError, ValueError, KeyError, TypeError, json.JSONDecodeError) as exc:
+            raise SetError(f"{path.name!r} is not a readable tilescope set ({type(exc).__name__})") from None
+
+
+@dataclass(frozen=True)
+class References:
+    """What a reader matches crops against: class ids ``(M,)`` and unit embeddings ``(M, D)``
+    (a profile's references and their altered looks, :func:`looks`)."""
+
+    kind_ids: np.ndarray
+    embeddings: np.ndarray
+
+    def likeness(self, embeddings: np.ndarray) -> np.ndarray:
+        """``(K, 46)`` cosine likeness of each crop to each kind's nearest reference, -1 for the
+        kinds the profile lacks. ``embeddings``: ``(V, K, D)``, the crops in V views (turns): a
+        crop is as alike as its most alike view."""
+        sims = np.einsum("vkd,nd->vkn", embeddings, self.embeddings).max(axis=0)      # (K, M)
+        out = np.full((sims.shape[0], len(TILE_CLASSES)), -1.0, np.float32)
+        for j in np.unique(self.kind_ids):
+            out[:, j] = sims[:, self.kind_ids == j].max(axis=1)
+        return out
+
+
+def empty(name: str, model: str) -> TileSet:
+    """A profile with no references yet."""
+    return TileSet(name, (), np.zeros((0, 48, 48, 3), np.uint8), np.zeros((0, 1), np.float32), model)
+
+
+def combine(probs: np.ndarray, likeness: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The classifier's probabilities ``(K, 46)`` and the crops' likeness to a profile's kinds
+    (:meth:`TileSet.likeness`; -1 for kinds it lacks) -> ``(probabilities (K, 46), decided (K,))``.
+
+    Each crop's log-probabilities gain ``SCALE`` times each kind's likeness less the most alike
+    kind's (``NOT_HELD`` for kinds the profile lacks, so a back still reads as a back against a
+    sheet of faces); ``decided`` marks the crops whose most alike kind stands out by
+    ``DECIDES``, where the set's word is ``STRONG``."""
+    if len(likeness) == 0:
+        return probs, np.zeros(0, bool)
+    held = likeness[0] > -1
+    alike = np.where(held, likeness, NOT_HELD)
+    top2 = np.sort(np.where(held, likeness, -1.0), axis=1)[:, -2:]
+    decided = (top2[:, 1] - top2[:, 0]) >= DECIDES
+    weight = SCALE + np.where(decided, STRONG, 0.0)
+    logits = np.log(probs + 1e-6) + weight[:, None] * (alike - alike.max(axis=1, keepdims=True))
+    logits -= logits.max(axis=1, keepdims=True)
+    out = np.exp(logits)
+    out /= out.sum(axis=1, keepdims=True)
+    return out.astype(np.float32), decided
+
+
+def looks(crops: np.ndarray, n: int = LOOKS, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Each reference crop ``(N, S, S, 3) uint8`` and ``n`` altered copies of it, as a hand's
+    photo may show the tile: foreshortened (a camera lower than the sheet's), blurred small
+    (a broadcast frame's 22x30 px), lighter or darker. Returns ``(crops (N * (n + 1), S, S,
+    3), index into the originals)``; the same for the same ``seed``."""
+    import cv2
+
+    from .tile_crops import PAD_VALUE, fit_square
+
+    rng = np.random.default_rng(seed)
+    out, index = [], []
+    for i, crop in enumerate(crops):
+        out.append(crop)
+        index.append(i)
+        body = np.abs(crop.astype(np.int16) - PAD_VALUE).sum(axis=2) > 6     # the tile, not the pad
+        ys, xs = np.nonzero(body)
+        tile = crop[ys.min():ys.max() + 1, xs.min():xs.max() + 1] if len(ys) else crop
+        h, w = tile.shape[:2]
+        for _ in range(n):
+            size = (max(4, round(w * rng.uniform(0.9, 1.05))), max(4, round(h * rng.uniform(0.55, 1.0))))
+            alt = cv2.resize(tile, size, interpolation=cv2.INTER_AREA)
+            if rng.random() < 0.5:
+                f = rng.uniform(0.35, 0.7)
+                small = (max(3, round(size[0] * f)), max(3, round(size[1] * f)))
+                alt = cv2.resize(cv2.resize(alt, small, interpolation=cv2.INTER_AREA), size,
+                                 interpolation=cv2.INTER_LINEAR)
+            alt = np.clip(alt.astype(np.float32) * rng.uniform(0.75, 1.2) + rng.uniform(-20, 20), 0, 255)
+            out.append(fit_square(alt.astype(np.uint8), crop.shape[0]))
+            index.append(i)
+    return np.asarray(out, np.uint8).reshape(-1, *crops.shape[1:]), np.asarray(index, np.int64)
+
+
+def fingerprint(path: str | os.PathLike) -> str:
+    """Short hash of a model file: a profile's embeddings belong to one classifier."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+# ---- where named profiles live ------------------------------------------------------------
+
+def data_dir() -> Path:
+    """The folder of named profiles: ``$TILESCOPE_DATA/sets`` or the user's data folder."""
+    root = os.environ.get("TILESCOPE_DATA")
+    if root:
+        return Path(root) / "sets"
+    from platformdirs import user_data_path
+
+    return user_data_path("tilescope", appauthor=False) / "sets"
+
+
+def is_name(text: str) -> bool:
+    """A profile name (kept in :func:`data_dir`) rather than a file path."""
+    return bool(NAME_PATTERN.fullmatch(text)) and not text.endswith(".npz")
+
+
+def path_of(name_or_file: str) -> Path:
+    """The file of ``--set NAME`` (in :func:`data_dir`) or ``--set FILE``."""
+    return data_dir() / f"{name_or_file}.npz" if is_name(name_or_file) else Path(name_or_file)
+
+
+def load(name_or_file: str) -> TileSet:
+    """The profile ``--set`` names; ``SetError`` when there is none or it is unreadable."""
+    path = path_of(name_or_file)
+    if is_name(name_or_file) and not path.exists() and not Path(name_or_file).is_file():
+        known = ", ".join(sorted(p.stem for p in data_dir().glob("*.npz"))) or "none yet"
+        raise SetError(f"no set named {name_or_file!r} (sets learned: {known}; "
+                       "learn one with `tilescope set learn PHOTO --name NAME`)")
+    if is_name(name_or_file) and not path.exists():
+        path = Path(name_or_file)
+    return TileSet.load(path)
+
+
+def listed() -> list[tuple[str, TileSet | SetError]]:
+    """Every named profile in :func:`data_dir`, by name, or the error reading it."""
+    out = []
+    for p in sorted(data_dir().glob("*.npz")):
+        try:
+            out.append((p.stem, TileSet.load(p)))
+        except SetError as exc:
+            out.append((p.stem, exc))
+    return out
