@@ -1207,8 +1207,11 @@ def check_photo(image: Any, context: dict | None = None, *, reader=None,
     def judge(req: dict) -> dict:
         try:
             hand = parse_request(req)
+            # a count that is not a hand's is weighed here by the layout, not by the verdict:
+            # its tile_count doubt holds back any ruling against the player (_layout_doubts),
+            # naming the way to rule on a count the referee has checked (check --text)
             return check(hand, declared=declared, revealed=revealed, discards=discard_tiles,
-                         tournament=tournament, options=options).to_json()
+                         tournament=tournament, options=options, count_as_typed=True).to_json()
         except HandError as exc:
             return {"valid": False, "error": str(exc)}
 
