@@ -316,7 +316,8 @@ def test_check_text_confirmed_wrong_count_is_ruled_and_says_what_it_assumed(caps
     assert main(["check", "--text", "234m456p678s1199s3m9s", "--count-as-typed"]) == 0
     out = capsys.readouterr().out
     assert "12000 in all" in out
-    assert "Assumed: won on a discard (--win tsumo if self-drawn); seat East, the dealer (--seat)" in out
+    assert out.startswith("Assumed: riichi rules (--ruleset mcr for Chinese Official); won on a "
+                          "discard (--win tsumo if self-drawn); seat East, the dealer (--seat)")
     assert "it has 15 tiles where a hand has 14 (the count as given, confirmed" in out
 
 

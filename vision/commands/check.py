@@ -105,20 +105,6 @@ def format_verdict(verdict) -> str:
     return "\n".join(lines)
 
 
-def _text_notes(args, req) -> list[str]:
-    """What a ``--text`` verdict's report adds below it: the win, seat and round it assumed (a
-    dealer's chombo is 12000, another's 8000). A wrong tile count never gets here unconfirmed
-    (``--count-as-typed``); the verdict's explanation says the ruling rests on it."""
-    notes = []
-    assumed = [what for given, what in (
-        (args.win, "won on a discard (--win tsumo if self-drawn)"),
-        (args.seat, "seat East" + (", the dealer" if req.ruleset == "riichi" else "") + " (--seat)"),
-        (args.round, "round East (--round)")) if given is None]
-    if assumed:
-        notes.append(f"Assumed: {'; '.join(assumed)}")
-    return notes
-
-
 def print_verdict(verdict, as_json: bool, out=None) -> None:
     out = out or sys.stdout
     print(json.dumps(verdict.to_json(), ensure_ascii=False) if as_json else format_verdict(verdict), file=out)
@@ -175,13 +161,15 @@ def run(args) -> int:
         except (HandError, TileError) as exc:
             print(f"tilescope check: {exc}", file=sys.stderr)
             return 2
+        if not args.json:
+            from vision.commands.hand import assumed_line
+            line = assumed_line(args, req.ruleset)
+            if line:            # first, as `score` does: a dealer's chombo is 12000, another's 8000
+                print(line + "\n")
         print_verdict(verdict, args.json)
         from vision.commands.hand import ignored_flags
         for note in ignored_flags(args, req.ruleset):
             print(f"tilescope check: {note}", file=sys.stderr)
-        if not args.json:
-            for note in _text_notes(args, req):
-                print(f"\n{note}")
         return 0
     from scoring.verdict import check_json, no_ruling
     from vision.commands.hand import run_json_file
