@@ -273,7 +273,10 @@ def _check_riichi(req: HandRequest, discards: Sequence[Tile], tournament: bool,
     result = score_hand(req).to_json()
     if result.get("error"):
         raise HandError(result["error"])
-    yaku = ", ".join(f"{y['name']} {y['han']}" for y in result.get("yaku", [])) or "none"
+    from .riichi.limits import value_words, yaku_value_words
+    # a yakuman by name ("kokushi musou, yakuman"), not as 13 han
+    yaku = ", ".join(f"{y['name']}, {yaku_value_words(y['han'])}" if y["han"] >= 13 else f"{y['name']} {y['han']}"
+                     for y in result.get("yaku", [])) or "none"
     if req.win == "ron":
         hand_waits = waits(req.concealed, req.melds)
         seen = {t.kind for t in discards}
@@ -291,7 +294,7 @@ def _check_riichi(req: HandRequest, discards: Sequence[Tile], tournament: bool,
         return Verdict("riichi", RIICHI_NO_YAKU, False,
                        f"Chombo. {hand} is a complete hand but has no yaku (dora are not yaku), so it "
                        f"is not a win (EMA/WRC riichi rules). {how}", pen, result)
-    value = f"{result['han']} han {result['fu']} fu" + (f", {result['limit']}" if result.get("limit") else "")
+    value = value_words(result)
     dora = result.get("dora") or {}
     extra = ", ".join(f"{name} {dora[key]}" for key, name in
                       (("dora", "dora"), ("aka", "aka dora"), ("ura", "ura dora")) if dora.get(key))

@@ -315,3 +315,35 @@ def test_text_reports_say_the_defaults_they_assumed_first(capsys):
     assert main(["hand", "--text", "123m456p789s11z22z2z", "--ruleset", "riichi", "--win", "ron",
                  "--seat", "S", "--round", "E"]) == 0
     assert capsys.readouterr().out.startswith("Hand:")
+
+
+def test_a_yakuman_reads_as_yakuman_not_13_han_0_fu(capsys):
+    # seed 001: yakuman have their own scale, "incorrect de les traiter comme des mains à
+    # treize yakus". Kokushi musou by a non-dealer's tsumo: 8000 base, 2 x 8000 from the dealer
+    # + 8000 from each other = 32000; 13-sided with the double-yakuman rule: 2 x 32000 = 64000
+    text = ["--text", "19m19p19s1234567z1m", "--win", "tsumo", "--seat", "S", "--round", "E",
+            "--ruleset", "riichi"]
+    assert main(["hand", *text]) == 0
+    out = capsys.readouterr().out
+    assert "Value: yakuman (kokushi musou (13-sided))" in out and "total 32000" in out
+    assert re.search(r"kokushi musou \(13-sided\) +yakuman", out)
+    assert "13 han" not in out and "0 fu" not in out and "Fu:" not in out
+    assert main(["hand", *text, "--double-yakuman"]) == 0
+    out = capsys.readouterr().out
+    assert "Value: double yakuman (kokushi musou (13-sided))" in out and "total 64000" in out
+    assert main(["check", *text]) == 0
+    out = capsys.readouterr().out
+    assert "yaku kokushi musou (13-sided), yakuman; yakuman (kokushi musou (13-sided)); the winner receives 32000" in out
+    # three yakuman at once (suuankou tanki, daisuushi, tsuuiisou): 3 x 8000 base, non-dealer
+    # tsumo 2 x 24000 + 2 x 24000 = 96000
+    assert main(["hand", "--text", "111z222z333z444z5z5z", "--win", "tsumo", "--seat", "S"]) == 0
+    out = capsys.readouterr().out
+    assert "Value: triple yakuman (suuankou (tanki), daisuushi, tsuuiisou)" in out and "total 96000" in out
+    # a counted (kazoe) yakuman keeps its han and fu: they are what made it
+    # read 22 345 345 678 678m, 8m closing 67m two-sided: 15 han = riichi 1 + menzen tsumo 1 +
+    # pinfu 1 + tanyao 1 + ryanpeikou 3 + chinitsu 6 + dora 2 (indicator 1m: 2m x 2); pinfu
+    # tsumo 20 fu
+    assert main(["hand", "--text", "223344m556677m8m8m", "--win", "tsumo", "--seat", "S", "--riichi",
+                 "--dora", "1m"]) == 0
+    out = capsys.readouterr().out
+    assert "Value: 15 han 20 fu = kazoe yakuman" in out and "total 32000" in out

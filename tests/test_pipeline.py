@@ -96,6 +96,22 @@ def test_mcr_sample_counts_the_flowers_in_the_photo():
     assert photo0.result["total"] == res["total"] - 2
 
 
+def test_mcr_report_names_the_flowers():
+    # issue 35: the report's flowers line read "16f"; players call them by name (Green Book:
+    # flowers Plum, Orchid, Chrysanthemum, Bamboo = 1f..4f; seasons Spring..Winter = 5f..8f),
+    # each code kept beside its name for --fix N=TILE
+    from vision.report import photo_report
+    dets, _ = truth(MCR)
+    ctx = {"ruleset": "mcr", "win": "ron", "seat_wind": "S", "round_wind": "E"}
+    report = photo_report(score_photo(str(MCR.with_suffix(".jpg")), ctx, reader=FakeReader(dets)))
+    line = next(line for line in report.splitlines() if line.lstrip().startswith("flowers"))
+    codes = sorted(d.tile for d in dets.tiles if d.tile.endswith("f"))
+    names = ("Plum", "Orchid", "Chrysanthemum", "Bamboo", "Spring", "Summer", "Autumn", "Winter")
+    for code in codes:
+        assert f"{names[int(code[0]) - 1]} ({code})" in line
+    assert "".join(c[0] for c in codes) + "f" not in line          # not "16f"
+
+
 def _misread_flower(dets: Detections, confidence: float, alternatives) -> Detections:
     """The MCR sample's detections with its second flower read as 3m."""
     tiles = list(dets.tiles)

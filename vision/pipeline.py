@@ -522,10 +522,11 @@ def _joint_fix(detections: Detections, layout: Layout, ctx: dict, win_tile: str 
 
 
 def _value_text(result: dict) -> str:
-    """A scored hand's value in a few words: ``2 han 30 fu, 2000`` or ``27 points``."""
+    """A scored hand's value in a few words: ``2 han 30 fu, 2000``, ``yakuman (kokushi
+    musou), 32000`` or ``27 points``."""
     if "han" in result:
-        limit = f" {result['limit']}" if result.get("limit") else ""
-        return f"{result['han']} han {result['fu']} fu{limit}, {result['payment']['total']}"
+        from scoring.riichi.limits import value_words
+        return f"{value_words(result)}, {result['payment']['total']}"
     return f"{result['total']} points"
 
 

@@ -192,8 +192,9 @@ def format_report(req, result: dict) -> str:
     if "han" in result:           # riichi
         if not result["valid"]:
             lines.append(f"NOT A VALID WIN: {result.get('reason')}")
+        from scoring.riichi.limits import value_words, yaku_value_words
         for y in result["yaku"]:
-            lines.append(f"  {y['name']:<28} {y['han']:>2} han")
+            lines.append(f"  {y['name']:<28} {yaku_value_words(y['han']):>6}")
         d = result["dora"]
         for key, name in (("dora", "dora"), ("aka", "aka dora (red fives)"), ("ura", "ura dora")):
             if d[key]:             # a kind that adds nothing is left out, as yaku are
@@ -201,12 +202,12 @@ def format_report(req, result: dict) -> str:
         if req.ura_dora_indicators and req.riichi == "none":
             lines.append("  (ura dora indicators given, not counted: ura dora need riichi)")
         raw = sum(f["fu"] for f in result["fu_breakdown"])
-        lines.append(f"Fu:    {result['fu']}" + (f" ({raw} rounded up)" if raw != result["fu"] else ""))
-        for f in result["fu_breakdown"]:
-            lines.append(f"  {f['reason']:<36} {f['fu']:>3}")
+        if not any(y["han"] >= 13 for y in result["yaku"]):   # a yakuman is valued without fu
+            lines.append(f"Fu:    {result['fu']}" + (f" ({raw} rounded up)" if raw != result["fu"] else ""))
+            for f in result["fu_breakdown"]:
+                lines.append(f"  {f['reason']:<36} {f['fu']:>3}")
         if result["valid"]:
-            limit = f" = {result['limit']}" if result["limit"] else ""
-            lines.append(f"Value: {result['han']} han {result['fu']} fu{limit}")
+            lines.append(f"Value: {value_words(result)}")
             from scoring.riichi.limits import liability_note
             note = liability_note(req, [y["name"] for y in result["yaku"]])
             if note:
