@@ -14,6 +14,9 @@ Rules (amounts are :class:`PenaltyOptions`, defaults from the seed rule texts):
   revealed; a false hu with an invalid hand (wrong sets or wrong tile count) costs 20 to each
   (60 in all) when revealed. A false hu that was not revealed is a dead hand: the player
   plays on without the right to win, and nobody is paid.
+- A wrong tile count (both rulesets) is ruled on only when the caller confirms that the player
+  holds that count (``count_as_typed``); else :class:`CountError`: a typed or misread count is
+  far likelier than a player declaring a win with 13 or 15 tiles.
 - Riichi (seed 001): a complete hand with a yaku, not in furiten, is a valid win. Not a
   complete hand, no yaku, or a ron on a tile the player could not claim because one of the
   hand's waits is in their own discards (furiten) is chombo: the offender pays a reverse
@@ -38,6 +41,26 @@ MCR_DEAD_HAND = "false hu: dead hand"
 RIICHI_NOT_COMPLETE = "chombo: not a complete hand"
 RIICHI_NO_YAKU = "chombo: no yaku"
 RIICHI_FURITEN = "chombo: furiten ron"
+
+
+class CountError(HandError):
+    """A declared hand whose tile count is not a hand's. Far more often a typing slip (or a
+    misread photo) than what the player holds, so it is no ruling until the caller confirms
+    the count (``count_as_typed``): a penalty must not rest on a slip of the keyboard."""
+
+    def __init__(self, typed: int, melds: int) -> None:
+        self.typed, self.melds = typed, melds
+        super().__init__(self.words('"count_as_typed": true', how="given"))
+
+    def words(self, confirm: str, how: str = "typed", hint: str = "") -> str:
+        """The message, ``confirm`` naming the way to confirm the count (a flag, a key), ``how``
+        the way the tiles came (typed, read from the photo) and ``hint`` a likelier slip."""
+        want = 13 - 3 * self.melds
+        n = f"{self.melds} meld{'s' if self.melds > 1 else ''}"
+        besides, with_ = (f" besides {n}", f" with {n}") if self.melds else ("", "")
+        return (f"{self.typed} tiles {how}{besides}; a hand{with_} has {want + 1} ({want} + the "
+                f"winning tile){hint}: correct the hand, or, if the player holds {self.typed}, "
+                f"confirm it ({confirm}) to rule on that count")
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,12 +110,15 @@ DECLARED_WINS = ("hu", "ron", "tsumo", "mahjong")
 
 
 def check(req: HandRequest, declared: str = "hu", revealed: bool = True, discards: Sequence[Tile] = (),
-          tournament: bool = False, options: PenaltyOptions | None = None, mcr_rules=None) -> Verdict:
+          tournament: bool = False, options: PenaltyOptions | None = None, mcr_rules=None,
+          count_as_typed: bool = False) -> Verdict:
     """Rule on a declared win.
 
-    ``req``: the hand as declared (a wrong tile count is allowed here: it is a false win, not
-    a malformed request). ``declared``: what the player called; only ``"hu"`` (a win:
-    ron/tsumo/hu/mahjong) is ruled on. ``revealed``: the hand was laid open (MCR penalties
+    ``req``: the hand as declared. A wrong tile count raises :class:`CountError` unless
+    ``count_as_typed`` confirms that the player holds those tiles: then it is a false win (a
+    wrong number of tiles is a false hu, EMA MCR rules §2.9.2; a false mahjong, chombo, in
+    riichi), and the explanation says the ruling rests on the count. ``declared``: what the
+    player called; only ``"hu"`` (a win: ron/tsumo/hu/mahjong) is ruled on. ``revealed``: the hand was laid open (MCR penalties
     need it). ``discards``: the player's own discards (riichi furiten), Tile objects or mpsz
     text. ``tournament``: riichi
     chombo as a standings penalty. Raises HandError for an impossible request (five of a kind,
@@ -119,7 +145,9 @@ def check(req: HandRequest, declared: str = "hu", revealed: bool = True, discard
         if not str(exc).startswith("wrong tile count"):
             raise
         count_problem = str(exc)
-        hand_check(req, count=False)
+        hand_check(req, count=False)    # every other check still holds, confirmed or not
+        if not count_as_typed:
+            raise CountError(len(req.concealed) + 1, len(req.melds)) from None
     if discards:
         # the player's discards are tiles of the same set as the hand and the indicators
         seen = tuple(req.all_tiles) + tuple(discards) + req.dora_indicators + req.ura_dora_indicators
@@ -132,6 +160,15 @@ def check(req: HandRequest, declared: str = "hu", revealed: bool = True, discard
     if req.ruleset == "mcr":
         return _check_mcr(req, revealed, count_problem, options, mcr_rules)
     return _check_riichi(req, discards, tournament, count_problem, options)
+
+
+def _count_words(req: HandRequest) -> str:
+    """Why a hand of the wrong size (confirmed with ``count_as_typed``) is no win, saying that
+    the ruling rests on the confirmed count."""
+    want = 14 - 3 * len(req.melds)
+    melds = f" besides its {len(req.melds)} meld{'s' if len(req.melds) > 1 else ''}" if req.melds else ""
+    return (f"it has {len(req.concealed) + 1} tiles{melds} where a hand has {want} (the count "
+            "as given, confirmed as what the player holds: the ruling rests on it)")
 
 
 def _hand_text(req: HandRequest) -> str:
@@ -161,7 +198,7 @@ def _check_mcr(req: HandRequest, revealed: bool, count_problem: str | None,
         else:
             problem = None
     else:
-        problem = count_problem.replace("wrong tile count: ", "it has the wrong number of tiles: ")
+        problem = _count_words(req) + "; a hand with the wrong number of tiles is invalid (EMA MCR rules §2.9.2)"
     if result is not None and result.valid:
         fans = ", ".join(f"{f.name} {f.points}" + (f" x{f.count}" if f.count > 1 else "") for f in result.fans)
         return Verdict("mcr", VALID, True,
@@ -225,7 +262,9 @@ def _check_riichi(req: HandRequest, discards: Sequence[Tile], tournament: bool,
                                          "thirteen orphans")
     else:
         complete = False
-        problem = count_problem.replace("wrong tile count: ", "it has the wrong number of tiles: ")
+        # seed 001: too many or too few tiles is a dead hand in play, and a win declared with
+        # them a false mahjong (« Mah-jong invalide »), chombo
+        problem = _count_words(req)
     if not complete:
         pen, how = _chombo(req, tournament, options)
         return Verdict("riichi", RIICHI_NOT_COMPLETE, False,
@@ -234,7 +273,10 @@ def _check_riichi(req: HandRequest, discards: Sequence[Tile], tournament: bool,
     result = score_hand(req).to_json()
     if result.get("error"):
         raise HandError(result["error"])
-    yaku = ", ".join(f"{y['name']} {y['han']}" for y in result.get("yaku", [])) or "none"
+    from .riichi.limits import value_words, yaku_value_words
+    # a yakuman by name ("kokushi musou, yakuman"), not as 13 han
+    yaku = ", ".join(f"{y['name']}, {yaku_value_words(y['han'])}" if y["han"] >= 13 else f"{y['name']} {y['han']}"
+                     for y in result.get("yaku", [])) or "none"
     if req.win == "ron":
         hand_waits = waits(req.concealed, req.melds)
         seen = {t.kind for t in discards}
@@ -252,7 +294,7 @@ def _check_riichi(req: HandRequest, discards: Sequence[Tile], tournament: bool,
         return Verdict("riichi", RIICHI_NO_YAKU, False,
                        f"Chombo. {hand} is a complete hand but has no yaku (dora are not yaku), so it "
                        f"is not a win (EMA/WRC riichi rules). {how}", pen, result)
-    value = f"{result['han']} han {result['fu']} fu" + (f", {result['limit']}" if result.get("limit") else "")
+    value = value_words(result)
     dora = result.get("dora") or {}
     extra = ", ".join(f"{name} {dora[key]}" for key, name in
                       (("dora", "dora"), ("aka", "aka dora"), ("ura", "ura dora")) if dora.get(key))
@@ -272,12 +314,13 @@ def _check_riichi(req: HandRequest, discards: Sequence[Tile], tournament: bool,
 
 # --- JSON ----------------------------------------------------------------------------------
 
-TABLE_KEYS = ("declared", "revealed", "discards", "tournament", "penalties")
+TABLE_KEYS = ("declared", "revealed", "discards", "tournament", "penalties", "count_as_typed")
 
 
 def split_table_keys(obj: dict) -> tuple[dict, dict]:
     """Split a check request into the hand request and the table keys (``declared``,
-    ``revealed``, ``discards`` (mpsz), ``tournament``, ``penalties`` (PenaltyOptions fields)).
+    ``revealed``, ``discards`` (mpsz), ``tournament``, ``penalties`` (PenaltyOptions fields),
+    ``count_as_typed`` (a wrong tile count is what the player holds: rule on it)).
     Raises HandError for a wrong type."""
     hand = {k: v for k, v in obj.items() if k not in TABLE_KEYS}
     table = {k: obj[k] for k in TABLE_KEYS if k in obj}
@@ -286,7 +329,7 @@ def split_table_keys(obj: dict) -> tuple[dict, dict]:
         if not isinstance(table["declared"], str):
             raise HandError("declared must be a string ('hu')")
         kw["declared"] = table["declared"]
-    for key in ("revealed", "tournament"):
+    for key in ("revealed", "tournament", "count_as_typed"):
         if key in table:
             if not isinstance(table[key], bool):
                 raise HandError(f"{key} must be true or false")

@@ -249,3 +249,101 @@ def test_json_lines_refuse_nan_and_a_from_key_spelled_as_python_s():
     line = SPEC_LINE.replace('"from"', '"from_"')
     (res,) = run_lines(line)
     assert res["error"] == "bad request: unknown key 'melds.0.from_'"
+
+
+def _options(verb):
+    """{option string: (dest, choices)} of a verb's parser, built as `tilescope VERB` builds it."""
+    import argparse
+    import importlib
+
+    module = importlib.import_module(f"vision.commands.{verb}")
+    parser = argparse.ArgumentParser()
+    module.add_arguments(parser)
+    return {s: (a.dest, tuple(a.choices or ())) for a in parser._actions for s in a.option_strings
+            if a.dest != "help"}
+
+
+# what each verb takes besides the table's flags, and why (issue 35: one vocabulary)
+_OWN = {
+    "hand": {"--text", "--json", "--win-tile", "--hidden-win-tile"},   # a typed hand
+    "check": {"--text", "--json", "--win-tile", "--hidden-win-tile",    # hand's, plus the
+              "--declared", "--not-revealed", "--discards", "--tournament", "--count-as-typed",
+              "--mcr-under-minimum", "--mcr-invalid-hand", "--chombo-dealer",   # table's facts
+              "--chombo-non-dealer", "--tournament-chombo",                      # and penalties
+              "--fix", "--meld", "--annotate", "--weights", "--context"},        # check PHOTO
+    "score": {"--json", "--win-tile", "--fix", "--meld", "--annotate", "--weights", "--context"},
+    "stream": {"--json", "--weights", "--context", "--out", "--overlay", "--host", "--stable",
+               "--every", "--turns"},                                   # a video's own
+}
+
+
+def test_hand_check_score_and_stream_take_the_same_table_flags():
+    # issue 35: --rinshan was hand's, --replacement score's; --riichi double hand's,
+    # --double-riichi score's. The table's flags are now one set, same names, same meaning
+    opts = {verb: _options(verb) for verb in _OWN}
+    table = {s for s in opts["hand"] if s not in _OWN["hand"]}
+    assert {"--rinshan", "--replacement", "--chankan", "--robbing-kong", "--riichi",
+            "--double-riichi", "--win", "--flowers", "--last-copy"} <= table
+    for verb, own in _OWN.items():
+        assert set(opts[verb]) == table | own, verb
+        for s in table | (own & set(opts["hand"])):
+            assert opts[verb][s] == opts["hand"][s], (verb, s)     # same dest and choices
+    for s in ("--fix", "--meld", "--annotate", "--weights", "--context", "--win-tile"):
+        assert opts["check"][s] == opts["score"][s], s             # check PHOTO = score's
+
+
+def test_every_spelling_works_on_every_verb(capsys):
+    # --riichi double and --double-riichi alike on hand (score and stream: the same parser
+    # function, compared above): double riichi 2 han + 40 fu, dealer ron 40 x 2^4 x 6 = 3840
+    # -> 3900; --rinshan and --replacement alike (a kan is needed: the same error for both)
+    for flag in (["--riichi", "double"], ["--double-riichi"], ["--riichi=double"]):
+        assert main(["hand", "--text", "123m456p789s11z22z2z", *flag]) == 0
+        assert "Value: 2 han 40 fu" in capsys.readouterr().out
+    for flag in ("--rinshan", "--replacement"):
+        assert main(["hand", "--text", "123m456p789s11z22z2z", "--win", "tsumo", flag]) == 2
+        assert "needs a kan among the melds" in capsys.readouterr().err
+    assert main(["hand", "--text", "123m456p789s11z22z2z", "--riichi", "--double-riichi"]) == 2
+    assert "give --riichi or --double-riichi, not both" in capsys.readouterr().err
+
+
+def test_text_reports_say_the_defaults_they_assumed_first(capsys):
+    # hand and check assume ron, score tsumo (a photo of a hand laid down): each report's
+    # first line says what it assumed, as score's does
+    assert main(["hand", "--text", "123m456p789s11z22z2z"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("Assumed: riichi rules") and "won on a discard (--win tsumo" in first
+    assert main(["hand", "--text", "123m456p789s11z22z2z", "--ruleset", "riichi", "--win", "ron",
+                 "--seat", "S", "--round", "E"]) == 0
+    assert capsys.readouterr().out.startswith("Hand:")
+
+
+def test_a_yakuman_reads_as_yakuman_not_13_han_0_fu(capsys):
+    # seed 001: yakuman have their own scale, "incorrect de les traiter comme des mains à
+    # treize yakus". Kokushi musou by a non-dealer's tsumo: 8000 base, 2 x 8000 from the dealer
+    # + 8000 from each other = 32000; 13-sided with the double-yakuman rule: 2 x 32000 = 64000
+    text = ["--text", "19m19p19s1234567z1m", "--win", "tsumo", "--seat", "S", "--round", "E",
+            "--ruleset", "riichi"]
+    assert main(["hand", *text]) == 0
+    out = capsys.readouterr().out
+    assert "Value: yakuman (kokushi musou (13-sided))" in out and "total 32000" in out
+    assert re.search(r"kokushi musou \(13-sided\) +yakuman", out)
+    assert "13 han" not in out and "0 fu" not in out and "Fu:" not in out
+    assert main(["hand", *text, "--double-yakuman"]) == 0
+    out = capsys.readouterr().out
+    assert "Value: double yakuman (kokushi musou (13-sided))" in out and "total 64000" in out
+    assert main(["check", *text]) == 0
+    out = capsys.readouterr().out
+    assert "yaku kokushi musou (13-sided), yakuman; yakuman (kokushi musou (13-sided)); the winner receives 32000" in out
+    # three yakuman at once (suuankou tanki, daisuushi, tsuuiisou): 3 x 8000 base, non-dealer
+    # tsumo 2 x 24000 + 2 x 24000 = 96000
+    assert main(["hand", "--text", "111z222z333z444z5z5z", "--win", "tsumo", "--seat", "S"]) == 0
+    out = capsys.readouterr().out
+    assert "Value: triple yakuman (suuankou (tanki), daisuushi, tsuuiisou)" in out and "total 96000" in out
+    # a counted (kazoe) yakuman keeps its han and fu: they are what made it
+    # read 22 345 345 678 678m, 8m closing 67m two-sided: 15 han = riichi 1 + menzen tsumo 1 +
+    # pinfu 1 + tanyao 1 + ryanpeikou 3 + chinitsu 6 + dora 2 (indicator 1m: 2m x 2); pinfu
+    # tsumo 20 fu
+    assert main(["hand", "--text", "223344m556677m8m8m", "--win", "tsumo", "--seat", "S", "--riichi",
+                 "--dora", "1m"]) == 0
+    out = capsys.readouterr().out
+    assert "Value: 15 han 20 fu = kazoe yakuman" in out and "total 32000" in out

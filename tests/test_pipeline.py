@@ -96,6 +96,22 @@ def test_mcr_sample_counts_the_flowers_in_the_photo():
     assert photo0.result["total"] == res["total"] - 2
 
 
+def test_mcr_report_names_the_flowers():
+    # issue 35: the report's flowers line read "16f"; players call them by name (Green Book:
+    # flowers Plum, Orchid, Chrysanthemum, Bamboo = 1f..4f; seasons Spring..Winter = 5f..8f),
+    # each code kept beside its name for --fix N=TILE
+    from vision.report import photo_report
+    dets, _ = truth(MCR)
+    ctx = {"ruleset": "mcr", "win": "ron", "seat_wind": "S", "round_wind": "E"}
+    report = photo_report(score_photo(str(MCR.with_suffix(".jpg")), ctx, reader=FakeReader(dets)))
+    line = next(line for line in report.splitlines() if line.lstrip().startswith("flowers"))
+    codes = sorted(d.tile for d in dets.tiles if d.tile.endswith("f"))
+    names = ("Plum", "Orchid", "Chrysanthemum", "Bamboo", "Spring", "Summer", "Autumn", "Winter")
+    for code in codes:
+        assert f"{names[int(code[0]) - 1]} ({code})" in line
+    assert "".join(c[0] for c in codes) + "f" not in line          # not "16f"
+
+
 def _misread_flower(dets: Detections, confidence: float, alternatives) -> Detections:
     """The MCR sample's detections with its second flower read as 3m."""
     tiles = list(dets.tiles)
@@ -1181,16 +1197,16 @@ def test_a_sepia_photo_warns_like_a_grey_one_and_a_warm_cast_does_not(fake_model
 
 
 def test_score_names_the_flag_a_bad_value_came_from(capsys):
-    # "context: dora_indicators: …" named an internal key for a value typed as --dora; score
-    # spells a double riichi --double-riichi where hand and check take --riichi double
+    # "context: dora_indicators: …" named an internal key for a value typed as --dora
     photo = str(RIICHI.with_suffix(".jpg"))
     code, out, err = run_cli(["score", photo, "--dora", "1x"], capsys)
     assert code == 2 and "--dora: unknown tile code 'x'" in err
     code, out, err = run_cli(["score", photo, "--context", '{"dora_indicators": "1x"}'], capsys)
     assert code == 2 and "context: dora_indicators: unknown tile code 'x'" in err
-    with pytest.raises(SystemExit) as exc:
-        run_cli(["score", photo, "--riichi", "double"], capsys)
-    assert exc.value.code == 2 and "pass --double-riichi" in capsys.readouterr().err
+    # issue 35, one vocabulary: score takes --riichi double as hand and check do (the sample's
+    # open hand then names riichi, not the flag's spelling)
+    code, out, err = run_cli(["score", photo, "--riichi", "double"], capsys)
+    assert code == 1 and "riichi on an open hand" in out
 
 
 def test_check_photo_holds_back_on_a_layout_that_may_be_wrong_however_sure_the_tiles():

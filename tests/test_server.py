@@ -396,7 +396,9 @@ def test_check_photo_rules_on_a_sure_reading_and_holds_back_on_an_unsure_one():
     assert verdict["explanation"].startswith("Cannot rule from this photo") and "(0.30)" in verdict["error"]
     for table, message in (({"concealed": "123m"}, "unknown key 'concealed'"),
                            ({"declared": "riichi"}, "only a declared win ('hu', or 'ron'/'tsumo'"),
-                           ({"discards": 5}, "discards must be an mpsz string"), ([1], "JSON object")):
+                           ({"discards": 5}, "discards must be an mpsz string"), ([1], "JSON object"),
+                           # a photo's count is no typing: it is held back, never confirmed
+                           ({"count_as_typed": True}, "count_as_typed is for typed hands")):
         r = c.post("/api/check-photo", files={"image": ("s.jpg", photo, "image/jpeg")},
                    data={"table": json.dumps(table)})
         assert r.status_code == 422 and message in r.json()["error"], r.text
@@ -436,6 +438,19 @@ def test_check_rules_an_open_hand_without_yaku_chombo():
     v = r.json()
     assert (v["valid"], v["ruling"]) == (False, "chombo: no yaku")
     assert v["penalty"]["total"] == 8000
+
+
+def test_check_a_wrong_count_is_an_error_unless_count_as_typed():
+    """A hand of 11 tiles (13 typed + the winning tile would be 14): a slip until the caller
+    confirms the count (docs/hand-json.md, count_as_typed); confirmed, a non-dealer's false
+    mahjong is chombo (seed 001): 4000 to the dealer + 2 x 2000 = 8000."""
+    c = TestClient(create_app(reader=PixelReader()))
+    claim = {"ruleset": "riichi", "concealed": "234m456p678s2s", "win_tile": "2s", "win": "ron",
+             "seat_wind": "S"}
+    v = c.post("/api/check", json=claim).json()
+    assert v["ruling"] is None and v["error"].startswith("11 tiles given; a hand has 14")
+    v = c.post("/api/check", json=dict(claim, count_as_typed=True)).json()
+    assert v["ruling"] == "chombo: not a complete hand" and v["penalty"]["total"] == 8000
 
 
 def test_concurrent_photos_through_the_real_pipeline_keep_their_fixes():

@@ -55,11 +55,18 @@ def test_mcr_invalid_hand_revealed():
     assert v.result is None and "not four sets and a pair" in v.explanation
 
 
-def test_mcr_wrong_tile_count_is_an_invalid_hand():
-    v = V.check(req(concealed="45p9s", win_tile="3p", melds=MELDS3))
+def test_mcr_wrong_tile_count_is_an_error_unless_confirmed():
+    # 4 tiles + 3 melds where a hand has 5 (14 - 3 x 3): far likelier a slip than the table's
+    # truth, so no ruling; confirmed (count_as_typed), a wrong count is an invalid hand (EMA MCR
+    # rules §2.9.2): 20 to each other player, 60 in all, when revealed (§3.3)
+    with pytest.raises(V.CountError, match=r"4 tiles given besides 3 melds; a hand with 3 melds has 5"):
+        V.check(req(concealed="45p9s", win_tile="3p", melds=MELDS3))
+    v = V.check(req(concealed="45p9s", win_tile="3p", melds=MELDS3), count_as_typed=True)
     assert v.ruling == V.MCR_INVALID_HAND and v.penalty["total"] == 60
-    assert "wrong number of tiles" in v.explanation
-    assert V.check(req(concealed="45p9s", win_tile="3p", melds=MELDS3), revealed=False).ruling == V.MCR_DEAD_HAND
+    assert "it has 4 tiles besides its 3 melds where a hand has 5" in v.explanation
+    assert "the ruling rests on it" in v.explanation and "§2.9.2" in v.explanation
+    assert V.check(req(concealed="45p9s", win_tile="3p", melds=MELDS3), revealed=False,
+                   count_as_typed=True).ruling == V.MCR_DEAD_HAND
 
 
 def test_mcr_penalty_amounts_are_configurable():
@@ -252,15 +259,22 @@ def test_rules_tilescope_does_not_model_are_named_as_such():
     assert "renhou is not modelled" in out["error"]
 
 
-def test_check_text_rules_on_a_hand_one_tile_short(capsys):
-    # a declared hu with a tile missing is a real table case: MCR revealed invalid hand, 20
-    # to each (EMA MCR rules §3.3), as the same hand sent as JSON is ruled; `hand` refuses it
-    # as a hand typed without its winning tile
+def test_check_text_one_tile_short_is_an_input_error_unless_the_count_is_confirmed(capsys):
+    # 7 tiles typed besides 2 melds where a hand has 8 (14 - 3 x 2): a typed count is far
+    # likelier a slip (the winning tile left out) than the table's truth: exit 2, naming it.
+    # Confirmed (--count-as-typed), a declared hu one tile short is an MCR revealed invalid
+    # hand (EMA MCR rules §2.9.2): 20 to each other player, 60 in all (§3.3)
     from vision.cli import main
-    rc = main(["check", "--ruleset", "mcr", "--text", "3m456p3z3z1m +chi 678s +pon 222p", "--seat", "S"])
+    text = ["--ruleset", "mcr", "--text", "3m456p3z3z1m +chi 678s +pon 222p", "--seat", "S"]
+    assert main(["check", *text]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert ("7 tiles typed besides 2 melds; a hand with 2 melds has 8 (7 + the winning tile) "
+            "(the winning tile left out?") in captured.err and "--count-as-typed" in captured.err
+    assert main(["check", *text, "--count-as-typed"]) == 0
     out = capsys.readouterr().out
-    assert rc == 0 and "FALSE HU: INVALID HAND" in out and "60 in all" in out
-    assert "one tile short, 1m taken as its winning tile" in out
+    assert "FALSE HU: INVALID HAND" in out and "60 in all" in out
+    assert "it has 7 tiles besides its 2 melds where a hand has 8" in out and "rests on it" in out
     assert main(["hand", "--ruleset", "mcr", "--text", "3m456p3z3z1m +chi 678s +pon 222p"]) == 2
     assert "without its winning tile" in capsys.readouterr().err
 
@@ -281,12 +295,50 @@ def test_a_check_request_that_cannot_be_ruled_on_answers_with_a_verdict_s_keys(t
     assert list(line) == keys and line["error"].startswith("not JSON")
 
 
-def test_check_text_says_what_it_assumed_and_a_wrong_count_may_be_a_slip(capsys):
-    # 15 tiles typed: a chombo as declared (the dealer's, 12000: seed 001) — and the report says
-    # the seat and win it assumed, and that the count may be a typing slip
+def test_check_text_wrong_count_is_an_input_error_unless_confirmed(capsys):
+    # issue 35: 11 tiles typed was ruled CHOMBO, 12000, exit 0. A hand is 14 tiles (13 + the
+    # winning tile); 11 is a slip until confirmed: exit 2, nothing on stdout
     from vision.cli import main
-    assert main(["check", "--text", "234m456p678s1199s3m9s"]) == 0
+    assert main(["check", "--text", "234m456p678s22s", "--discards", "2s5s"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("tilescope check: 11 tiles typed; a hand has 14 (13 + the winning tile)")
+    # an MCR hand typed with 15 tiles: likewise, not a 60-point false hu
+    assert main(["check", "--ruleset", "mcr", "--text", "123m456p789s111z22z3z"]) == 2
+    assert "15 tiles typed; a hand has 14" in capsys.readouterr().err
+
+
+def test_check_text_confirmed_wrong_count_is_ruled_and_says_what_it_assumed(capsys):
+    # 15 tiles confirmed: a false mahjong, chombo (seed 001: « Mah-jong invalide »), the
+    # dealer's reverse mangan 4000 x 3 = 12000 — and the report says the seat and win it
+    # assumed, and that the ruling rests on the count
+    from vision.cli import main
+    assert main(["check", "--text", "234m456p678s1199s3m9s", "--count-as-typed"]) == 0
     out = capsys.readouterr().out
     assert "12000 in all" in out
-    assert "Assumed: won on a discard (--win tsumo if self-drawn); seat East, the dealer (--seat)" in out
-    assert "has 15 tiles besides its melds where a winning hand has 14" in out
+    assert out.startswith("Assumed: riichi rules (--ruleset mcr for Chinese Official); won on a "
+                          "discard (--win tsumo if self-drawn); seat East, the dealer (--seat)")
+    assert "it has 15 tiles where a hand has 14 (the count as given, confirmed" in out
+
+
+def test_json_check_wrong_count_is_an_error_unless_count_as_typed():
+    # docs/hand-json.md: count_as_typed confirms a count that is not a hand's; without it no ruling
+    obj = {"ruleset": "mcr", "concealed": "123m456p789s111z", "win_tile": "2z", "win": "ron"}
+    out = V.check_json(obj)
+    assert out["ruling"] is None and out["penalty"] is None
+    assert out["error"].startswith("13 tiles given; a hand has 14 (13 + the winning tile)")
+    assert '"count_as_typed": true' in out["error"]
+    out = V.check_json(dict(obj, count_as_typed=True))
+    assert out["ruling"] == V.MCR_INVALID_HAND and out["penalty"]["total"] == 60   # 3 x 20, §2.9.2
+    assert V.check_json(dict(obj, count_as_typed="yes"))["error"] == "count_as_typed must be true or false"
+    # an impossible hand stays an error, confirmed or not: five of a tile (a set has 4)
+    five = dict(obj, concealed="11111m56p789s111z", count_as_typed=True)
+    assert "5 copies of 1m" in V.check_json(five)["error"]
+
+
+def test_check_photo_refuses_count_as_typed(capsys):
+    # a photo's count is no typing: one that does not add up holds the ruling back
+    # (vision.pipeline._layout_doubts), so there is nothing to confirm
+    from vision.cli import main
+    assert main(["check", "hand.jpg", "--count-as-typed"]) == 2
+    assert "--count-as-typed goes with --text or FILE" in capsys.readouterr().err

@@ -70,12 +70,11 @@ def main(argv: list[str] | None = None) -> int:
         raise
     verb_parser = argparse.ArgumentParser(prog=f"tilescope {verb}", description=module.HELP)
     module.add_arguments(verb_parser)
-    if verb in ("score", "stream") and "--riichi" in argv and "double" in argv:
-        # hand and check take --riichi double; a photo's verbs spell it --double-riichi
-        i = argv.index("--riichi")
-        if argv[i + 1:i + 2] == ["double"]:
-            verb_parser.error("--riichi takes no value here: pass --double-riichi for a double riichi")
-    args = verb_parser.parse_args(argv[1:])
+    words = argv[1:]
+    if verb in ("hand", "check", "score", "stream"):
+        from vision.commands.hand import riichi_words
+        words = riichi_words(words)      # --riichi double = --double-riichi, on every verb
+    args = verb_parser.parse_args(words)
     try:
         return int(module.run(args) or 0)
     except KeyboardInterrupt:

@@ -522,10 +522,11 @@ def _joint_fix(detections: Detections, layout: Layout, ctx: dict, win_tile: str 
 
 
 def _value_text(result: dict) -> str:
-    """A scored hand's value in a few words: ``2 han 30 fu, 2000`` or ``27 points``."""
+    """A scored hand's value in a few words: ``2 han 30 fu, 2000``, ``yakuman (kokushi
+    musou), 32000`` or ``27 points``."""
     if "han" in result:
-        limit = f" {result['limit']}" if result.get("limit") else ""
-        return f"{result['han']} han {result['fu']} fu{limit}, {result['payment']['total']}"
+        from scoring.riichi.limits import value_words
+        return f"{value_words(result)}, {result['payment']['total']}"
     return f"{result['total']} points"
 
 
@@ -1207,8 +1208,11 @@ def check_photo(image: Any, context: dict | None = None, *, reader=None,
     def judge(req: dict) -> dict:
         try:
             hand = parse_request(req)
+            # a count that is not a hand's is weighed here by the layout, not by the verdict:
+            # its tile_count doubt holds back any ruling against the player (_layout_doubts),
+            # naming the way to rule on a count the referee has checked (check --text)
             return check(hand, declared=declared, revealed=revealed, discards=discard_tiles,
-                         tournament=tournament, options=options).to_json()
+                         tournament=tournament, options=options, count_as_typed=True).to_json()
         except HandError as exc:
             return {"valid": False, "error": str(exc)}
 

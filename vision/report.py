@@ -48,6 +48,9 @@ def group_lines(layout: Layout, win_tile: str | None = None) -> list[str]:
         kind = _KIND_NAMES[g.kind]
         if g.kind == "win" and win_tile and _same_tile(g.tiles[0], win_tile) is False:
             kind = "set apart"
+        if g.kind == "flower":
+            # by name, as players call them (Plum, Spring), each code kept for --fix N=TILE
+            text = ", ".join(_flower_name(c) for c in g.tiles)
         if g.kind == "meld":
             text = f"{g.meld_type} {text}"
             if g.called:
@@ -58,6 +61,14 @@ def group_lines(layout: Layout, win_tile: str | None = None) -> list[str]:
                     text += " (by rule)" if g.meld_type == "chi" else " (guessed)"
         lines.append(f"  {kind:<13} {_numbers(layout, g):<{width}} {text:<34} {_glyphs(g.tiles)}")
     return lines
+
+
+def _flower_name(code: str) -> str:
+    """``Plum (1f)`` for a flower's code (scoring.tiles.FLOWER_NAMES); the code alone if unknown."""
+    try:
+        return f"{parse_tile(code).name} ({code})"
+    except TileError:
+        return code
 
 
 def _same_tile(a: str, b: str) -> bool | None:

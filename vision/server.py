@@ -684,6 +684,12 @@ def create_app(
             raise ApiError(422, "bad_table", f"table: declared {kw['declared']!r}: only a declared "
                                              "win ('hu', or 'ron'/'tsumo' as the context's win) is "
                                              "ruled on")
+        if kw.pop("count_as_typed", False):
+            # a photo's count is no typing: one that does not add up holds the ruling back
+            raise ApiError(422, "bad_table", "table: count_as_typed is for typed hands "
+                                             "(/api/check): a photo whose tiles do not add up "
+                                             "is not ruled on; count the tiles at the table and "
+                                             "send the hand to /api/check")
         if rest:
             raise ApiError(422, "bad_table", f"table: unknown key {sorted(rest)[0]!r} (declared, "
                                              "revealed, discards, tournament, penalties; the "
@@ -706,8 +712,9 @@ def create_app(
         """The referee's verdict on a declared win (false hu, chombo, furiten), as
         ``tilescope check --json``: a hand request plus the table keys ``declared`` ("hu"),
         ``revealed``, ``discards`` (the winner's own, mpsz, for furiten), ``tournament``,
-        ``penalties``. Answers ``{"ruleset", "ruling", "valid", "penalty", "result",
-        "explanation", "error"}``."""
+        ``penalties``, ``count_as_typed`` (a tile count that is not a hand's is what the player
+        holds: rule on it; else it is an error, most often a typing slip). Answers
+        ``{"ruleset", "ruling", "valid", "penalty", "result", "explanation", "error"}``."""
         return JSONResponse(await run_bounded(fn_check_json(), await strict_body(request), pool=typed))
 
     @app.get("/api/health", summary="Liveness and limits")

@@ -19,6 +19,27 @@ _MULTIPLE_NAMES = {1: "yakuman", 2: "double yakuman", 3: "triple yakuman",
                    4: "quadruple yakuman", 5: "quintuple yakuman", 6: "sextuple yakuman"}
 
 
+def yaku_value_words(han: int) -> str:
+    """A yaku's value as players say it: ``3 han``, or for a yakuman (13 han per multiple in
+    the result, a weight, not a count of han) ``yakuman`` / ``double yakuman``."""
+    if han >= 13 and han % 13 == 0:
+        return _MULTIPLE_NAMES[min(han // 13, 6)]
+    return f"{han} han"
+
+
+def value_words(result: dict) -> str:
+    """A riichi result's value as players say it: ``2 han 30 fu``, ``6 han 40 fu = haneman``,
+    ``13 han 40 fu = kazoe yakuman`` (counted from ordinary yaku), and for a yakuman hand its
+    limit and yakuman, ``yakuman (kokushi musou)``, ``double yakuman (daisangen, tsuuiisou)``:
+    a yakuman is not 13 han 0 fu (seed 001: « il est incorrect de les traiter comme des mains
+    à treize yakus »)."""
+    yakuman = [y["name"] for y in result.get("yaku", ()) if y["han"] >= 13]
+    limit = result.get("limit")
+    if yakuman and limit:
+        return f"{limit} ({', '.join(yakuman)})"
+    return f"{result['han']} han {result['fu']} fu" + (f" = {limit}" if limit else "")
+
+
 # Payment fields in order: total, from_discarder, from_each, from_dealer, from_non_dealer
 # (built straight from the tuple: the keyword constructor costs more than the arithmetic)
 _new_payment = tuple.__new__

@@ -6,8 +6,9 @@ Two ways in, as ``tilescope hand``:
 - JSON Lines (``FILE`` or standard input): each line is a hand request
   (``docs/hand-json.md``) plus the table keys ``declared`` ("hu"), ``revealed``
   (default true), ``discards`` (the player's own discards, mpsz; riichi furiten),
-  ``tournament`` (riichi chombo as a standings penalty) and ``penalties`` (amounts, see
-  ``scoring.verdict.PenaltyOptions``). One verdict per line out; a bad line gets
+  ``tournament`` (riichi chombo as a standings penalty), ``penalties`` (amounts, see
+  ``scoring.verdict.PenaltyOptions``) and ``count_as_typed`` (a wrong tile count is what the
+  player holds: rule on it). One verdict per line out; a bad line gets
   ``{"valid": false, "error": ...}`` and the run goes on.
 - ``--text "HAND"`` with the ``tilescope hand`` options plus ``--not-revealed``,
   ``--discards``, ``--tournament`` and the penalty amounts: a readable verdict, or the JSON
@@ -16,7 +17,8 @@ Two ways in, as ``tilescope hand``:
 Any source of a :class:`~scoring.hand.HandRequest` (a photo, later) can call
 :func:`verdict_for` with it and the parsed arguments, then :func:`print_verdict`.
 Exit codes: 0 when every hand was ruled on (a false win is a ruling), 2 for bad usage, an
-unreadable file or an impossible typed hand (message on stderr).
+unreadable file or an impossible typed hand, a typed tile count that is not a hand's included
+unless ``--count-as-typed`` confirms it (message on stderr).
 """
 from __future__ import annotations
 
@@ -48,6 +50,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--discards", default="", metavar="TILES", help="the player's own discards, mpsz (riichi furiten)")
     g.add_argument("--tournament", action="store_true",
                    help="riichi: chombo is a standings penalty instead of a reverse mangan")
+    g.add_argument("--count-as-typed", action="store_true",
+                   help="the hand's tile count, though not a hand's, is what the player holds: rule "
+                        "on it (without this flag a wrong count is taken for a typing slip: exit 2)")
     g = parser.add_argument_group("penalty amounts")
     from scoring.verdict import PenaltyOptions
     d = PenaltyOptions()
@@ -78,7 +83,8 @@ def verdict_for(req, args):
     options = PenaltyOptions(args.mcr_under_minimum, args.mcr_invalid_hand, args.chombo_dealer,
                              args.chombo_non_dealer, args.tournament_chombo)
     return check(req, declared=args.declared, revealed=not args.not_revealed,
-                 discards=tuple(parse_tiles(args.discards)), tournament=args.tournament, options=options)
+                 discards=tuple(parse_tiles(args.discards)), tournament=args.tournament, options=options,
+                 count_as_typed=args.count_as_typed)
 
 
 def format_verdict(verdict) -> str:
@@ -97,28 +103,6 @@ def format_verdict(verdict) -> str:
     lines.append("")
     lines.append(verdict.explanation)
     return "\n".join(lines)
-
-
-def _text_notes(args, req) -> list[str]:
-    """What a ``--text`` verdict's report adds below it: the win, seat and round it assumed (a
-    dealer's chombo is 12000, another's 8000), and a tile count that may be a typing slip."""
-    notes = []
-    assumed = [what for given, what in (
-        (args.win, "won on a discard (--win tsumo if self-drawn)"),
-        (args.seat, "seat East" + (", the dealer" if req.ruleset == "riichi" else "") + " (--seat)"),
-        (args.round, "round East (--round)")) if given is None]
-    if assumed:
-        notes.append(f"Assumed: {'; '.join(assumed)}")
-    want = 13 - 3 * len(req.melds)
-    if len(req.concealed) == want - 1 and args.win_tile is None:
-        # a declared hand may be short, but so is one typed without its winning tile
-        notes.append(f"Note: the hand as typed is one tile short, {req.win_tile} taken as its "
-                     "winning tile; if the winning tile was left out, type it last (or pass --win-tile)")
-    elif len(req.concealed) != want:
-        notes.append(f"Note: the hand as typed has {len(req.concealed) + 1} tiles besides its melds "
-                     f"where a winning hand has {want + 1}: ruled as declared; if that is a typing "
-                     "slip, correct --text")
-    return notes
 
 
 def print_verdict(verdict, as_json: bool, out=None) -> None:
@@ -142,6 +126,12 @@ def run(args) -> int:
         if args.text is not None:
             print("tilescope check: give either a PHOTO or --text, not both", file=sys.stderr)
             return 2
+        if args.count_as_typed:
+            # a photo's count is no typing: one that does not add up holds the ruling back
+            print("tilescope check: --count-as-typed goes with --text or FILE: a photo whose tiles "
+                  "do not add up is not ruled on; count them at the table and pass --text",
+                  file=sys.stderr)
+            return 2
         return run_check_photo(args)
 
     if args.text is not None:
@@ -156,20 +146,30 @@ def run(args) -> int:
             print(f"tilescope check: {', '.join(photo_only)} {verb} with a PHOTO, not with --text",
                   file=sys.stderr)
             return 2
+        from scoring.verdict import CountError
         from vision.commands.hand import _request_from_args
         try:
+            # a hand one tile short reads with its last tile as the winning tile: the verdict
+            # then names the count (and a left-out winning tile) unless --count-as-typed
             req = _request_from_args(args, short_hand=True)
             verdict = verdict_for(req, args)
+        except CountError as exc:
+            short = exc.typed == 13 - 3 * exc.melds and args.win_tile is None
+            hint = " (the winning tile left out? write it last, or name it with --win-tile)" if short else ""
+            print(f"tilescope check: {exc.words('--count-as-typed', hint=hint)}", file=sys.stderr)
+            return 2
         except (HandError, TileError) as exc:
             print(f"tilescope check: {exc}", file=sys.stderr)
             return 2
+        if not args.json:
+            from vision.commands.hand import assumed_line
+            line = assumed_line(args, req.ruleset)
+            if line:            # first, as `score` does: a dealer's chombo is 12000, another's 8000
+                print(line + "\n")
         print_verdict(verdict, args.json)
         from vision.commands.hand import ignored_flags
         for note in ignored_flags(args, req.ruleset):
             print(f"tilescope check: {note}", file=sys.stderr)
-        if not args.json:
-            for note in _text_notes(args, req):
-                print(f"\n{note}")
         return 0
     from scoring.verdict import check_json, no_ruling
     from vision.commands.hand import run_json_file

@@ -57,34 +57,100 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="JSON Lines requests (default: standard input; '-' too)")
     parser.add_argument("--text", metavar="HAND", help="one typed hand (syntax below)")
     parser.add_argument("--json", action="store_true", help="with --text: print the JSON result, not the report")
-    g = parser.add_argument_group("the win (with --text)")
+    add_table_arguments(parser, "with --text", win_default="ron")
+    g = parser.add_argument_group("the winning tile (with --text)")
+    g.add_argument("--win-tile", metavar="TILE", help="the winning tile, if not the last tile written")
+    g.add_argument("--hidden-win-tile", action="store_true",
+                   help="MCR: the winning tile was not shown separately (no wait fans; a photo shows it)")
+
+
+def add_table_arguments(parser: argparse.ArgumentParser, where: str, win_default: str,
+                        dora_help: str = "", flowers_help: str = "") -> None:
+    """The flags for what happened at the table, one vocabulary for ``tilescope hand``,
+    ``check``, ``score`` and ``stream`` (their parsers are compared in
+    ``tests/test_hand_cli.py``): each spelling a referee may reach for is taken by every verb
+    (``--rinshan`` and ``--replacement``, ``--riichi double`` and ``--double-riichi``).
+    ``win_default``: what the verb assumes without ``--win`` (its report says so)."""
+    other = "tsumo" if win_default == "ron" else "ron"
+    g = parser.add_argument_group(f"the win ({where})")
     # None when not given, so that `check PHOTO` can tell a flag from --context and its defaults
     g.add_argument("--ruleset", choices=("riichi", "mcr"), help="default riichi")
-    g.add_argument("--win", choices=("tsumo", "ron"), help="self-drawn or on a discard (default ron)")
-    g.add_argument("--win-tile", metavar="TILE", help="the winning tile, if not the last tile written")
+    g.add_argument("--win", choices=("tsumo", "ron"),
+                   help=f"self-drawn (tsumo) or on a discard (ron); default {win_default}, said in "
+                        f"the report (--win {other} otherwise)")
     g.add_argument("--seat", choices=tuple("ESWN"), help="seat wind; E is the dealer (default E)")
     g.add_argument("--round", choices=tuple("ESWN"), help="round (prevalent) wind (default E)")
-    g.add_argument("--last-tile", action="store_true", help="won on the last wall tile (haitei) or its discard (houtei)")
-    g.add_argument("--rinshan", action="store_true", help="won on a kan replacement tile")
-    g.add_argument("--chankan", action="store_true", help="won by robbing a kan")
-    g = parser.add_argument_group("riichi context (with --text)")
-    g.add_argument("--riichi", choices=("none", "riichi", "double"), default="none", nargs="?",
-                   const="riichi", help="riichi declared: --riichi, or --riichi double (default none)")
+    g.add_argument("--last-tile", action="store_true",
+                   help="won on the last wall tile or its discard (haitei/houtei; MCR Last Tile Draw/Claim)")
+    g.add_argument("--replacement", "--rinshan", action="store_true",
+                   help="won on a kan replacement tile (rinshan kaihou; Out with Replacement Tile)")
+    g.add_argument("--robbing-kong", "--chankan", action="store_true",
+                   help="won by robbing a kan (chankan; Robbing the Kong)")
+    g = parser.add_argument_group(f"riichi only ({where})")
+    # a switch, not an option with a value: `score --riichi hand.jpg` must not take the photo
+    # for the value; `--riichi double` is read as --double-riichi (riichi_words, before parsing)
+    g.add_argument("--riichi", action="store_const", const="riichi", default="none",
+                   help="riichi declared (default none); --riichi double as --double-riichi")
+    g.add_argument("--double-riichi", action="store_true", help="double riichi declared (= --riichi double)")
     g.add_argument("--ippatsu", action="store_true", help="won within the first go-around after riichi")
     g.add_argument("--tenhou", action="store_true", help="dealer's win on the first draw")
     g.add_argument("--chiihou", action="store_true", help="non-dealer's win on the first draw")
     g.add_argument("--dora", action="append", metavar="TILES",
-                   help="dora indicators, kan dora included: 4m7z, or --dora 4m --dora 7z")
+                   help="dora indicators, kan dora included: 4m7z, or --dora 4m --dora 7z" + dora_help)
     g.add_argument("--ura", action="append", metavar="TILES",
                    help="ura dora indicators (count only with riichi); repeatable as --dora")
     g.add_argument("--honba", type=int, help="counters on the table (default 0)")
     g.add_argument("--sticks", type=int, help="riichi sticks on the table (default 0)")
-    add_rule_arguments(g)
-    g = parser.add_argument_group("MCR context (with --text)")
-    g.add_argument("--flowers", type=int, help="flower and season tiles (default 0; check PHOTO: the flowers it shows)")
-    g.add_argument("--last-copy", action="store_true", help="the winning tile was the last of its kind")
-    g.add_argument("--hidden-win-tile", action="store_true",
-                   help="the winning tile was not shown separately (no wait fans)")
+    add_rule_arguments(parser.add_argument_group("riichi table rules (defaults: the tournament-common ones)"))
+    g = parser.add_argument_group(f"MCR only ({where})")
+    g.add_argument("--flowers", type=int, help="flower and season tiles (default 0" + flowers_help + ")")
+    g.add_argument("--last-copy", action="store_true", help="the winning tile was the last of its kind (Last Tile)")
+
+
+def riichi_words(argv: list[str]) -> list[str]:
+    """``argv`` with ``--riichi double`` (or ``=double``) as ``--double-riichi``, ``--riichi
+    riichi`` as ``--riichi`` and ``--riichi none`` dropped: every verb takes both spellings
+    while ``--riichi`` stays a switch that never eats the next argument (a photo)."""
+    out, i = [], 0
+    while i < len(argv):
+        word = argv[i]
+        if word == "--":                      # what follows is positional
+            return out + argv[i:]
+        value = word.partition("=")[2] if word.startswith("--riichi=") else None
+        if value is None and word == "--riichi" and argv[i + 1:i + 2] in (["none"], ["riichi"], ["double"]):
+            value, i = argv[i + 1], i + 1
+        if value is None:
+            out.append(word)
+        elif value in ("riichi", "double", "none"):
+            out += {"riichi": ["--riichi"], "double": ["--double-riichi"], "none": []}[value]
+        else:
+            out.append(word)                  # argparse names the bad value
+        i += 1
+    return out
+
+
+def riichi_from_flags(args) -> str:
+    """``none``, ``riichi`` or ``double`` from ``--riichi [double]`` and ``--double-riichi``;
+    HandError for ``--riichi`` (a plain riichi) with ``--double-riichi``: which was it?"""
+    level = getattr(args, "riichi", None) or "none"
+    if getattr(args, "double_riichi", False):
+        if level == "riichi":
+            from scoring.hand import HandError
+            raise HandError("give --riichi or --double-riichi, not both")
+        return "double"
+    return level
+
+
+def assumed_line(args, ruleset: str) -> str | None:
+    """``Assumed: …`` naming each default a ``--text`` report rests on (the ruleset, ron, the
+    East seat, a dealer's payment, the East round), worded as ``tilescope score`` words its
+    own (tsumo there): printed first, so a wrong assumption is seen before the value."""
+    assumed = [what for given, what in (
+        (args.ruleset, "riichi rules (--ruleset mcr for Chinese Official)"),
+        (args.win, "won on a discard (--win tsumo if self-drawn)"),
+        (args.seat, "seat East" + (", the dealer" if ruleset == "riichi" else "") + " (--seat)"),
+        (args.round, "round East (--round)")) if given is None]
+    return f"Assumed: {'; '.join(assumed)}" if assumed else None
 
 
 def _request_from_args(args, short_hand: bool = False):
@@ -99,7 +165,7 @@ def _request_from_args(args, short_hand: bool = False):
         ruleset=args.ruleset or "riichi", concealed=concealed, melds=melds, win_tile=win_tile,
         win=args.win or "ron", seat_wind=args.seat or "E", round_wind=args.round or "E",
         last_wall_tile=args.last_tile,
-        replacement_tile=args.rinshan, robbing_kong=args.chankan, riichi=args.riichi,
+        replacement_tile=args.replacement, robbing_kong=args.robbing_kong, riichi=riichi_from_flags(args),
         ippatsu=args.ippatsu, tenhou=args.tenhou, chiihou=args.chiihou,
         dora_indicators=tuple(parse_tiles("".join(args.dora or ()))),
         ura_dora_indicators=tuple(parse_tiles("".join(args.ura or ()))),
@@ -126,8 +192,9 @@ def format_report(req, result: dict) -> str:
     if "han" in result:           # riichi
         if not result["valid"]:
             lines.append(f"NOT A VALID WIN: {result.get('reason')}")
+        from scoring.riichi.limits import value_words, yaku_value_words
         for y in result["yaku"]:
-            lines.append(f"  {y['name']:<28} {y['han']:>2} han")
+            lines.append(f"  {y['name']:<28} {yaku_value_words(y['han']):>6}")
         d = result["dora"]
         for key, name in (("dora", "dora"), ("aka", "aka dora (red fives)"), ("ura", "ura dora")):
             if d[key]:             # a kind that adds nothing is left out, as yaku are
@@ -135,12 +202,12 @@ def format_report(req, result: dict) -> str:
         if req.ura_dora_indicators and req.riichi == "none":
             lines.append("  (ura dora indicators given, not counted: ura dora need riichi)")
         raw = sum(f["fu"] for f in result["fu_breakdown"])
-        lines.append(f"Fu:    {result['fu']}" + (f" ({raw} rounded up)" if raw != result["fu"] else ""))
-        for f in result["fu_breakdown"]:
-            lines.append(f"  {f['reason']:<36} {f['fu']:>3}")
+        if not any(y["han"] >= 13 for y in result["yaku"]):   # a yakuman is valued without fu
+            lines.append(f"Fu:    {result['fu']}" + (f" ({raw} rounded up)" if raw != result["fu"] else ""))
+            for f in result["fu_breakdown"]:
+                lines.append(f"  {f['reason']:<36} {f['fu']:>3}")
         if result["valid"]:
-            limit = f" = {result['limit']}" if result["limit"] else ""
-            lines.append(f"Value: {result['han']} han {result['fu']} fu{limit}")
+            lines.append(f"Value: {value_words(result)}")
             from scoring.riichi.limits import liability_note
             note = liability_note(req, [y["name"] for y in result["yaku"]])
             if note:
@@ -220,7 +287,8 @@ def _run_text(args) -> int:
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
     else:
-        print(format_report(req, result))
+        line = assumed_line(args, req.ruleset)
+        print((line + "\n" if line else "") + format_report(req, result))
     return 0
 
 

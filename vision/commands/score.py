@@ -68,35 +68,11 @@ def add_photo_arguments(parser: argparse.ArgumentParser) -> None:
 def add_context_arguments(parser: argparse.ArgumentParser) -> None:
     """The flags for what a photo cannot show (``tilescope score`` and ``stream``); read back by
     :func:`context_from_args`."""
-    g = parser.add_argument_group("the win")
-    g.add_argument("--ruleset", choices=("riichi", "mcr"), help="default riichi")
-    g.add_argument("--win", choices=("tsumo", "ron"), help="self-drawn or on a discard (default tsumo)")
-    g.add_argument("--seat", choices=tuple("ESWN"), help="seat wind; E is the dealer (default E)")
-    g.add_argument("--round", choices=tuple("ESWN"), help="round (prevalent) wind (default E)")
-    g.add_argument("--last-tile", action="store_true",
-                   help="won on the last wall tile or its discard (haitei/houtei; MCR Last Tile Draw/Claim)")
-    g.add_argument("--replacement", "--rinshan", action="store_true",
-                   help="won on a kan replacement tile (rinshan kaihou; Out with Replacement Tile)")
-    g.add_argument("--robbing-kong", "--chankan", action="store_true",
-                   help="won by robbing a kan (chankan; Robbing the Kong)")
-    g = parser.add_argument_group("riichi only")
-    g.add_argument("--riichi", action="store_true", help="riichi was declared (default: not)")
-    g.add_argument("--double-riichi", action="store_true", help="double riichi was declared")
-    g.add_argument("--ippatsu", action="store_true", help="won within the first go-around after riichi")
-    g.add_argument("--tenhou", action="store_true", help="dealer's win on the first draw")
-    g.add_argument("--chiihou", action="store_true", help="non-dealer's win on the first draw")
-    g.add_argument("--dora", action="append", metavar="TILES",
-                   help="dora indicator(s), repeatable or an mpsz string like 3m7z "
-                        "(default: the photo's dora row, if any; a video: its frame's)")
-    g.add_argument("--ura", action="append", metavar="TILES", help="ura-dora indicators (count only with riichi)")
-    g.add_argument("--honba", type=int, help="counters on the table (default 0)")
-    g.add_argument("--sticks", type=int, help="riichi sticks on the table (default 0)")
-    from vision.commands.hand import add_rule_arguments
+    from vision.commands.hand import add_table_arguments
 
-    add_rule_arguments(parser.add_argument_group("riichi table rules (defaults: the tournament-common ones)"))
-    g = parser.add_argument_group("MCR only")
-    g.add_argument("--flowers", type=int, help="flower/season tiles (default: the flowers the photo or frame shows)")
-    g.add_argument("--last-copy", action="store_true", help="the winning tile was the last of its kind (Last Tile)")
+    add_table_arguments(parser, "what the photo cannot show", win_default="tsumo",
+                        dora_help=" (default: the photo's dora row, if any; a video: its frame's)",
+                        flowers_help=": the flowers the photo or frame shows")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -202,12 +178,14 @@ def context_from_args(args) -> tuple[dict, list[str]]:
                       ("chiihou", "chiihou"), ("last_copy", "last_copy")):
         if getattr(args, flag):
             ctx[key] = True
-    if args.double_riichi and args.riichi:
-        raise UsageError("give --riichi or --double-riichi, not both")
-    if args.double_riichi:
-        ctx["riichi"] = "double"
-    elif args.riichi:
-        ctx["riichi"] = "riichi"
+    from scoring.hand import HandError
+    from vision.commands.hand import riichi_from_flags
+    try:
+        riichi = riichi_from_flags(args)
+    except HandError as exc:
+        raise UsageError(str(exc)) from None
+    if riichi != "none":
+        ctx["riichi"] = riichi
     if args.dora:
         ctx["dora_indicators"] = "".join(args.dora)
     if args.ura:
@@ -418,13 +396,19 @@ def _context_from_hand_args(args, notes: list[str] | None = None) -> dict:
             ctx[key] = value
             if notes is not None:
                 notes.append(note)
-    for flag, key in (("last_tile", "last_wall_tile"), ("rinshan", "replacement_tile"),
-                      ("chankan", "robbing_kong"), ("ippatsu", "ippatsu"), ("tenhou", "tenhou"),
+    for flag, key in (("last_tile", "last_wall_tile"), ("replacement", "replacement_tile"),
+                      ("robbing_kong", "robbing_kong"), ("ippatsu", "ippatsu"), ("tenhou", "tenhou"),
                       ("chiihou", "chiihou"), ("last_copy", "last_copy")):
         if getattr(args, flag, False):
             ctx[key] = True
-    if getattr(args, "riichi", "none") != "none":
-        ctx["riichi"] = args.riichi
+    from scoring.hand import HandError
+    from vision.commands.hand import riichi_from_flags
+    try:
+        riichi = riichi_from_flags(args)
+    except HandError as exc:
+        raise UsageError(str(exc)) from None
+    if riichi != "none":
+        ctx["riichi"] = riichi
     for flag, key in (("dora", "dora_indicators"), ("ura", "ura_dora_indicators")):
         if getattr(args, flag, None):
             ctx[key] = "".join(getattr(args, flag))
