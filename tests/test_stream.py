@@ -164,6 +164,135 @@ def test_a_hand_scored_from_guessed_tiles_says_so_on_the_banner():
     assert plain["summary"] == "1 han 30 fu · 1500" and not plain["guessed"]
 
 
+def test_the_overlay_lines_explain_every_han_dora_and_red_fives_included():
+    # the broadcast sample's true hand (vision/samples/README.md): 234m 067p 44s 57s + chi 678m,
+    # ron on 6s, dora indicator 3s. Tanyao 1; dora 4s held twice: 2; the red 0p: aka dora 1
+    # (riichi rules 001: each dora and red five is one han) = 4 han, as the summary says. The
+    # overlay showed "tanyao 1" alone under "4 han 30 fu"
+    from scoring.api import score_json
+    from vision.stream import HandEvent
+
+    result = score_json({"ruleset": "riichi", "concealed": "234m067p44s57s",
+                         "melds": [{"type": "chi", "tiles": "678m", "called": "6m", "from": "left"}],
+                         "win_tile": "6s", "win": "ron", "seat_wind": "W", "round_wind": "E",
+                         "dora_indicators": "3s"})
+    event = HandEvent(9, dets_of(HAND_A), tuple((t, False) for t in HAND_A))
+    hand = hand_message(event, {"result": result, "warnings": []}, 1.0)["hand"]
+    assert hand["summary"] == "4 han 30 fu · 7700"
+    assert hand["lines"] == [{"name": "tanyao", "han": 1}, {"name": "dora", "han": 2},
+                             {"name": "aka dora", "han": 1}]
+    assert sum(line["han"] for line in hand["lines"]) == result["han"] == 4
+    # ura dora under riichi: the same hand closed with riichi, ura indicator 5m (ura dora 6m:
+    # the chi's 6m now concealed, 1) - riichi 1 + tanyao 1 + dora 2 + aka 1 + ura 1 = 6 han
+    closed = score_json({"ruleset": "riichi", "concealed": "234m067p44s57s678m", "win_tile": "6s",
+                         "win": "ron", "seat_wind": "W", "round_wind": "E", "riichi": "riichi",
+                         "dora_indicators": "3s", "ura_dora_indicators": "5m"})
+    lines = hand_message(event, {"result": closed}, 1.0)["hand"]["lines"]
+    assert lines[-1] == {"name": "ura dora", "han": 1}
+    assert sum(line["han"] for line in lines) == closed["han"]
+    # MCR: the fans are the lines, flowers included (the mcr_flowers sample: 16+6+2+1+1x2 = 27)
+    mcr = score_json({"ruleset": "mcr", "concealed": "123456m7z", "win_tile": "7z", "win": "ron",
+                      "melds": [{"type": "chi", "tiles": "789m", "called": "7m", "from": "left"},
+                                {"type": "pon", "tiles": "555z", "called": "5z", "from": "across"}],
+                      "seat_wind": "S", "round_wind": "E", "flowers": 2})
+    lines = hand_message(event, {"result": mcr}, 1.0)["hand"]["lines"]
+    assert sum(line["points"] * line["count"] for line in lines) == mcr["total"] == 27
+    assert {"name": "Flower Tiles", "points": 1, "count": 2} in lines
+
+
+def test_a_hand_read_from_unsure_tiles_is_never_shown_as_sure():
+    # a broadcast clip showed a plain value over five "tile read as ... (confidence 0.49)"
+    # warnings: the message says unsure (and which tiles), and so does its banner line
+    from vision.stream import HandEvent
+
+    event = HandEvent(9, dets_of(HAND_A), tuple((t, False) for t in HAND_A))
+    result = {"valid": True, "han": 1, "fu": 30, "limit": None, "payment": {"total": 1500}}
+    low = [{"code": "low_confidence", "message": f"tile {n} read as 5p (confidence 0.49)",
+            "fix": f"--fix {n}=6p", "tiles": [n]} for n in (9, 2)]
+    hand = hand_message(event, {"result": result, "warnings": low}, 1.0)["hand"]
+    assert (hand["unsure"], hand["unsure_tiles"]) == (True, [2, 9])
+    assert hand["summary"] == "1 han 30 fu · 1500 (unsure: tiles 2, 9)"
+    corrected = {"code": "corrected", "tiles": [3]}
+    hand = hand_message(event, {"result": result, "warnings": low + [corrected]}, 1.0)["hand"]
+    assert hand["summary"] == "1 han 30 fu · 1500 (guessed: tile 3 unsure; unsure: tiles 2, 9)"
+    assert hand["unsure_tiles"] == [2, 3, 9] and hand["guessed"]
+    # the reader unsure of the photo as a whole names no tile
+    whole = {"code": "unsure_photo", "message": "the reader is unsure of most tiles", "tiles": []}
+    hand = hand_message(event, {"result": result, "warnings": [whole]}, 1.0)["hand"]
+    assert (hand["unsure"], hand["unsure_tiles"]) == (True, [])
+    assert hand["summary"] == "1 han 30 fu · 1500 (unsure reading)"
+    # a warning about grouping, not names, leaves the value sure
+    meld = {"code": "meld_without_sideways", "tiles": [12, 13, 14]}
+    hand = hand_message(event, {"result": result, "warnings": [meld]}, 1.0)["hand"]
+    assert (hand["unsure"], hand["unsure_tiles"], hand["summary"]) == (False, [], "1 han 30 fu · 1500")
+    # on the annotated video the unsure value's banner is amber, a sure one white
+    from vision.stream import UNSURE_BANNER, draw_frame
+
+    frame = np.zeros((360, 640, 3), np.uint8)
+    amber = draw_frame(frame, None, "1 han 30 fu · 1500 (unsure: tiles 2, 9)", unsure=True)[-40:]
+    white = draw_frame(frame, None, "1 han 30 fu · 1500")[-40:]
+    assert (amber.reshape(-1, 3) == UNSURE_BANNER).all(axis=1).any()
+    assert not (white.reshape(-1, 3) == UNSURE_BANNER).all(axis=1).any() and white.min(axis=2).max() == 255
+
+
+# overlay.js in node with a stand-in for the few DOM calls it makes; prints what the card shows
+OVERLAY_HARNESS = r"""
+const fs = require("fs"), vm = require("vm");
+const els = {};
+function el(id) {
+  const classes = new Set();
+  return els[id] = els[id] || {id, textContent: "", innerHTML: "", children: [], dataset: {},
+    appendChild(c) { this.children.push(c); },
+    classList: {add: (c) => classes.add(c), remove: (c) => classes.delete(c),
+                toggle: (c, on) => on ? classes.add(c) : classes.delete(c), has: (c) => classes.has(c)},
+    get className() { return [...classes].join(" "); }, set className(v) { classes.clear(); classes.add(v); }};
+}
+let socket;
+const ctx = {document: {getElementById: el, createElement: () => el(Math.random())},
+             location: {protocol: "http:", host: "x"}, setTimeout: () => {},
+             WebSocket: function () { socket = this; }};
+vm.createContext(ctx);
+for (const f of process.argv.slice(2, 4)) vm.runInContext(fs.readFileSync(f, "utf8"), ctx);
+socket.onmessage({data: fs.readFileSync(0, "utf8")});
+const card = el("card");
+console.log(JSON.stringify({value: el("value").textContent, lines: el("lines").textContent,
+  unsure: el("unsure").textContent, card: card.className}));
+"""
+
+
+def test_the_overlay_page_shows_every_line_and_marks_an_unsure_value(tmp_path):
+    import json
+    import shutil
+    import subprocess
+
+    from vision.overlay import WEB_DIR
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    harness = tmp_path / "harness.js"
+    harness.write_text(OVERLAY_HARNESS)
+    hand = {"tiles": ["2m"], "summary": "2 han 30 fu · 2000 (unsure: tiles 2, 9)",
+            "request": None, "result": {}, "warnings": [], "guessed": False,
+            "lines": [{"name": "yakuhai (chun)", "han": 1}, {"name": "aka dora", "han": 1}],
+            "unsure": True, "unsure_tiles": [2, 9]}
+
+    def shown(hand):
+        msg = json.dumps({"type": "hand", "frame": 7, "time_s": 0.7, "hand": hand})
+        r = subprocess.run([node, str(harness), str(WEB_DIR / "tiles.js"), str(WEB_DIR / "overlay.js")],
+                           input=msg, capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+        return json.loads(r.stdout)
+
+    got = shown(hand)
+    assert got["lines"] == "yakuhai (chun) 1 · aka dora 1"        # 1 + 1 = the 2 han shown
+    assert got["unsure"] == "? unsure reading: tiles 2, 9" and "unsure" in got["card"].split()
+    got = shown({**hand, "summary": "2 han 30 fu · 2000", "unsure": False, "unsure_tiles": []})
+    assert got["unsure"] == "" and "unsure" not in got["card"].split()
+    mcr = shown({**hand, "lines": [{"name": "Flower Tiles", "points": 1, "count": 2}]})
+    assert mcr["lines"] == "Flower Tiles 1×2"
+
+
 class ListCapture:
     """A fake live capture: hands out ``n`` frames as fast as it is asked."""
 

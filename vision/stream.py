@@ -410,7 +410,9 @@ def pipeline_scorer(context: dict | None = None) -> Callable[[np.ndarray, Detect
 def hand_message(event: HandEvent | None, scored: dict | None, time_s: float) -> dict:
     """The overlay's WebSocket message for a stable hand (``hand`` is None when none is shown).
     ``hand.tiles`` are the scored tiles in the scorer's reading order (the order its warnings
-    number them), or the stable tiles as tracked when nothing was scored."""
+    number them), or the stable tiles as tracked when nothing was scored; ``hand.lines`` every
+    line of the value (:func:`value_lines`); ``hand.unsure`` whether the reading is in doubt
+    (:func:`unsure_tiles`), with the tiles in doubt in ``hand.unsure_tiles``."""
     if event is None or not event.tiles:
         return {"type": "hand", "frame": event.frame if event else None,
                 "time_s": round(time_s, 2), "hand": None}
@@ -419,9 +421,10 @@ def hand_message(event: HandEvent | None, scored: dict | None, time_s: float) ->
     # tiles the pipeline re-read from the reader's next guesses: the value is a guess, and the
     # banner says so (a viewer sees no warnings)
     guessed = _guessed_numbers(warnings)
+    unsure, doubted = unsure_tiles(warnings)
     summary = summarize(scored.get("result"))
-    if guessed and scored.get("result") and not scored["result"].get("error"):
-        summary += f" (guessed: tile{'s' if len(guessed) > 1 else ''} {', '.join(map(str, guessed))} unsure)"
+    if unsure and scored.get("result") and not scored["result"].get("error"):
+        summary += f" ({_doubt_words(guessed, [n for n in doubted if n not in guessed])})"
     return {
         "type": "hand",
         "frame": event.frame,
@@ -432,10 +435,71 @@ def hand_message(event: HandEvent | None, scored: dict | None, time_s: float) ->
             "request": scored.get("request"),
             "result": scored.get("result"),
             "summary": summary,
+            "lines": value_lines(scored.get("result")),
             "guessed": bool(guessed),
+            "unsure": unsure,
+            "unsure_tiles": doubted,
             "warnings": warnings,
         },
     }
+
+
+# Warnings that put the name of the tiles they list in doubt: read below the reader's
+# confidence threshold, re-read from its next guesses (corrected, not_flowers, not_backs), or
+# fives of a photo without colour, any of which may be red. A broadcast clip showed a plain
+# value over five "tile read as … (confidence 0.49)" warnings: a viewer sees no warnings.
+UNSURE_TILE_CODES = frozenset({"low_confidence", "corrected", "not_flowers", "not_backs", "no_colour"})
+# Warnings that put the whole reading in doubt, whichever tiles: most tiles read unsurely, or
+# tiles smaller than the reader was trained on ("its names are guesses there")
+UNSURE_PHOTO_CODES = frozenset({"unsure_photo", "small_tiles"})
+
+
+def unsure_tiles(warnings) -> tuple[bool, list[int]]:
+    """Whether a hand's reading is in doubt after its ``warnings`` (``tilescope score --json``
+    dicts), and the tiles in doubt (1-based, scorer order): those listed by a warning of
+    :data:`UNSURE_TILE_CODES`; a warning of :data:`UNSURE_PHOTO_CODES` doubts the reading as
+    a whole (``(True, [])`` when it is alone)."""
+    tiles: set[int] = set()
+    whole = False
+    for w in warnings or ():
+        if not isinstance(w, dict):
+            continue
+        if w.get("code") in UNSURE_TILE_CODES:
+            tiles.update(w.get("tiles", ()))
+        whole = whole or w.get("code") in UNSURE_PHOTO_CODES
+    return whole or bool(tiles), sorted(tiles)
+
+
+def _doubt_words(guessed: list[int], doubted: list[int]) -> str:
+    """The banner's note: 'guessed: tiles 3, 5 unsure; unsure: tile 9', or 'unsure reading'
+    when only the photo as a whole is in doubt."""
+    def tiles(ns: list[int]) -> str:
+        return f"tile{'s' if len(ns) > 1 else ''} {', '.join(map(str, ns))}"
+
+    parts = ([f"guessed: {tiles(guessed)} unsure"] if guessed else []) + (
+        [f"unsure: {tiles(doubted)}"] if doubted else [])
+    return "; ".join(parts) or "unsure reading"
+
+
+# the dora of a riichi result (``result["dora"]``) as lines of the value, in the order
+# `tilescope hand` prints them
+DORA_LINES = (("dora", "dora"), ("aka", "aka dora"), ("ura", "ura dora"))
+
+
+def value_lines(result: dict | None) -> list[dict]:
+    """Every line the value is the sum of, for the overlay: riichi yaku ``{"name", "han"}``
+    then dora, aka dora (red fives) and ura dora with their han (a kind that adds nothing is
+    left out, as yaku are), so that the lines' han add up to the hand's han (an overlay that
+    left dora out showed "2 han" over one 1-han line); MCR fans ``{"name", "points",
+    "count"}`` (flowers are a fan). Empty for a result with an error or none."""
+    if not result or result.get("error"):
+        return []
+    if "fans" in result:
+        return [{"name": f["name"], "points": f["points"], "count": f.get("count", 1)}
+                for f in result["fans"]]
+    dora = result.get("dora") or {}
+    return ([{"name": y["name"], "han": y["han"]} for y in result.get("yaku", [])]
+            + [{"name": name, "han": dora[key]} for key, name in DORA_LINES if dora.get(key)])
 
 
 def summarize(result: dict | None) -> str:
@@ -498,11 +562,16 @@ def layout_groups(scored: dict | None) -> list[LayoutGroup]:
     return out
 
 
+# the banner's text for a value read from unsure tiles (hand_message's "unsure"): amber, the
+# overlay page's mark, where a sure value is white
+UNSURE_BANNER = (36, 191, 251)
+
+
 def draw_frame(image: np.ndarray, detections: Detections | None, banner: str | None,
-               groups: list[LayoutGroup] = ()) -> np.ndarray:
+               groups: list[LayoutGroup] = (), unsure: bool = False) -> np.ndarray:
     """A copy of ``image`` ``(H, W, 3) uint8`` BGR (returned the same shape) with tile boxes
     and codes, the current hand's melds / winning tile / dora row outlined
-    (``vision.annotate.draw``) and a score banner along the bottom."""
+    (``vision.annotate.draw``) and a score banner along the bottom, amber when ``unsure``."""
     import cv2
 
     from vision.annotate import draw
@@ -523,8 +592,8 @@ def draw_frame(image: np.ndarray, detections: Detections | None, banner: str | N
             while text and cv2.getTextSize(banner, font, size, thick)[0][0] > w - 2 * margin:
                 text = text[:-1]
                 banner = text.rstrip() + "..."
-        cv2.putText(out, banner, (margin, h - int(16 * scale) - 4), font, size, (255, 255, 255),
-                    thick, cv2.LINE_AA)
+        cv2.putText(out, banner, (margin, h - int(16 * scale) - 4), font, size,
+                    UNSURE_BANNER if unsure else (255, 255, 255), thick, cv2.LINE_AA)
     return out
 
 
@@ -572,6 +641,7 @@ class StreamRunner:
         self.written = 0                                    # frames given to the writer
         self._out_size: tuple[int, int] | None = None      # (width, height) written first
         self.banner: str | None = None
+        self.unsure = False     # the banner's value was read from unsure tiles
         self.groups: list = []  # meld / win outlines of the current hand
         self._boxes: Detections | None = None
         self._windows: tuple = ()
@@ -607,11 +677,12 @@ class StreamRunner:
                 hand = message["hand"]
                 self.banner = None if hand is None else (
                     " ".join(hand["tiles"]) if self.scorer is None else hand["summary"])
+                self.unsure = hand is not None and hand["unsure"]
                 self.groups = layout_groups(scored)
                 if self.on_hand is not None:
                     self.on_hand(message)
         if self.writer is not None:
-            drawn = draw_frame(frame.image, self._boxes, self.banner, self.groups)
+            drawn = draw_frame(frame.image, self._boxes, self.banner, self.groups, self.unsure)
             if self._out_size is None:
                 self._out_size = drawn.shape[1::-1]
             elif drawn.shape[1::-1] != self._out_size:
