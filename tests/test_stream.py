@@ -476,6 +476,64 @@ def test_stream_command_prints_each_stable_hand_and_writes_the_annotated_copy(tm
     cap.release()
 
 
+def _documented_messages() -> list[dict]:
+    """The example messages of docs/overlay-json.md (its ```json blocks)."""
+    import json
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).parent.parent / "docs" / "overlay-json.md").read_text()
+    return [json.loads(block) for block in re.findall(r"```json\n(.*?)```", doc, re.S)]
+
+
+def _fits(sent, doc) -> bool:
+    """Whether ``sent`` has the shape of the documented ``doc``: the same keys (a doc object
+    with a "…" key may have more), the same JSON kinds (null, bool, number, string, list,
+    object) all the way down; "…" in the doc stands for anything."""
+    if doc == "…":
+        return True
+    if isinstance(doc, dict):
+        if not isinstance(sent, dict):
+            return False
+        keys = set(doc) - {"…"}
+        if not (keys <= set(sent) if "…" in doc else keys == set(sent)):
+            return False
+        return all(_fits(sent[k], doc[k]) for k in keys)
+    if isinstance(doc, list):
+        return isinstance(sent, list) and (not doc or doc[0] == "…"
+                                           or all(_fits(x, doc[0]) for x in sent))
+    kind = lambda v: "null" if v is None else "bool" if isinstance(v, bool) else \
+        "number" if isinstance(v, (int, float)) else type(v).__name__
+    return kind(sent) == kind(doc)
+
+
+def test_the_documented_messages_are_the_ones_sent(tmp_path, capsys, monkeypatch):
+    # docs/overlay-json.md against what `tilescope stream --json` prints for a rendered clip
+    # (empty table, hand A, hand B, empty table) and what the overlay sends a client before
+    # the first hand. --json printed no "end", and the first message's "frame": null was
+    # undocumented
+    import json
+
+    import vision.pipeline
+    from vision.cli import main
+    from vision.overlay import OverlayHub
+
+    monkeypatch.setattr(vision.pipeline, "get_reader", lambda weights=None: GreyReader())
+    clip = tmp_path / "clip.avi"
+    write_clip(clip, clip_frames() + [render(None)] * 20)
+    assert main(["stream", str(clip), "--json", "--context", json.dumps(CONTEXT)]) == 0
+    sent = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [m["type"] for m in sent] == ["hand", "hand", "hand", "end"]
+    assert [m["hand"] is None for m in sent[:3]] == [False, False, True]
+    sent.append(OverlayHub().current)           # a client connecting before the first hand
+    documented = _documented_messages()
+    for m in sent:
+        assert any(_fits(m, d) for d in documented), f"undocumented message shape: {m}"
+    for d in documented:                        # and nothing documented that is never sent
+        assert any(_fits(m, d) for m in sent), f"documented but not sent: {d}"
+    assert {m["type"] for m in sent} == {d["type"] for d in documented} == {"hand", "end"}
+
+
 def test_stream_takes_the_win_flags_of_tilescope_score(tmp_path, capsys, monkeypatch):
     # --win/--seat/--round as in tilescope score, instead of a --context object; what is left
     # to its default is said on stderr

@@ -183,8 +183,9 @@ def run(args: argparse.Namespace) -> int:
         source.close()
         if writer is not None:
             writer.release()
-    if hub is not None:
-        hub.publish({"type": "end"})
+    # the stream stopped (the file ended, the live source stopped, or Ctrl-C / kill): every
+    # sink is told, as docs/overlay-json.md says (--json printed no end before)
+    on_hand({"type": "end"})
     print(f"tilescope stream: {stats.frames} frames, {stats.detected} detected "
           f"({stats.detect_fps:.1f}/s), {stats.dropped} dropped, {stats.events} hand changes",
           file=sys.stderr)
