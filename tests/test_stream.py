@@ -15,7 +15,7 @@ import pytest
 
 from grey_tiles import GreyReader, render, tile_boxes
 from vision.detections import Detection, Detections
-from vision.stream import (FrameSource, HandStabiliser, LatestFrameReader, StreamRunner,
+from vision.stream import (Frame, FrameSource, HandStabiliser, LatestFrameReader, StreamRunner,
                            TileTracker, hand_message, iou, layout_groups, reading_order, summarize)
 
 CONTEXT = {"ruleset": "riichi", "win": "tsumo", "seat_wind": "E", "round_wind": "E"}
@@ -389,6 +389,86 @@ def test_annotated_copy_keeps_every_frame(tmp_path):
     assert written[-1][-40:].max() > 200 and written[0][-40:].max() < 50
 
 
+class FramesKept:
+    """A stand-in for cv2.VideoWriter that keeps the frames written."""
+
+    def __init__(self):
+        self.frames = []
+
+    def write(self, frame):
+        self.frames.append(frame.copy())
+
+
+def test_the_annotated_video_draws_nothing_of_a_hand_taken_away_over_the_next():
+    # hand A (row at y 160..200) is swept off at frame 20 and hand B laid 100 px lower: A's
+    # boxes stayed while its tracks left the hand (seen 1 of the last 5 frames: the 4th frame
+    # without them, TileTracker leave=1) and its outlines until B held still (a clip's frames
+    # 180-189 kept them). The frame is black there, so any colour in A's band is drawing of A
+    lower = np.zeros_like(render(HAND_B))
+    lower[100:] = render(HAND_B)[:-100]
+    frames = [render(HAND_A)] * 20 + [lower] * 20
+    scorer, real = _scorer()
+    writer = FramesKept()
+    runner = StreamRunner(GreyReader(), HandStabiliser(stable_frames=5), scorer, None, writer)
+    for i, image in enumerate(frames):
+        runner.step(Frame(i, image, i / 10))
+    band = slice(130, 235)                          # A's boxes, labels and outlines
+    assert writer.frames[19][band].any()            # A drawn while on the table
+    # frame 20 still draws A's boxes (one frame's missed detection must not make a box
+    # flicker); from frame 21 nothing of A is drawn
+    assert [i for i in range(21, 40) if writer.frames[i][band].any()] == []
+    assert writer.frames[39][230:320].any()         # B drawn where it lies
+    if real:                    # A's winning tile was outlined (magenta) while it lay there
+        from vision.annotate import WINNING
+
+        assert (writer.frames[19][band].reshape(-1, 3) == WINNING).all(axis=1).any()
+
+
+def test_labels_of_a_hand_cameras_small_tiles_never_cover_one_another(monkeypatch):
+    # a broadcast frame's row: 14 tiles 22 x 30 px, 2 px apart, in 1280 x 720 (the riichi
+    # broadcast sample). A label ("5m", about 32 px wide at this size) is wider than a tile:
+    # side by side above the row they ran into one strip. Each label's filled rectangle must
+    # stand clear of every other, and every tile keep its label (every second one below)
+    import vision.annotate as annotate
+
+    filled = []
+
+    class Recorder:               # cv2, recording the filled rectangles (the label grounds)
+        def __getattr__(self, name):
+            return getattr(cv2, name)
+
+        def rectangle(self, img, p1, p2, colour, thickness, *a):
+            if thickness < 0:
+                filled.append((*p1, *p2))
+            return cv2.rectangle(img, p1, p2, colour, thickness, *a)
+
+    monkeypatch.setattr(annotate, "cv2", Recorder())
+    codes = ["2m", "3m", "4m", "0p", "6p", "7p", "4s", "4s", "5s", "7s", "6m", "7m", "8m", "6s"]
+    tiles = [Detection(c, (400 + 24 * i, 500, 422 + 24 * i, 530), 0.9) for i, c in enumerate(codes)]
+    annotate.draw(np.zeros((720, 1280, 3), np.uint8), tiles)
+    assert len(filled) == 14
+    overlapping = [(a, b) for i, a in enumerate(filled) for b in filled[i + 1:]
+                   if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]]
+    assert overlapping == []
+    above = [r[3] <= 500 for r in filled]
+    assert above == [True, False] * 7               # alternately above and below the row
+
+
+def test_stream_help_explains_the_video_s_colours_and_marks(capsys):
+    # every colour and mark the annotated video draws (vision/annotate.py's colours, the
+    # outlines layout_groups makes, the banner) is said in `tilescope stream --help`
+    from vision.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["stream", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for said in ("green: read surely", "orange: read unsure (confidence under 0.5)",
+                 "grey: face down", "* marks a sideways (turned) tile", 'yellow "meld"',
+                 'magenta "win"', 'pink "dora"', 'orange "guessed X?"', "amber",
+                 "docs/overlay-json.md"):
+        assert said in text, said
+
+
 def test_hand_message_for_an_empty_table():
     assert hand_message(None, None, 1.234) == {"type": "hand", "frame": None, "time_s": 1.23, "hand": None}
 
@@ -469,7 +549,8 @@ def test_stream_command_prints_each_stable_hand_and_writes_the_annotated_copy(tm
     assert main(["stream", str(clip), "--json", "--out", str(out), "--context", json.dumps(CONTEXT)]) == 0
     captured = capsys.readouterr()
     lines = [json.loads(x) for x in captured.out.splitlines()]
-    assert [m["hand"]["tiles"] for m in lines] == [HAND_A, HAND_B]
+    assert [m["hand"]["tiles"] for m in lines[:-1]] == [HAND_A, HAND_B]
+    assert lines[-1] == {"type": "end"}                 # the file ended
     assert "50 frames, 50 detected" in captured.err
     cap = cv2.VideoCapture(str(out))
     assert int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) == 50

@@ -198,6 +198,11 @@ def _as_voted(d: Detection, tile: str, sideways: bool) -> Detection:
     return Detection(tile, d.box, guesses.get(tile, 0.0), sideways, ((d.tile, d.confidence),) + others)
 
 
+# a tracked tile is drawn while seen in one of this many last detected frames: one frame's
+# dropped detection does not make its box flicker; a tile taken away is gone a frame later
+SHOWN_FRAMES = 2
+
+
 class HandStabiliser:
     """Detections per frame in, ``HandEvent`` out only when a new hand has held still.
 
@@ -213,7 +218,12 @@ class HandStabiliser:
         self.stable_frames = stable_frames
         self.tracker = tracker or TileTracker()
         self.reported: tuple = ()
-        self.current = Detections(0, 0)  # the tracked tiles now (smoothed), for drawing
+        self.current = Detections(0, 0)  # the tracked tiles now (smoothed)
+        # the tracked tiles seen in one of the last SHOWN_FRAMES detected frames, for drawing:
+        # a tile swept off the table stays in the hand a few frames (the tracker's
+        # hysteresis), and its box was drawn over the next hand being laid down
+        self.shown = Detections(0, 0)
+        self.shown_key: tuple = ()       # their (tile, sideways) labels, as an event's key
         self._candidate: tuple | None = None
         self._count = 0
 
@@ -223,6 +233,9 @@ class HandStabiliser:
         key = tuple(t.label for t in tracks)
         smoothed = [_as_voted(t.detection, *t.label) for t in tracks]
         self.current = Detections(detections.width, detections.height, smoothed)
+        seen = [i for i, t in enumerate(tracks) if any(list(t.seen)[-SHOWN_FRAMES:])]
+        self.shown = Detections(detections.width, detections.height, [smoothed[i] for i in seen])
+        self.shown_key = tuple(key[i] for i in seen)
         if key == self._candidate:
             self._count += 1
         else:
@@ -643,6 +656,7 @@ class StreamRunner:
         self.banner: str | None = None
         self.unsure = False     # the banner's value was read from unsure tiles
         self.groups: list = []  # meld / win outlines of the current hand
+        self._groups_key: tuple = ()    # the tracked hand they belong to (HandEvent.key)
         self._boxes: Detections | None = None
         self._windows: tuple = ()
         self._shown: tuple[int, bool] = (0, False)   # tiles of the hand on screen, and scored?
@@ -663,7 +677,7 @@ class StreamRunner:
             # a frame of grain read as hundreds of boxes (Detections.crowded) says nothing of
             # the hand: the tracked tiles and the value on screen stay as they were
             event = None if getattr(dets, "crowded", 0) else self.stabiliser.update(dets, frame.index)
-            self._boxes = self.stabiliser.current  # tracked tiles: no box flickers in the video
+            self._boxes = self.stabiliser.shown  # tracked tiles: no box flickers in the video
             if event is not None:
                 scored = self._score(frame.image, event) if (self.scorer and event.tiles) else None
                 if self._covered(event, scored):
@@ -678,11 +692,14 @@ class StreamRunner:
                 self.banner = None if hand is None else (
                     " ".join(hand["tiles"]) if self.scorer is None else hand["summary"])
                 self.unsure = hand is not None and hand["unsure"]
-                self.groups = layout_groups(scored)
+                self.groups, self._groups_key = layout_groups(scored), event.key
                 if self.on_hand is not None:
                     self.on_hand(message)
         if self.writer is not None:
-            drawn = draw_frame(frame.image, self._boxes, self.banner, self.groups, self.unsure)
+            # the outlines are the scored hand's: drawn while the tiles shown are that hand,
+            # never over the next one being laid down (they stayed until it held still)
+            groups = self.groups if self.stabiliser.shown_key == self._groups_key else []
+            drawn = draw_frame(frame.image, self._boxes, self.banner, groups, self.unsure)
             if self._out_size is None:
                 self._out_size = drawn.shape[1::-1]
             elif drawn.shape[1::-1] != self._out_size:
