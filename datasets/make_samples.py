@@ -62,7 +62,7 @@ SAMPLES = {
 # Photos of real tiles composed by benchmarks.real_crop_hands.make_photo from the Camerash crops
 # (MIT): name -> its random seed. Seed 31 of seeds 1-39 tried (brought down to REAL_WIDTH): a
 # hand of tiles from several real sets that the bundled models (v24) read and score right
-# without a warning (so did seeds 3, 10, 18, 28 and 37, each of one set; 29 of 39 scored right).
+# without a warning (so did seeds 3, 10, 18, 28 and 37; 29 of 39 scored right).
 REAL_SAMPLES = {"mcr_real_tiles": 31}
 REAL_WIDTH = 1280          # the composed photo (1800 px wide here) is brought down to this
 REAL_CREDIT = ("tile photos: Camerash/mahjong-dataset crops, Copyright (c) 2019 Esmond Wong, "
