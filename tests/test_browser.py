@@ -199,7 +199,8 @@ def test_overlay_page_shows_what_the_websocket_sends(browser):
         hub.publish({"type": "hand", "frame": 7, "time_s": 0.7, "hand": {
             "tiles": ["2m", "3m", "4m"], "summary": "1 han 30 fu · 1000", "warnings": [],
             "request": {"concealed": "23m", "melds": [], "win_tile": "4m"},
-            "result": {"yaku": [{"name": "yakuhai (chun)", "han": 1}]}}})
+            "result": {"yaku": [{"name": "yakuhai (chun)", "han": 1}]},
+            "lines": [{"name": "yakuhai (chun)", "han": 1}]}})
         WebDriverWait(browser, 10).until(
             lambda d: d.find_element(By.ID, "value").text == "1 han 30 fu · 1000")
         assert browser.find_element(By.ID, "lines").text == "yakuhai (chun) 1"

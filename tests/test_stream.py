@@ -15,7 +15,7 @@ import pytest
 
 from grey_tiles import GreyReader, render, tile_boxes
 from vision.detections import Detection, Detections
-from vision.stream import (FrameSource, HandStabiliser, LatestFrameReader, StreamRunner,
+from vision.stream import (Frame, FrameSource, HandStabiliser, LatestFrameReader, StreamRunner,
                            TileTracker, hand_message, iou, layout_groups, reading_order, summarize)
 
 CONTEXT = {"ruleset": "riichi", "win": "tsumo", "seat_wind": "E", "round_wind": "E"}
@@ -164,6 +164,135 @@ def test_a_hand_scored_from_guessed_tiles_says_so_on_the_banner():
     assert plain["summary"] == "1 han 30 fu · 1500" and not plain["guessed"]
 
 
+def test_the_overlay_lines_explain_every_han_dora_and_red_fives_included():
+    # the broadcast sample's true hand (vision/samples/README.md): 234m 067p 44s 57s + chi 678m,
+    # ron on 6s, dora indicator 3s. Tanyao 1; dora 4s held twice: 2; the red 0p: aka dora 1
+    # (riichi rules 001: each dora and red five is one han) = 4 han, as the summary says. The
+    # overlay showed "tanyao 1" alone under "4 han 30 fu"
+    from scoring.api import score_json
+    from vision.stream import HandEvent
+
+    result = score_json({"ruleset": "riichi", "concealed": "234m067p44s57s",
+                         "melds": [{"type": "chi", "tiles": "678m", "called": "6m", "from": "left"}],
+                         "win_tile": "6s", "win": "ron", "seat_wind": "W", "round_wind": "E",
+                         "dora_indicators": "3s"})
+    event = HandEvent(9, dets_of(HAND_A), tuple((t, False) for t in HAND_A))
+    hand = hand_message(event, {"result": result, "warnings": []}, 1.0)["hand"]
+    assert hand["summary"] == "4 han 30 fu · 7700"
+    assert hand["lines"] == [{"name": "tanyao", "han": 1}, {"name": "dora", "han": 2},
+                             {"name": "aka dora", "han": 1}]
+    assert sum(line["han"] for line in hand["lines"]) == result["han"] == 4
+    # ura dora under riichi: the same hand closed with riichi, ura indicator 5m (ura dora 6m:
+    # the chi's 6m now concealed, 1) - riichi 1 + tanyao 1 + dora 2 + aka 1 + ura 1 = 6 han
+    closed = score_json({"ruleset": "riichi", "concealed": "234m067p44s57s678m", "win_tile": "6s",
+                         "win": "ron", "seat_wind": "W", "round_wind": "E", "riichi": "riichi",
+                         "dora_indicators": "3s", "ura_dora_indicators": "5m"})
+    lines = hand_message(event, {"result": closed}, 1.0)["hand"]["lines"]
+    assert lines[-1] == {"name": "ura dora", "han": 1}
+    assert sum(line["han"] for line in lines) == closed["han"]
+    # MCR: the fans are the lines, flowers included (the mcr_flowers sample: 16+6+2+1+1x2 = 27)
+    mcr = score_json({"ruleset": "mcr", "concealed": "123456m7z", "win_tile": "7z", "win": "ron",
+                      "melds": [{"type": "chi", "tiles": "789m", "called": "7m", "from": "left"},
+                                {"type": "pon", "tiles": "555z", "called": "5z", "from": "across"}],
+                      "seat_wind": "S", "round_wind": "E", "flowers": 2})
+    lines = hand_message(event, {"result": mcr}, 1.0)["hand"]["lines"]
+    assert sum(line["points"] * line["count"] for line in lines) == mcr["total"] == 27
+    assert {"name": "Flower Tiles", "points": 1, "count": 2} in lines
+
+
+def test_a_hand_read_from_unsure_tiles_is_never_shown_as_sure():
+    # a broadcast clip showed a plain value over five "tile read as ... (confidence 0.49)"
+    # warnings: the message says unsure (and which tiles), and so does its banner line
+    from vision.stream import HandEvent
+
+    event = HandEvent(9, dets_of(HAND_A), tuple((t, False) for t in HAND_A))
+    result = {"valid": True, "han": 1, "fu": 30, "limit": None, "payment": {"total": 1500}}
+    low = [{"code": "low_confidence", "message": f"tile {n} read as 5p (confidence 0.49)",
+            "fix": f"--fix {n}=6p", "tiles": [n]} for n in (9, 2)]
+    hand = hand_message(event, {"result": result, "warnings": low}, 1.0)["hand"]
+    assert (hand["unsure"], hand["unsure_tiles"]) == (True, [2, 9])
+    assert hand["summary"] == "1 han 30 fu · 1500 (unsure: tiles 2, 9)"
+    corrected = {"code": "corrected", "tiles": [3]}
+    hand = hand_message(event, {"result": result, "warnings": low + [corrected]}, 1.0)["hand"]
+    assert hand["summary"] == "1 han 30 fu · 1500 (guessed: tile 3 unsure; unsure: tiles 2, 9)"
+    assert hand["unsure_tiles"] == [2, 3, 9] and hand["guessed"]
+    # the reader unsure of the photo as a whole names no tile
+    whole = {"code": "unsure_photo", "message": "the reader is unsure of most tiles", "tiles": []}
+    hand = hand_message(event, {"result": result, "warnings": [whole]}, 1.0)["hand"]
+    assert (hand["unsure"], hand["unsure_tiles"]) == (True, [])
+    assert hand["summary"] == "1 han 30 fu · 1500 (unsure reading)"
+    # a warning about grouping, not names, leaves the value sure
+    meld = {"code": "meld_without_sideways", "tiles": [12, 13, 14]}
+    hand = hand_message(event, {"result": result, "warnings": [meld]}, 1.0)["hand"]
+    assert (hand["unsure"], hand["unsure_tiles"], hand["summary"]) == (False, [], "1 han 30 fu · 1500")
+    # on the annotated video the unsure value's banner is amber, a sure one white
+    from vision.stream import UNSURE_BANNER, draw_frame
+
+    frame = np.zeros((360, 640, 3), np.uint8)
+    amber = draw_frame(frame, None, "1 han 30 fu · 1500 (unsure: tiles 2, 9)", unsure=True)[-40:]
+    white = draw_frame(frame, None, "1 han 30 fu · 1500")[-40:]
+    assert (amber.reshape(-1, 3) == UNSURE_BANNER).all(axis=1).any()
+    assert not (white.reshape(-1, 3) == UNSURE_BANNER).all(axis=1).any() and white.min(axis=2).max() == 255
+
+
+# overlay.js in node with a stand-in for the few DOM calls it makes; prints what the card shows
+OVERLAY_HARNESS = r"""
+const fs = require("fs"), vm = require("vm");
+const els = {};
+function el(id) {
+  const classes = new Set();
+  return els[id] = els[id] || {id, textContent: "", innerHTML: "", children: [], dataset: {},
+    appendChild(c) { this.children.push(c); },
+    classList: {add: (c) => classes.add(c), remove: (c) => classes.delete(c),
+                toggle: (c, on) => on ? classes.add(c) : classes.delete(c), has: (c) => classes.has(c)},
+    get className() { return [...classes].join(" "); }, set className(v) { classes.clear(); classes.add(v); }};
+}
+let socket;
+const ctx = {document: {getElementById: el, createElement: () => el(Math.random())},
+             location: {protocol: "http:", host: "x"}, setTimeout: () => {},
+             WebSocket: function () { socket = this; }};
+vm.createContext(ctx);
+for (const f of process.argv.slice(2, 4)) vm.runInContext(fs.readFileSync(f, "utf8"), ctx);
+socket.onmessage({data: fs.readFileSync(0, "utf8")});
+const card = el("card");
+console.log(JSON.stringify({value: el("value").textContent, lines: el("lines").textContent,
+  unsure: el("unsure").textContent, card: card.className}));
+"""
+
+
+def test_the_overlay_page_shows_every_line_and_marks_an_unsure_value(tmp_path):
+    import json
+    import shutil
+    import subprocess
+
+    from vision.overlay import WEB_DIR
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    harness = tmp_path / "harness.js"
+    harness.write_text(OVERLAY_HARNESS)
+    hand = {"tiles": ["2m"], "summary": "2 han 30 fu · 2000 (unsure: tiles 2, 9)",
+            "request": None, "result": {}, "warnings": [], "guessed": False,
+            "lines": [{"name": "yakuhai (chun)", "han": 1}, {"name": "aka dora", "han": 1}],
+            "unsure": True, "unsure_tiles": [2, 9]}
+
+    def shown(hand):
+        msg = json.dumps({"type": "hand", "frame": 7, "time_s": 0.7, "hand": hand})
+        r = subprocess.run([node, str(harness), str(WEB_DIR / "tiles.js"), str(WEB_DIR / "overlay.js")],
+                           input=msg, capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+        return json.loads(r.stdout)
+
+    got = shown(hand)
+    assert got["lines"] == "yakuhai (chun) 1 · aka dora 1"        # 1 + 1 = the 2 han shown
+    assert got["unsure"] == "? unsure reading: tiles 2, 9" and "unsure" in got["card"].split()
+    got = shown({**hand, "summary": "2 han 30 fu · 2000", "unsure": False, "unsure_tiles": []})
+    assert got["unsure"] == "" and "unsure" not in got["card"].split()
+    mcr = shown({**hand, "lines": [{"name": "Flower Tiles", "points": 1, "count": 2}]})
+    assert mcr["lines"] == "Flower Tiles 1×2"
+
+
 class ListCapture:
     """A fake live capture: hands out ``n`` frames as fast as it is asked."""
 
@@ -260,6 +389,86 @@ def test_annotated_copy_keeps_every_frame(tmp_path):
     assert written[-1][-40:].max() > 200 and written[0][-40:].max() < 50
 
 
+class FramesKept:
+    """A stand-in for cv2.VideoWriter that keeps the frames written."""
+
+    def __init__(self):
+        self.frames = []
+
+    def write(self, frame):
+        self.frames.append(frame.copy())
+
+
+def test_the_annotated_video_draws_nothing_of_a_hand_taken_away_over_the_next():
+    # hand A (row at y 160..200) is swept off at frame 20 and hand B laid 100 px lower: A's
+    # boxes stayed while its tracks left the hand (seen 1 of the last 5 frames: the 4th frame
+    # without them, TileTracker leave=1) and its outlines until B held still (a clip's frames
+    # 180-189 kept them). The frame is black there, so any colour in A's band is drawing of A
+    lower = np.zeros_like(render(HAND_B))
+    lower[100:] = render(HAND_B)[:-100]
+    frames = [render(HAND_A)] * 20 + [lower] * 20
+    scorer, real = _scorer()
+    writer = FramesKept()
+    runner = StreamRunner(GreyReader(), HandStabiliser(stable_frames=5), scorer, None, writer)
+    for i, image in enumerate(frames):
+        runner.step(Frame(i, image, i / 10))
+    band = slice(130, 235)                          # A's boxes, labels and outlines
+    assert writer.frames[19][band].any()            # A drawn while on the table
+    # frame 20 still draws A's boxes (one frame's missed detection must not make a box
+    # flicker); from frame 21 nothing of A is drawn
+    assert [i for i in range(21, 40) if writer.frames[i][band].any()] == []
+    assert writer.frames[39][230:320].any()         # B drawn where it lies
+    if real:                    # A's winning tile was outlined (magenta) while it lay there
+        from vision.annotate import WINNING
+
+        assert (writer.frames[19][band].reshape(-1, 3) == WINNING).all(axis=1).any()
+
+
+def test_labels_of_a_hand_cameras_small_tiles_never_cover_one_another(monkeypatch):
+    # a broadcast frame's row: 14 tiles 22 x 30 px, 2 px apart, in 1280 x 720 (the riichi
+    # broadcast sample). A label ("5m", about 32 px wide at this size) is wider than a tile:
+    # side by side above the row they ran into one strip. Each label's filled rectangle must
+    # stand clear of every other, and every tile keep its label (every second one below)
+    import vision.annotate as annotate
+
+    filled = []
+
+    class Recorder:               # cv2, recording the filled rectangles (the label grounds)
+        def __getattr__(self, name):
+            return getattr(cv2, name)
+
+        def rectangle(self, img, p1, p2, colour, thickness, *a):
+            if thickness < 0:
+                filled.append((*p1, *p2))
+            return cv2.rectangle(img, p1, p2, colour, thickness, *a)
+
+    monkeypatch.setattr(annotate, "cv2", Recorder())
+    codes = ["2m", "3m", "4m", "0p", "6p", "7p", "4s", "4s", "5s", "7s", "6m", "7m", "8m", "6s"]
+    tiles = [Detection(c, (400 + 24 * i, 500, 422 + 24 * i, 530), 0.9) for i, c in enumerate(codes)]
+    annotate.draw(np.zeros((720, 1280, 3), np.uint8), tiles)
+    assert len(filled) == 14
+    overlapping = [(a, b) for i, a in enumerate(filled) for b in filled[i + 1:]
+                   if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]]
+    assert overlapping == []
+    above = [r[3] <= 500 for r in filled]
+    assert above == [True, False] * 7               # alternately above and below the row
+
+
+def test_stream_help_explains_the_video_s_colours_and_marks(capsys):
+    # every colour and mark the annotated video draws (vision/annotate.py's colours, the
+    # outlines layout_groups makes, the banner) is said in `tilescope stream --help`
+    from vision.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["stream", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for said in ("green: read surely", "orange: read unsure (confidence under 0.5)",
+                 "grey: face down", "* marks a sideways (turned) tile", 'yellow "meld"',
+                 'magenta "win"', 'pink "dora"', 'orange "guessed X?"', "amber",
+                 "docs/overlay-json.md"):
+        assert said in text, said
+
+
 def test_hand_message_for_an_empty_table():
     assert hand_message(None, None, 1.234) == {"type": "hand", "frame": None, "time_s": 1.23, "hand": None}
 
@@ -340,11 +549,70 @@ def test_stream_command_prints_each_stable_hand_and_writes_the_annotated_copy(tm
     assert main(["stream", str(clip), "--json", "--out", str(out), "--context", json.dumps(CONTEXT)]) == 0
     captured = capsys.readouterr()
     lines = [json.loads(x) for x in captured.out.splitlines()]
-    assert [m["hand"]["tiles"] for m in lines] == [HAND_A, HAND_B]
+    assert [m["hand"]["tiles"] for m in lines[:-1]] == [HAND_A, HAND_B]
+    assert lines[-1] == {"type": "end"}                 # the file ended
     assert "50 frames, 50 detected" in captured.err
     cap = cv2.VideoCapture(str(out))
     assert int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) == 50
     cap.release()
+
+
+def _documented_messages() -> list[dict]:
+    """The example messages of docs/overlay-json.md (its ```json blocks)."""
+    import json
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).parent.parent / "docs" / "overlay-json.md").read_text()
+    return [json.loads(block) for block in re.findall(r"```json\n(.*?)```", doc, re.S)]
+
+
+def _fits(sent, doc) -> bool:
+    """Whether ``sent`` has the shape of the documented ``doc``: the same keys (a doc object
+    with a "…" key may have more), the same JSON kinds (null, bool, number, string, list,
+    object) all the way down; "…" in the doc stands for anything."""
+    if doc == "…":
+        return True
+    if isinstance(doc, dict):
+        if not isinstance(sent, dict):
+            return False
+        keys = set(doc) - {"…"}
+        if not (keys <= set(sent) if "…" in doc else keys == set(sent)):
+            return False
+        return all(_fits(sent[k], doc[k]) for k in keys)
+    if isinstance(doc, list):
+        return isinstance(sent, list) and (not doc or doc[0] == "…"
+                                           or all(_fits(x, doc[0]) for x in sent))
+    kind = lambda v: "null" if v is None else "bool" if isinstance(v, bool) else \
+        "number" if isinstance(v, (int, float)) else type(v).__name__
+    return kind(sent) == kind(doc)
+
+
+def test_the_documented_messages_are_the_ones_sent(tmp_path, capsys, monkeypatch):
+    # docs/overlay-json.md against what `tilescope stream --json` prints for a rendered clip
+    # (empty table, hand A, hand B, empty table) and what the overlay sends a client before
+    # the first hand. --json printed no "end", and the first message's "frame": null was
+    # undocumented
+    import json
+
+    import vision.pipeline
+    from vision.cli import main
+    from vision.overlay import OverlayHub
+
+    monkeypatch.setattr(vision.pipeline, "get_reader", lambda weights=None: GreyReader())
+    clip = tmp_path / "clip.avi"
+    write_clip(clip, clip_frames() + [render(None)] * 20)
+    assert main(["stream", str(clip), "--json", "--context", json.dumps(CONTEXT)]) == 0
+    sent = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [m["type"] for m in sent] == ["hand", "hand", "hand", "end"]
+    assert [m["hand"] is None for m in sent[:3]] == [False, False, True]
+    sent.append(OverlayHub().current)           # a client connecting before the first hand
+    documented = _documented_messages()
+    for m in sent:
+        assert any(_fits(m, d) for d in documented), f"undocumented message shape: {m}"
+    for d in documented:                        # and nothing documented that is never sent
+        assert any(_fits(m, d) for m in sent), f"documented but not sent: {d}"
+    assert {m["type"] for m in sent} == {d["type"] for d in documented} == {"hand", "end"}
 
 
 def test_stream_takes_the_win_flags_of_tilescope_score(tmp_path, capsys, monkeypatch):

@@ -6,9 +6,10 @@ that connects late first receives the current hand. ``GET /`` serves
 ``vision/web/overlay.html`` (transparent background, for an OBS browser source).
 
 Messages: ``{"type": "hand", "frame", "time_s", "hand": null | {"tiles", "request", "result",
-"summary", "guessed", "warnings"}}`` when the stable hand changes (see
-``vision.stream.hand_message``) and ``{"type": "end"}`` when a file source has ended; described
-for users in ``docs/overlay-json.md``.
+"summary", "lines", "guessed", "unsure", "unsure_tiles", "warnings"}}`` when the stable hand
+changes (see ``vision.stream.hand_message``; before the first, ``frame`` is null) and
+``{"type": "end"}`` when the stream has stopped; described for users in
+``docs/overlay-json.md`` (``tests/test_stream.py`` checks the two agree).
 """
 from __future__ import annotations
 

@@ -198,6 +198,11 @@ def _as_voted(d: Detection, tile: str, sideways: bool) -> Detection:
     return Detection(tile, d.box, guesses.get(tile, 0.0), sideways, ((d.tile, d.confidence),) + others)
 
 
+# a tracked tile is drawn while seen in one of this many last detected frames: one frame's
+# dropped detection does not make its box flicker; a tile taken away is gone a frame later
+SHOWN_FRAMES = 2
+
+
 class HandStabiliser:
     """Detections per frame in, ``HandEvent`` out only when a new hand has held still.
 
@@ -213,7 +218,12 @@ class HandStabiliser:
         self.stable_frames = stable_frames
         self.tracker = tracker or TileTracker()
         self.reported: tuple = ()
-        self.current = Detections(0, 0)  # the tracked tiles now (smoothed), for drawing
+        self.current = Detections(0, 0)  # the tracked tiles now (smoothed)
+        # the tracked tiles seen in one of the last SHOWN_FRAMES detected frames, for drawing:
+        # a tile swept off the table stays in the hand a few frames (the tracker's
+        # hysteresis), and its box was drawn over the next hand being laid down
+        self.shown = Detections(0, 0)
+        self.shown_key: tuple = ()       # their (tile, sideways) labels, as an event's key
         self._candidate: tuple | None = None
         self._count = 0
 
@@ -223,6 +233,9 @@ class HandStabiliser:
         key = tuple(t.label for t in tracks)
         smoothed = [_as_voted(t.detection, *t.label) for t in tracks]
         self.current = Detections(detections.width, detections.height, smoothed)
+        seen = [i for i, t in enumerate(tracks) if any(list(t.seen)[-SHOWN_FRAMES:])]
+        self.shown = Detections(detections.width, detections.height, [smoothed[i] for i in seen])
+        self.shown_key = tuple(key[i] for i in seen)
         if key == self._candidate:
             self._count += 1
         else:
@@ -410,7 +423,9 @@ def pipeline_scorer(context: dict | None = None) -> Callable[[np.ndarray, Detect
 def hand_message(event: HandEvent | None, scored: dict | None, time_s: float) -> dict:
     """The overlay's WebSocket message for a stable hand (``hand`` is None when none is shown).
     ``hand.tiles`` are the scored tiles in the scorer's reading order (the order its warnings
-    number them), or the stable tiles as tracked when nothing was scored."""
+    number them), or the stable tiles as tracked when nothing was scored; ``hand.lines`` every
+    line of the value (:func:`value_lines`); ``hand.unsure`` whether the reading is in doubt
+    (:func:`unsure_tiles`), with the tiles in doubt in ``hand.unsure_tiles``."""
     if event is None or not event.tiles:
         return {"type": "hand", "frame": event.frame if event else None,
                 "time_s": round(time_s, 2), "hand": None}
@@ -419,9 +434,10 @@ def hand_message(event: HandEvent | None, scored: dict | None, time_s: float) ->
     # tiles the pipeline re-read from the reader's next guesses: the value is a guess, and the
     # banner says so (a viewer sees no warnings)
     guessed = _guessed_numbers(warnings)
+    unsure, doubted = unsure_tiles(warnings)
     summary = summarize(scored.get("result"))
-    if guessed and scored.get("result") and not scored["result"].get("error"):
-        summary += f" (guessed: tile{'s' if len(guessed) > 1 else ''} {', '.join(map(str, guessed))} unsure)"
+    if unsure and scored.get("result") and not scored["result"].get("error"):
+        summary += f" ({_doubt_words(guessed, [n for n in doubted if n not in guessed])})"
     return {
         "type": "hand",
         "frame": event.frame,
@@ -432,10 +448,71 @@ def hand_message(event: HandEvent | None, scored: dict | None, time_s: float) ->
             "request": scored.get("request"),
             "result": scored.get("result"),
             "summary": summary,
+            "lines": value_lines(scored.get("result")),
             "guessed": bool(guessed),
+            "unsure": unsure,
+            "unsure_tiles": doubted,
             "warnings": warnings,
         },
     }
+
+
+# Warnings that put the name of the tiles they list in doubt: read below the reader's
+# confidence threshold, re-read from its next guesses (corrected, not_flowers, not_backs), or
+# fives of a photo without colour, any of which may be red. A broadcast clip showed a plain
+# value over five "tile read as … (confidence 0.49)" warnings: a viewer sees no warnings.
+UNSURE_TILE_CODES = frozenset({"low_confidence", "corrected", "not_flowers", "not_backs", "no_colour"})
+# Warnings that put the whole reading in doubt, whichever tiles: most tiles read unsurely, or
+# tiles smaller than the reader was trained on ("its names are guesses there")
+UNSURE_PHOTO_CODES = frozenset({"unsure_photo", "small_tiles"})
+
+
+def unsure_tiles(warnings) -> tuple[bool, list[int]]:
+    """Whether a hand's reading is in doubt after its ``warnings`` (``tilescope score --json``
+    dicts), and the tiles in doubt (1-based, scorer order): those listed by a warning of
+    :data:`UNSURE_TILE_CODES`; a warning of :data:`UNSURE_PHOTO_CODES` doubts the reading as
+    a whole (``(True, [])`` when it is alone)."""
+    tiles: set[int] = set()
+    whole = False
+    for w in warnings or ():
+        if not isinstance(w, dict):
+            continue
+        if w.get("code") in UNSURE_TILE_CODES:
+            tiles.update(w.get("tiles", ()))
+        whole = whole or w.get("code") in UNSURE_PHOTO_CODES
+    return whole or bool(tiles), sorted(tiles)
+
+
+def _doubt_words(guessed: list[int], doubted: list[int]) -> str:
+    """The banner's note: 'guessed: tiles 3, 5 unsure; unsure: tile 9', or 'unsure reading'
+    when only the photo as a whole is in doubt."""
+    def tiles(ns: list[int]) -> str:
+        return f"tile{'s' if len(ns) > 1 else ''} {', '.join(map(str, ns))}"
+
+    parts = ([f"guessed: {tiles(guessed)} unsure"] if guessed else []) + (
+        [f"unsure: {tiles(doubted)}"] if doubted else [])
+    return "; ".join(parts) or "unsure reading"
+
+
+# the dora of a riichi result (``result["dora"]``) as lines of the value, in the order
+# `tilescope hand` prints them
+DORA_LINES = (("dora", "dora"), ("aka", "aka dora"), ("ura", "ura dora"))
+
+
+def value_lines(result: dict | None) -> list[dict]:
+    """Every line the value is the sum of, for the overlay: riichi yaku ``{"name", "han"}``
+    then dora, aka dora (red fives) and ura dora with their han (a kind that adds nothing is
+    left out, as yaku are), so that the lines' han add up to the hand's han (an overlay that
+    left dora out showed "2 han" over one 1-han line); MCR fans ``{"name", "points",
+    "count"}`` (flowers are a fan). Empty for a result with an error or none."""
+    if not result or result.get("error"):
+        return []
+    if "fans" in result:
+        return [{"name": f["name"], "points": f["points"], "count": f.get("count", 1)}
+                for f in result["fans"]]
+    dora = result.get("dora") or {}
+    return ([{"name": y["name"], "han": y["han"]} for y in result.get("yaku", [])]
+            + [{"name": name, "han": dora[key]} for key, name in DORA_LINES if dora.get(key)])
 
 
 def summarize(result: dict | None) -> str:
@@ -498,11 +575,16 @@ def layout_groups(scored: dict | None) -> list[LayoutGroup]:
     return out
 
 
+# the banner's text for a value read from unsure tiles (hand_message's "unsure"): amber, the
+# overlay page's mark, where a sure value is white
+UNSURE_BANNER = (36, 191, 251)
+
+
 def draw_frame(image: np.ndarray, detections: Detections | None, banner: str | None,
-               groups: list[LayoutGroup] = ()) -> np.ndarray:
+               groups: list[LayoutGroup] = (), unsure: bool = False) -> np.ndarray:
     """A copy of ``image`` ``(H, W, 3) uint8`` BGR (returned the same shape) with tile boxes
     and codes, the current hand's melds / winning tile / dora row outlined
-    (``vision.annotate.draw``) and a score banner along the bottom."""
+    (``vision.annotate.draw``) and a score banner along the bottom, amber when ``unsure``."""
     import cv2
 
     from vision.annotate import draw
@@ -523,8 +605,8 @@ def draw_frame(image: np.ndarray, detections: Detections | None, banner: str | N
             while text and cv2.getTextSize(banner, font, size, thick)[0][0] > w - 2 * margin:
                 text = text[:-1]
                 banner = text.rstrip() + "..."
-        cv2.putText(out, banner, (margin, h - int(16 * scale) - 4), font, size, (255, 255, 255),
-                    thick, cv2.LINE_AA)
+        cv2.putText(out, banner, (margin, h - int(16 * scale) - 4), font, size,
+                    UNSURE_BANNER if unsure else (255, 255, 255), thick, cv2.LINE_AA)
     return out
 
 
@@ -572,7 +654,9 @@ class StreamRunner:
         self.written = 0                                    # frames given to the writer
         self._out_size: tuple[int, int] | None = None      # (width, height) written first
         self.banner: str | None = None
+        self.unsure = False     # the banner's value was read from unsure tiles
         self.groups: list = []  # meld / win outlines of the current hand
+        self._groups_key: tuple = ()    # the tracked hand they belong to (HandEvent.key)
         self._boxes: Detections | None = None
         self._windows: tuple = ()
         self._shown: tuple[int, bool] = (0, False)   # tiles of the hand on screen, and scored?
@@ -593,7 +677,7 @@ class StreamRunner:
             # a frame of grain read as hundreds of boxes (Detections.crowded) says nothing of
             # the hand: the tracked tiles and the value on screen stay as they were
             event = None if getattr(dets, "crowded", 0) else self.stabiliser.update(dets, frame.index)
-            self._boxes = self.stabiliser.current  # tracked tiles: no box flickers in the video
+            self._boxes = self.stabiliser.shown  # tracked tiles: no box flickers in the video
             if event is not None:
                 scored = self._score(frame.image, event) if (self.scorer and event.tiles) else None
                 if self._covered(event, scored):
@@ -607,11 +691,15 @@ class StreamRunner:
                 hand = message["hand"]
                 self.banner = None if hand is None else (
                     " ".join(hand["tiles"]) if self.scorer is None else hand["summary"])
-                self.groups = layout_groups(scored)
+                self.unsure = hand is not None and hand["unsure"]
+                self.groups, self._groups_key = layout_groups(scored), event.key
                 if self.on_hand is not None:
                     self.on_hand(message)
         if self.writer is not None:
-            drawn = draw_frame(frame.image, self._boxes, self.banner, self.groups)
+            # the outlines are the scored hand's: drawn while the tiles shown are that hand,
+            # never over the next one being laid down (they stayed until it held still)
+            groups = self.groups if self.stabiliser.shown_key == self._groups_key else []
+            drawn = draw_frame(frame.image, self._boxes, self.banner, groups, self.unsure)
             if self._out_size is None:
                 self._out_size = drawn.shape[1::-1]
             elif drawn.shape[1::-1] != self._out_size:

@@ -13,7 +13,32 @@ HELP = ("read a webcam (index), video file or stream URL; report each hand once 
         "still; write an annotated video (--out) and/or serve an OBS overlay (--overlay PORT)")
 
 
+# the colours of vision/annotate.py (and the banner of vision/stream.py), in words
+EPILOG = """\
+The annotated video (--out):
+  tile boxes   green: read surely; orange: read unsure (confidence under 0.5); grey: face
+               down. Each box is labelled with its tile (mpsz: 0m 0p 0s red fives, 1z..7z
+               E S W N White Green Red); * marks a sideways (turned) tile. A label goes above
+               its tile, else below it, else is left out (small tiles side by side).
+  outlines     yellow "meld": an exposed meld; magenta "win": the winning tile; pink
+               "dora": the dora indicators; orange "guessed X?": a tile re-read from the
+               reader's next guess, X the tile it was taken for. Drawn while the hand scored
+               is the one on the table, not over the next hand being laid down.
+  banner       the stable hand's value along the bottom (as the overlay's summary); amber
+               with "(unsure: tiles N, ...)" when the value rests on tiles the reader was
+               unsure of. The overlay page marks such a hand "? unsure reading".
+
+Messages (--json, --overlay): docs/overlay-json.md.
+
+Examples:
+  tilescope stream game.mp4 --out annotated.mp4 --win ron --seat S --dora 3s
+  tilescope stream 0 --overlay 8765 --ruleset mcr
+"""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = EPILOG
     parser.add_argument("source", help="webcam index (0), video file, or stream URL (rtsp://, http://)")
     parser.add_argument("--out", metavar="VIDEO.mp4",
                         help="write the video with boxes, meld outlines and score banner (from a live "
@@ -191,8 +216,9 @@ def run(args: argparse.Namespace) -> int:
         source.close()
         if writer is not None:
             writer.release()
-    if hub is not None:
-        hub.publish({"type": "end"})
+    # the stream stopped (the file ended, the live source stopped, or Ctrl-C / kill): every
+    # sink is told, as docs/overlay-json.md says (--json printed no end before)
+    on_hand({"type": "end"})
     print(f"tilescope stream: {stats.frames} frames, {stats.detected} detected "
           f"({stats.detect_fps:.1f}/s), {stats.dropped} dropped, {stats.events} hand changes",
           file=sys.stderr)

@@ -22,10 +22,14 @@ function show(msg) {
     tiles.appendChild(span);
   }
   document.getElementById("value").textContent = hand.summary || "";
-  const res = hand.result || {};
-  const names = (res.yaku || []).map((y) => `${y.name} ${y.han}`)
-    .concat((res.fans || []).map((f) => `${f.name} ${f.points}${f.count > 1 ? "×" + f.count : ""}`));
-  document.getElementById("lines").textContent = names.join(" · ");
+  // every line the value adds up from (dora and red fives included: hand.lines)
+  document.getElementById("lines").textContent = (hand.lines || []).map((l) => "han" in l
+    ? `${l.name} ${l.han}` : `${l.name} ${l.points}${l.count > 1 ? "×" + l.count : ""}`).join(" · ");
+  // a value read from tiles the reader was unsure of is never shown as sure
+  card.classList.toggle("unsure", !!hand.unsure);
+  const n = (hand.unsure_tiles || []).length;
+  document.getElementById("unsure").textContent = !hand.unsure ? ""
+    : n ? `? unsure reading: tile${n > 1 ? "s" : ""} ${hand.unsure_tiles.join(", ")}` : "? unsure reading";
   card.classList.remove("hidden");
 }
 
