@@ -49,6 +49,11 @@ SECOND_LOOKS = {"x": "at the photo mirrored left to right", "y": "at the photo m
 # zoomed pass, can lie outside its windows' margin; the windows are planned again (at most this
 # many times) while they reach further.
 ZOOM_AGAIN = 1
+# With a set profile, detector boxes from CONFIRM_FROM up are looked at, and one under the
+# reader's threshold is kept when the set decides its kind and its nearest reference is at least
+# CONFIRM_ALIKE alike (a clear tile standing apart at a row's end scored 0.21 against 0.25).
+CONFIRM_FROM = 0.1
+CONFIRM_ALIKE = 0.85
 SIDEWAYS_RATIO = 1.25        # box aspect / row's typical aspect above which a tile lies sideways
 
 
@@ -308,6 +313,7 @@ class TileReader:
             self.embeds = [o.name for o in self.classifier.get_outputs()[1:2]] == ["embedding"]
             self.model_id = fingerprint(cls_path)
         self.tileset = self.references = None
+        self.confirm_below = 0.0      # with a set: boxes under this score need its word
 
     def with_set(self, tileset) -> "TileReader":
         """This reader naming tiles with the help of a set profile (:mod:`vision.tileset`); the
@@ -316,6 +322,7 @@ class TileReader:
         Raises ``ModelError`` when the classifier gives no embedding."""
         reader = copy.copy(self)
         reader.tileset = reader.references = None
+        reader.conf, reader.confirm_below = max(self.conf, self.confirm_below), 0.0
         if tileset is None or len(tileset) == 0:
             return reader
         if self.classifier is None or not self.embeds:
@@ -325,6 +332,9 @@ class TileReader:
             tileset = replace(tileset, embeddings=self.embed(tileset.crops), model=self.model_id)
         altered, index = looks(tileset.crops)
         reader.tileset = tileset
+        # boxes down to CONFIRM_FROM are looked at; those under the reader's own threshold are
+        # kept only when the set confirms them (TileReader._read)
+        reader.conf, reader.confirm_below = min(reader.conf, CONFIRM_FROM), reader.conf
         reader.references = References(np.array([CLASS_INDEX[k] for k in tileset.kinds])[index],
                                        self.embed(altered))
         return reader
@@ -517,7 +527,13 @@ class TileReader:
             if not self.single_stage:
                 probs = _merge_back(probs, det_cls, self.names)
             if likeness is not None:   # after the detector's back call: a haku the set holds stays one
-                probs = combine(probs, likeness)[0]
+                probs, decided = combine(probs, likeness)
+                weak = det_scores < self.confirm_below
+                if weak.any():         # a box under the threshold is a tile if the set knows it
+                    sure = decided & (likeness.max(axis=1) >= CONFIRM_ALIKE)
+                    keep = ~weak | sure
+                    det_scores = np.where(weak & sure, likeness.max(axis=1), det_scores)
+                    boxes, det_scores, det_cls, probs = boxes[keep], det_scores[keep], det_cls[keep], probs[keep]
             if self.mirrors:
                 gone = reflections(image_bgr, boxes, probs.argmax(axis=1),
                                    lambda idx, theta: self._turned_over(image_bgr, boxes[idx], theta),
