@@ -247,6 +247,21 @@ def test_parse_fixes_refuses_what_would_fix_a_tile_by_accident(value, message):
         parse_fixes(value)
 
 
+@pytest.mark.parametrize("field, value", [
+    ("fixes", {"x" * 1_000_000: "5p"}), ("fixes", {"3": "x" * 1_000_000}),
+    ("fixes", ["x" * 1_000_000]), ("fixes", {"3": [1] * 300_000}),
+    ("melds", {"x" * 1_000_000: "chi"}), ("melds", {"9-11": "x" * 1_000_000}),
+    ("melds", ["9-11=" + "x" * 1_000_000]),
+    ("context", {"honba": "x" * 1_000_000}), ("context", {f"k{i}": 1 for i in range(50_000)}),
+])
+def test_a_huge_form_field_gets_a_short_error(field, value):
+    # a 1 MB field was echoed whole in the 422 (and again by the pipeline's own messages)
+    c = TestClient(create_app(reader=PixelReader()))
+    r = c.post("/api/score", files={"image": ("a.png", png(coded_image(9)), "image/png")},
+               data={field: json.dumps(value)})
+    assert r.status_code == 422 and len(r.text) < 1000, r.text[:300]
+
+
 # ---- /api/hand and /api/check pass JSON through to the scorer ----
 
 def test_hand_and_check_pass_the_object_through():

@@ -52,6 +52,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from vision.imageio import MAX_PIXELS
+from scoring.tiles import quoted
 from vision.jsontext import small_int
 
 WEB_DIR = Path(__file__).with_name("web")
@@ -288,6 +289,9 @@ def decode_upload(data: bytes, limits: Limits):
         raise ApiError(400, "not_an_image", str(exc)) from None
 
 
+_MAX_CODE = 8       # characters of a tile code or a winning tile sent in a form field
+
+
 # the command line's options as an API caller writes them (a message names what was sent)
 _API_WORDS = (
     # an error names the option it is about before ": ", whatever the value sent ("5p?", "a b")
@@ -331,7 +335,7 @@ def _photo_inputs(context: str | None, fixes: str | None, melds: str | None,
     if not isinstance(ctx, dict):
         raise ApiError(422, "bad_context", "context must be a JSON object of hand-request keys")
     win = (win_tile or "").strip() or None
-    if win is not None and len(win) > 8:         # an error must not echo a megabyte back
+    if win is not None and len(win) > _MAX_CODE:         # an error must not echo a megabyte back
         raise ApiError(422, "bad_win_tile", f"win_tile is one tile code such as '4m', not "
                                             f"{len(win)} characters")
     return (ctx, parse_fixes(_parse_json_field("fixes", fixes, None)),
@@ -357,22 +361,24 @@ def parse_fixes(value) -> dict[int, str]:
             elif isinstance(entry, (list, tuple)) and len(entry) == 2:
                 items.append((entry[0], entry[1]))
             else:
-                raise ApiError(422, "bad_fixes", f"fix {entry!r} is not 'N=TILE' or [N, TILE]")
+                raise ApiError(422, "bad_fixes", f"fix {quoted(entry)} is not 'N=TILE' or [N, TILE]")
     else:
         raise ApiError(422, "bad_fixes", "fixes must be an object {tile number: tile code}")
     out: dict[int, str] = {}
     for key, tile in items:
         if isinstance(key, str):
             n = small_int(key)
-        elif isinstance(key, int) and not isinstance(key, bool):     # true is not tile 1
+        elif isinstance(key, int) and not isinstance(key, bool) and key < 10**6:  # true is not tile 1
             n = key
         else:
             n = None
         if n is None:
-            raise ApiError(422, "bad_fixes", f"fix key {key!r} is not a tile number")
-        if n < 1 or not isinstance(tile, str):
-            raise ApiError(422, "bad_fixes", f"fix {key!r}: {tile!r} needs a tile number >= 1 "
-                                             "and a tile code such as '5p'")
+            raise ApiError(422, "bad_fixes", f"fix key {quoted(key)} is not a tile number")
+        # a tile code is a few characters ('5p', 'none'): a longer one would be echoed back
+        # by every message about it
+        if n < 1 or not isinstance(tile, str) or len(tile.strip()) > _MAX_CODE:
+            raise ApiError(422, "bad_fixes", f"fix {quoted(key)}: {quoted(tile)} needs a tile "
+                                             "number >= 1 and a tile code such as '5p'")
         if n in out and out[n] != tile.strip():
             raise ApiError(422, "bad_fixes", f"tile {n} is fixed twice ({out[n]} and {tile.strip()})")
         out[n] = tile.strip()
@@ -396,6 +402,10 @@ def parse_melds(value) -> dict[tuple[int, int], str]:
         items = value
     else:
         raise ApiError(422, "bad_melds", 'melds must be an object such as {"9-11": "chi"}')
+    long = next((item for item in items if len(item) > 4 * _MAX_CODE), None)
+    if long is not None:        # its every message would repeat it: "9-11=concealed" is short
+        raise ApiError(422, "bad_melds", f"melds: {quoted(long)} is not tiles and a type such "
+                                         'as {"9-11": "chi"}')
     try:
         return parse_items(items)
     except UsageError as exc:
@@ -555,7 +565,7 @@ def create_app(
         form = await request.form()
         twice = sorted({k for k in form.keys() if len(form.getlist(k)) > 1})
         if twice:
-            raise ApiError(422, "repeated_field", f"form field {twice[0]!r} is sent twice: send "
+            raise ApiError(422, "repeated_field", f"form field {quoted(twice[0])} is sent twice: send "
                                                   "one photo, and each field once, per request")
         chunks, total = [], 0
         while True:
@@ -681,11 +691,11 @@ def create_app(
         except HandError as exc:
             raise ApiError(422, "bad_table", f"table: {exc}") from None
         if kw.get("declared", "hu") not in DECLARED_WINS:
-            raise ApiError(422, "bad_table", f"table: declared {kw['declared']!r}: only a declared "
+            raise ApiError(422, "bad_table", f"table: declared {quoted(kw['declared'])}: only a declared "
                                              "win ('hu', or 'ron'/'tsumo' as the context's win) is "
                                              "ruled on")
         if rest:
-            raise ApiError(422, "bad_table", f"table: unknown key {sorted(rest)[0]!r} (declared, "
+            raise ApiError(422, "bad_table", f"table: unknown key {quoted(sorted(rest)[0])} (declared, "
                                              "revealed, discards, tournament, penalties; the "
                                              "hand's own keys go in context)")
         kw["discards"] = facts.get("discards", "")
