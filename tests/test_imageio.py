@@ -328,9 +328,11 @@ def test_a_jpeg_of_too_many_scans_is_refused_before_it_is_decoded(monkeypatch):
     ok, prog = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_PROGRESSIVE, 1])
     prog = prog.tobytes()
     assert imageio._jpeg_frame(prog)[3] == 10           # libjpeg's progressive script
-    with pytest.raises(ImageError, match="a JPEG of 30,010 scans, over the limit of 32"):
-        decode_image(_with_last_scan_repeated(prog, 30_000))
+    bomb = _with_last_scan_repeated(prog, 30_000)
+    with pytest.raises(ImageError, match="a JPEG of more than 32 scans"):
+        decode_image(bomb)
+    assert imageio._jpeg_frame(bomb)[3] == 33           # the walk stops there too
     monkeypatch.setattr(imageio, "MAX_SCANS", 11)
     assert decode_image(_with_last_scan_repeated(prog, 1)).shape == (64, 64, 3)
-    with pytest.raises(ImageError, match="12 scans, over the limit of 11"):
+    with pytest.raises(ImageError, match="more than 11 scans"):
         decode_image(_with_last_scan_repeated(prog, 2))
