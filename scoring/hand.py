@@ -218,7 +218,13 @@ def _as_tile(name: str, value) -> Tile:
 
 
 def _where(m: Meld, index: int) -> str:
-    return f"meld {index + 1} ({m.type} {to_mpsz(m.tiles, sort=False)})"
+    tiles = m.tiles
+    if len(tiles) > _MAX_SHOWN:     # a meld of 500,000 tiles is not written out in full
+        return f"meld {index + 1} ({m.type} {to_mpsz(tiles[:_MAX_SHOWN], sort=False)}... {len(tiles):,} tiles)"
+    return f"meld {index + 1} ({m.type} {to_mpsz(tiles, sort=False)})"
+
+
+_MAX_SHOWN = 8      # tiles of a meld an error message writes out
 
 
 _MELD_SIZE = {"chi": 3, "pon": 3, "daiminkan": 4, "kakan": 4, "ankan": 4}

@@ -8,12 +8,26 @@ the plain dataclasses.
 from __future__ import annotations
 
 from json import dumps as json_dumps
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic_core import PydanticCustomError
 
 from .hand import HandError, HandRequest, Meld, RiichiRules
 from .tiles import Tile, TileError, parse_tile, parse_tiles, quoted, to_mpsz
+
+
+def _json_integer(value: Any) -> Any:
+    """One rule for every number of a request: a count is written as a JSON integer, so
+    ``2.0`` is refused as ``1.5`` is (the spec says ints; a strict ``int`` refuses 2.0 but a
+    ``Literal[2, 4]`` takes it, as 2.0 == 2)."""
+    if isinstance(value, float):
+        raise PydanticCustomError("int_type", "Input should be a valid integer")
+    return value
+
+
+_Int = Annotated[int, BeforeValidator(_json_integer)]
+_MAX_ERRORS = 3         # problems named in one message: 100,000 unknown keys are not 2 MB of text
 
 
 class _Strict(BaseModel):
@@ -33,7 +47,7 @@ class _RulesModel(_Strict):
     kiriage: bool = False
     double_yakuman: bool = False
     kazoe: Literal["yakuman", "sanbaiman", "none"] = "yakuman"
-    double_wind_pair_fu: Literal[2, 4] = 4
+    double_wind_pair_fu: Annotated[Literal[2, 4], BeforeValidator(_json_integer)] = 4
 
 
 class _RequestModel(_Strict):
@@ -53,10 +67,10 @@ class _RequestModel(_Strict):
     chiihou: bool = False
     dora_indicators: str = ""
     ura_dora_indicators: str = ""
-    honba: int = Field(default=0, ge=0)        # at most MAX_COUNTERS: scoring.hand.check
-    riichi_sticks: int = Field(default=0, ge=0)
+    honba: _Int = Field(default=0, ge=0)        # at most MAX_COUNTERS: scoring.hand.check
+    riichi_sticks: _Int = Field(default=0, ge=0)
     rules: _RulesModel = _RulesModel()
-    flowers: int = Field(default=0, ge=0, le=8)
+    flowers: _Int = Field(default=0, ge=0, le=8)
     last_copy: bool = False
     win_tile_shown: bool = True
 
@@ -81,7 +95,8 @@ CLI_NAMES = {
 
 def _explain(exc: ValidationError) -> str:
     parts = []
-    for err in exc.errors():
+    errors = exc.errors()
+    for err in errors[:_MAX_ERRORS]:
         loc = ".".join(str(p) for p in err["loc"]) or "request"
         if err["type"] == "extra_forbidden":
             key = str(err["loc"][-1]).lower() if err["loc"] else ""
@@ -97,6 +112,8 @@ def _explain(exc: ValidationError) -> str:
             value = err.get("input")
             shown = f" (got {quoted(value)})" if not isinstance(value, (dict, list)) else ""
             parts.append(f"{loc if len(loc) <= 40 else quoted(loc)}: {err['msg']}{shown}")
+    if len(errors) > _MAX_ERRORS:
+        parts.append(f"and {len(errors) - _MAX_ERRORS:,} more")
     return "bad request: " + "; ".join(parts)
 
 

@@ -65,3 +65,22 @@ def test_a_library_caller_may_write_tiles_as_mpsz_text():
         HandRequest(concealed="234m456p678s8x", win_tile="8s", win="ron")
     with pytest.raises(HandError, match="win_tile must be a tile"):
         HandRequest(concealed="234m456p678s8s", win_tile=5, win="ron")
+
+
+@pytest.mark.parametrize("key, rules", [("honba", False), ("riichi_sticks", False),
+                                        ("flowers", False), ("double_wind_pair_fu", True)])
+def test_every_count_is_a_json_integer(key, rules):
+    # one rule for numbers (docs/hand-json.md): 2.0 is refused as 1.0 always was for honba
+    req = {**SPEC, "rules": {key: 2.0}} if rules else {**SPEC, key: 2.0}
+    out = score_json(req)
+    assert out["error"] and "valid integer (got 2.0)" in out["error"] and key in out["error"]
+    ok = {**SPEC, "rules": {key: 2}} if rules else {**SPEC, key: 2 if key != "flowers" else 0}
+    assert score_json(ok)["error"] is None
+
+
+def test_errors_do_not_repeat_a_huge_request():
+    # a meld of 500,000 tiles, 100,000 unknown keys: the message names the problem briefly
+    meld = score_json({**SPEC, "melds": [{"type": "pon", "tiles": "7z" * 500_000}]})["error"]
+    assert len(meld) < 200 and "500,000 tiles" in meld and "a pon has 3 tiles" in meld
+    keys = score_json({**SPEC, **{f"k{i}": 1 for i in range(100_000)}})["error"]
+    assert len(keys) < 200 and "unknown key 'k0'" in keys and "99,997 more" in keys

@@ -270,10 +270,12 @@ _OWN = {
               "--declared", "--not-revealed", "--discards", "--tournament", "--count-as-typed",
               "--mcr-under-minimum", "--mcr-invalid-hand", "--chombo-dealer",   # table's facts
               "--chombo-non-dealer", "--tournament-chombo",                      # and penalties
-              "--fix", "--meld", "--annotate", "--weights", "--context"},        # check PHOTO
-    "score": {"--json", "--win-tile", "--fix", "--meld", "--annotate", "--weights", "--context"},
+              "--fix", "--meld", "--annotate", "--weights", "--context",        # check PHOTO
+              "--set", "--learn"},
+    "score": {"--json", "--win-tile", "--fix", "--meld", "--annotate", "--weights", "--context",
+              "--set", "--learn"},
     "stream": {"--json", "--weights", "--context", "--out", "--overlay", "--host", "--stable",
-               "--every", "--turns"},                                   # a video's own
+               "--every", "--turns", "--set"},                          # a video's own
 }
 
 
@@ -347,3 +349,61 @@ def test_a_yakuman_reads_as_yakuman_not_13_han_0_fu(capsys):
                  "--dora", "1m"]) == 0
     out = capsys.readouterr().out
     assert "Value: 15 han 20 fu = kazoe yakuman" in out and "total 32000" in out
+
+
+def test_an_over_long_line_is_one_error_and_the_lines_after_it_are_answered():
+    good = SPEC_LINE.encode()
+    long = b"[" * (hand_cmd.MAX_LINE_BYTES + 10)
+    out = io.StringIO()
+    hand_cmd.run_json_lines(io.BytesIO(good + b"\r\n" + long + b"\r\n" + good + b"\r" + long), out)
+    results = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert results[0] == SPEC_RESULT and results[2] == SPEC_RESULT and len(results) == 4
+    size = f"{hand_cmd.MAX_LINE_BYTES + 10:,}"
+    assert results[1] == results[3] == {"valid": False, "error": f"a line of {size} bytes, over "
+                                        f"the limit of {hand_cmd.MAX_LINE_BYTES:,} bytes per line"}
+
+
+def test_lines_are_split_the_same_whatever_the_reads(monkeypatch):
+    # line ends (CRLF too) split between two reads, a line just at the limit and one over it
+    monkeypatch.setattr(hand_cmd, "_CHUNK", 3)
+    data = b"ab\r\ncd\rxxxxx\nyyyyyy\r\n\r\nz"
+    assert list(hand_cmd._lines(io.BytesIO(data), 5)) == [b"ab", b"cd", b"xxxxx", 6, b"", b"z"]
+
+
+class _Endless(io.RawIOBase):
+    """A binary stream of one line of ``size`` bytes without its end, made as it is read."""
+
+    def __init__(self, size):
+        self.left = size
+
+    def readable(self):
+        return True
+
+    def readinto(self, buf):
+        n = min(len(buf), self.left)
+        buf[:n] = b"7" * n
+        self.left -= n
+        return n
+
+
+def test_an_over_long_line_is_not_held_whole():
+    import tracemalloc
+    out = io.StringIO()
+    tracemalloc.start()
+    hand_cmd.run_json_lines(_Endless(20 * hand_cmd.MAX_LINE_BYTES), out)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert "a line of 20,971,520 bytes, over the limit" in out.getvalue()
+    assert peak < 4 * hand_cmd.MAX_LINE_BYTES       # about the limit and a read, not 20 MiB
+
+
+def test_nul_bytes_and_image_words_are_one_line_s_error_not_the_stream_s(tmp_path, capsys):
+    good = SPEC_LINE.encode()
+    for first in (b"BM is no hand", b"GIF8", b"%PDF", good):
+        path = tmp_path / "hands.jsonl"
+        path.write_bytes(first + b"\n" + good + b"\n{\"ruleset\": \x00}\n" + good + b"\n")
+        assert main(["hand", str(path)]) == 0
+        results = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        assert len(results) == 4 and results[1] == results[3] == SPEC_RESULT, first
+        assert results[2]["error"] == "not text: a NUL byte at column 13"
+        assert results[0]["error"] if first != good else results[0] == SPEC_RESULT

@@ -310,3 +310,29 @@ def test_a_camera_raw_is_named_not_called_corrupt_or_read_as_its_preview():
     with pytest.raises(ImageError, match="an AVIF file") as exc:
         decode_image(b"\0\0\0\x1cftypavif" + b"\0" * 64, "photo.avif")
     assert "iPhone" not in str(exc.value)
+
+
+def _with_last_scan_repeated(jpeg: bytes, times: int) -> bytes:
+    """``jpeg`` with its last scan (SOS segment and its data) written ``times`` more times:
+    libjpeg passes over the whole image once per scan (warning of a bogus progression)."""
+    last = jpeg.rindex(b"\xff\xda")
+    return jpeg[:-2] + jpeg[last:-2] * times + b"\xff\xd9"
+
+
+def test_a_jpeg_of_too_many_scans_is_refused_before_it_is_decoded(monkeypatch):
+    # one scan repeated 30,000 times in a 7000x7000 file kept a CPU decoding for ~90 s:
+    # the scans are counted first, and a photo's ~10 are far under the limit
+    import vision.imageio as imageio
+
+    img = np.random.default_rng(1).integers(0, 255, (64, 64, 3), dtype=np.uint8)
+    ok, prog = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_PROGRESSIVE, 1])
+    prog = prog.tobytes()
+    assert imageio._jpeg_frame(prog)[3] == 10           # libjpeg's progressive script
+    bomb = _with_last_scan_repeated(prog, 30_000)
+    with pytest.raises(ImageError, match="a JPEG of more than 32 scans"):
+        decode_image(bomb)
+    assert imageio._jpeg_frame(bomb)[3] == 33           # the walk stops there too
+    monkeypatch.setattr(imageio, "MAX_SCANS", 11)
+    assert decode_image(_with_last_scan_repeated(prog, 1)).shape == (64, 64, 3)
+    with pytest.raises(ImageError, match="more than 11 scans"):
+        decode_image(_with_last_scan_repeated(prog, 2))

@@ -247,6 +247,21 @@ def test_parse_fixes_refuses_what_would_fix_a_tile_by_accident(value, message):
         parse_fixes(value)
 
 
+@pytest.mark.parametrize("field, value", [
+    ("fixes", {"x" * 1_000_000: "5p"}), ("fixes", {"3": "x" * 1_000_000}),
+    ("fixes", ["x" * 1_000_000]), ("fixes", {"3": [1] * 300_000}),
+    ("melds", {"x" * 1_000_000: "chi"}), ("melds", {"9-11": "x" * 1_000_000}),
+    ("melds", ["9-11=" + "x" * 1_000_000]),
+    ("context", {"honba": "x" * 1_000_000}), ("context", {f"k{i}": 1 for i in range(50_000)}),
+])
+def test_a_huge_form_field_gets_a_short_error(field, value):
+    # a 1 MB field was echoed whole in the 422 (and again by the pipeline's own messages)
+    c = TestClient(create_app(reader=PixelReader()))
+    r = c.post("/api/score", files={"image": ("a.png", png(coded_image(9)), "image/png")},
+               data={field: json.dumps(value)})
+    assert r.status_code == 422 and len(r.text) < 1000, r.text[:300]
+
+
 # ---- /api/hand and /api/check pass JSON through to the scorer ----
 
 def test_hand_and_check_pass_the_object_through():
@@ -721,3 +736,38 @@ def test_the_same_photo_is_read_once_for_the_score_the_verdict_and_each_correcti
     assert reader.calls == 1 and first.json()["tiles"][0]["tile"] == "5m"
     c.post("/api/score", files={"image": ("b.png", png(coded_image(5)), "image/png")})
     assert reader.calls == 2
+
+
+def test_photos_past_the_limit_get_503_at_once_and_the_server_reads_on():
+    # a burst held every upload and decoded photo in memory (1.2 GB, 658 MB idle after it):
+    # photo requests past workers x photos_per_worker are answered 503 without being kept
+    hold = threading.Event()
+    reader = PixelReader(hold)
+    c = TestClient(create_app(reader=reader, limits=Limits(workers=1, photos_per_worker=2)))
+    post = lambda: c.post("/api/read", files={"image": ("a.png", png(coded_image(4)), "image/png")})
+    import time
+    with ThreadPoolExecutor(2) as pool:
+        held = [pool.submit(post) for _ in range(2)]
+        deadline = time.monotonic() + 5
+        while reader.calls < 1 and time.monotonic() < deadline:     # one read, one waiting
+            time.sleep(0.01)
+        time.sleep(0.1)
+        busy = post()
+        assert busy.status_code == 503 and busy.json()["code"] == "busy"
+        assert "reading 2 photos" in busy.json()["error"]
+        typed = c.post("/api/hand", json={"ruleset": "riichi"})    # typed hands are not photos
+        assert typed.status_code == 200
+        hold.set()
+        assert [h.result().status_code for h in held] == [200, 200]
+    assert post().status_code == 200
+
+
+def test_the_heap_is_trimmed_when_the_last_photo_is_read(monkeypatch):
+    import vision.server as server
+    trims = []
+    monkeypatch.setattr(server, "_MALLOC_TRIM", trims.append)
+    c = TestClient(create_app(reader=PixelReader()))
+    assert c.post("/api/read", files={"image": ("a.png", png(coded_image(4)), "image/png")}).status_code == 200
+    assert trims == [0]
+    assert c.post("/api/hand", json={"ruleset": "riichi"}).status_code == 200
+    assert trims == [0]             # typed hands take a few KB: no trim after each

@@ -233,6 +233,10 @@ def _session(path: Path, threads: int):
     # Spinning worker threads burn a core while idle; on a 2-core laptop shared with the
     # stream reader and the server, turning it off halved the detector's wall time.
     opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    # onnxruntime's arena keeps the largest buffers any photo needed for the life of the
+    # process: without it `tilescope serve` idled at 187 MB after a burst of 32 photos, not
+    # 274 MB, and a photo read in the same time (0.09 s against 0.08 s, within the noise)
+    opts.enable_cpu_mem_arena = False
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     try:
         return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])

@@ -28,6 +28,12 @@ JPEG_SCALES = (2, 4, 8)     # a JPEG over the limit is decoded at 1/2, 1/4 or 1/
 # phone modes): libjpeg's scaled decoding then needs memory for the small image only
 MAX_FULL_PIXELS = 256_000_000
 _SEQUENTIAL_SOF = (0xC0, 0xC1)
+# scans (SOS segments) of one JPEG: libjpeg passes over every block of the image once per
+# scan, so one small scan repeated 30,000 times in a 2.9 MB 7000x7000 file kept a CPU busy for
+# ~90 s (and the server's photo workers with it). A baseline JPEG has 1 to 4 scans, a
+# progressive one about 10 (libjpeg's default script; mozjpeg's and jpegli's up to ~20); 32
+# scans of a 7000x7000 image decode in about 5 s on a 2-core box.
+MAX_SCANS = 32
 
 # the next marker in a JPEG's entropy-coded data: 0xFF not followed by a stuffed 0x00, a
 # restart marker (D0-D7) or another fill 0xFF
@@ -71,13 +77,15 @@ def _jpeg_walk(data: bytes) -> tuple[tuple[int, int] | None, bool]:
     """``((width, height) or None, complete)`` from a JPEG's segments: the frame size of the
     first SOF segment, and whether an EOI marker ends the image. Bytes after EOI (a phone's
     Motion Photo video, a maker's trailer) are not part of the image."""
-    return _jpeg_frame(data)[::2]
+    size, _, complete, _ = _jpeg_frame(data)
+    return size, complete
 
 
-def _jpeg_frame(data: bytes) -> tuple[tuple[int, int] | None, int | None, bool]:
-    """``(size, SOF marker, complete)``: :func:`_jpeg_walk` with the first frame's SOF marker
-    (0xC0 baseline, 0xC2 progressive…)."""
-    size, sof, i, n = None, None, 2, len(data)
+def _jpeg_frame(data: bytes) -> tuple[tuple[int, int] | None, int | None, bool, int]:
+    """``(size, SOF marker, complete, scans)``: :func:`_jpeg_walk` with the first frame's SOF
+    marker (0xC0 baseline, 0xC2 progressive…) and the number of scans (SOS segments) before
+    the end of the image; the walk stops (not complete) at ``MAX_SCANS + 1`` scans."""
+    size, sof, scans, i, n = None, None, 0, 2, len(data)
     while i + 1 < n:
         if data[i] != 0xFF:          # garbage between segments: on to the next marker
             m = _JPEG_NEXT_MARKER.search(data, i)
@@ -90,7 +98,7 @@ def _jpeg_frame(data: bytes) -> tuple[tuple[int, int] | None, int | None, bool]:
             i += 1
             continue
         if marker == 0xD9:
-            return size, sof, True
+            return size, sof, True, scans
         if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
             i += 2
             continue
@@ -105,13 +113,16 @@ def _jpeg_frame(data: bytes) -> tuple[tuple[int, int] | None, int | None, bool]:
         if end > n:
             break
         if marker == 0xDA:           # a scan: entropy-coded data up to the next marker
+            scans += 1
+            if scans > MAX_SCANS:    # refused (decode_image): 20 MB of 11-byte scans took 2.6 s
+                return size, sof, False, scans
             m = _JPEG_NEXT_MARKER.search(data, end)
             if m is None:
                 break
             i = m.start()
         else:
             i = end
-    return size, sof, False
+    return size, sof, False, scans
 
 
 def _png_walk(data: bytes) -> tuple[tuple[int, int] | None, bool]:
@@ -239,7 +250,8 @@ def decode_image(data: bytes, name: str = "image", max_pixels: int = MAX_PIXELS)
     found in it, is then in that smaller size's pixels. A progressive JPEG that big is refused. ``name`` only labels error messages.
 
     Raises ``ImageError`` when the bytes are empty, not a JPEG/PNG/WebP/BMP/TIFF (HEIC, AVIF,
-    GIF and PDF are named), truncated (data after a complete image is ignored) or undecodable;
+    GIF and PDF are named), truncated (data after a complete image is ignored), a JPEG of more
+    than ``MAX_SCANS`` scans (whose decoding would take minutes) or undecodable;
     ``ImageTooLarge`` (an ``ImageError``) when the header or the decoded array is over
     ``max_pixels`` (a JPEG: even at 1/8 scale).
     """
@@ -249,6 +261,11 @@ def decode_image(data: bytes, name: str = "image", max_pixels: int = MAX_PIXELS)
         raise ImageError(f"{name}: file too large ({len(data) / 1e6:.0f} MB, limit "
                          f"{MAX_BYTES / 1e6:.0f} MB)")
     fmt = _format_of(data, name)
+    sof, scans = _jpeg_frame(data)[1::2] if fmt == "JPEG" else (None, 0)
+    if scans > MAX_SCANS:           # decoding time grows with scans x pixels (see MAX_SCANS)
+        raise ImageError(f"{name}: a JPEG of more than {MAX_SCANS} scans (a camera's JPEG has "
+                         "at most about 10), which would take minutes to decode: save the "
+                         "photo again as JPEG")
     size, complete = _header(data, fmt)
     flags = cv2.IMREAD_COLOR
     if size is not None:
@@ -257,7 +274,7 @@ def decode_image(data: bytes, name: str = "image", max_pixels: int = MAX_PIXELS)
             raise ImageError(f"{name}: empty image ({w}x{h} px)")
         if w * h > max_pixels:
             scale = next((s for s in JPEG_SCALES if -(-w // s) * -(-h // s) <= max_pixels), None)
-            sequential = fmt == "JPEG" and _jpeg_frame(data)[1] in _SEQUENTIAL_SOF
+            sequential = sof in _SEQUENTIAL_SOF
             if not sequential or scale is None or w * h > MAX_FULL_PIXELS:
                 raise _too_large(name, w, h, max_pixels,
                                  fmt if sequential else "progressive JPEG" if fmt == "JPEG" else "")

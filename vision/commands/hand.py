@@ -17,8 +17,9 @@ on stderr).
 from __future__ import annotations
 
 import argparse
-import io
+import codecs
 import json
+import re
 import sys
 
 HELP = "score typed hands: JSON Lines in/out, or one hand with --text"
@@ -296,22 +297,66 @@ def _plain_error(message: str) -> dict:
     return {"valid": False, "error": message}
 
 
+# longest line read (bytes, docs/hand-json.md): a request is a few hundred bytes, and a 50 MB
+# line cost 15 s and 519 MB before it was refused
+MAX_LINE_BYTES = 1024 * 1024
+_CHUNK = 64 * 1024
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+
+
+def _lines(stream, most: int):
+    """The lines of binary ``stream`` (ends LF, CRLF or CR) as bytes, each read as it comes
+    (``read1``: a pipe's first line is answered before the next is written); a line over
+    ``most`` bytes is its length (an int) instead, its bytes dropped as they arrive, so no
+    more than ``most`` bytes of one line are ever held."""
+    read = stream.read1 if hasattr(stream, "read1") else stream.read
+    held, dropped, cr_last = bytearray(), 0, False
+    while True:
+        chunk = read(_CHUNK)
+        if not chunk:
+            break
+        if cr_last and chunk[:1] == b"\n":      # a CRLF split between two reads
+            chunk = chunk[1:]
+        cr_last = chunk[-1:] == b"\r"
+        start = 0
+        for end in _LINE_END.finditer(chunk):
+            piece = chunk[start:end.start()]
+            yield dropped + len(held) + len(piece) if dropped or len(held) + len(piece) > most \
+                else bytes(held + piece)
+            held, dropped, start = bytearray(), 0, end.end()
+        rest = chunk[start:]
+        if dropped or len(held) + len(rest) > most:
+            dropped += len(held) + len(rest)
+            held = bytearray()
+        else:
+            held += rest
+    if held or dropped:
+        yield dropped + len(held) if dropped else bytes(held)
+
+
 def run_json_lines(stream, out, answer=None, unreadable=_plain_error) -> None:
     """JSON Lines: one result per request line, in order; a bad line gets its own error result.
 
     ``stream``: a binary stream (a file opened ``rb``, ``sys.stdin.buffer``) or lines of text.
-    Lines end at LF, CRLF or CR; a line that is not UTF-8 gets an error result like any other
-    bad line, and a UTF-8 byte order mark before a line (Windows editors write one) is skipped.
+    Lines end at LF, CRLF or CR; a line that is not UTF-8, holds a NUL byte or is over
+    ``MAX_LINE_BYTES`` gets an error result like any other bad line (the rest of the lines
+    are still answered), and a UTF-8 byte order mark before a line (Windows editors write
+    one) is skipped.
     ``answer``: dict -> dict that never raises (default ``scoring.api.score_json``);
     ``unreadable``: the result of a line that is not UTF-8 or not JSON, from its message.
     """
     if answer is None:
         from scoring.api import score_json as answer
 
-    if hasattr(stream, "readinto"):         # bytes: undecodable ones kept as surrogates
-        stream = io.TextIOWrapper(stream, encoding="utf-8", errors="surrogateescape", newline=None)
-    for line in stream:
-        result = _answer_line(line, answer, unreadable)
+    binary = hasattr(stream, "readinto")
+    for line in _lines(stream, MAX_LINE_BYTES) if binary else stream:
+        if isinstance(line, int) or (not binary and len(line) > MAX_LINE_BYTES):
+            size = line if isinstance(line, int) else len(line.encode("utf-8", "surrogateescape"))
+            result = unreadable(f"a line of {size:,} bytes, over the limit of "
+                                f"{MAX_LINE_BYTES:,} bytes per line")
+        else:           # bytes that are not UTF-8 kept as surrogates, named by _answer_line
+            result = _answer_line(line.decode("utf-8", "surrogateescape") if binary else line,
+                                  answer, unreadable)
         if result is not None:
             out.write(json.dumps(result, ensure_ascii=False) + "\n")
             out.flush()
@@ -323,6 +368,8 @@ def _answer_line(line: str, answer, unreadable=_plain_error) -> dict | None:
     bad = next((i for i, ch in enumerate(line) if "\udc80" <= ch <= "\udcff"), None)
     if bad is not None:         # a byte that is not UTF-8, kept by surrogateescape
         return unreadable(f"not UTF-8 text: byte 0x{ord(line[bad]) - 0xDC00:02x} at column {bad + 1}")
+    if "\x00" in line:          # binary data, not a JSON text (json would say "Expecting value")
+        return unreadable(f"not text: a NUL byte at column {line.index(chr(0)) + 1}")
     if not line.strip():
         return None
     from vision.jsontext import load_json
@@ -334,15 +381,31 @@ def _answer_line(line: str, answer, unreadable=_plain_error) -> dict | None:
     return answer(obj)
 
 
+def _not_json_lines(head: bytes) -> str | None:
+    """Why a stream starting with ``head`` is no JSON Lines at all, or None: a photo or UTF-16
+    text whose first bytes are no text (so no line of it can be answered: one message, not
+    one error per line). Text that only starts as a format does (a line ``BMW``, ``%PDF``) and
+    a NUL byte further on are judged line by line, as any bad line is."""
+    from vision.filekind import not_text_reason
+
+    why = not_text_reason(head)
+    if why is None or why.startswith("binary data"):
+        return None
+    try:        # incremental: a character cut at the end of head is no fault
+        codecs.getincrementaldecoder("utf-8")().decode(head)
+    except UnicodeDecodeError:
+        return why
+    return why if b"\x00" in head else None
+
+
 def run_json_file(verb: str, path: str | None, answer=None, unreadable=_plain_error) -> int:
     """Answer the JSON Lines in ``path`` (``None`` or ``-``: stdin) on stdout with ``answer``
     (see :func:`run_json_lines`). Returns the exit code: 2 if the file cannot be read or is
-    plainly no JSON Lines text (a photo, UTF-16 text, binary data: one message, not one error
-    result per line)."""
-    from vision.filekind import not_text_reason
+    plainly no JSON Lines text (a photo, UTF-16 text: one message, not one error result per
+    line)."""
 
     def answer_all(fh, name: str) -> int:
-        why = not_text_reason(fh.peek(4096)[:4096])
+        why = _not_json_lines(fh.peek(16)[:16])
         if why:
             photo = " (score a photo with `tilescope score` or `tilescope check PHOTO`)" \
                 if why.endswith(("image, not JSON Lines text", "document, not JSON Lines text")) else ""
