@@ -531,7 +531,8 @@ class TileReader:
             if not self.single_stage:
                 probs = _merge_back(probs, det_cls, self.names)
             if likeness is not None:   # after the detector's back call: a haku the set holds stays one
-                probs, decided = combine(probs, likeness)
+                backs = (np.asarray(det_cls) == self.names.index("back")) if "back" in self.names else None
+                probs, decided = combine(probs, likeness, backs)
                 weak = det_scores < self.confirm_below
                 if weak.any():         # a box under the threshold is a tile if the set knows it
                     sure = decided & (likeness.max(axis=1) >= CONFIRM_ALIKE)

@@ -25,6 +25,8 @@ import numpy as np
 
 from .classes import CLASS_INDEX, TILE_CLASSES
 
+BACK = CLASS_INDEX["back"]
+
 FORMAT = "tilescope-set"
 VERSION = 1
 # The reference sheet the README pictures: the 34 kinds and the three red fives, one each, in
@@ -188,18 +190,26 @@ def empty(name: str, model: str) -> TileSet:
     return TileSet(name, (), np.zeros((0, 48, 48, 3), np.uint8), np.zeros((0, 1), np.float32), model)
 
 
-def combine(probs: np.ndarray, likeness: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def combine(probs: np.ndarray, likeness: np.ndarray,
+            backs: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The classifier's probabilities ``(K, 46)`` and the crops' likeness to a profile's kinds
     (:meth:`TileSet.likeness`; -1 for kinds it lacks) -> ``(probabilities (K, 46), decided (K,))``.
 
     Each crop's log-probabilities gain ``SCALE`` times each kind's likeness less the most alike
     kind's (``NOT_HELD`` for kinds the profile lacks, so a back still reads as a back against a
     sheet of faces); ``decided`` marks the crops whose most alike kind stands out by
-    ``DECIDES``, where the set's word is ``STRONG``."""
+    ``DECIDES``, where the set's word is ``STRONG``.
+
+    ``backs`` (K,) bool: the crops the detector called face down. For those, a profile without
+    a back has no word against the back: a set's tile back is as like its blank haku as a haku
+    is (rendered riichi-black: median 0.83 against 0.89), so the detector's call stands unless
+    the classifier itself names a face."""
     if len(likeness) == 0:
         return probs, np.zeros(0, bool)
     held = likeness[0] > -1
     alike = np.where(held, likeness, NOT_HELD)
+    if backs is not None and not held[BACK] and backs.any():
+        alike[backs, BACK] = np.maximum(NOT_HELD, likeness[backs].max(axis=1))
     top2 = np.sort(np.where(held, likeness, -1.0), axis=1)[:, -2:]
     decided = (top2[:, 1] - top2[:, 0]) >= DECIDES
     weight = SCALE + np.where(decided, STRONG, 0.0)
