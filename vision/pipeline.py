@@ -1157,7 +1157,7 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool, melds=
 
 def score_photo(image: Any, context: dict | None = None, *, reader=None,
                 fixes: dict[int, str] | None = None, win_tile: str | None = None,
-                melds: dict[tuple[int, int], str] | None = None) -> PhotoResult:
+                melds: dict[tuple[int, int], str] | None = None, tile_set=None) -> PhotoResult:
     """Read, group and score the winning hand in a photo.
 
     ``image``: a file path, the file's bytes, a binary file object, an ``(H, W, 3) uint8``
@@ -1173,20 +1173,33 @@ def score_photo(image: Any, context: dict | None = None, *, reader=None,
     (``--meld 9-11=chi``: tiles 9 to 11 are an exposed chi; types ``chi pon daiminkan kakan
     ankan``, or ``concealed`` for tiles of the concealed part; see
     :func:`vision.layout.declare_groups`), numbered as the report without them numbers the
-    tiles; they hold through every correction.
+    tiles; they hold through every correction. ``tile_set``: the set profile to read with
+    (``--set``): a :class:`vision.tileset.TileSet`, a set's name or a profile file
+    (``docs/sets.md``); ``vision.tileset.SetError`` when it cannot be read.
 
     Returns a :class:`PhotoResult`; a hand that cannot be scored gives ``result["error"]`` and
     a warning, not an exception. Raises :class:`PhotoError` (a ValueError) for a bad context,
     fix, declared group or winning tile, ``vision.imageio.ImageError`` (a ValueError) for an unreadable image,
     and ``vision.detector.ModelError`` when no model can be loaded.
     """
-    return _run(image, context, reader, fixes, win_tile, _score, hand_only=True, melds=melds)
+    return _run(image, context, _reading_with(reader, tile_set), fixes, win_tile, _score,
+                hand_only=True, melds=melds)
+
+
+def _reading_with(reader, tile_set):
+    """``reader`` (default the shared one) reading with ``tile_set`` (a TileSet, name or file)."""
+    if tile_set is None:
+        return reader
+    from .tileset import TileSet, load
+
+    base = reader if reader is not None else get_reader()
+    return base.with_set(tile_set if isinstance(tile_set, TileSet) else load(str(tile_set)))
 
 
 def check_photo(image: Any, context: dict | None = None, *, reader=None,
                 fixes: dict[int, str] | None = None, win_tile: str | None = None,
                 melds: dict[tuple[int, int], str] | None = None, declared: str = "hu", revealed: bool = True, discards: str = "",
-                tournament: bool = False, options=None) -> PhotoResult:
+                tournament: bool = False, options=None, tile_set=None) -> PhotoResult:
     """The referee's verdict on a declared win, from a photo of the hand (``tilescope check``).
 
     Same inputs as :func:`score_photo`, plus what happened at the table, passed on to
@@ -1216,5 +1229,5 @@ def check_photo(image: Any, context: dict | None = None, *, reader=None,
         except HandError as exc:
             return {"valid": False, "error": str(exc)}
 
-    return _run(image, context, reader, fixes, win_tile, judge, hand_only=False, melds=melds,
-                discards=frozenset(t.kind for t in discard_tiles))
+    return _run(image, context, _reading_with(reader, tile_set), fixes, win_tile, judge,
+                hand_only=False, melds=melds, discards=frozenset(t.kind for t in discard_tiles))
