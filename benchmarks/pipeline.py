@@ -226,6 +226,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="read with a set profile learned from one rendered reference sheet of the "
                          "style (tilescope set learn's default tiles), rendered with this seed (the "
                          "next seeds if the tiles found do not match); not the hands' seed")
+    ap.add_argument("--only", metavar="I,J,...",
+                    help="read only these hands (numbers as --compare lists them; the others are "
+                         "rendered, not read) and print each one's tiles as read against the truth")
     ap.add_argument("--json", metavar="FILE", help="also write per-hand results as JSON Lines")
     ap.add_argument("--compare", metavar="FILE",
                     help="per-hand results of an earlier run on the same seed (its --json): list the "
@@ -274,6 +277,7 @@ def main(argv: list[str] | None = None) -> int:
         except (ValueError, AssertionError):
             print(f"error: --frame wants WxH in pixels, e.g. 1280x720, not {args.frame!r}", file=sys.stderr)
             return 2
+    only = {int(v) for v in args.only.split(",")} if args.only else None
     rng = np.random.default_rng(args.seed)
     rows, times, failures = [], [], []
     for i in tqdm(range(args.n), desc="hands", unit="photo"):
@@ -307,8 +311,16 @@ def main(argv: list[str] | None = None) -> int:
             truth_reader.detections = Detections(
                 ann["image"]["width"], ann["image"]["height"],
                 [Detection(t["tile"], tuple(t["box"]), 0.99, side) for t, side in zip(ann["tiles"], sideways)])
+        if only is not None and i not in only:
+            continue
         start = time.perf_counter()
         photo = score_photo(img, context_for(want, shown_dora), reader=reader)
+        if only is not None:
+            read_tiles = Counter(d.tile for d in photo.detections.tiles)
+            truth = Counter(t["tile"] for t in ann["tiles"])
+            print(f"hand {i}: misread {sorted((truth - read_tiles).elements())} as "
+                  f"{sorted((read_tiles - truth).elements())}; value right: "
+                  f"{photo.request is not None and same_score(photo.result, score_json(want))}")
         times.append(time.perf_counter() - start)
         read = Counter(d.tile for d in photo.detections.tiles)
         truth_tiles = Counter(t["tile"] for t in ann["tiles"])

@@ -453,7 +453,10 @@ class TileReader:
         if self.references is not None:
             likeness = self.references.likeness(emb)
             by_set, decided = combine(np.exp(logp), likeness)
-            sure |= decided & (by_set.max(axis=1) >= SET_SURE)   # a learned look: no more turns
+            # a learned look needs no more turns, but a blank face against a profile without
+            # backs does: the set cannot tell it from a back (vision.tileset.combine)
+            blank = (by_set.argmax(axis=1) == CLASS_INDEX["5z"]) & (likeness[0, CLASS_INDEX["back"]] == -1)
+            sure |= decided & (by_set.max(axis=1) >= SET_SURE) & ~blank
         if self.turns == 4:
             unsure = np.flatnonzero(~sure)
             if len(unsure):
@@ -531,8 +534,7 @@ class TileReader:
             if not self.single_stage:
                 probs = _merge_back(probs, det_cls, self.names)
             if likeness is not None:   # after the detector's back call: a haku the set holds stays one
-                backs = (np.asarray(det_cls) == self.names.index("back")) if "back" in self.names else None
-                probs, decided = combine(probs, likeness, backs)
+                probs, decided = combine(probs, likeness)
                 weak = det_scores < self.confirm_below
                 if weak.any():         # a box under the threshold is a tile if the set knows it
                     sure = decided & (likeness.max(axis=1) >= CONFIRM_ALIKE)

@@ -50,6 +50,7 @@ STRONG = 100.0
 # LOOKS altered copies (foreshortened, blurred small, lighter or darker; :func:`looks`), which
 # lifted nearest-reference accuracy on rendered broadcast frames from 85% to 90%.
 LOOKS = 8
+BACK_ALIKE = 0.96
 # A crop the set decides for, named with at least this much, needs no further views (quarter
 # turns, contrast views): a learned set reads faster.
 SURE = 0.97
@@ -190,30 +191,34 @@ def empty(name: str, model: str) -> TileSet:
     return TileSet(name, (), np.zeros((0, 48, 48, 3), np.uint8), np.zeros((0, 1), np.float32), model)
 
 
-def combine(probs: np.ndarray, likeness: np.ndarray,
-            backs: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def combine(probs: np.ndarray, likeness: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The classifier's probabilities ``(K, 46)`` and the crops' likeness to a profile's kinds
     (:meth:`TileSet.likeness`; -1 for kinds it lacks) -> ``(probabilities (K, 46), decided (K,))``.
 
     Each crop's log-probabilities gain ``SCALE`` times each kind's likeness less the most alike
-    kind's (``NOT_HELD`` for kinds the profile lacks, so a back still reads as a back against a
-    sheet of faces); ``decided`` marks the crops whose most alike kind stands out by
-    ``DECIDES``, where the set's word is ``STRONG``.
+    kind's (``NOT_HELD`` for kinds the profile lacks, so a flower still reads as a flower
+    against a sheet of suits); ``decided`` marks the crops whose most alike kind stands out by
+    ``DECIDES``, where the set's word among its own kinds is ``STRONG``.
 
-    ``backs`` (K,) bool: the crops the detector called face down. For those, a profile without
-    a back has no word against the back: a set's tile back is as like its blank haku as a haku
-    is (rendered riichi-black: median 0.83 against 0.89), so the detector's call stands unless
-    the classifier itself names a face."""
+    A profile without a back has no word for or against a back unless a crop is at least
+    ``BACK_ALIKE`` like one of its faces: a dark set's tile back is as like its blank haku as
+    a haku is (rendered riichi-black: 0.83 against 0.89 median, at most 0.957), so the
+    classifier tells back from haku there."""
     if len(likeness) == 0:
         return probs, np.zeros(0, bool)
     held = likeness[0] > -1
     alike = np.where(held, likeness, NOT_HELD)
-    if backs is not None and not held[BACK] and backs.any():
-        alike[backs, BACK] = np.maximum(NOT_HELD, likeness[backs].max(axis=1))
+    if not held[BACK]:
+        best = likeness.max(axis=1)
+        alike[:, BACK] = np.where(best >= BACK_ALIKE, NOT_HELD, np.maximum(NOT_HELD, best))
     top2 = np.sort(np.where(held, likeness, -1.0), axis=1)[:, -2:]
     decided = (top2[:, 1] - top2[:, 0]) >= DECIDES
-    weight = SCALE + np.where(decided, STRONG, 0.0)
-    logits = np.log(probs + 1e-6) + weight[:, None] * (alike - alike.max(axis=1, keepdims=True))
+    # the set decides among its own kinds; a kind it lacks keeps the classifier's word at
+    # SCALE (its mass stays for the corrections after reading: a closed kan's backs) unless
+    # the crop is unmistakably one of the set's (BACK_ALIKE)
+    gap = alike - alike.max(axis=1, keepdims=True)
+    over = held | (likeness.max(axis=1) >= BACK_ALIKE)[:, None]
+    logits = np.log(probs + 1e-6) + SCALE * gap + STRONG * (decided[:, None] & over) * gap
     logits -= logits.max(axis=1, keepdims=True)
     out = np.exp(logits)
     out /= out.sum(axis=1, keepdims=True)
