@@ -18,7 +18,7 @@ import tempfile
 import threading
 import time
 import pytest
-from sample_truth import SAMPLE, TruthReader
+from sample_truth import SAMPLE, SamplesReader, TruthReader
 
 from scoring.tiles import parse_tiles
 
@@ -155,7 +155,7 @@ def test_furiten_verdict_a_failed_score_and_a_new_photo(server_url, browser):
     browser.execute_script("document.getElementById('table-rules').open = true")
     form.find_element(By.NAME, "tournament").click()
     WebDriverWait(browser, 15).until(lambda d: "penalty 20000" in d.find_element(By.ID, "verdict").text,
-                                     message="no standings penalty")
+                                     message=f"no standings penalty: {browser.find_element(By.ID, 'verdict').text!r} {browser.find_element(By.ID, 'status').text!r}")
     form.find_element(By.NAME, "tournament").click()
     # the table's rule options reach the request only where they differ from the defaults
     assert "rules" not in browser.execute_script("return context()")
@@ -315,3 +315,52 @@ def test_what_belongs_to_the_last_photo_goes_with_it(server_url, browser, tmp_pa
                                   "pass --meld 12-14=concealed; pass --win-tile 3m")
     assert said == ("Look at them: set tile 1 to 2m, tile 8 to 4s (tap the tile) if they are as "
                     "read; write 12-14=concealed in the melds field; set the winning tile to 3m")
+
+
+@pytest.fixture(scope="module")
+def samples_url():
+    yield from _serve(SamplesReader())
+
+
+def _payment(driver, expect: str, timeout: float = 30) -> str:
+    WebDriverWait(driver, timeout).until(lambda d: expect in d.find_element(By.ID, "payment").text,
+                                         message=f"payment never showed {expect!r}")
+    return driver.find_element(By.ID, "payment").text
+
+
+def test_context_set_before_the_photo_is_scored_with_it(samples_url, browser):
+    """What the photo cannot show, entered before the photo is chosen, is what it is scored
+    with (vision/samples/README.md). riichi_broadcast.jpg: 234m 067p 44s 57s + chi 678m, ron on
+    6s, West seat, dora indicator 3s: tanyao 1 + dora 2 (4s 4s) + aka 1 = 4 han, fu 20 + 2
+    kanchan = 22 -> 30; non-dealer ron 30 x 2^6 x 4 = 7680 -> 7700 (dora dropped: 2 han, 2000).
+    riichi_upside_down_dora.jpg: 123m 456p 789s 11z 55z, tsumo on 1z, East seat, riichi, the
+    dora indicator 9p in the photo: riichi 1 + tsumo 1 + ittsu 2 (+ dora 0) = 4 han 40 fu,
+    mangan, dealer 4000 from each = 12000 (riichi dropped: 3 han 40 fu, 2600 each = 7800)."""
+    browser.get(samples_url + "/")
+    form = browser.find_element(By.ID, "context")
+    Select(form.find_element(By.NAME, "win")).select_by_value("ron")
+    Select(form.find_element(By.NAME, "seat_wind")).select_by_value("W")
+    _set(browser, "dora_indicators", "3s")
+    browser.find_element(By.ID, "file").send_keys(str(SAMPLE.with_name("riichi_broadcast.jpg")))
+    assert _headline(browser, "han") == "4 han 30 fu"
+    assert _payment(browser, "7700").startswith("Winner receives 7700")
+    assert form.find_element(By.NAME, "dora_indicators").get_attribute("value") == "3s"
+    assert not browser.find_element(By.ID, "new-hand").is_displayed()
+
+    browser.get(samples_url + "/")
+    form = browser.find_element(By.ID, "context")
+    Select(form.find_element(By.NAME, "riichi")).select_by_value("riichi")
+    browser.find_element(By.ID, "file").send_keys(str(SAMPLE.with_name("riichi_upside_down_dora.jpg")))
+    assert _headline(browser, "han") == "mangan — 4 han"
+    assert _payment(browser, "12000").startswith("Winner receives 12000")
+
+    # the riichi was scored with that photo: a new photo is a new hand, and the page says
+    # what it cleared, with one tap to keep it for this photo
+    browser.find_element(By.ID, "file").send_keys(str(SAMPLE.with_name("riichi_upside_down_dora.jpg")))
+    assert _headline(browser, "3 han") == "3 han 40 fu"
+    note = browser.find_element(By.ID, "new-hand")
+    assert note.is_displayed() and "riichi" in note.text
+    assert Select(form.find_element(By.NAME, "riichi")).first_selected_option.get_attribute("value") == "none"
+    note.find_element(By.TAG_NAME, "button").click()
+    assert _headline(browser, "mangan") == "mangan — 4 han"
+    assert not note.is_displayed()
