@@ -292,6 +292,9 @@ def test_what_belongs_to_the_last_photo_goes_with_it(server_url, browser, tmp_pa
     _headline(browser, "1 han 30 fu")
     assert not browser.find_element(By.ID, "fixes-line").is_displayed()
     assert form.find_element(By.NAME, "dora_indicators").get_attribute("value") == ""
+    # ... and the page says what it cleared, not silently
+    said = browser.find_element(By.ID, "new-hand").text
+    assert "dora indicators 1p" in said and "corrections 3=1p" in said
     _set(browser, "melds", "1-3 chi")
     WebDriverWait(browser, 10).until(lambda d: "Melds: write tile numbers" in d.find_element(By.ID, "status").text)
     assert not browser.find_element(By.ID, "result-section").is_displayed()
@@ -364,3 +367,78 @@ def test_context_set_before_the_photo_is_scored_with_it(samples_url, browser):
     note.find_element(By.TAG_NAME, "button").click()
     assert _headline(browser, "mangan") == "mangan — 4 han"
     assert not note.is_displayed()
+
+
+def _contrast(hex_colour: str) -> float:
+    """WCAG 2.1 contrast ratio of white text on ``#rrggbb``: (1 + 0.05) / (L + 0.05), L the
+    relative luminance (sRGB channels linearised)."""
+    def lin(c):
+        c /= 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    return 1.05 / (0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b) + 0.05)
+
+
+def _css_rect(browser, element) -> dict:
+    return browser.execute_script("const r = arguments[0].getBoundingClientRect();"
+                                  "return {w: r.width, h: r.height};", element)
+
+
+def test_on_a_phone_labels_read_and_a_small_tile_opens_enlarged(server_url, browser):
+    """A 390-px-wide phone (an iPhone 12-15, 3 device pixels per CSS pixel): the sample's tiles
+    are about 22 CSS px wide there, half a fingertip (44 px, Apple HIG). Each tile's label is
+    at least 12 CSS px high, white on a colour with WCAG AA contrast (4.5:1); a tap a few px
+    beside a tile opens it; the picker shows it enlarged with the reader's next guess (0p,
+    tests/sample_truth.py), one 44-px tap from the fix: 2 han 30 fu, 2000."""
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True})
+    try:
+        _score_the_sample(browser, server_url)
+        canvas = browser.find_element(By.ID, "view")
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", canvas)
+        k = browser.execute_script("return cssScale()")
+        data = browser.execute_script("return state.data")
+        index = next(i for i, t in enumerate(data["tiles"]) if t["tile"] == "5p")
+        x1, y1, x2, y2 = data["tiles"][index]["box"]
+        assert (x2 - x1) / k < 44                       # a small tile: the case at hand
+        labels = browser.execute_script("return state.labels")
+        assert len(labels) == len(data["tiles"])
+        assert min(lab["h"] / k for lab in labels) >= 12
+        for a in labels:                                # no label hides another
+            for b in labels:
+                if a is not b:
+                    assert (a["x"] + a["w"] <= b["x"] or b["x"] + b["w"] <= a["x"]
+                            or a["y"] + a["h"] <= b["y"] or b["y"] + b["h"] <= a["y"])
+        colours = browser.execute_script("return COLORS")
+        assert min(_contrast(c) for c in colours.values()) >= 4.5
+
+        # a tap 8 CSS px beside the tile, off every box and label, still opens it
+        spot = browser.execute_script("""
+            const [i, k] = arguments, b = tileBox(state.data.tiles[i]), d = 8 * k;
+            const free = (x, y) => !state.data.tiles.some((t) => { const [a, c, e, f] = tileBox(t);
+                return x >= a && x <= e && y >= c && y <= f; }) &&
+              !state.labels.some((l) => x >= l.x && x <= l.x + l.w && y >= l.y && y <= l.y + l.h);
+            const cx = (b[0] + b[2]) / 2, cy = (b[1] + b[3]) / 2;
+            return [[cx, b[1] - d], [cx, b[3] + d], [b[0] - d, cy], [b[2] + d, cy]]
+              .find(([x, y]) => free(x, y)) || null;""", index, k)
+        assert spot is not None
+        w, h = browser.execute_script("return [arguments[0].width, arguments[0].height]", canvas)
+        ActionChains(browser).move_to_element_with_offset(
+            canvas, round((spot[0] - w / 2) / k), round((spot[1] - h / 2) / k)).click().perform()
+        picker = browser.find_element(By.ID, "picker")
+        WebDriverWait(browser, 10).until(lambda d: picker.get_attribute("open") is not None,
+                                         message="a tap beside a small tile did not open it")
+        assert browser.find_element(By.ID, "picker-current").text == "5p"
+        zoom = _css_rect(browser, browser.find_element(By.ID, "picker-zoom"))
+        assert zoom["h"] >= 88                          # enlarged: twice a fingertip
+        for button in picker.find_elements(By.CSS_SELECTOR, "button"):
+            if button.is_displayed():
+                r = _css_rect(browser, button)
+                assert r["w"] >= 44 and r["h"] >= 44, button.text
+        guess = picker.find_element(By.CSS_SELECTOR, "#picker-alternatives button[data-tile='0p']")
+        assert "40%" in guess.text
+        guess.click()
+        assert _headline(browser, "2 han") == "2 han 30 fu"
+        assert "2000" in browser.find_element(By.ID, "payment").text
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
