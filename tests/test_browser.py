@@ -12,6 +12,7 @@ Skipped with the reason when chromium, chromedriver or selenium is missing
 """
 from __future__ import annotations
 
+import json
 import shutil
 import socket
 import tempfile
@@ -42,14 +43,16 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _serve(reader):
-    """The app on a free local port, with ``reader`` for a detector: yields its URL."""
+def _serve(reader, **limits):
+    """The app on a free local port, with ``reader`` for a detector and ``limits`` for its
+    Limits: yields its URL."""
     import uvicorn
 
-    from vision.server import create_app
+    from vision.server import Limits, create_app
 
     port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(reader=reader), host="127.0.0.1",
+    app = create_app(reader=reader, limits=Limits(**limits))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1",
                                            port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -442,3 +445,91 @@ def test_on_a_phone_labels_read_and_a_small_tile_opens_enlarged(server_url, brow
         assert "2000" in browser.find_element(By.ID, "payment").text
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+class GatedReader(TruthReader):
+    """The sample's reader, holding each photo until the test opens ``gate``: what the page
+    shows while an answer is on its way is seen without timing anything."""
+
+    def __init__(self):
+        self.gate = threading.Event()
+        self.gate.set()
+
+    def read(self, img):
+        assert self.gate.wait(30), "the test never opened the gate"
+        return super().read(img)
+
+
+@pytest.fixture(scope="module")
+def gated():
+    reader = GatedReader()
+    for url in _serve(reader):
+        yield url, reader
+        reader.gate.set()
+
+
+def test_a_value_for_other_options_is_never_shown_as_current(gated, browser):
+    """The value on screen is for the options it was scored with: typed but not yet applied,
+    or being scored again, it is marked stale (dimmed, and the status says so) until the new
+    answer replaces it. The sample (sample_truth) is 1 han 30 fu, 1000 from the South seat;
+    from the East seat the winner is the dealer: 30 x 2^3 x 6 = 1440 -> 1500."""
+    url, reader = gated
+    form = _score_the_sample(browser, url)
+    section = browser.find_element(By.ID, "result-section")
+    assert "stale" not in section.get_attribute("class")
+    # typed, not yet applied (the field not left): marked, not scored
+    dora = form.find_element(By.NAME, "dora_indicators")
+    dora.send_keys("3")
+    assert "stale" in section.get_attribute("class")
+    assert "before" in browser.find_element(By.ID, "status").text
+    dora.clear()
+    browser.execute_script("arguments[0].dispatchEvent(new Event('change', {bubbles: true}))", dora)
+    assert _headline(browser, "han") == "1 han 30 fu"
+    WebDriverWait(browser, 10).until(lambda d: "stale" not in section.get_attribute("class"))
+    WebDriverWait(browser, 10).until(lambda d: "Verdict" in d.find_element(By.ID, "verdict").text)
+    # applied, the answer not yet back: the old value stays, marked
+    reader.gate.clear()
+    Select(form.find_element(By.NAME, "seat_wind")).select_by_value("E")
+    WebDriverWait(browser, 10).until(lambda d: "stale" in section.get_attribute("class"),
+                                     message="the old value was not marked while scoring again")
+    assert "1000" in browser.find_element(By.ID, "payment").text
+    reader.gate.set()
+    _payment(browser, "1500")
+    assert "stale" not in section.get_attribute("class")
+    assert browser.find_element(By.ID, "headline").text == "1 han 30 fu"
+
+
+@pytest.fixture(scope="module")
+def half_scale_url():
+    # the 960x720 sample (691,200 px) is over this limit: the server reads the JPEG at 1/2
+    yield from _serve(SamplesReader(), max_pixels=300_000)
+
+
+def test_boxes_mark_the_tiles_when_the_server_read_the_photo_smaller(half_scale_url, browser):
+    """A server with a low pixel limit reads the upload at 1/2 scale, and its boxes are in
+    those pixels (``image`` in the answer: 480x360). They are drawn on the photo as uploaded
+    (960x720): tapping the red five where the photo shows it opens the red five. Read right
+    (SamplesReader: the ground truth), the sample is 2 han 30 fu, 2000 (sample_truth)."""
+    browser.get(half_scale_url + "/")
+    form = browser.find_element(By.ID, "context")
+    Select(form.find_element(By.NAME, "win")).select_by_value("ron")
+    Select(form.find_element(By.NAME, "seat_wind")).select_by_value("S")
+    browser.find_element(By.ID, "file").send_keys(str(SAMPLE))
+    assert _headline(browser, "han") == "2 han 30 fu"
+    data = browser.execute_script("return state.data")
+    assert data["image"] == {"width": 480, "height": 360}
+    truth = json.loads(SAMPLE.with_suffix(".json").read_text())
+    x1, y1, x2, y2 = next(t["box"] for t in truth["tiles"] if t["tile"] == "0p")   # photo pixels
+    canvas = browser.find_element(By.ID, "view")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", canvas)
+    css_w, px_w, px_h = browser.execute_script(
+        "return [arguments[0].getBoundingClientRect().width, arguments[0].width, arguments[0].height]", canvas)
+    assert (px_w, px_h) == (960, 720)
+    k = css_w / px_w
+    ActionChains(browser).move_to_element_with_offset(
+        canvas, round(((x1 + x2) / 2 - px_w / 2) * k), round(((y1 + y2) / 2 - px_h / 2) * k)).click().perform()
+    picker = browser.find_element(By.ID, "picker")
+    WebDriverWait(browser, 10).until(lambda d: picker.get_attribute("open") is not None,
+                                     message="no tile under the tap")
+    assert browser.find_element(By.ID, "picker-current").text == "0p"
+    picker.find_element(By.CSS_SELECTOR, "button[value='cancel']").click()
