@@ -43,15 +43,15 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _serve(reader, **limits):
-    """The app on a free local port, with ``reader`` for a detector and ``limits`` for its
-    Limits: yields its URL."""
+def _serve(reader, score_photo=None, **limits):
+    """The app on a free local port, with ``reader`` for a detector, ``score_photo`` (None: the
+    pipeline's) and ``limits`` for its Limits: yields its URL."""
     import uvicorn
 
     from vision.server import Limits, create_app
 
     port = _free_port()
-    app = create_app(reader=reader, limits=Limits(**limits))
+    app = create_app(reader=reader, limits=Limits(**limits), score_photo=score_photo)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1",
                                            port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -351,6 +351,9 @@ def test_context_set_before_the_photo_is_scored_with_it(samples_url, browser):
     assert _headline(browser, "han") == "4 han 30 fu"
     assert _payment(browser, "7700").startswith("Winner receives 7700")
     assert form.find_element(By.NAME, "dora_indicators").get_attribute("value") == "3s"
+    # what the value was worked out with, from the request the server scored
+    assert browser.find_element(By.ID, "scored-with").text == (
+        "Scored with: riichi rules · ron · seat West, round East · dora indicators 3s")
     assert not browser.find_element(By.ID, "new-hand").is_displayed()
 
     browser.get(samples_url + "/")
@@ -447,25 +450,28 @@ def test_on_a_phone_labels_read_and_a_small_tile_opens_enlarged(server_url, brow
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
-class GatedReader(TruthReader):
-    """The sample's reader, holding each photo until the test opens ``gate``: what the page
-    shows while an answer is on its way is seen without timing anything."""
+class Gate:
+    """``/api/score`` held until the test opens ``gate`` (the server keeps a photo's reading,
+    so it is the scoring, not the reader, that is held): what the page shows while an answer
+    is on its way is seen without timing anything."""
 
     def __init__(self):
         self.gate = threading.Event()
         self.gate.set()
 
-    def read(self, img):
+    def __call__(self, *args, **kwargs):
+        from vision.pipeline import score_photo
+
         assert self.gate.wait(30), "the test never opened the gate"
-        return super().read(img)
+        return score_photo(*args, **kwargs)
 
 
 @pytest.fixture(scope="module")
 def gated():
-    reader = GatedReader()
-    for url in _serve(reader):
-        yield url, reader
-        reader.gate.set()
+    gate = Gate()
+    for url in _serve(TruthReader(), score_photo=gate):
+        yield url, gate
+        gate.gate.set()
 
 
 def test_a_value_for_other_options_is_never_shown_as_current(gated, browser):

@@ -283,7 +283,9 @@ function openPicker(index) {
   }
   const dlg = $("picker");
   dlg.dataset.index = String(index);
-  dlg.dataset.seq = String(state.seq);
+  dlg.dataset.photo = String(state.shown);
+  dlg.dataset.n = String(tileNumber(t, index));
+  dlg.dataset.tile = t.tile;
   dlg.returnValue = "";
   if (!dlg.open) dlg.showModal();
 }
@@ -305,13 +307,16 @@ function zoomInto(cv, t) {
 }
 
 $("picker").addEventListener("close", () => {
-  const dlg = $("picker"), v = dlg.returnValue, i = Number(dlg.dataset.index);
-  // the photo was scored again (or replaced) while the picker was open: its tile numbers
-  // may no longer be the ones shown
-  if (!state.data || Number(dlg.dataset.seq) !== state.seq || !v || v === "cancel") return;
-  const t = state.data.tiles[i], n = tileNumber(t, i);
+  const dlg = $("picker"), v = dlg.returnValue, n = dlg.dataset.n;
+  if (!v || v === "cancel") return;
+  // a correction is by tile number, the photo's reading order: it holds while the same photo
+  // is scored again (the answer may come while the picker is open), not for another photo
+  if (Number(dlg.dataset.photo) !== state.shown || !state.shown) {
+    setStatus(`Tile ${n} was on the last photo: tap the tile on this one to correct it.`, true);
+    return;
+  }
   if (v === "reset") delete state.fixes[n];
-  else if (v === t.tile && state.fixes[n] === undefined) return;
+  else if (v === dlg.dataset.tile && state.fixes[n] === undefined) return;
   else state.fixes[n] = v;
   showFixes();
   score();
@@ -434,10 +439,27 @@ function markStale(text) {
   if (text !== null) setStatus(text);
 }
 
+// What the value was worked out with, from the request the server scored (not from the form):
+// a context the user meant but the value did not use shows here.
+function scoredWith(req) {
+  const wind = { E: "East", S: "South", W: "West", N: "North" };
+  const bits = [req.ruleset === "mcr" ? "MCR" : "riichi rules", req.win,
+    `seat ${wind[req.seat_wind] || req.seat_wind || "East"}, round ${wind[req.round_wind] || req.round_wind || "East"}`];
+  if (req.riichi && req.riichi !== "none") bits.push(req.riichi === "double" ? "double riichi" : "riichi");
+  for (const k of ["ippatsu", "tenhou", "chiihou", "last_wall_tile", "replacement_tile", "robbing_kong", "last_copy"])
+    if (req[k]) bits.push(HAND_WORDS[k]);
+  if (req.dora_indicators) bits.push(`dora indicators ${req.dora_indicators}`);
+  if (req.ura_dora_indicators) bits.push(`ura dora ${req.ura_dora_indicators}`);
+  if (req.honba) bits.push(`honba ${req.honba}`);
+  if (req.riichi_sticks) bits.push(`riichi sticks ${req.riichi_sticks}`);
+  if (req.flowers !== undefined) bits.push(`flowers ${req.flowers}`);
+  return bits.join(" · ");
+}
+
 function clearResult() {
   markStale(null);
   $("result-section").hidden = true;
-  for (const id of ["hand", "headline", "lines", "verdict"]) $(id).textContent = "";
+  for (const id of ["hand", "headline", "scored-with", "lines", "verdict"]) $(id).textContent = "";
 }
 
 // The referee's ruling on the photographed hand: valid win, false hu or chombo, and the
@@ -543,6 +565,7 @@ function showResult(data) {
   } else {
     head.textContent = res.limit ? `${res.limit} — ${res.han} han` : `${res.han} han ${res.fu} fu`;
   }
+  $("scored-with").textContent = req ? `Scored with: ${scoredWith(req)}` : "";
   for (const y of res.yaku || []) lines.appendChild(li(y.name, `${y.han} han`));
   if (res.dora) {
     const d = res.dora;
