@@ -315,3 +315,32 @@ def test_what_belongs_to_the_last_photo_goes_with_it(server_url, browser, tmp_pa
                                   "pass --meld 12-14=concealed; pass --win-tile 3m")
     assert said == ("Look at them: set tile 1 to 2m, tile 8 to 4s (tap the tile) if they are as "
                     "read; write 12-14=concealed in the melds field; set the winning tile to 3m")
+
+
+def test_a_number_the_browser_cannot_read_is_said_not_scored_as_zero(server_url, browser):
+    # Chromium reads a number field holding "2e" as empty: the page scored it as 0 honba (and
+    # as the photo's flowers) and showed that value as if it were the hand's with 2 honba
+    form = _score_the_sample(browser, server_url)
+    payment = browser.find_element(By.ID, "payment")
+    _set(browser, "honba", "2")
+    # ron 1000 + 2 honba x 300 (seed rules 001: 100 per honba from each of three, all from
+    # the discarder on a ron) = 1600
+    WebDriverWait(browser, 15).until(lambda d: "1600" in payment.text, message="honba not counted")
+    for name, typed, said in (("honba", "2e", "Honba: write a whole number"),
+                              ("riichi_sticks", "1.5", "Riichi sticks: write a whole number")):
+        _set(browser, name, typed)
+        status = browser.find_element(By.ID, "status")
+        WebDriverWait(browser, 15).until(lambda d: said in status.text,
+                                         message=f"{name} {typed!r} not said")
+        assert "error" in status.get_attribute("class")
+        assert not browser.find_element(By.ID, "result-section").is_displayed()
+        _set(browser, name, "0")
+        _headline(browser, "1 han 30 fu")
+    Select(form.find_element(By.NAME, "ruleset")).select_by_value("mcr")
+    _set(browser, "flowers", "1e")
+    WebDriverWait(browser, 15).until(
+        lambda d: "Flowers: write a whole number" in d.find_element(By.ID, "status").text,
+        message="flowers '1e' not said")
+    assert not browser.find_element(By.ID, "result-section").is_displayed()
+    _set(browser, "flowers", "")
+    Select(form.find_element(By.NAME, "ruleset")).select_by_value("riichi")

@@ -241,18 +241,34 @@ function showRulesetFields() {
   document.querySelectorAll(".mcr-only").forEach((e) => { e.hidden = !mcr; });
 }
 
+// A field shown on the form that the browser cannot read as typed -> what to write there, or
+// null. A grouping typed wrong was scored as if not typed at all; a number field holding "2e"
+// or "1,5" reads as empty, so honba and sticks were scored as 0 and flowers as the photo's.
+const FIELD_WORDS = {
+  melds: "Melds: write tile numbers and a type, e.g. 9-11=chi 12-14=concealed",
+  honba: "Honba: write a whole number from 0 to 99",
+  riichi_sticks: "Riichi sticks: write a whole number from 0 to 99",
+  flowers: "Flowers: write a whole number from 0 to 8, or leave it empty for the flowers the photo shows",
+};
+function unreadField() {
+  for (const [name, words] of Object.entries(FIELD_WORDS)) {
+    const el = $("context")[name];
+    if (!el.closest("[hidden]") && !el.checkValidity()) return words;
+  }
+  return null;
+}
+
 // ---- server ----
 async function score() {
   if (!state.blob) return;
   if (state.pending) state.pending.abort();
   const ctl = new AbortController(), seq = ++state.seq;
-  const meldField = $("context").melds;
-  if (meldField.value.trim() && !meldField.checkValidity()) {
-    // a grouping typed wrong was scored as if not typed at all
+  const unread = unreadField();
+  if (unread) {
     state.data = null;
     clearResult();
     draw();
-    setStatus("Melds: write tile numbers and a type, e.g. 9-11=chi 12-14=concealed", true);
+    setStatus(unread, true);
     return;
   }
   state.pending = ctl;
