@@ -344,3 +344,29 @@ def test_a_number_the_browser_cannot_read_is_said_not_scored_as_zero(server_url,
     assert not browser.find_element(By.ID, "result-section").is_displayed()
     _set(browser, "flowers", "")
     Select(form.find_element(By.NAME, "ruleset")).select_by_value("riichi")
+
+
+def test_a_tile_picker_open_on_the_last_photo_goes_with_it(server_url, browser):
+    # A photo picked just before a tap decodes while the picker is open on the last photo's
+    # tile 5p: the choice made in it then corrected the new photo's tile of that number (a 5p
+    # made red: 2 han, 2000, on a hand nobody corrected). The new photo closes the picker.
+    import base64
+
+    _score_the_sample(browser, server_url)
+    data = browser.execute_script("return state.data")
+    index = next(i for i, t in enumerate(data["tiles"]) if t["tile"] == "5p")
+    browser.execute_script("openPicker(arguments[0])", index)
+    picker = browser.find_element(By.ID, "picker")
+    assert picker.get_attribute("open") is not None
+    photo = base64.b64encode(SAMPLE.read_bytes()).decode("ascii")
+    browser.execute_async_script(
+        "const [b64, done] = arguments;"
+        "const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));"
+        "loadPhoto(new File([bytes], 'next.jpg', {type: 'image/jpeg'})).then(done, done);", photo)
+    assert _headline(browser, "han") == "1 han 30 fu"
+    assert picker.get_attribute("open") is None
+    # a choice that still reaches the picker (its close) belongs to the photo it was opened on
+    browser.execute_script("const d = document.getElementById('picker'); d.returnValue = '0p';"
+                           "d.dispatchEvent(new Event('close'))")
+    assert browser.execute_script("return state.fixes") == {}
+    assert not browser.find_element(By.ID, "fixes-line").is_displayed()

@@ -57,6 +57,7 @@ async function decodePhoto(file) {
 }
 
 function forgetPhoto() {
+  closePicker();
   if (state.pending) state.pending.abort();
   state.seq++;
   state.blob = null; state.bitmap = null; state.data = null; state.fixes = {};
@@ -88,6 +89,7 @@ async function loadPhoto(file) {
   const drawn = await createImageBitmap(c);
   const blob = await new Promise((res) => c.toBlob(res, "image/jpeg", 0.92));
   if (mine !== state.photoSeq) return;
+  closePicker();
   state.bitmap = drawn; state.blob = blob;
   // a new photo is a new hand: what was typed for the last hand does not carry over
   state.fixes = {};
@@ -168,17 +170,26 @@ function openPicker(index) {
   $("picker-index").textContent = String(tileNumber(t, index));
   $("picker-current").textContent = t.tile;
   const dlg = $("picker");
-  dlg.dataset.index = String(index);
+  // the tile and photo the choice is about: a newer photo's tile of the same number is another
+  dlg.dataset.n = String(tileNumber(t, index));
+  dlg.dataset.tile = t.tile;
+  dlg.dataset.photo = String(state.photoSeq);
   dlg.returnValue = "";
   dlg.showModal();
 }
 
+// A picker still open on the last photo's tile goes with that photo: a choice made in it
+// after a newer photo (picked before the tap, decoding meanwhile) took its place corrected
+// the new photo's tile of the same number.
+function closePicker() {
+  if ($("picker").open) $("picker").close("cancel");
+}
+
 $("picker").addEventListener("close", () => {
-  const dlg = $("picker"), v = dlg.returnValue, i = Number(dlg.dataset.index);
-  const t = state.data.tiles[i], n = tileNumber(t, i);
-  if (!v || v === "cancel") return;
+  const dlg = $("picker"), v = dlg.returnValue, n = Number(dlg.dataset.n);
+  if (!v || v === "cancel" || Number(dlg.dataset.photo) !== state.photoSeq) return;
   if (v === "reset") delete state.fixes[n];
-  else if (v === t.tile && state.fixes[n] === undefined) return;
+  else if (v === dlg.dataset.tile && state.fixes[n] === undefined) return;
   else state.fixes[n] = v;
   showFixes();
   score();
