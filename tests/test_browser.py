@@ -370,3 +370,57 @@ def test_a_tile_picker_open_on_the_last_photo_goes_with_it(server_url, browser):
                            "d.dispatchEvent(new Event('close'))")
     assert browser.execute_script("return state.fixes") == {}
     assert not browser.find_element(By.ID, "fixes-line").is_displayed()
+
+
+_HOLD_FETCHES = """
+window.held = [];
+const real = window.fetch.bind(window);
+window.fetch = (url, opts) => new Promise((ok, no) => window.held.push({
+  url, go: () => real(url, opts).then(ok, no), fail: () => no(new TypeError("Failed to fetch"))}));
+"""
+
+
+def _next_held(browser, how: str) -> str:
+    """Let the oldest request the page made go (``go``) or fail (``fail``): its URL."""
+    WebDriverWait(browser, 15).until(lambda d: d.execute_script("return window.held.length"),
+                                     message="the page made no request")
+    return browser.execute_script(f"const h = window.held.shift(); h.{how}(); return h.url;")
+
+
+def _change(browser, name: str, value: str) -> None:
+    """``name`` set to ``value`` with one change event (selenium's clear() sends one more)."""
+    browser.execute_script("const f = document.getElementById('context')[arguments[0]];"
+                           "f.value = arguments[1];"
+                           "f.dispatchEvent(new Event('change', {bubbles: true}))", name, value)
+
+
+def test_a_value_for_the_last_inputs_is_shown_as_such(server_url, browser):
+    # While the answer for 2 honba was on its way, the page showed the 0-honba value (1000)
+    # as it was, under the 2 typed; and a payment stood with no word that its ruling (a chombo
+    # is not paid) was still to come, or had failed to come
+    _score_the_sample(browser, server_url)
+    WebDriverWait(browser, 15).until(lambda d: "Verdict: valid" in d.find_element(By.ID, "verdict").text)
+    section = browser.find_element(By.ID, "result-section")
+    payment = browser.find_element(By.ID, "payment")
+    verdict = browser.find_element(By.ID, "verdict")
+    assert "stale" not in section.get_attribute("class")
+    browser.execute_script(_HOLD_FETCHES)
+    _change(browser, "honba", "2")
+    assert "1000" in payment.text                       # the last inputs' value, still there…
+    assert "stale" in section.get_attribute("class")    # …shown as such
+    assert section.get_attribute("aria-busy") == "true"
+    assert _next_held(browser, "go") == "/api/score"
+    # ron 1000 + 2 honba x 300 (seed rules 001) = 1600
+    WebDriverWait(browser, 15).until(lambda d: "1600" in payment.text)
+    assert "stale" not in section.get_attribute("class")
+    assert verdict.text == "Verdict: being ruled…"
+    assert _next_held(browser, "go") == "/api/check-photo"
+    WebDriverWait(browser, 15).until(lambda d: "Verdict: valid" in verdict.text)
+    _change(browser, "honba", "0")
+    assert _next_held(browser, "go") == "/api/score"
+    WebDriverWait(browser, 15).until(lambda d: "1000" in payment.text)
+    assert _next_held(browser, "fail") == "/api/check-photo"
+    WebDriverWait(browser, 15).until(lambda d: "cannot rule" in verdict.text,
+                                     message="a verdict that never came was not said")
+    assert "no answer from the server" in verdict.text
+    browser.get(server_url + "/")                       # the page's own fetch again

@@ -292,6 +292,9 @@ async function score() {
   const win = $("context").win_tile.value.trim();
   if (win) body.append("win_tile", win);
   setStatus("Reading the tiles…");
+  // until this answer comes, the value on screen is the last inputs' (before the riichi just
+  // ticked, the honba just typed): it is shown greyed and busy, not as this hand's
+  markStale(true);
   let answer;
   try {
     const resp = await fetch("/api/score", { method: "POST", body, signal: ctl.signal });
@@ -317,7 +320,14 @@ async function score() {
   if (answer.request) verdict(body, answer.request, seq);
 }
 
+function markStale(on) {
+  const r = $("result-section");
+  r.classList.toggle("stale", on);
+  r.setAttribute("aria-busy", String(on));
+}
+
 function clearResult() {
+  markStale(false);
   $("result-section").hidden = true;
   for (const id of ["hand", "headline", "lines", "verdict"]) $(id).textContent = "";
 }
@@ -333,16 +343,18 @@ async function verdict(body, request, seq) {
   const form = new FormData();
   for (const [k, val] of body.entries()) form.append(k, val);
   form.append("table", JSON.stringify(table));
+  const el = $("verdict");
+  // the payment above stands only once the ruling is in (a chombo is not paid)
+  el.textContent = "Verdict: being ruled…";
   let v;
   try {
     const resp = await fetch("/api/check-photo", { method: "POST", body: form });
     const answer = await resp.json();
     v = resp.ok ? answer.result || {} : { error: answer.error || `server answered ${resp.status}` };
   } catch (e) {
-    return;
+    v = { error: `no answer from the server: ${e.message}` };
   }
   if (seq !== state.seq) return;
-  const el = $("verdict");
   el.textContent = "";
   if (v.error) { el.textContent = `Verdict: cannot rule (${inPageWords(v.error)})`; return; }
   const head = document.createElement("b");
@@ -395,6 +407,7 @@ function li(text, value) {
 }
 
 function showResult(data) {
+  markStale(false);
   $("result-section").hidden = false;
   const req = data.request, res = data.result || {};
   const hand = $("hand");
