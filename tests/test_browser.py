@@ -424,3 +424,18 @@ def test_a_value_for_the_last_inputs_is_shown_as_such(server_url, browser):
                                      message="a verdict that never came was not said")
     assert "no answer from the server" in verdict.text
     browser.get(server_url + "/")                       # the page's own fetch again
+
+
+def test_tiles_grouped_twice_in_the_melds_field_are_said(server_url, browser):
+    # "12-14=concealed 12-14=pon" was sent as {"12-14": "pon"}: the sample scored with its pon
+    # (1 han 30 fu, sample_truth) as if "concealed" were not typed; `tilescope score` refuses
+    # --meld 12-14=concealed --meld 12-14=pon (already declared)
+    _score_the_sample(browser, server_url)
+    _change(browser, "melds", "12-14=concealed 012-14=pon")
+    WebDriverWait(browser, 15).until(
+        lambda d: "tiles 12-14 are written twice (concealed and pon)" in d.find_element(By.ID, "status").text,
+        message="a grouping written twice was not said")
+    assert not browser.find_element(By.ID, "result-section").is_displayed()
+    _change(browser, "melds", "12-14=pon")
+    assert _headline(browser, "han") == "1 han 30 fu"
+    assert browser.execute_script("return melds()") == {"12-14": "pon"}

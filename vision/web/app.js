@@ -201,11 +201,25 @@ function showFixes() {
   $("fixes").textContent = entries.map(([n, t]) => `${n}=${t}`).join(", ");
 }
 
-// the form's "9-11=chi 12-14=concealed" -> {"9-11": "chi", ...} (--meld)
+// the form's "9-11=chi 12-14=concealed" -> {"9-11": "chi", ...} (--meld); tiles written
+// twice are in meldsTwice(), said before anything is scored
+const MELD_ITEM = /(\d+)-(\d+)=([A-Za-z]+)/g;
 function melds() {
   const out = {};
-  for (const m of $("context").melds.value.matchAll(/(\d+-\d+)=([A-Za-z]+)/g)) out[m[1]] = m[2].toLowerCase();
+  for (const m of $("context").melds.value.matchAll(MELD_ITEM)) out[`${Number(m[1])}-${Number(m[2])}`] = m[3].toLowerCase();
   return out;
+}
+
+// "12-14=concealed 12-14=pon" was scored as the last one alone (the pon), as if the first were
+// not typed; the command line refuses the same (--meld: already declared)
+function meldsTwice() {
+  const seen = {};
+  for (const m of $("context").melds.value.matchAll(MELD_ITEM)) {
+    const span = `${Number(m[1])}-${Number(m[2])}`, kind = m[3].toLowerCase();
+    if (span in seen) return `Melds: tiles ${span} are written twice (${seen[span]} and ${kind}); keep one`;
+    seen[span] = kind;
+  }
+  return null;
 }
 
 // a warning's fix "--meld 1-3=chi --meld 7-9=chi" -> the form's melds, then score again
@@ -266,7 +280,7 @@ function unreadField() {
     const el = $("context")[name];
     if (!el.closest("[hidden]") && !el.checkValidity()) return words;
   }
-  return null;
+  return meldsTwice();
 }
 
 // ---- server ----
