@@ -439,3 +439,16 @@ def test_tiles_grouped_twice_in_the_melds_field_are_said(server_url, browser):
     _change(browser, "melds", "12-14=pon")
     assert _headline(browser, "han") == "1 han 30 fu"
     assert browser.execute_script("return melds()") == {"12-14": "pon"}
+
+
+def test_the_payment_says_where_its_total_comes_from(server_url, browser):
+    # ron with 2 riichi sticks on the table: the discarder pays the hand's 1000 and the winner
+    # takes the sticks, 1000 each (seed rules 001): 3000. The line read "Winner receives 3000
+    # (discarder pays 1000)", parts that do not add up to the total.
+    _score_the_sample(browser, server_url)
+    _change(browser, "riichi_sticks", "2")
+    payment = browser.find_element(By.ID, "payment")
+    WebDriverWait(browser, 15).until(lambda d: "3000" in payment.text, message="sticks not counted")
+    assert payment.text == "Winner receives 3000 (discarder pays 1000, 2000 in riichi sticks)"
+    _change(browser, "riichi_sticks", "0")
+    WebDriverWait(browser, 15).until(lambda d: payment.text == "Winner receives 1000 (discarder pays 1000)")

@@ -468,6 +468,9 @@ function showResult(data) {
     if (pay.from_non_dealer !== undefined) bits.push(`others pay ${pay.from_non_dealer} each`);
     if (pay.from_each !== undefined) bits.push(`${pay.from_each} from each`);
     if (pay.from_each_other !== undefined) bits.push(`others pay ${pay.from_each_other} each`);
+    // the total takes the sticks on the table too: without them the parts did not add up to it
+    const sticks = (req && req.riichi_sticks) || 0;
+    if (sticks) bits.push(`${1000 * sticks} in riichi sticks`);
     payEl.textContent = `Winner receives ${pay.total}` + (bits.length ? ` (${bits.join(", ")})` : "");
   } else payEl.textContent = "";
   payEl.classList.remove("void");
