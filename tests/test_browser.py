@@ -539,3 +539,140 @@ def test_boxes_mark_the_tiles_when_the_server_read_the_photo_smaller(half_scale_
                                      message="no tile under the tap")
     assert browser.find_element(By.ID, "picker-current").text == "0p"
     picker.find_element(By.CSS_SELECTOR, "button[value='cancel']").click()
+
+
+def test_a_number_the_browser_cannot_read_is_said_not_scored_as_zero(server_url, browser):
+    # Chromium reads a number field holding "2e" as empty: the page scored it as 0 honba (and
+    # as the photo's flowers) and showed that value as if it were the hand's with 2 honba
+    form = _score_the_sample(browser, server_url)
+    payment = browser.find_element(By.ID, "payment")
+    _set(browser, "honba", "2")
+    # ron 1000 + 2 honba x 300 (seed rules 001: 100 per honba from each of three, all from
+    # the discarder on a ron) = 1600
+    WebDriverWait(browser, 15).until(lambda d: "1600" in payment.text, message="honba not counted")
+    for name, typed, said in (("honba", "2e", "Honba: write a whole number"),
+                              ("riichi_sticks", "1.5", "Riichi sticks: write a whole number")):
+        _set(browser, name, typed)
+        status = browser.find_element(By.ID, "status")
+        WebDriverWait(browser, 15).until(lambda d: said in status.text,
+                                         message=f"{name} {typed!r} not said")
+        assert "error" in status.get_attribute("class")
+        assert not browser.find_element(By.ID, "result-section").is_displayed()
+        _set(browser, name, "0")
+        _headline(browser, "1 han 30 fu")
+    Select(form.find_element(By.NAME, "ruleset")).select_by_value("mcr")
+    _set(browser, "flowers", "1e")
+    WebDriverWait(browser, 15).until(
+        lambda d: "Flowers: write a whole number" in d.find_element(By.ID, "status").text,
+        message="flowers '1e' not said")
+    assert not browser.find_element(By.ID, "result-section").is_displayed()
+    _set(browser, "flowers", "")
+    Select(form.find_element(By.NAME, "ruleset")).select_by_value("riichi")
+
+
+def test_a_tile_picker_open_on_the_last_photo_goes_with_it(server_url, browser):
+    # A photo picked just before a tap decodes while the picker is open on the last photo's
+    # tile 5p: the choice made in it then corrected the new photo's tile of that number (a 5p
+    # made red: 2 han, 2000, on a hand nobody corrected). The new photo closes the picker.
+    import base64
+
+    _score_the_sample(browser, server_url)
+    data = browser.execute_script("return state.data")
+    index = next(i for i, t in enumerate(data["tiles"]) if t["tile"] == "5p")
+    browser.execute_script("openPicker(arguments[0])", index)
+    picker = browser.find_element(By.ID, "picker")
+    assert picker.get_attribute("open") is not None
+    photo = base64.b64encode(SAMPLE.read_bytes()).decode("ascii")
+    browser.execute_async_script(
+        "const [b64, done] = arguments;"
+        "const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));"
+        "loadPhoto(new File([bytes], 'next.jpg', {type: 'image/jpeg'})).then(done, done);", photo)
+    assert _headline(browser, "han") == "1 han 30 fu"
+    assert picker.get_attribute("open") is None
+    # a choice that still reaches the picker (its close) belongs to the photo it was opened on
+    browser.execute_script("const d = document.getElementById('picker'); d.returnValue = '0p';"
+                           "d.dispatchEvent(new Event('close'))")
+    assert browser.execute_script("return state.fixes") == {}
+    assert not browser.find_element(By.ID, "fixes-line").is_displayed()
+
+
+_HOLD_FETCHES = """
+window.held = [];
+const real = window.fetch.bind(window);
+window.fetch = (url, opts) => new Promise((ok, no) => window.held.push({
+  url, go: () => real(url, opts).then(ok, no), fail: () => no(new TypeError("Failed to fetch"))}));
+"""
+
+
+def _next_held(browser, how: str) -> str:
+    """Let the oldest request the page made go (``go``) or fail (``fail``): its URL."""
+    WebDriverWait(browser, 15).until(lambda d: d.execute_script("return window.held.length"),
+                                     message="the page made no request")
+    return browser.execute_script(f"const h = window.held.shift(); h.{how}(); return h.url;")
+
+
+def _change(browser, name: str, value: str) -> None:
+    """``name`` set to ``value`` with one change event (selenium's clear() sends one more)."""
+    browser.execute_script("const f = document.getElementById('context')[arguments[0]];"
+                           "f.value = arguments[1];"
+                           "f.dispatchEvent(new Event('change', {bubbles: true}))", name, value)
+
+
+def test_a_value_for_the_last_inputs_is_shown_as_such(server_url, browser):
+    # While the answer for 2 honba was on its way, the page showed the 0-honba value (1000)
+    # as it was, under the 2 typed; and a payment stood with no word that its ruling (a chombo
+    # is not paid) was still to come, or had failed to come
+    _score_the_sample(browser, server_url)
+    WebDriverWait(browser, 15).until(lambda d: "Verdict: valid" in d.find_element(By.ID, "verdict").text)
+    section = browser.find_element(By.ID, "result-section")
+    payment = browser.find_element(By.ID, "payment")
+    verdict = browser.find_element(By.ID, "verdict")
+    assert "stale" not in section.get_attribute("class")
+    browser.execute_script(_HOLD_FETCHES)
+    _change(browser, "honba", "2")
+    assert "1000" in payment.text                       # the last inputs' value, still there…
+    assert "stale" in section.get_attribute("class")    # …shown as such
+    assert section.get_attribute("aria-busy") == "true"
+    assert _next_held(browser, "go") == "/api/score"
+    # ron 1000 + 2 honba x 300 (seed rules 001) = 1600
+    WebDriverWait(browser, 15).until(lambda d: "1600" in payment.text)
+    assert "stale" not in section.get_attribute("class")
+    assert verdict.text == "Verdict: being ruled…"
+    assert _next_held(browser, "go") == "/api/check-photo"
+    WebDriverWait(browser, 15).until(lambda d: "Verdict: valid" in verdict.text)
+    _change(browser, "honba", "0")
+    assert _next_held(browser, "go") == "/api/score"
+    WebDriverWait(browser, 15).until(lambda d: "1000" in payment.text)
+    assert _next_held(browser, "fail") == "/api/check-photo"
+    WebDriverWait(browser, 15).until(lambda d: "cannot rule" in verdict.text,
+                                     message="a verdict that never came was not said")
+    assert "no answer from the server" in verdict.text
+    browser.get(server_url + "/")                       # the page's own fetch again
+
+
+def test_tiles_grouped_twice_in_the_melds_field_are_said(server_url, browser):
+    # "12-14=concealed 12-14=pon" was sent as {"12-14": "pon"}: the sample scored with its pon
+    # (1 han 30 fu, sample_truth) as if "concealed" were not typed; `tilescope score` refuses
+    # --meld 12-14=concealed --meld 12-14=pon (already declared)
+    _score_the_sample(browser, server_url)
+    _change(browser, "melds", "12-14=concealed 012-14=pon")
+    WebDriverWait(browser, 15).until(
+        lambda d: "tiles 12-14 are written twice (concealed and pon)" in d.find_element(By.ID, "status").text,
+        message="a grouping written twice was not said")
+    assert not browser.find_element(By.ID, "result-section").is_displayed()
+    _change(browser, "melds", "12-14=pon")
+    assert _headline(browser, "han") == "1 han 30 fu"
+    assert browser.execute_script("return melds()") == {"12-14": "pon"}
+
+
+def test_the_payment_says_where_its_total_comes_from(server_url, browser):
+    # ron with 2 riichi sticks on the table: the discarder pays the hand's 1000 and the winner
+    # takes the sticks, 1000 each (seed rules 001): 3000. The line read "Winner receives 3000
+    # (discarder pays 1000)", parts that do not add up to the total.
+    _score_the_sample(browser, server_url)
+    _change(browser, "riichi_sticks", "2")
+    payment = browser.find_element(By.ID, "payment")
+    WebDriverWait(browser, 15).until(lambda d: "3000" in payment.text, message="sticks not counted")
+    assert payment.text == "Winner receives 3000 (discarder pays 1000, 2000 in riichi sticks)"
+    _change(browser, "riichi_sticks", "0")
+    WebDriverWait(browser, 15).until(lambda d: payment.text == "Winner receives 1000 (discarder pays 1000)")

@@ -79,6 +79,7 @@ async function decodePhoto(file) {
 }
 
 function forgetPhoto() {
+  closePicker();
   if (state.pending) state.pending.abort();
   state.seq++;
   state.blob = null; state.bitmap = null; state.data = null; state.fixes = {}; state.shown = 0;
@@ -306,6 +307,13 @@ function zoomInto(cv, t) {
   g.strokeRect((x1 - sx) * k, (y1 - sy) * k, (x2 - x1) * k, (y2 - y1) * k);
 }
 
+// A picker still open on the last photo's tile goes with that photo: a newer photo closes it
+// as it is picked (forgetPhoto), and a choice that still reaches it is refused (the close
+// handler: dataset.photo). It corrected the new photo's tile of the same number.
+function closePicker() {
+  if ($("picker").open) $("picker").close("cancel");
+}
+
 $("picker").addEventListener("close", () => {
   const dlg = $("picker"), v = dlg.returnValue, n = dlg.dataset.n;
   if (!v || v === "cancel") return;
@@ -328,11 +336,25 @@ function showFixes() {
   $("fixes").textContent = entries.map(([n, t]) => `${n}=${t}`).join(", ");
 }
 
-// the form's "9-11=chi 12-14=concealed" -> {"9-11": "chi", ...} (--meld)
+// the form's "9-11=chi 12-14=concealed" -> {"9-11": "chi", ...} (--meld); tiles written
+// twice are in meldsTwice(), said before anything is scored
+const MELD_ITEM = /(\d+)-(\d+)=([A-Za-z]+)/g;
 function melds() {
   const out = {};
-  for (const m of $("context").melds.value.matchAll(/(\d+-\d+)=([A-Za-z]+)/g)) out[m[1]] = m[2].toLowerCase();
+  for (const m of $("context").melds.value.matchAll(MELD_ITEM)) out[`${Number(m[1])}-${Number(m[2])}`] = m[3].toLowerCase();
   return out;
+}
+
+// "12-14=concealed 12-14=pon" was scored as the last one alone (the pon), as if the first were
+// not typed; the command line refuses the same (--meld: already declared)
+function meldsTwice() {
+  const seen = {};
+  for (const m of $("context").melds.value.matchAll(MELD_ITEM)) {
+    const span = `${Number(m[1])}-${Number(m[2])}`, kind = m[3].toLowerCase();
+    if (span in seen) return `Melds: tiles ${span} are written twice (${seen[span]} and ${kind}); keep one`;
+    seen[span] = kind;
+  }
+  return null;
 }
 
 // a warning's fix "--meld 1-3=chi --meld 7-9=chi" -> the form's melds, then score again
@@ -380,18 +402,34 @@ function showRulesetFields() {
   document.querySelectorAll(".mcr-only").forEach((e) => { e.hidden = !mcr; });
 }
 
+// A field shown on the form that the browser cannot read as typed -> what to write there, or
+// null. A grouping typed wrong was scored as if not typed at all; a number field holding "2e"
+// or "1,5" reads as empty, so honba and sticks were scored as 0 and flowers as the photo's.
+const FIELD_WORDS = {
+  melds: "Melds: write tile numbers and a type, e.g. 9-11=chi 12-14=concealed",
+  honba: "Honba: write a whole number from 0 to 99",
+  riichi_sticks: "Riichi sticks: write a whole number from 0 to 99",
+  flowers: "Flowers: write a whole number from 0 to 8, or leave it empty for the flowers the photo shows",
+};
+function unreadField() {
+  for (const [name, words] of Object.entries(FIELD_WORDS)) {
+    const el = $("context")[name];
+    if (!el.closest("[hidden]") && !el.checkValidity()) return words;
+  }
+  return meldsTwice();
+}
+
 // ---- server ----
 async function score() {
   if (!state.blob) return;
   if (state.pending) state.pending.abort();
   const ctl = new AbortController(), seq = ++state.seq;
-  const meldField = $("context").melds;
-  if (meldField.value.trim() && !meldField.checkValidity()) {
-    // a grouping typed wrong was scored as if not typed at all
+  const unread = unreadField();
+  if (unread) {
     state.data = null;
     clearResult();
     draw();
-    setStatus("Melds: write tile numbers and a type, e.g. 9-11=chi 12-14=concealed", true);
+    setStatus(unread, true);
     return;
   }
   state.pending = ctl;
@@ -404,7 +442,7 @@ async function score() {
   const win = $("context").win_tile.value.trim();
   if (win) body.append("win_tile", win);
   // the value on screen is for the inputs before this change until the answer comes
-  markStale("Reading the tiles…");
+  markStale("Reading the tiles…", true);
   let answer;
   try {
     const resp = await fetch("/api/score", { method: "POST", body, signal: ctl.signal });
@@ -434,8 +472,11 @@ async function score() {
 // The value on screen is not for what the form says now: dimmed, and the status line says why,
 // until an answer for the form as it is replaces it (text null: it is current). Nothing is
 // added to the page: a line appearing above the form moved the box a finger was about to tap.
-function markStale(text) {
-  $("result-section").classList.toggle("stale", text !== null);
+// busy: the answer for the form as it is now is on its way (aria-busy), not only typed.
+function markStale(text, busy = false) {
+  const r = $("result-section");
+  r.classList.toggle("stale", text !== null);
+  r.setAttribute("aria-busy", String(text !== null && busy));
   if (text !== null) setStatus(text);
 }
 
@@ -473,16 +514,18 @@ async function verdict(body, request, seq) {
   const form = new FormData();
   for (const [k, val] of body.entries()) form.append(k, val);
   form.append("table", JSON.stringify(table));
+  const el = $("verdict");
+  // the payment above stands only once the ruling is in (a chombo is not paid)
+  el.textContent = "Verdict: being ruled…";
   let v;
   try {
     const resp = await fetch("/api/check-photo", { method: "POST", body: form });
     const answer = await resp.json();
     v = resp.ok ? answer.result || {} : { error: answer.error || `server answered ${resp.status}` };
   } catch (e) {
-    v = { error: `the server did not answer (${e.message})` };
+    v = { error: `no answer from the server: ${e.message}` };
   }
   if (seq !== state.seq) return;
-  const el = $("verdict");
   el.textContent = "";
   if (v.error) { el.textContent = `Verdict: cannot rule (${inPageWords(v.error)})`; return; }
   const head = document.createElement("b");
@@ -582,6 +625,9 @@ function showResult(data) {
     if (pay.from_non_dealer !== undefined) bits.push(`others pay ${pay.from_non_dealer} each`);
     if (pay.from_each !== undefined) bits.push(`${pay.from_each} from each`);
     if (pay.from_each_other !== undefined) bits.push(`others pay ${pay.from_each_other} each`);
+    // the total takes the sticks on the table too: without them the parts did not add up to it
+    const sticks = (req && req.riichi_sticks) || 0;
+    if (sticks) bits.push(`${1000 * sticks} in riichi sticks`);
     payEl.textContent = `Winner receives ${pay.total}` + (bits.length ? ` (${bits.join(", ")})` : "");
   } else payEl.textContent = "";
   payEl.classList.remove("void");
