@@ -12,13 +12,14 @@ Skipped with the reason when chromium, chromedriver or selenium is missing
 """
 from __future__ import annotations
 
+import json
 import shutil
 import socket
 import tempfile
 import threading
 import time
 import pytest
-from sample_truth import SAMPLE, TruthReader
+from sample_truth import SAMPLE, SamplesReader, TruthReader
 
 from scoring.tiles import parse_tiles
 
@@ -42,14 +43,16 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _serve(reader):
-    """The app on a free local port, with ``reader`` for a detector: yields its URL."""
+def _serve(reader, score_photo=None, **limits):
+    """The app on a free local port, with ``reader`` for a detector, ``score_photo`` (None: the
+    pipeline's) and ``limits`` for its Limits: yields its URL."""
     import uvicorn
 
-    from vision.server import create_app
+    from vision.server import Limits, create_app
 
     port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(reader=reader), host="127.0.0.1",
+    app = create_app(reader=reader, limits=Limits(**limits), score_photo=score_photo)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1",
                                            port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -155,7 +158,7 @@ def test_furiten_verdict_a_failed_score_and_a_new_photo(server_url, browser):
     browser.execute_script("document.getElementById('table-rules').open = true")
     form.find_element(By.NAME, "tournament").click()
     WebDriverWait(browser, 15).until(lambda d: "penalty 20000" in d.find_element(By.ID, "verdict").text,
-                                     message="no standings penalty")
+                                     message=f"no standings penalty: {browser.find_element(By.ID, 'verdict').text!r} {browser.find_element(By.ID, 'status').text!r}")
     form.find_element(By.NAME, "tournament").click()
     # the table's rule options reach the request only where they differ from the defaults
     assert "rules" not in browser.execute_script("return context()")
@@ -293,6 +296,9 @@ def test_what_belongs_to_the_last_photo_goes_with_it(server_url, browser, tmp_pa
     _headline(browser, "1 han 30 fu")
     assert not browser.find_element(By.ID, "fixes-line").is_displayed()
     assert form.find_element(By.NAME, "dora_indicators").get_attribute("value") == ""
+    # ... and the page says what it cleared, not silently
+    said = browser.find_element(By.ID, "new-hand").text
+    assert "dora indicators 1p" in said and "corrections 3=1p" in said
     _set(browser, "melds", "1-3 chi")
     WebDriverWait(browser, 10).until(lambda d: "Melds: write tile numbers" in d.find_element(By.ID, "status").text)
     assert not browser.find_element(By.ID, "result-section").is_displayed()
@@ -316,3 +322,358 @@ def test_what_belongs_to_the_last_photo_goes_with_it(server_url, browser, tmp_pa
                                   "pass --meld 12-14=concealed; pass --win-tile 3m")
     assert said == ("Look at them: set tile 1 to 2m, tile 8 to 4s (tap the tile) if they are as "
                     "read; write 12-14=concealed in the melds field; set the winning tile to 3m")
+
+
+@pytest.fixture(scope="module")
+def samples_url():
+    yield from _serve(SamplesReader())
+
+
+def _payment(driver, expect: str, timeout: float = 30) -> str:
+    WebDriverWait(driver, timeout).until(lambda d: expect in d.find_element(By.ID, "payment").text,
+                                         message=f"payment never showed {expect!r}")
+    return driver.find_element(By.ID, "payment").text
+
+
+def test_context_set_before_the_photo_is_scored_with_it(samples_url, browser):
+    """What the photo cannot show, entered before the photo is chosen, is what it is scored
+    with (vision/samples/README.md). riichi_broadcast.jpg: 234m 067p 44s 57s + chi 678m, ron on
+    6s, West seat, dora indicator 3s: tanyao 1 + dora 2 (4s 4s) + aka 1 = 4 han, fu 20 + 2
+    kanchan = 22 -> 30; non-dealer ron 30 x 2^6 x 4 = 7680 -> 7700 (dora dropped: 2 han, 2000).
+    riichi_upside_down_dora.jpg: 123m 456p 789s 11z 55z, tsumo on 1z, East seat, riichi, the
+    dora indicator 9p in the photo: riichi 1 + tsumo 1 + ittsu 2 (+ dora 0) = 4 han 40 fu,
+    mangan, dealer 4000 from each = 12000 (riichi dropped: 3 han 40 fu, 2600 each = 7800)."""
+    browser.get(samples_url + "/")
+    form = browser.find_element(By.ID, "context")
+    Select(form.find_element(By.NAME, "win")).select_by_value("ron")
+    Select(form.find_element(By.NAME, "seat_wind")).select_by_value("W")
+    _set(browser, "dora_indicators", "3s")
+    browser.find_element(By.ID, "file").send_keys(str(SAMPLE.with_name("riichi_broadcast.jpg")))
+    assert _headline(browser, "han") == "4 han 30 fu"
+    assert _payment(browser, "7700").startswith("Winner receives 7700")
+    assert form.find_element(By.NAME, "dora_indicators").get_attribute("value") == "3s"
+    # what the value was worked out with, from the request the server scored
+    assert browser.find_element(By.ID, "scored-with").text == (
+        "Scored with: riichi rules · ron · seat West, round East · dora indicators 3s")
+    assert not browser.find_element(By.ID, "new-hand").is_displayed()
+
+    browser.get(samples_url + "/")
+    form = browser.find_element(By.ID, "context")
+    Select(form.find_element(By.NAME, "riichi")).select_by_value("riichi")
+    browser.find_element(By.ID, "file").send_keys(str(SAMPLE.with_name("riichi_upside_down_dora.jpg")))
+    assert _headline(browser, "han") == "mangan — 4 han"
+    assert _payment(browser, "12000").startswith("Winner receives 12000")
+
+    # the riichi was scored with that photo: a new photo is a new hand, and the page says
+    # what it cleared, with one tap to keep it for this photo
+    browser.find_element(By.ID, "file").send_keys(str(SAMPLE.with_name("riichi_upside_down_dora.jpg")))
+    assert _headline(browser, "3 han") == "3 han 40 fu"
+    note = browser.find_element(By.ID, "new-hand")
+    assert note.is_displayed() and "riichi" in note.text
+    assert Select(form.find_element(By.NAME, "riichi")).first_selected_option.get_attribute("value") == "none"
+    note.find_element(By.TAG_NAME, "button").click()
+    assert _headline(browser, "mangan") == "mangan — 4 han"
+    assert not note.is_displayed()
+
+
+def _contrast(hex_colour: str) -> float:
+    """WCAG 2.1 contrast ratio of white text on ``#rrggbb``: (1 + 0.05) / (L + 0.05), L the
+    relative luminance (sRGB channels linearised)."""
+    def lin(c):
+        c /= 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    return 1.05 / (0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b) + 0.05)
+
+
+def _css_rect(browser, element) -> dict:
+    return browser.execute_script("const r = arguments[0].getBoundingClientRect();"
+                                  "return {w: r.width, h: r.height};", element)
+
+
+def test_on_a_phone_labels_read_and_a_small_tile_opens_enlarged(server_url, browser):
+    """A 390-px-wide phone (an iPhone 12-15, 3 device pixels per CSS pixel): the sample's tiles
+    are about 22 CSS px wide there, half a fingertip (44 px, Apple HIG). Each tile's label is
+    at least 12 CSS px high, white on a colour with WCAG AA contrast (4.5:1); a tap a few px
+    beside a tile opens it; the picker shows it enlarged with the reader's next guess (0p,
+    tests/sample_truth.py), one 44-px tap from the fix: 2 han 30 fu, 2000."""
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True})
+    try:
+        _score_the_sample(browser, server_url)
+        canvas = browser.find_element(By.ID, "view")
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", canvas)
+        k = browser.execute_script("return cssScale()")
+        data = browser.execute_script("return state.data")
+        index = next(i for i, t in enumerate(data["tiles"]) if t["tile"] == "5p")
+        x1, y1, x2, y2 = data["tiles"][index]["box"]
+        assert (x2 - x1) / k < 44                       # a small tile: the case at hand
+        labels = browser.execute_script("return state.labels")
+        assert len(labels) == len(data["tiles"])
+        assert min(lab["h"] / k for lab in labels) >= 12
+        for a in labels:                                # no label hides another
+            for b in labels:
+                if a is not b:
+                    assert (a["x"] + a["w"] <= b["x"] or b["x"] + b["w"] <= a["x"]
+                            or a["y"] + a["h"] <= b["y"] or b["y"] + b["h"] <= a["y"])
+        colours = browser.execute_script("return COLORS")
+        assert min(_contrast(c) for c in colours.values()) >= 4.5
+
+        # a tap 8 CSS px beside the tile, off every box and label, still opens it
+        spot = browser.execute_script("""
+            const [i, k] = arguments, b = tileBox(state.data.tiles[i]), d = 8 * k;
+            const free = (x, y) => !state.data.tiles.some((t) => { const [a, c, e, f] = tileBox(t);
+                return x >= a && x <= e && y >= c && y <= f; }) &&
+              !state.labels.some((l) => x >= l.x && x <= l.x + l.w && y >= l.y && y <= l.y + l.h);
+            const cx = (b[0] + b[2]) / 2, cy = (b[1] + b[3]) / 2;
+            return [[cx, b[1] - d], [cx, b[3] + d], [b[0] - d, cy], [b[2] + d, cy]]
+              .find(([x, y]) => free(x, y)) || null;""", index, k)
+        assert spot is not None
+        w, h = browser.execute_script("return [arguments[0].width, arguments[0].height]", canvas)
+        ActionChains(browser).move_to_element_with_offset(
+            canvas, round((spot[0] - w / 2) / k), round((spot[1] - h / 2) / k)).click().perform()
+        picker = browser.find_element(By.ID, "picker")
+        WebDriverWait(browser, 10).until(lambda d: picker.get_attribute("open") is not None,
+                                         message="a tap beside a small tile did not open it")
+        assert browser.find_element(By.ID, "picker-current").text == "5p"
+        zoom = _css_rect(browser, browser.find_element(By.ID, "picker-zoom"))
+        assert zoom["h"] >= 88                          # enlarged: twice a fingertip
+        for button in picker.find_elements(By.CSS_SELECTOR, "button"):
+            if button.is_displayed():
+                r = _css_rect(browser, button)
+                assert r["w"] >= 44 and r["h"] >= 44, button.text
+        guess = picker.find_element(By.CSS_SELECTOR, "#picker-alternatives button[data-tile='0p']")
+        assert "40%" in guess.text
+        guess.click()
+        assert _headline(browser, "2 han") == "2 han 30 fu"
+        assert "2000" in browser.find_element(By.ID, "payment").text
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+class Gate:
+    """``/api/score`` held until the test opens ``gate`` (the server keeps a photo's reading,
+    so it is the scoring, not the reader, that is held): what the page shows while an answer
+    is on its way is seen without timing anything."""
+
+    def __init__(self):
+        self.gate = threading.Event()
+        self.gate.set()
+
+    def __call__(self, *args, **kwargs):
+        from vision.pipeline import score_photo
+
+        assert self.gate.wait(30), "the test never opened the gate"
+        return score_photo(*args, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def gated():
+    gate = Gate()
+    for url in _serve(TruthReader(), score_photo=gate):
+        yield url, gate
+        gate.gate.set()
+
+
+def test_a_value_for_other_options_is_never_shown_as_current(gated, browser):
+    """The value on screen is for the options it was scored with: typed but not yet applied,
+    or being scored again, it is marked stale (dimmed, and the status says so) until the new
+    answer replaces it. The sample (sample_truth) is 1 han 30 fu, 1000 from the South seat;
+    from the East seat the winner is the dealer: 30 x 2^3 x 6 = 1440 -> 1500."""
+    url, reader = gated
+    form = _score_the_sample(browser, url)
+    section = browser.find_element(By.ID, "result-section")
+    assert "stale" not in section.get_attribute("class")
+    # typed, not yet applied (the field not left): marked, not scored
+    dora = form.find_element(By.NAME, "dora_indicators")
+    dora.send_keys("3")
+    assert "stale" in section.get_attribute("class")
+    assert "before" in browser.find_element(By.ID, "status").text
+    dora.clear()
+    browser.execute_script("arguments[0].dispatchEvent(new Event('change', {bubbles: true}))", dora)
+    assert _headline(browser, "han") == "1 han 30 fu"
+    WebDriverWait(browser, 10).until(lambda d: "stale" not in section.get_attribute("class"))
+    WebDriverWait(browser, 10).until(lambda d: "Verdict" in d.find_element(By.ID, "verdict").text)
+    # applied, the answer not yet back: the old value stays, marked
+    reader.gate.clear()
+    Select(form.find_element(By.NAME, "seat_wind")).select_by_value("E")
+    WebDriverWait(browser, 10).until(lambda d: "stale" in section.get_attribute("class"),
+                                     message="the old value was not marked while scoring again")
+    assert "1000" in browser.find_element(By.ID, "payment").text
+    reader.gate.set()
+    _payment(browser, "1500")
+    assert "stale" not in section.get_attribute("class")
+    assert browser.find_element(By.ID, "headline").text == "1 han 30 fu"
+
+
+@pytest.fixture(scope="module")
+def half_scale_url():
+    # the 960x720 sample (691,200 px) is over this limit: the server reads the JPEG at 1/2
+    yield from _serve(SamplesReader(), max_pixels=300_000)
+
+
+def test_boxes_mark_the_tiles_when_the_server_read_the_photo_smaller(half_scale_url, browser):
+    """A server with a low pixel limit reads the upload at 1/2 scale, and its boxes are in
+    those pixels (``image`` in the answer: 480x360). They are drawn on the photo as uploaded
+    (960x720): tapping the red five where the photo shows it opens the red five. Read right
+    (SamplesReader: the ground truth), the sample is 2 han 30 fu, 2000 (sample_truth)."""
+    browser.get(half_scale_url + "/")
+    form = browser.find_element(By.ID, "context")
+    Select(form.find_element(By.NAME, "win")).select_by_value("ron")
+    Select(form.find_element(By.NAME, "seat_wind")).select_by_value("S")
+    browser.find_element(By.ID, "file").send_keys(str(SAMPLE))
+    assert _headline(browser, "han") == "2 han 30 fu"
+    data = browser.execute_script("return state.data")
+    assert data["image"] == {"width": 480, "height": 360}
+    truth = json.loads(SAMPLE.with_suffix(".json").read_text())
+    x1, y1, x2, y2 = next(t["box"] for t in truth["tiles"] if t["tile"] == "0p")   # photo pixels
+    canvas = browser.find_element(By.ID, "view")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", canvas)
+    css_w, px_w, px_h = browser.execute_script(
+        "return [arguments[0].getBoundingClientRect().width, arguments[0].width, arguments[0].height]", canvas)
+    assert (px_w, px_h) == (960, 720)
+    k = css_w / px_w
+    ActionChains(browser).move_to_element_with_offset(
+        canvas, round(((x1 + x2) / 2 - px_w / 2) * k), round(((y1 + y2) / 2 - px_h / 2) * k)).click().perform()
+    picker = browser.find_element(By.ID, "picker")
+    WebDriverWait(browser, 10).until(lambda d: picker.get_attribute("open") is not None,
+                                     message="no tile under the tap")
+    assert browser.find_element(By.ID, "picker-current").text == "0p"
+    picker.find_element(By.CSS_SELECTOR, "button[value='cancel']").click()
+
+
+def test_a_number_the_browser_cannot_read_is_said_not_scored_as_zero(server_url, browser):
+    # Chromium reads a number field holding "2e" as empty: the page scored it as 0 honba (and
+    # as the photo's flowers) and showed that value as if it were the hand's with 2 honba
+    form = _score_the_sample(browser, server_url)
+    payment = browser.find_element(By.ID, "payment")
+    _set(browser, "honba", "2")
+    # ron 1000 + 2 honba x 300 (seed rules 001: 100 per honba from each of three, all from
+    # the discarder on a ron) = 1600
+    WebDriverWait(browser, 15).until(lambda d: "1600" in payment.text, message="honba not counted")
+    for name, typed, said in (("honba", "2e", "Honba: write a whole number"),
+                              ("riichi_sticks", "1.5", "Riichi sticks: write a whole number")):
+        _set(browser, name, typed)
+        status = browser.find_element(By.ID, "status")
+        WebDriverWait(browser, 15).until(lambda d: said in status.text,
+                                         message=f"{name} {typed!r} not said")
+        assert "error" in status.get_attribute("class")
+        assert not browser.find_element(By.ID, "result-section").is_displayed()
+        _set(browser, name, "0")
+        _headline(browser, "1 han 30 fu")
+    Select(form.find_element(By.NAME, "ruleset")).select_by_value("mcr")
+    _set(browser, "flowers", "1e")
+    WebDriverWait(browser, 15).until(
+        lambda d: "Flowers: write a whole number" in d.find_element(By.ID, "status").text,
+        message="flowers '1e' not said")
+    assert not browser.find_element(By.ID, "result-section").is_displayed()
+    _set(browser, "flowers", "")
+    Select(form.find_element(By.NAME, "ruleset")).select_by_value("riichi")
+
+
+def test_a_tile_picker_open_on_the_last_photo_goes_with_it(server_url, browser):
+    # A photo picked just before a tap decodes while the picker is open on the last photo's
+    # tile 5p: the choice made in it then corrected the new photo's tile of that number (a 5p
+    # made red: 2 han, 2000, on a hand nobody corrected). The new photo closes the picker.
+    import base64
+
+    _score_the_sample(browser, server_url)
+    data = browser.execute_script("return state.data")
+    index = next(i for i, t in enumerate(data["tiles"]) if t["tile"] == "5p")
+    browser.execute_script("openPicker(arguments[0])", index)
+    picker = browser.find_element(By.ID, "picker")
+    assert picker.get_attribute("open") is not None
+    photo = base64.b64encode(SAMPLE.read_bytes()).decode("ascii")
+    browser.execute_async_script(
+        "const [b64, done] = arguments;"
+        "const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));"
+        "loadPhoto(new File([bytes], 'next.jpg', {type: 'image/jpeg'})).then(done, done);", photo)
+    assert _headline(browser, "han") == "1 han 30 fu"
+    assert picker.get_attribute("open") is None
+    # a choice that still reaches the picker (its close) belongs to the photo it was opened on
+    browser.execute_script("const d = document.getElementById('picker'); d.returnValue = '0p';"
+                           "d.dispatchEvent(new Event('close'))")
+    assert browser.execute_script("return state.fixes") == {}
+    assert not browser.find_element(By.ID, "fixes-line").is_displayed()
+
+
+_HOLD_FETCHES = """
+window.held = [];
+const real = window.fetch.bind(window);
+window.fetch = (url, opts) => new Promise((ok, no) => window.held.push({
+  url, go: () => real(url, opts).then(ok, no), fail: () => no(new TypeError("Failed to fetch"))}));
+"""
+
+
+def _next_held(browser, how: str) -> str:
+    """Let the oldest request the page made go (``go``) or fail (``fail``): its URL."""
+    WebDriverWait(browser, 15).until(lambda d: d.execute_script("return window.held.length"),
+                                     message="the page made no request")
+    return browser.execute_script(f"const h = window.held.shift(); h.{how}(); return h.url;")
+
+
+def _change(browser, name: str, value: str) -> None:
+    """``name`` set to ``value`` with one change event (selenium's clear() sends one more)."""
+    browser.execute_script("const f = document.getElementById('context')[arguments[0]];"
+                           "f.value = arguments[1];"
+                           "f.dispatchEvent(new Event('change', {bubbles: true}))", name, value)
+
+
+def test_a_value_for_the_last_inputs_is_shown_as_such(server_url, browser):
+    # While the answer for 2 honba was on its way, the page showed the 0-honba value (1000)
+    # as it was, under the 2 typed; and a payment stood with no word that its ruling (a chombo
+    # is not paid) was still to come, or had failed to come
+    _score_the_sample(browser, server_url)
+    WebDriverWait(browser, 15).until(lambda d: "Verdict: valid" in d.find_element(By.ID, "verdict").text)
+    section = browser.find_element(By.ID, "result-section")
+    payment = browser.find_element(By.ID, "payment")
+    verdict = browser.find_element(By.ID, "verdict")
+    assert "stale" not in section.get_attribute("class")
+    browser.execute_script(_HOLD_FETCHES)
+    _change(browser, "honba", "2")
+    assert "1000" in payment.text                       # the last inputs' value, still there…
+    assert "stale" in section.get_attribute("class")    # …shown as such
+    assert section.get_attribute("aria-busy") == "true"
+    assert _next_held(browser, "go") == "/api/score"
+    # ron 1000 + 2 honba x 300 (seed rules 001) = 1600
+    WebDriverWait(browser, 15).until(lambda d: "1600" in payment.text)
+    assert "stale" not in section.get_attribute("class")
+    assert verdict.text == "Verdict: being ruled…"
+    assert _next_held(browser, "go") == "/api/check-photo"
+    WebDriverWait(browser, 15).until(lambda d: "Verdict: valid" in verdict.text)
+    _change(browser, "honba", "0")
+    assert _next_held(browser, "go") == "/api/score"
+    WebDriverWait(browser, 15).until(lambda d: "1000" in payment.text)
+    assert _next_held(browser, "fail") == "/api/check-photo"
+    WebDriverWait(browser, 15).until(lambda d: "cannot rule" in verdict.text,
+                                     message="a verdict that never came was not said")
+    assert "no answer from the server" in verdict.text
+    browser.get(server_url + "/")                       # the page's own fetch again
+
+
+def test_tiles_grouped_twice_in_the_melds_field_are_said(server_url, browser):
+    # "12-14=concealed 12-14=pon" was sent as {"12-14": "pon"}: the sample scored with its pon
+    # (1 han 30 fu, sample_truth) as if "concealed" were not typed; `tilescope score` refuses
+    # --meld 12-14=concealed --meld 12-14=pon (already declared)
+    _score_the_sample(browser, server_url)
+    _change(browser, "melds", "12-14=concealed 012-14=pon")
+    WebDriverWait(browser, 15).until(
+        lambda d: "tiles 12-14 are written twice (concealed and pon)" in d.find_element(By.ID, "status").text,
+        message="a grouping written twice was not said")
+    assert not browser.find_element(By.ID, "result-section").is_displayed()
+    _change(browser, "melds", "12-14=pon")
+    assert _headline(browser, "han") == "1 han 30 fu"
+    assert browser.execute_script("return melds()") == {"12-14": "pon"}
+
+
+def test_the_payment_says_where_its_total_comes_from(server_url, browser):
+    # ron with 2 riichi sticks on the table: the discarder pays the hand's 1000 and the winner
+    # takes the sticks, 1000 each (seed rules 001): 3000. The line read "Winner receives 3000
+    # (discarder pays 1000)", parts that do not add up to the total.
+    _score_the_sample(browser, server_url)
+    _change(browser, "riichi_sticks", "2")
+    payment = browser.find_element(By.ID, "payment")
+    WebDriverWait(browser, 15).until(lambda d: "3000" in payment.text, message="sticks not counted")
+    assert payment.text == "Winner receives 3000 (discarder pays 1000, 2000 in riichi sticks)"
+    _change(browser, "riichi_sticks", "0")
+    WebDriverWait(browser, 15).until(lambda d: payment.text == "Winner receives 1000 (discarder pays 1000)")

@@ -18,13 +18,35 @@ const state = {
   pending: null,     // AbortController of the request in flight
   seq: 0,            // answers to older requests are dropped
   photoSeq: 0,       // photos still decoding when a newer one is picked are dropped
+  shown: 0,          // photoSeq of the photo on screen, 0 while none is
+  // hand field name -> the photo it was set for: 0 when it was set with no photo on screen
+  // (the user fills in the context first, then takes the photo: it is for that photo)
+  setFor: {},
+  cleared: [],       // [field, value] cleared by the last new photo, for "keep them"
+  labels: [],        // the tile labels as drawn: {i, x, y, w, h, font} in canvas pixels
 };
 
-// What belongs to one hand and is cleared with a new photo (table state — winds, honba,
-// sticks, ruleset, table rules — stays): the winning tile, melds, discards, dora, riichi and
-// the win's events.
+// What belongs to one hand (table state — winds, honba, sticks, ruleset, table rules — stays):
+// the winning tile, melds, discards, dora, riichi and the win's events. A new photo clears
+// what was scored with the last photo, and says so; what was set before it is kept for it.
 const HAND_FIELDS = ["melds", "win_tile", "discards", "dora_indicators", "ura_dora_indicators", "flowers"];
 const HAND_CHECKS = ["ippatsu", "tenhou", "chiihou", "last_wall_tile", "replacement_tile", "robbing_kong", "last_copy"];
+const HAND_KEYS = [...HAND_FIELDS, ...HAND_CHECKS, "riichi"];
+const HAND_WORDS = { melds: "melds", win_tile: "winning tile", discards: "own discards",
+  dora_indicators: "dora indicators", ura_dora_indicators: "ura dora", flowers: "flowers",
+  ippatsu: "ippatsu", tenhou: "tenhou", chiihou: "chiihou", last_wall_tile: "last tile",
+  replacement_tile: "replacement tile", robbing_kong: "robbing the kong", last_copy: "last copy",
+  riichi: "riichi" };
+// Tile labels on the photo are this many CSS pixels high whatever the photo's size: a
+// 2048-pixel photo on a 390-pixel phone screen is drawn at 1/5, and labels sized in photo
+// pixels came out 2-3 px high there.
+const LABEL_CSS_PX = 13;
+// A tap this close (CSS pixels) to a tile picks it: a finger is ~44 px wide (Apple HIG), a
+// tile on a phone's photo often 15.
+const TAP_SLACK_CSS_PX = 22;
+// box and label colours; white text on each has a contrast of 4.5:1 or more (WCAG AA):
+// #047857 5.5, #b45309 5.0, #1d4ed8 6.7
+const COLORS = { fixed: "#1d4ed8", unsure: "#b45309", sure: "#047857" };
 // the table's rule options, kept in this browser from one visit to the next
 const TABLE_RULES = ["aka", "open_tanyao", "kiriage", "double_yakuman", "kazoe", "double_wind_pair_fu", "tournament"];
 
@@ -57,16 +79,55 @@ async function decodePhoto(file) {
 }
 
 function forgetPhoto() {
+  closePicker();
   if (state.pending) state.pending.abort();
   state.seq++;
-  state.blob = null; state.bitmap = null; state.data = null; state.fixes = {};
+  state.blob = null; state.bitmap = null; state.data = null; state.fixes = {}; state.shown = 0;
   showFixes();
   clearResult();
+  $("new-hand").hidden = true;
   $("canvas-wrap").hidden = true;
+}
+
+const handValue = (k) => { const e = $("context")[k]; return e.type === "checkbox" ? e.checked : e.value; };
+const handDefault = (k) => (k === "riichi" ? "none" : HAND_CHECKS.includes(k) ? false : "");
+function setHandValue(k, v) {
+  const e = $("context")[k];
+  if (e.type === "checkbox") e.checked = v; else e.value = v;
+}
+
+// A new photo is a new hand: what was scored with the last photo is cleared, and the page
+// says so (with one tap to keep it); what was set before any photo was shown is for this one.
+function newHand(id, lastFixes) {
+  const cleared = [];
+  for (const k of HAND_KEYS) {
+    const v = handValue(k);
+    if (v === handDefault(k)) { delete state.setFor[k]; continue; }
+    if (state.setFor[k]) { cleared.push([k, v]); setHandValue(k, handDefault(k)); delete state.setFor[k]; }
+    else state.setFor[k] = id;
+  }
+  state.cleared = cleared;
+  const said = cleared.map(([k, v]) => (v === true ? HAND_WORDS[k] : `${HAND_WORDS[k]} ${v}`));
+  const fixes = Object.entries(lastFixes).map(([n, t]) => `${n}=${t}`).join(", ");
+  if (fixes) said.push(`corrections ${fixes} (tile numbers of the last photo)`);
+  $("new-hand-text").textContent = `New photo, new hand: cleared what was entered for the last one — ${said.join("; ")}.`;
+  $("keep-hand").hidden = cleared.length === 0;
+  $("new-hand").hidden = said.length === 0;
+  showRulesetFields();
+}
+
+function keepLastHand() {
+  for (const [k, v] of state.cleared) { setHandValue(k, v); state.setFor[k] = state.shown; }
+  state.cleared = [];
+  $("new-hand").hidden = true;
+  score();
 }
 
 async function loadPhoto(file) {
   const mine = ++state.photoSeq;
+  // the last photo's value, boxes and corrections must not stand while this one is read
+  const lastFixes = state.fixes;
+  forgetPhoto();
   setStatus("Reading the photo…");
   let bitmap;
   try {
@@ -88,14 +149,8 @@ async function loadPhoto(file) {
   const drawn = await createImageBitmap(c);
   const blob = await new Promise((res) => c.toBlob(res, "image/jpeg", 0.92));
   if (mine !== state.photoSeq) return;
-  state.bitmap = drawn; state.blob = blob;
-  // a new photo is a new hand: what was typed for the last hand does not carry over
-  state.fixes = {};
-  showFixes();
-  const form = $("context");
-  for (const k of HAND_FIELDS) form[k].value = "";
-  for (const k of HAND_CHECKS) form[k].checked = false;
-  form.riichi.value = "none";
+  state.bitmap = drawn; state.blob = blob; state.shown = mine;
+  newHand(mine, lastFixes);
   state.data = null;
   clearResult();
   $("canvas-wrap").hidden = false;
@@ -112,30 +167,56 @@ function draw() {
   const tiles = (state.data && state.data.tiles) || [];
   const warned = new Set();
   for (const w of (state.data && state.data.warnings) || []) for (const n of w.tiles || []) warned.add(n);
-  const lw = Math.max(2, Math.round(Math.max(bm.width, bm.height) / 400));
+  const k = cssScale();
+  const lw = Math.max(2, Math.round(1.5 * k));
+  const fs = LABEL_CSS_PX * k;
   g.textBaseline = "bottom";
+  g.font = `bold ${fs}px system-ui, sans-serif`;
+  state.labels = [];
+  const overlaps = (r) => state.labels.some((o) => r.x < o.x + o.w && o.x < r.x + r.w && r.y < o.y + o.h && o.y < r.y + r.h);
   tiles.forEach((t, i) => {
-    const [x1, y1, x2, y2] = t.box;
+    const [x1, y1, x2, y2] = tileBox(t);
     const fixed = state.fixes[tileNumber(t, i)] !== undefined;
     // a tile a warning names (re-read, counted as a flower, …) is a guess, whatever its confidence
     const low = t.confidence < 0.6 || warned.has(tileNumber(t, i));
-    const color = fixed ? "#1d4ed8" : low ? "#d97706" : "#059669";
+    const color = fixed ? COLORS.fixed : low ? COLORS.unsure : COLORS.sure;
     g.lineWidth = lw; g.strokeStyle = color;
     g.strokeRect(x1, y1, x2 - x1, y2 - y1);
-    const label = t.tile;
-    const fs = Math.max(10, Math.min(lw * 8, (x2 - x1) * 0.55));
-    g.font = `bold ${fs}px system-ui, sans-serif`;
-    const tw = g.measureText(label).width + 4, th = fs + 3;
+    // the label above its tile, or below it where a neighbour's label is already above
+    const w = g.measureText(t.tile).width + 6 * k, h = fs + 4 * k;
+    let r = { i, x: x1, y: Math.max(0, y1 - h), w, h, font: LABEL_CSS_PX };
+    if (overlaps(r)) {
+      const below = { ...r, y: Math.min(cv.height - h, y2) };
+      if (!overlaps(below)) r = below;
+    }
+    state.labels.push(r);
     g.fillStyle = color;
-    g.fillRect(x1, Math.max(0, y1 - th), tw, th);
+    g.fillRect(r.x, r.y, r.w, r.h);
     g.fillStyle = "#fff";
-    g.fillText(label, x1 + 2, Math.max(th, y1) - 1);
+    g.fillText(t.tile, r.x + 3 * k, r.y + r.h - 2 * k);
   });
+}
+
+// canvas pixels per CSS pixel: labels and tap slack are sized for the eye and the finger
+function cssScale() {
+  const cv = $("view"), w = cv.getBoundingClientRect().width;
+  return w ? cv.width / w : 1;
+}
+
+// A tile's box on the canvas. The server's boxes are in the pixels of the image it read,
+// which is smaller than the upload when the upload was over its pixel limit (read at 1/2,
+// 1/4, 1/8: `image` in the answer); drawn as they came, they marked the wrong tiles.
+function tileBox(t) {
+  const im = state.data && state.data.image, bm = state.bitmap;
+  const sx = im && im.width && bm ? bm.width / im.width : 1, sy = im && im.height && bm ? bm.height / im.height : 1;
+  const [x1, y1, x2, y2] = t.box;
+  return [x1 * sx, y1 * sy, x2 * sx, y2 * sy];
 }
 
 const tileNumber = (t, i) => (t.n !== undefined ? t.n : i + 1);
 
-// canvas pixel under a tap -> index of the tile box there (smallest box wins), or -1
+// canvas pixel under a tap -> index of the tile there, or -1: the box under it (smallest wins),
+// else the label under it, else the nearest box within a finger's slack (small tiles on a phone)
 function tileAt(ev) {
   const cv = $("view"), r = cv.getBoundingClientRect();
   const x = (ev.clientX - r.left) * cv.width / r.width;
@@ -143,9 +224,18 @@ function tileAt(ev) {
   const tiles = (state.data && state.data.tiles) || [];
   let best = -1, bestArea = Infinity;
   tiles.forEach((t, i) => {
-    const [x1, y1, x2, y2] = t.box;
+    const [x1, y1, x2, y2] = tileBox(t);
     const a = (x2 - x1) * (y2 - y1);
     if (x >= x1 && x <= x2 && y >= y1 && y <= y2 && a < bestArea) { best = i; bestArea = a; }
+  });
+  if (best >= 0) return best;
+  const label = state.labels.find((l) => x >= l.x && x <= l.x + l.w && y >= l.y && y <= l.y + l.h);
+  if (label) return label.i;
+  let bestD = TAP_SLACK_CSS_PX * cssScale();
+  tiles.forEach((t, i) => {
+    const [x1, y1, x2, y2] = tileBox(t);
+    const d = Math.hypot(Math.max(x1 - x, 0, x - x2), Math.max(y1 - y, 0, y - y2));
+    if (d <= bestD) { best = i; bestD = d; }
   });
   return best;
 }
@@ -163,22 +253,78 @@ function buildPicker() {
   }
 }
 
+const percent = (c) => `${Math.round(c * 100)}%`;
+
+// The tapped tile, enlarged from the photo, with its reading and the reader's next guesses
+// (one tap each), and its neighbours one tap away: on a phone a tile is often narrower than
+// the finger that taps it, and the tile under the finger may not be the one meant.
 function openPicker(index) {
-  const t = state.data.tiles[index];
+  const tiles = state.data.tiles, t = tiles[index];
   $("picker-index").textContent = String(tileNumber(t, index));
   $("picker-current").textContent = t.tile;
+  $("picker-confidence").textContent = t.corrected || state.fixes[tileNumber(t, index)] !== undefined
+    ? "(corrected)" : `(${percent(t.confidence)} sure)`;
+  const alts = $("picker-alternatives");
+  alts.textContent = "";
+  for (const [code, conf] of t.alternatives || []) {
+    if (code === t.tile) continue;
+    const b = document.createElement("button");
+    b.value = code; b.dataset.tile = code; b.className = "alt";
+    b.setAttribute("aria-label", `${code}, ${percent(conf)}`);
+    b.append(chip(code), ` ${percent(conf)}`);
+    alts.appendChild(b);
+  }
+  $("picker-guesses").hidden = alts.childElementCount === 0;
+  zoomInto($("picker-zoom"), t);
+  for (const [id, j] of [["picker-prev", index - 1], ["picker-next", index + 1]]) {
+    const b = $(id);
+    b.hidden = j < 0 || j >= tiles.length;
+    if (!b.hidden) b.textContent = id === "picker-prev" ? `◀ tile ${tileNumber(tiles[j], j)}` : `tile ${tileNumber(tiles[j], j)} ▶`;
+    b.onclick = () => openPicker(j);
+  }
   const dlg = $("picker");
   dlg.dataset.index = String(index);
+  dlg.dataset.photo = String(state.shown);
+  dlg.dataset.n = String(tileNumber(t, index));
+  dlg.dataset.tile = t.tile;
   dlg.returnValue = "";
-  dlg.showModal();
+  if (!dlg.open) dlg.showModal();
+}
+
+// the tile's box and a margin of half a tile around it, enlarged to 120 CSS pixels high
+// (a sideways tile: at most 300 wide)
+function zoomInto(cv, t) {
+  const [x1, y1, x2, y2] = tileBox(t), bm = state.bitmap;
+  const mx = (x2 - x1) / 2, my = (y2 - y1) / 2;
+  const sx = Math.max(0, x1 - mx), sy = Math.max(0, y1 - my);
+  const sw = Math.max(1, Math.min(bm.width, x2 + mx) - sx), sh = Math.max(1, Math.min(bm.height, y2 + my) - sy);
+  const css = Math.min(120 / sh, 300 / sw), dpr = window.devicePixelRatio || 1;
+  cv.style.width = `${sw * css}px`; cv.style.height = `${sh * css}px`;
+  cv.width = Math.round(sw * css * dpr); cv.height = Math.round(sh * css * dpr);
+  const k = cv.width / sw, g = cv.getContext("2d");
+  g.drawImage(bm, sx, sy, sw, sh, 0, 0, cv.width, cv.height);
+  g.lineWidth = 2 * dpr; g.strokeStyle = COLORS.fixed;
+  g.strokeRect((x1 - sx) * k, (y1 - sy) * k, (x2 - x1) * k, (y2 - y1) * k);
+}
+
+// A picker still open on the last photo's tile goes with that photo: a newer photo closes it
+// as it is picked (forgetPhoto), and a choice that still reaches it is refused (the close
+// handler: dataset.photo). It corrected the new photo's tile of the same number.
+function closePicker() {
+  if ($("picker").open) $("picker").close("cancel");
 }
 
 $("picker").addEventListener("close", () => {
-  const dlg = $("picker"), v = dlg.returnValue, i = Number(dlg.dataset.index);
-  const t = state.data.tiles[i], n = tileNumber(t, i);
+  const dlg = $("picker"), v = dlg.returnValue, n = dlg.dataset.n;
   if (!v || v === "cancel") return;
+  // a correction is by tile number, the photo's reading order: it holds while the same photo
+  // is scored again (the answer may come while the picker is open), not for another photo
+  if (Number(dlg.dataset.photo) !== state.shown || !state.shown) {
+    setStatus(`Tile ${n} was on the last photo: tap the tile on this one to correct it.`, true);
+    return;
+  }
   if (v === "reset") delete state.fixes[n];
-  else if (v === t.tile && state.fixes[n] === undefined) return;
+  else if (v === dlg.dataset.tile && state.fixes[n] === undefined) return;
   else state.fixes[n] = v;
   showFixes();
   score();
@@ -190,11 +336,25 @@ function showFixes() {
   $("fixes").textContent = entries.map(([n, t]) => `${n}=${t}`).join(", ");
 }
 
-// the form's "9-11=chi 12-14=concealed" -> {"9-11": "chi", ...} (--meld)
+// the form's "9-11=chi 12-14=concealed" -> {"9-11": "chi", ...} (--meld); tiles written
+// twice are in meldsTwice(), said before anything is scored
+const MELD_ITEM = /(\d+)-(\d+)=([A-Za-z]+)/g;
 function melds() {
   const out = {};
-  for (const m of $("context").melds.value.matchAll(/(\d+-\d+)=([A-Za-z]+)/g)) out[m[1]] = m[2].toLowerCase();
+  for (const m of $("context").melds.value.matchAll(MELD_ITEM)) out[`${Number(m[1])}-${Number(m[2])}`] = m[3].toLowerCase();
   return out;
+}
+
+// "12-14=concealed 12-14=pon" was scored as the last one alone (the pon), as if the first were
+// not typed; the command line refuses the same (--meld: already declared)
+function meldsTwice() {
+  const seen = {};
+  for (const m of $("context").melds.value.matchAll(MELD_ITEM)) {
+    const span = `${Number(m[1])}-${Number(m[2])}`, kind = m[3].toLowerCase();
+    if (span in seen) return `Melds: tiles ${span} are written twice (${seen[span]} and ${kind}); keep one`;
+    seen[span] = kind;
+  }
+  return null;
 }
 
 // a warning's fix "--meld 1-3=chi --meld 7-9=chi" -> the form's melds, then score again
@@ -202,6 +362,7 @@ function applyMelds(fix) {
   const have = melds();
   for (const m of fix.matchAll(/--meld (\d+-\d+)=(\w+)/g)) have[m[1]] = m[2];
   $("context").melds.value = Object.entries(have).map(([n, t]) => `${n}=${t}`).join(" ");
+  state.setFor.melds = state.shown;
   score();
 }
 
@@ -241,18 +402,34 @@ function showRulesetFields() {
   document.querySelectorAll(".mcr-only").forEach((e) => { e.hidden = !mcr; });
 }
 
+// A field shown on the form that the browser cannot read as typed -> what to write there, or
+// null. A grouping typed wrong was scored as if not typed at all; a number field holding "2e"
+// or "1,5" reads as empty, so honba and sticks were scored as 0 and flowers as the photo's.
+const FIELD_WORDS = {
+  melds: "Melds: write tile numbers and a type, e.g. 9-11=chi 12-14=concealed",
+  honba: "Honba: write a whole number from 0 to 99",
+  riichi_sticks: "Riichi sticks: write a whole number from 0 to 99",
+  flowers: "Flowers: write a whole number from 0 to 8, or leave it empty for the flowers the photo shows",
+};
+function unreadField() {
+  for (const [name, words] of Object.entries(FIELD_WORDS)) {
+    const el = $("context")[name];
+    if (!el.closest("[hidden]") && !el.checkValidity()) return words;
+  }
+  return meldsTwice();
+}
+
 // ---- server ----
 async function score() {
   if (!state.blob) return;
   if (state.pending) state.pending.abort();
   const ctl = new AbortController(), seq = ++state.seq;
-  const meldField = $("context").melds;
-  if (meldField.value.trim() && !meldField.checkValidity()) {
-    // a grouping typed wrong was scored as if not typed at all
+  const unread = unreadField();
+  if (unread) {
     state.data = null;
     clearResult();
     draw();
-    setStatus("Melds: write tile numbers and a type, e.g. 9-11=chi 12-14=concealed", true);
+    setStatus(unread, true);
     return;
   }
   state.pending = ctl;
@@ -264,7 +441,8 @@ async function score() {
   if (Object.keys(declared).length) body.append("melds", JSON.stringify(declared));
   const win = $("context").win_tile.value.trim();
   if (win) body.append("win_tile", win);
-  setStatus("Reading the tiles…");
+  // the value on screen is for the inputs before this change until the answer comes
+  markStale("Reading the tiles…", true);
   let answer;
   try {
     const resp = await fetch("/api/score", { method: "POST", body, signal: ctl.signal });
@@ -283,6 +461,7 @@ async function score() {
   }
   if (seq !== state.seq) return;
   state.data = answer;
+  markStale(null);
   const n = (answer.tiles || []).length;
   setStatus(`${n} tile${n === 1 ? "" : "s"} found.`);
   draw();
@@ -290,9 +469,38 @@ async function score() {
   if (answer.request) verdict(body, answer.request, seq);
 }
 
+// The value on screen is not for what the form says now: dimmed, and the status line says why,
+// until an answer for the form as it is replaces it (text null: it is current). Nothing is
+// added to the page: a line appearing above the form moved the box a finger was about to tap.
+// busy: the answer for the form as it is now is on its way (aria-busy), not only typed.
+function markStale(text, busy = false) {
+  const r = $("result-section");
+  r.classList.toggle("stale", text !== null);
+  r.setAttribute("aria-busy", String(text !== null && busy));
+  if (text !== null) setStatus(text);
+}
+
+// What the value was worked out with, from the request the server scored (not from the form):
+// a context the user meant but the value did not use shows here.
+function scoredWith(req) {
+  const wind = { E: "East", S: "South", W: "West", N: "North" };
+  const bits = [req.ruleset === "mcr" ? "MCR" : "riichi rules", req.win,
+    `seat ${wind[req.seat_wind] || req.seat_wind || "East"}, round ${wind[req.round_wind] || req.round_wind || "East"}`];
+  if (req.riichi && req.riichi !== "none") bits.push(req.riichi === "double" ? "double riichi" : "riichi");
+  for (const k of ["ippatsu", "tenhou", "chiihou", "last_wall_tile", "replacement_tile", "robbing_kong", "last_copy"])
+    if (req[k]) bits.push(HAND_WORDS[k]);
+  if (req.dora_indicators) bits.push(`dora indicators ${req.dora_indicators}`);
+  if (req.ura_dora_indicators) bits.push(`ura dora ${req.ura_dora_indicators}`);
+  if (req.honba) bits.push(`honba ${req.honba}`);
+  if (req.riichi_sticks) bits.push(`riichi sticks ${req.riichi_sticks}`);
+  if (req.flowers !== undefined) bits.push(`flowers ${req.flowers}`);
+  return bits.join(" · ");
+}
+
 function clearResult() {
+  markStale(null);
   $("result-section").hidden = true;
-  for (const id of ["hand", "headline", "lines", "verdict"]) $(id).textContent = "";
+  for (const id of ["hand", "headline", "scored-with", "lines", "verdict"]) $(id).textContent = "";
 }
 
 // The referee's ruling on the photographed hand: valid win, false hu or chombo, and the
@@ -306,16 +514,18 @@ async function verdict(body, request, seq) {
   const form = new FormData();
   for (const [k, val] of body.entries()) form.append(k, val);
   form.append("table", JSON.stringify(table));
+  const el = $("verdict");
+  // the payment above stands only once the ruling is in (a chombo is not paid)
+  el.textContent = "Verdict: being ruled…";
   let v;
   try {
     const resp = await fetch("/api/check-photo", { method: "POST", body: form });
     const answer = await resp.json();
     v = resp.ok ? answer.result || {} : { error: answer.error || `server answered ${resp.status}` };
   } catch (e) {
-    return;
+    v = { error: `no answer from the server: ${e.message}` };
   }
   if (seq !== state.seq) return;
-  const el = $("verdict");
   el.textContent = "";
   if (v.error) { el.textContent = `Verdict: cannot rule (${inPageWords(v.error)})`; return; }
   const head = document.createElement("b");
@@ -398,6 +608,7 @@ function showResult(data) {
   } else {
     head.textContent = res.limit ? `${res.limit} — ${res.han} han` : `${res.han} han ${res.fu} fu`;
   }
+  $("scored-with").textContent = req ? `Scored with: ${scoredWith(req)}` : "";
   for (const y of res.yaku || []) lines.appendChild(li(y.name, `${y.han} han`));
   if (res.dora) {
     const d = res.dora;
@@ -414,6 +625,9 @@ function showResult(data) {
     if (pay.from_non_dealer !== undefined) bits.push(`others pay ${pay.from_non_dealer} each`);
     if (pay.from_each !== undefined) bits.push(`${pay.from_each} from each`);
     if (pay.from_each_other !== undefined) bits.push(`others pay ${pay.from_each_other} each`);
+    // the total takes the sticks on the table too: without them the parts did not add up to it
+    const sticks = (req && req.riichi_sticks) || 0;
+    if (sticks) bits.push(`${1000 * sticks} in riichi sticks`);
     payEl.textContent = `Winner receives ${pay.total}` + (bits.length ? ` (${bits.join(", ")})` : "");
   } else payEl.textContent = "";
   payEl.classList.remove("void");
@@ -453,6 +667,21 @@ $("view").addEventListener("click", (ev) => {
 });
 $("clear-fixes").addEventListener("click", () => { state.fixes = {}; showFixes(); score(); });
 $("context").addEventListener("change", () => { showRulesetFields(); score(); });
+// a hand field changed while a photo is shown belongs to that photo's hand (see newHand)
+for (const type of ["input", "change"]) {
+  $("context").addEventListener(type, (e) => {
+    if (HAND_KEYS.includes(e.target.name)) state.setFor[e.target.name] = state.shown;
+  });
+}
+// Typing changes nothing until the field is left (half a tile code is no request): until then
+// the value shown is marked as for the form before the change.
+$("context").addEventListener("input", (e) => {
+  if (state.data && !$("result-section").hidden && e.target.tagName === "INPUT" && e.target.type !== "checkbox")
+    markStale("Changed: the value below is for the options before it; leave the field to score again.");
+});
+$("keep-hand").addEventListener("click", keepLastHand);
+// labels are sized in CSS pixels: a rotated phone or a resized window draws them again
+window.addEventListener("resize", () => draw());
 $("context").addEventListener("submit", (e) => { e.preventDefault(); score(); });
 function keepTableRules() {
   const f = $("context"), kept = {};
