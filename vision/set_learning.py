@@ -8,6 +8,7 @@ other's given kind (two tiles swapped on the table) are refused.
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -25,6 +26,13 @@ from .tileset import SetError, TileSet, empty
 # from its kind; a set's systematic misreads (a haku as a back) are named, not refused.
 SURE_OTHER = 0.9
 GIVEN_UNLIKELY = 0.02
+# More than this share of a sheet's tiles read surely as other kinds: the order is wrong (two
+# rows run together, a row read backwards), not the set's look (a rendered sheet whose sou and
+# honour rows touched read 14 of 37 so; an unfamiliar set, jade, at most 5).
+MOSTLY_OTHER = 0.25
+# Detector thresholds tried, in this order, when the tiles found at the reader's own are not as
+# many as --tiles names (rendered sheets of riichi-black: seed 101 found 36 of 37 at 0.25).
+SHEET_THRESHOLDS = (0.15, 0.35, 0.1, 0.45)
 
 
 @dataclass(frozen=True)
@@ -118,6 +126,16 @@ def learn_sheet(reader, image_bgr: np.ndarray, kinds: list[str], *, into: TileSe
     """
     plain = reader.with_set(None)
     dets = plain.read(image_bgr)
+    for conf in SHEET_THRESHOLDS:
+        if len(dets.tiles) == len(kinds):
+            break
+        # the user said how many tiles there are: a tile just under the detector's threshold
+        # (or a shadow just over it) is found at another one
+        other = copy.copy(plain)
+        other.conf = conf
+        again = other.read(image_bgr)
+        if len(again.tiles) == len(kinds):
+            dets = again
     dets = replace(dets, tiles=sheet_order(dets.tiles))
     if len(dets.tiles) != len(kinds):
         err = SetError(f"found {len(dets.tiles)} tiles in the photo, but --tiles names "
@@ -128,6 +146,13 @@ def learn_sheet(reader, image_bgr: np.ndarray, kinds: list[str], *, into: TileSe
     boxes = np.array([d.box for d in dets.tiles], np.float64)
     probs = plain.classify(image_bgr, boxes)
     found = disagreements(probs, kinds)
+    if len(found) > MOSTLY_OTHER * len(kinds) and not allow_swaps:
+        err = SetError(f"{len(found)} of the {len(kinds)} tiles read surely as other kinds than "
+                       f"--tiles names them (the first: {found[0]}): the rows may run in another "
+                       "order than named, or touch; lay them apart in rows, top to bottom, or "
+                       "pass --trust-order if the --tiles text is right")
+        err.detections = dets
+        raise err
     pairs = swapped(found)
     if pairs and not allow_swaps:
         d, e = pairs[0]
