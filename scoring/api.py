@@ -41,8 +41,12 @@ def _riichi():
     return _score_riichi
 
 
-def score_hand(req: HandRequest, mcr_rules: McrRules | None = None) -> RiichiResult | McrResult | ErrorResult:
+def score_hand(req: HandRequest | dict, mcr_rules: McrRules | None = None) -> RiichiResult | McrResult | ErrorResult:
     """Value one win. Returns a result object (``.to_json()``, ``.valid``, ``.error``).
+
+    ``req``: a :class:`HandRequest`, or a request dict as ``docs/hand-json.md`` writes it
+    (read by :func:`scoring.request.parse_request`; a malformed one returns an
+    :class:`ErrorResult` naming the problem). Raises ``TypeError`` for anything else.
 
     Checks ``req`` first (:func:`scoring.hand.check`); an impossible or incomplete hand
     returns an :class:`ErrorResult` naming the problem instead of raising. ``ruleset ==
@@ -51,6 +55,15 @@ def score_hand(req: HandRequest, mcr_rules: McrRules | None = None) -> RiichiRes
     (:class:`scoring.mcr.McrRules`, the Green Book's by default: its options, such as the
     8-point minimum, are for the Python API only).
     """
+    if isinstance(req, dict):
+        from .request import parse_request
+        try:
+            req = parse_request(req)
+        except HandError as exc:
+            return ErrorResult(str(exc))
+    elif not isinstance(req, HandRequest):
+        raise TypeError(f"score_hand takes a HandRequest or a request dict (docs/hand-json.md), "
+                        f"not {type(req).__name__}")
     try:
         tally = check(req)
         if req.ruleset == "riichi":

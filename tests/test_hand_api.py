@@ -84,3 +84,20 @@ def test_errors_do_not_repeat_a_huge_request():
     assert len(meld) < 200 and "500,000 tiles" in meld and "a pon has 3 tiles" in meld
     keys = score_json({**SPEC, **{f"k{i}": 1 for i in range(100_000)}})["error"]
     assert len(keys) < 200 and "unknown key 'k0'" in keys and "99,997 more" in keys
+
+
+def test_score_hand_takes_a_request_dict_and_refuses_other_types():
+    """Issue 34: ``score_hand({...})`` died with AttributeError deep in scoring/hand.py.
+    123m 456p 789s 22z 55z + 5z by ron, the dealer (seat and round East by default): haku
+    1 han; fu 20 + 10 (closed ron) + 4 (555z completed by ron counts as open) = 34 -> 40;
+    dealer ron 40 x 2^(2+1) x 6 = 1920 -> 2000."""
+    import pytest
+
+    import scoring
+
+    res = scoring.score_hand({"ruleset": "riichi", "concealed": "123m456p789s2255z",
+                              "win_tile": "5z", "win": "ron"})
+    assert (res.han, res.fu, res.to_json()["payment"]["total"]) == (1, 40, 2000)
+    assert "missing key 'win'" in scoring.score_hand({"ruleset": "riichi", "concealed": "12m"}).error
+    with pytest.raises(TypeError, match="HandRequest or a request dict"):
+        scoring.score_hand("123m456p789s2255z")
