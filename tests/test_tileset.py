@@ -260,16 +260,24 @@ def test_every_photo_verb_takes_set_and_names_a_missing_one(verb, capsys):
 
 
 @needs_models
-def test_stream_and_serve_take_set(capsys):
-    from vision.cli import COMMANDS  # noqa: F401  (the verbs are wired)
-    import argparse
-    import importlib
+def test_stream_and_serve_take_set_and_name_a_missing_one(tmp_path, capsys):
+    import cv2
 
-    for verb in ("stream", "serve"):
-        parser = argparse.ArgumentParser()
-        importlib.import_module(f"vision.commands.{verb}").add_arguments(parser)
-        args = parser.parse_args((["x.avi"] if verb == "stream" else []) + ["--set", "club"])
-        assert args.set == "club"
+    clip = tmp_path / "clip.avi"
+    frame = cv2.imread(str(SAMPLES / "riichi_broadcast.jpg"))
+    out = cv2.VideoWriter(str(clip), cv2.VideoWriter_fourcc(*"MJPG"), 5, frame.shape[1::-1])
+    for _ in range(3):
+        out.write(frame)
+    out.release()
+    assert main(["stream", str(clip), "--json", "--set", "nosuch"]) == 2
+    assert "no set named 'nosuch'" in capsys.readouterr().err
+    import socket
+
+    with socket.socket() as sock:            # a port free here (the set is looked at first)
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    assert main(["serve", "--set", "nosuch", "--port", str(port)]) == 2
+    assert "no set named 'nosuch'" in capsys.readouterr().err
 
 
 @needs_models
