@@ -2,9 +2,12 @@
 
 ``photo + the tiles it shows, in reading order -> detections -> one reference per tile``. The
 reader finds the tiles; the user's ``--tiles`` text names them (rows top to bottom, each left
-to right: :func:`sheet_order`, the layout parser's rows, which stay apart when a row is tilted). Two checks keep a wrong sheet
-from being learned silently: the count must match, and two tiles that each read surely as the
-other's given kind (two tiles swapped on the table) are refused.
+to right: :func:`sheet_order`, the layout parser's rows, which stay apart when a row is
+tilted). Three checks keep a wrong sheet from being learned silently: the count must match; a
+sheet whose tiles mostly read as other kinds than named is refused (rows out of order); two
+tiles that each read surely as the other's kind (swapped on the table?) are learned as named
+but said first, since an unfamiliar set can confuse two kinds both ways (3z and 2z on some
+real sets), and a refusal would leave such a set unlearnable.
 """
 from __future__ import annotations
 
@@ -52,12 +55,14 @@ class Disagreement:
 @dataclass(frozen=True)
 class Learned:
     """What :func:`learn_sheet` did: the new profile, the tiles it found (reading order), each
-    tile's given kind, and the tiles whose reading disagreed with their kind (learned as given)."""
+    tile's given kind, the tiles whose reading disagreed with their kind (learned as given) and
+    the pairs of them that look swapped (each read as the other's kind)."""
 
     tileset: TileSet
     detections: Detections
     kinds: tuple[str, ...]
     disagreements: tuple[Disagreement, ...]
+    swaps: tuple[tuple[Disagreement, Disagreement], ...] = ()
 
 
 def parse_sheet(text: str) -> list[str]:
@@ -116,13 +121,14 @@ def swapped(found: list[Disagreement]) -> list[tuple[Disagreement, Disagreement]
 
 
 def learn_sheet(reader, image_bgr: np.ndarray, kinds: list[str], *, into: TileSet | None = None,
-                name: str = "set", source: str = "photo", allow_swaps: bool = False) -> Learned:
+                name: str = "set", source: str = "photo", trust_order: bool = False) -> Learned:
     """Add one reference per tile of a photo of a set to ``into`` (a new profile when None).
 
     ``reader``: a :class:`vision.detector.TileReader` (its profile, if any, is not used: the
     sheet is judged by the classifier alone). ``kinds``: the tiles the photo shows in reading
     order (:func:`parse_sheet`). Raises ``SetError`` when the tiles found are not as many as
-    given (``.detections`` on the error holds them, for a picture) or two look swapped.
+    given (``.detections`` on the error holds them, for a picture) or most of them read as other
+    kinds than given (``trust_order`` learns them all the same).
     """
     plain = reader.with_set(None)
     dets = plain.read(image_bgr)
@@ -146,21 +152,11 @@ def learn_sheet(reader, image_bgr: np.ndarray, kinds: list[str], *, into: TileSe
     boxes = np.array([d.box for d in dets.tiles], np.float64)
     probs = plain.classify(image_bgr, boxes)
     found = disagreements(probs, kinds)
-    if len(found) > MOSTLY_OTHER * len(kinds) and not allow_swaps:
+    if len(found) > MOSTLY_OTHER * len(kinds) and not trust_order:
         err = SetError(f"{len(found)} of the {len(kinds)} tiles read surely as other kinds than "
                        f"--tiles names them (the first: {found[0]}): the rows may run in another "
                        "order than named, or touch; lay them apart in rows, top to bottom, or "
                        "pass --trust-order if the --tiles text is right")
-        err.detections = dets
-        raise err
-    pairs = swapped(found)
-    if pairs and not allow_swaps:
-        d, e = pairs[0]
-        err = SetError(f"tiles {d.index + 1} and {e.index + 1} look swapped: {d.index + 1} was "
-                       f"given as {d.given} and reads as {d.read} ({d.confidence:.2f}), "
-                       f"{e.index + 1} was given as {e.given} and reads as {e.read} "
-                       f"({e.confidence:.2f}); put them in their places, or pass --trust-order "
-                       "if the --tiles text is right")
         err.detections = dets
         raise err
     tensors = crop_boxes(image_bgr, boxes, reader.crop_size)
@@ -171,7 +167,7 @@ def learn_sheet(reader, image_bgr: np.ndarray, kinds: list[str], *, into: TileSe
     base = TileSet(base.name, base.kinds, base.crops, base.embeddings, reader.model_id, base.sources)
     sources = [f"{source} #{i + 1}" for i in range(len(kinds))]
     learned = base.added(kinds, crops, reader.embed(crops), sources)
-    return Learned(learned, dets, tuple(kinds), tuple(found))
+    return Learned(learned, dets, tuple(kinds), tuple(found), tuple(swapped(found)))
 
 
 def learn_tile(reader, image_bgr: np.ndarray, tile: Detection, kind: str, into: TileSet,

@@ -36,7 +36,8 @@ def add_arguments(parser) -> None:
     where.add_argument("--name", metavar="NAME", help="keep it in your data folder under this name "
                        "(added to when it exists)")
     learn.add_argument("--trust-order", action="store_true",
-                       help="learn even two tiles that read as each other's kind (swapped?)")
+                       help="learn a sheet even when most of its tiles read as other kinds than "
+                            "--tiles names them (refused by default: rows out of order?)")
     learn.add_argument("--weights", metavar="DIR", help="model folder (default: the bundled one)")
     show = sub.add_parser("show", help="what a set holds; --out writes a contact sheet",
                           description="What a set profile holds, per kind.")
@@ -94,7 +95,7 @@ def _learn(args) -> int:
     photo_name = "standard input" if args.photo == "-" else Path(args.photo).name
     try:
         learned = learn_sheet(reader, image, kinds, into=into, name=args.name or target.stem,
-                              source=photo_name, allow_swaps=args.trust_order)
+                              source=photo_name, trust_order=args.trust_order)
     except SetError as exc:
         found = getattr(exc, "detections", None)
         if found is not None:
@@ -109,6 +110,12 @@ def _learn(args) -> int:
     except SetError as exc:
         return _fail(str(exc))
     ts = learned.tileset
+    for d, e in learned.swaps:      # said first and on stderr: the one mistake a sheet hides
+        print(f"tilescope set: LOOK: tiles {d.index + 1} and {e.index + 1} may be swapped: "
+              f"{d.index + 1} was named {d.given} and reads as {d.read} ({d.confidence:.2f}), "
+              f"{e.index + 1} was named {e.given} and reads as {e.read} ({e.confidence:.2f}). "
+              "Learned as named; if they were swapped, lay them right and learn into a new file",
+              file=sys.stderr)
     print(f"learned {len(kinds)} tiles from {photo_name}: the set {ts.name!r} now holds "
           f"{len(ts)} references of {len(ts.held())} kinds -> {path}")
     if learned.disagreements:
