@@ -177,14 +177,22 @@ def synthetic_back(rng: np.random.Generator, h: int = BASE_HEIGHT) -> np.ndarray
     return np.dstack([bgr, alpha])
 
 
-def _with_thickness(tile: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Add the tile's side seen in perspective: body colour, then a coloured back layer."""
+def _with_thickness(tile: np.ndarray, rng: np.random.Generator,
+                    side_look: tuple[float, np.ndarray, float] | None = None) -> np.ndarray:
+    """Add the tile's side seen in perspective: body colour, then a coloured back layer.
+    ``side_look``: (body shade, back layer BGR, split) of a set, the same on all its tiles
+    (default: drawn for this tile)."""
     h, w = tile.shape[:2]
     t = int(h * rng.uniform(0.08, 0.3))
-    body = _body_colour(tile) * rng.uniform(0.7, 0.95)
-    back_hsv = np.uint8([[[rng.uniform(0, 180), rng.uniform(80, 255), rng.uniform(60, 220)]]])
-    back = cv2.cvtColor(back_hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
-    split = rng.uniform(0.3, 0.8)
+    if side_look is not None:
+        shade, back, split = side_look
+        body = _body_colour(tile) * shade
+        back = np.asarray(back, np.float32)
+    else:
+        body = _body_colour(tile) * rng.uniform(0.7, 0.95)
+        back_hsv = np.uint8([[[rng.uniform(0, 180), rng.uniform(80, 255), rng.uniform(60, 220)]]])
+        back = cv2.cvtColor(back_hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
+        split = rng.uniform(0.3, 0.8)
     side = np.zeros((t, w, 4), np.uint8)
     side[: int(t * split), :, :3] = body
     side[int(t * split):, :, :3] = back * 0.85
@@ -372,18 +380,23 @@ def random_convolution(x: torch.Tensor, y: torch.Tensor, share: float,
 
 
 def render_crop(style: dict[str, np.ndarray], cls: str, rng: np.random.Generator,
-                paint: tuple[float, ...] = PAINT) -> np.ndarray:
+                paint: tuple[float, ...] = PAINT, look: dict | None = None) -> np.ndarray:
     """One training crop of class ``cls`` in ``style``: ``(CROP_SIZE, CROP_SIZE, 3) uint8`` BGR.
     ``paint``: (share of faces repainted, share of those dark, share of crops drawn grey, share
-    drawn as contrast views)."""
+    drawn as contrast views). ``look``: one set drawn consistently (``models.train_sets``):
+    ``style`` is already that set's faces, no face is repainted here, ``look["back"]`` is its
+    back and ``look["side"]`` its thickness colours (see :func:`_with_thickness`)."""
     if cls == "back":
-        tile = style["back"] if "back" in style and rng.random() < 0.4 else synthetic_back(rng)
+        if look is not None:
+            tile = look["back"]
+        else:
+            tile = style["back"] if "back" in style and rng.random() < 0.4 else synthetic_back(rng)
     else:
         tile = style[cls]
-        if rng.random() < paint[0]:
+        if look is None and rng.random() < paint[0]:
             tile = recolour_body(tile, rng, paint[1], keep_ink_hue=cls in RED_FIVES)
     if rng.random() < 0.5:
-        tile = _with_thickness(tile, rng)
+        tile = _with_thickness(tile, rng, None if look is None else look.get("side"))
     h, w = tile.shape[:2]
     side = 3 * max(h, w)
     canvas = _background(rng, side)

@@ -11,6 +11,17 @@
 #        TRAIN_H (hours per detector, 0.1), IMGSZ (416), DEVICE (0 or cpu), BATCH (64),
 #        DET46 (0), CLS_STEPS (0), SCENE_S (scene render seconds, 120)
 #
+# Set features instead (issue 33): SETS_MIN=M trains the classifier by episodes of one set
+# (models/train_sets.py, from models/checkpoints/classifier.pt) for M minutes and nothing else:
+# all cores but two render episodes while the GPU trains; OUT gets classifier.pt,
+# classifier.onnx and sets_eval.json every minute and at the end, and sets.log. Procedural
+# sets need CJK fonts: FONTS (default .devkit/fonts_sub, the fonts of datasets/get_fonts.sh
+# cut to the characters used: see models/README.md). SETS_ARGS: more train_sets.py options.
+#
+#   SETS_MIN=8 bash models/train_gpu.sh $OUT .art          # one H200 session, ~9 minutes
+#   SETS_MIN=0.3 DEVICE=cpu PY=.venv/bin/python SETS_ARGS="--max-items 4" \
+#       bash models/train_gpu.sh /tmp/out .art              # the dry run, here
+#
 # Run of 29 Nov 2026 (the bundled detector): DET46=1 RENDER_S=115 TRAIN_H=0.095, 10 minutes.
 #
 # Afterwards, on any machine: export ONNX with `python -m models.train_detector --export`
@@ -27,6 +38,26 @@ W=$(nproc); HALF=$(( W > 3 ? W / 2 - 1 : 1 ))
 export YOLO_OFFLINE=1 YOLO_AUTOINSTALL=0 PYTHONUNBUFFERED=1
 mkdir -p "$OUT"
 log() { echo "[$(date +%T)] $*"; }
+
+SETS_MIN=${SETS_MIN:-0}
+if [ "$SETS_MIN" != 0 ]; then
+    SDEV=$([ "$DEVICE" = cpu ] && echo cpu || echo "cuda:$DEVICE")
+    SW=${SETS_WORKERS:-$(( W > 3 ? W - 2 : 1 ))}
+    FONTS=${FONTS:-.devkit/fonts_sub}
+    [ -d "$FONTS" ] || log "no fonts in $FONTS: training styles only, no procedural sets"
+    # the trainer stops itself after SETS_MIN minutes; the timeout only catches a hang
+    CAP=$(awk "BEGIN { print int($SETS_MIN * 60 + 120) }")
+    log "sets: episodic training for $SETS_MIN min on $SDEV, $SW render workers (fonts $FONTS)"
+    nvidia-smi --query-gpu=name,memory.used,memory.total --format=csv,noheader 2>/dev/null
+    TILESCOPE_FONTS=$FONTS timeout -s INT -k 30 "$CAP" $PY models/train_sets.py --art "$ART" \
+        --init models/checkpoints/classifier.pt --device "$SDEV" --workers "$SW" \
+        --minutes "$SETS_MIN" --time-schedule --steps-per-item 0 --out "$OUT" ${SETS_ARGS:-} \
+        2>&1 | tee "$OUT/sets.log"
+    rc=${PIPESTATUS[0]}
+    echo "train_sets exit $rc" | tee -a "$OUT/sets.log"
+    log "done"; ls -la "$OUT"
+    exit "$rc"
+fi
 
 log "render: up to $N images for ${RENDER_S}s on $W cores"
 $PY -m datasets.make_dataset --out "$DATA" --n "$N" --val 400 --test 300 --seed 1 --imgsz "$IMGSZ" \

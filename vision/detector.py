@@ -281,6 +281,12 @@ class TileReader:
     Raises ``ModelError`` when a model is missing or malformed, ``ValueError`` for bad ``turns``.
     """
 
+    # without a set profile (with_set); class defaults, so a reader made without __init__ has them
+    embeds = False          # the classifier gives an ``embedding`` output
+    model_id = ""           # the classifier's fingerprint (vision.tileset.fingerprint)
+    tileset = references = None
+    confirm_below = 0.0     # with a set: boxes under this score need its word
+
     def __init__(self, weights_dir: str | os.PathLike | None = None, conf: float = 0.25,
                  iou: float = 0.5, imgsz: int | None = None, threads: int | None = None,
                  turns: int = 4, zoom: bool = True, counts: bool = True,
@@ -316,8 +322,6 @@ class TileReader:
             # a second output ``embedding`` (N, D): what set profiles compare (vision.tileset)
             self.embeds = [o.name for o in self.classifier.get_outputs()[1:2]] == ["embedding"]
             self.model_id = fingerprint(cls_path)
-        self.tileset = self.references = None
-        self.confirm_below = 0.0      # with a set: boxes under this score need its word
 
     def with_set(self, tileset) -> "TileReader":
         """This reader naming tiles with the help of a set profile (:mod:`vision.tileset`); the
@@ -530,7 +534,10 @@ class TileReader:
             return Detections(width=w, height=h, tiles=[], windows=used, crowded=len(boxes))
         mirrored: tuple = ()
         if self.classifier is not None:
-            probs, likeness = self._classify(image_bgr, boxes)
+            if self.references is None:
+                probs, likeness = self.classify(image_bgr, boxes), None
+            else:
+                probs, likeness = self._classify(image_bgr, boxes)
             if not self.single_stage:
                 probs = _merge_back(probs, det_cls, self.names)
             if likeness is not None:   # after the detector's back call: a haku the set holds stays one
