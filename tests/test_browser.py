@@ -677,3 +677,86 @@ def test_the_payment_says_where_its_total_comes_from(server_url, browser):
     assert payment.text == "Winner receives 3000 (discarder pays 1000, 2000 in riichi sticks)"
     _change(browser, "riichi_sticks", "0")
     WebDriverWait(browser, 15).until(lambda d: payment.text == "Winner receives 1000 (discarder pays 1000)")
+
+
+# ---- your set: teach a set, read with it, a tap-correction kept in it (issue 31) ----
+
+ROOT_SAMPLES = SAMPLE.parents[2] / "vision" / "samples"
+
+
+@pytest.fixture
+def real_reader_url(tmp_path, monkeypatch):
+    """The app with the bundled models (a set is learned by the real reader), its named sets
+    in a fresh folder (TILESCOPE_DATA), never the user's own."""
+    from pathlib import Path
+
+    weights = Path(__file__).resolve().parents[1] / "vision" / "weights" / "classifier.onnx"
+    if not weights.is_file():
+        pytest.skip("needs the bundled models")
+    monkeypatch.setenv("TILESCOPE_DATA", str(tmp_path / "data"))
+    yield from _serve(None)
+
+
+def test_teach_a_set_score_with_it_and_undo_a_correction_kept_in_it(real_reader_url, browser, tmp_path):
+    """On a 390-px phone: teach the set from ``vision/samples/set_sheet.jpg`` (rendered with
+    the default sheet's 37 tiles: tests/test_tileset.py), score ``riichi_open_red.jpg`` with it
+    — its value, ron from the South seat with dora indicator 1p, is 2 han 30 fu, 2000
+    (vision/samples/README.md) — then correct its red five to a plain 5p with a tap: the page
+    adds the tile to the set and says so (38 tiles in the set's file), and Undo takes it out
+    again (37)."""
+    from vision.tileset import TileSet
+
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True})
+    try:
+        browser.get(real_reader_url + "/")
+        browser.execute_script("localStorage.clear(); document.getElementById('set-teach').open = true")
+        browser.find_element(By.ID, "set-name").send_keys("club")
+        browser.find_element(By.ID, "set-photo").send_keys(str(ROOT_SAMPLES / "set_sheet.jpg"))
+        status = browser.find_element(By.ID, "set-status")
+        WebDriverWait(browser, 60).until(lambda d: "Learned" in status.text or "Not learned" in status.text)
+        assert status.text.startswith("Learned 37 tiles into club"), status.text
+        pick = Select(browser.find_element(By.ID, "set-pick"))
+        WebDriverWait(browser, 10).until(lambda d: pick.first_selected_option.get_attribute("value") == "club")
+        assert pick.first_selected_option.text == "club (37 tiles)"
+        assert browser.execute_script("return localStorage.getItem('tilescope-set')") == "club"
+
+        form = browser.find_element(By.ID, "context")
+        Select(form.find_element(By.NAME, "win")).select_by_value("ron")
+        Select(form.find_element(By.NAME, "seat_wind")).select_by_value("S")
+        _set(browser, "dora_indicators", "1p")
+        browser.find_element(By.ID, "file").send_keys(str(ROOT_SAMPLES / "riichi_open_red.jpg"))
+        assert _headline(browser, "han", timeout=60) == "2 han 30 fu"
+        assert "2000" in browser.find_element(By.ID, "payment").text
+        # nothing on the page is wider than the phone
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
+
+        # tap the red five and say it is a plain 5p: the active set learns that picture
+        data = browser.execute_script("return state.data")
+        index = next(i for i, t in enumerate(data["tiles"]) if t["tile"] == "0p")
+        canvas = browser.find_element(By.ID, "view")
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", canvas)
+        k = browser.execute_script("return cssScale()")
+        x1, y1, x2, y2 = browser.execute_script("return tileBox(state.data.tiles[arguments[0]])", index)
+        w, h = browser.execute_script("return [arguments[0].width, arguments[0].height]", canvas)
+        ActionChains(browser).move_to_element_with_offset(
+            canvas, round(((x1 + x2) / 2 - w / 2) / k), round(((y1 + y2) / 2 - h / 2) / k)).click().perform()
+        picker = browser.find_element(By.ID, "picker")
+        WebDriverWait(browser, 10).until(lambda d: picker.get_attribute("open") is not None,
+                                         message="the tile picker did not open")
+        picker.find_element(By.CSS_SELECTOR, "#picker-grid button[data-tile='5p']").click()
+        added = browser.find_element(By.ID, "set-added")
+        WebDriverWait(browser, 60).until(lambda d: "Added" in added.text or "Not added" in added.text)
+        assert added.text.startswith("Added 5p to set club (38 tiles)") and added.text.endswith("Undo"), added.text
+        assert len(TileSet.load(tmp_path / "data" / "sets" / "club.npz")) == 38
+        assert _headline(browser, "1 han") == "1 han 30 fu"        # the red five's dora is gone
+
+        browser.find_element(By.ID, "set-undo").click()
+        WebDriverWait(browser, 30).until(lambda d: "Undone" in added.text or "Could not" in added.text)
+        assert added.text == "Undone: 5p taken out of set club (37 tiles).", added.text
+        assert not browser.find_element(By.ID, "set-undo").is_displayed()
+        WebDriverWait(browser, 10).until(lambda d: pick.first_selected_option.text == "club (37 tiles)")
+        ts = TileSet.load(tmp_path / "data" / "sets" / "club.npz")
+        assert len(ts) == 37 and "5p" not in ts.sources[-1]
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

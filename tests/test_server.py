@@ -771,3 +771,127 @@ def test_the_heap_is_trimmed_when_the_last_photo_is_read(monkeypatch):
     assert trims == [0]
     assert c.post("/api/hand", json={"ruleset": "riichi"}).status_code == 200
     assert trims == [0]             # typed hands take a few KB: no trim after each
+
+
+# ---- set profiles over HTTP (issue 31; docs/sets.md) ----
+# Ground truth: vision/samples/set_sheet.jpg is rendered with the default sheet's 37 tiles
+# (tests/test_tileset.py); riichi_open_red.jpg, ron from the South seat with dora indicator
+# 1p, is 2 han 30 fu, 2000 (vision/samples/README.md).
+
+from pathlib import Path  # noqa: E402
+
+SAMPLES = Path(__file__).resolve().parents[1] / "vision" / "samples"
+needs_models = pytest.mark.skipif(
+    not (SAMPLES.parent / "weights" / "classifier.onnx").is_file() or not (SAMPLES / "set_sheet.jpg").is_file(),
+    reason="needs the bundled models and vision/samples/set_sheet.jpg")
+OPEN_RED = {"win": "ron", "seat_wind": "S", "dora_indicators": "1p"}
+
+
+@pytest.fixture
+def set_client(tmp_path, monkeypatch):
+    """The app with the bundled models and a fresh data folder (TILESCOPE_DATA)."""
+    monkeypatch.setenv("TILESCOPE_DATA", str(tmp_path / "data"))
+    return TestClient(create_app())
+
+
+def _learn(c, name="club", **data):
+    sheet = (SAMPLES / "set_sheet.jpg").read_bytes()
+    return c.post("/api/set/learn", files={"image": ("set_sheet.jpg", sheet, "image/jpeg")},
+                  data={"name": name, **data})
+
+
+def _open_red(c, path="/api/score", **data):
+    photo = (SAMPLES / "riichi_open_red.jpg").read_bytes()
+    return c.post(path, files={"image": ("p.jpg", photo, "image/jpeg")},
+                  data={"context": json.dumps(OPEN_RED), **data})
+
+
+@needs_models
+def test_a_set_is_learned_from_the_sheet_listed_and_scored_with(set_client, tmp_path):
+    from vision.tileset import DEFAULT_SHEET, TileSet
+    from vision.set_learning import parse_sheet
+
+    r = _learn(set_client)
+    assert r.status_code == 200, r.text
+    assert r.json() == {"name": "club", "references": 37, "kinds": 37, "learned": 37, "disagreements": []}
+    ts = TileSet.load(tmp_path / "data" / "sets" / "club.npz")
+    assert list(ts.kinds) == parse_sheet(DEFAULT_SHEET)
+    assert _learn(set_client).json()["references"] == 74            # learning again adds
+    assert set_client.get("/api/sets").json() == {
+        "sets": [{"name": "club", "references": 74, "kinds": 37}], "server_set": None}
+    for path in ("/api/score", "/api/check-photo"):
+        r = _open_red(set_client, path, set="club")
+        assert r.status_code == 200, r.text
+    res = _open_red(set_client, set="club").json()["result"]
+    assert (res["han"], res["fu"], res["payment"]["total"]) == (2, 30, 2000)
+    tiles = _open_red(set_client, "/api/read", set="club").json()["tiles"]
+    truth = json.loads((SAMPLES / "riichi_open_red.json").read_text())["tiles"]
+    assert sorted(t["tile"] for t in tiles) == sorted(t["tile"] for t in truth)
+
+
+@needs_models
+def test_a_sheet_whose_count_does_not_match_is_refused_with_the_tiles_found(set_client, tmp_path):
+    r = _learn(set_client, "x", tiles="123456789m")
+    assert r.status_code == 422
+    body = r.json()
+    assert body["code"] == "tile_count"
+    assert body["error"].startswith("found 37 tiles in the photo, but tiles names 9")
+    assert len(body["found"]["tiles"]) == 37 and body["found"]["image"] == {"width": 960, "height": 720}
+    assert not (tmp_path / "data" / "sets" / "x.npz").exists()
+    # 4m and 6m named in each other's place: the sheet with those tiles swapped on the table
+    swapped = {"tiles": "123654789m 123456789p 123456789s 1234567z 0m0p0s"}
+    r = _learn(set_client, "x", **swapped)
+    assert r.status_code == 422 and r.json()["code"] == "swapped"
+    assert "tiles 4 and 6 look swapped" in r.json()["error"] and "trust_order" in r.json()["error"]
+    assert _learn(set_client, "x", trust_order="true", **swapped).status_code == 200
+
+
+@needs_models
+def test_bad_names_tiles_and_an_unknown_set_are_422_naming_them(set_client):
+    for path in ("/api/score", "/api/read", "/api/check-photo"):
+        r = _open_red(set_client, path, set="nosuch")
+        assert r.status_code == 422 and r.json()["code"] == "unknown_set", path
+        assert "no set named 'nosuch'" in r.json()["error"]
+    r = _open_red(set_client, set="../../etc/passwd")       # only names, never files
+    assert r.status_code == 422 and r.json()["code"] == "bad_set_name"
+    assert _learn(set_client, "a/b").json()["code"] == "bad_set_name"
+    r = _learn(set_client, "x", tiles="12345q")
+    assert r.status_code == 422 and r.json()["code"] == "bad_tiles"
+    assert set_client.post("/api/set/undo", data={"name": "nosuch"}).json()["code"] == "unknown_set"
+
+
+@needs_models
+def test_a_corrected_tile_is_added_to_the_set_and_undone(set_client, tmp_path):
+    """The sample's tile 1 is 2m (its sidecar's first concealed tile), as ``--fix 1=2m
+    --learn`` (tests/test_tileset.py)."""
+    from vision.tileset import TileSet
+
+    assert _learn(set_client).status_code == 200
+    r = _open_red(set_client, "/api/set/add", set="club", name="club", n="1", tile="2m",
+                  fixes=json.dumps({"1": "2m"}))
+    assert r.status_code == 200, r.text
+    assert r.json() == {"name": "club", "references": 38, "kinds": 37, "tile": "2m", "n": 1}
+    ts = TileSet.load(tmp_path / "data" / "sets" / "club.npz")
+    assert ts.kinds[-1] == "2m" and ts.sources[-1] == "web fix 1=2m"
+    # the set changed: a photo read with it is read again, and still reads right
+    res = _open_red(set_client, set="club").json()["result"]
+    assert (res["han"], res["fu"], res["payment"]["total"]) == (2, 30, 2000)
+    # an undo for another count than the set holds is refused: the set changed meanwhile
+    r = set_client.post("/api/set/undo", data={"name": "club", "expect": "39"})
+    assert r.status_code == 409 and r.json()["code"] == "set_changed"
+    r = set_client.post("/api/set/undo", data={"name": "club", "expect": "38"})
+    assert r.json() == {"name": "club", "references": 37, "kinds": 37, "tile": "2m"}
+    assert len(TileSet.load(tmp_path / "data" / "sets" / "club.npz")) == 37
+    # a tile the photo does not have, a code that is no tile
+    assert _open_red(set_client, "/api/set/add", name="club", n="99", tile="2m").json()["code"] == "no_such_tile"
+    assert _open_red(set_client, "/api/set/add", name="club", n="1", tile="none").json()["code"] == "bad_tile"
+    # a set made by its first correction
+    r = _open_red(set_client, "/api/set/add", name="fresh", n="1", tile="2m")
+    assert r.status_code == 200 and r.json()["references"] == 1
+
+
+def test_the_set_endpoints_are_documented(client):
+    paths = client.get("/openapi.json").json()["paths"]
+    assert {"/api/set/learn", "/api/sets", "/api/set/add", "/api/set/undo"} <= set(paths)
+    form = client.get("/openapi.json").json()["components"]["schemas"]
+    assert any("set" in s.get("properties", {}) and "fixes" in s["properties"] for s in form.values())

@@ -15,6 +15,19 @@ Endpoints (all JSON; the result shapes are those of the CLI's ``--json``):
 - ``POST /api/check-photo`` the fields of ``/api/score`` + ``table`` (JSON object: ``declared``,
   ``revealed``, ``discards``, ``tournament``, ``penalties``) → ``tilescope check PHOTO --json``
   (the verdict in ``result``; held back, ``ruling`` null, when the reader was unsure)
+- ``POST /api/set/learn`` multipart ``image`` (a photo of one set's tiles), ``name``, ``tiles``
+  (default ``vision.tileset.DEFAULT_SHEET``), ``trust_order`` → ``{"name", "references",
+  "kinds", "learned", "disagreements"}``: learned into the named set of the server's data
+  folder (``tilescope set learn PHOTO --name NAME``); a count that does not match, or two
+  tiles that look swapped, is a 422 whose ``found`` holds the tiles found, in reading order
+- ``GET /api/sets`` the named sets and their sizes (``tilescope set list``)
+- ``POST /api/set/add`` the fields of ``/api/score`` + ``name``, ``n`` (the tile's number, as
+  the answer numbers the tiles) and ``tile`` → the set's new size: tile n's picture added to
+  the set as that tile (``--fix N=TILE --learn NAME``); ``POST /api/set/undo`` ``name``
+  (and ``expect``, the size the add answered) → the size with the last reference dropped
+- ``set`` (a set's name) on ``/api/read``, ``/api/score``, ``/api/check-photo`` (and
+  ``/api/set/add``): read the photo with that set (``--set NAME``) instead of the server's
+  own (``tilescope serve --set``, else none); only named sets, never files, over HTTP
 - ``GET /`` the phone web page (``vision/web``), ``GET /docs`` the OpenAPI page
 
 Bounds: uploads over ``Limits.max_upload_bytes`` get 413 before they are decoded, images over
@@ -60,7 +73,7 @@ WEB_DIR = Path(__file__).with_name("web")
 log = logging.getLogger("tilescope.serve")
 
 
-PHOTO_PATHS = ("/api/read", "/api/score", "/api/check-photo")
+PHOTO_PATHS = ("/api/read", "/api/score", "/api/check-photo", "/api/set/learn", "/api/set/add")
 
 
 class BodyGuard:
@@ -149,8 +162,10 @@ class _Readings:
         self._seen: OrderedDict = OrderedDict()
         self._lock = threading.Lock()
 
-    def reader(self, reader, data: bytes) -> "_Readings._Memo":
-        return self._Memo(self, reader, hashlib.blake2b(data, digest_size=16).digest())
+    def reader(self, reader, data: bytes, tag: tuple = ()) -> "_Readings._Memo":
+        """``reader`` for the upload ``data``; ``tag`` names what else the reading depends on
+        (the set read with, and its file's version): another set reads the photo anew."""
+        return self._Memo(self, reader, (hashlib.blake2b(data, digest_size=16).digest(), tag))
 
     def _get(self, key, look: Callable):
         with self._lock:
@@ -235,11 +250,12 @@ class Limits:
 class ApiError(Exception):
     """An error the API reports as ``{"error": message, "code": code}`` with HTTP ``status``."""
 
-    def __init__(self, status: int, code: str, message: str):
+    def __init__(self, status: int, code: str, message: str, extra: dict | None = None):
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.extra = extra or {}     # more keys of the answer (``found`` of /api/set/learn)
 
 
 # ---- pydantic models: the documented shapes (responses are built by the pipeline/scorer) ----
@@ -249,6 +265,10 @@ class ErrorOut(BaseModel):
 
     error: str = Field(description="what was wrong, in words")
     code: str = Field(description="short machine name: not_an_image, too_large, bad_json, ...")
+    found: dict[str, Any] | None = Field(None, description="/api/set/learn's tile_count and "
+                                         "swapped errors only: the tiles found, as /api/read "
+                                         "answers them ({image, tiles}), in reading order "
+                                         "(tile 1 first)")
 
 
 class ImageSize(BaseModel):
@@ -298,6 +318,53 @@ class ScoreOut(BaseModel):
     warnings: list[Any] = []
 
 
+class SetOut(BaseModel):
+    """One named set profile (``docs/sets.md``)."""
+
+    name: str
+    references: int = Field(0, description="reference pictures it holds")
+    kinds: int = Field(0, description="tile kinds they show")
+    error: str | None = Field(None, description="the set's file cannot be read: why")
+
+
+class SetsOut(BaseModel):
+    """``/api/sets``: the named sets of the server's data folder (``tilescope set list``)."""
+
+    sets: list[SetOut]
+    server_set: str | None = Field(None, description="the set every photo is read with when "
+                                                     "a request names none (serve --set)")
+
+
+class DisagreementOut(BaseModel):
+    """A tile of the sheet the reader names otherwise (learned as named)."""
+
+    n: int = Field(description="the tile's number in reading order (1: top left)")
+    given: str
+    read: str
+    confidence: float
+    message: str
+
+
+class SetLearnOut(BaseModel):
+    """``/api/set/learn``: the set after learning."""
+
+    name: str
+    references: int = Field(description="references the set now holds")
+    kinds: int = Field(description="tile kinds the set now holds")
+    learned: int = Field(description="tiles learned from this photo")
+    disagreements: list[DisagreementOut]
+
+
+class SetChangeOut(BaseModel):
+    """``/api/set/add`` and ``/api/set/undo``: the set after the change."""
+
+    name: str
+    references: int
+    kinds: int
+    tile: str = Field(description="the kind added (add) or dropped (undo)")
+    n: int | None = Field(None, description="add: the photo's tile whose picture was added")
+
+
 HAND_EXAMPLE = {
     "ruleset": "riichi",
     "concealed": "234m456p678s8s",
@@ -315,7 +382,7 @@ CHECK_EXAMPLE = {
     "declared": "hu", "revealed": True,
 }
 
-_ERRORS = {s: {"model": ErrorOut} for s in (400, 413, 422, 503, 504)}
+_ERRORS = {s: {"model": ErrorOut} for s in (400, 409, 413, 422, 503, 504)}
 
 
 # ---- image bounds ----
@@ -340,6 +407,7 @@ def decode_upload(data: bytes, limits: Limits):
 
 
 _MAX_CODE = 8       # characters of a tile code or a winning tile sent in a form field
+_MAX_SHEET = 400    # characters of a set's tiles text (the default sheet is 48)
 
 
 # the command line's options as an API caller writes them (a message names what was sent)
@@ -546,19 +614,108 @@ def create_app(
     readings = _Readings()
     busy, busy_lock = [0], threading.Lock()     # jobs running in the pools
 
-    def photo_work(fn: Callable, data: bytes, inputs: tuple, extra: dict) -> dict:
+    def photo_work(fn: Callable, data: bytes, inputs: tuple, extra: dict, set_name: str | None = None) -> dict:
         """Decode the upload and run ``fn`` (score_photo or check_photo) on it; a bad context,
         fix, meld or winning tile (PhotoError, validated as `tilescope hand` does) is a 422.
         The same photo sent again (the page asks /api/score, then /api/check-photo, and again
         after each tap that corrects a tile) is not read again (:class:`_Readings`)."""
+        return photo_run(fn, data, inputs, extra, set_name)[0].to_json()
+
+    def photo_run(fn: Callable, data: bytes, inputs: tuple, extra: dict, set_name: str | None):
+        """:func:`photo_work`'s reading: ``(PhotoResult, image)``."""
         ctx, fix_map, meld_map, win = inputs
+        reader, tag = reader_for(set_name)
         img = decode_upload(data, limits)
         try:
-            result = fn(img, ctx, reader=readings.reader(get_reader(), data), fixes=fix_map or None,
+            result = fn(img, ctx, reader=readings.reader(reader, data, tag), fixes=fix_map or None,
                         win_tile=win, melds=meld_map or None, **extra)
         except ValueError as exc:
             raise ApiError(422, "invalid_request", in_api_words(str(exc))) from None
-        return result.to_json()
+        return result, img
+
+    # ---- set profiles: named sets of the data folder (vision.tileset), never files ----
+    set_readers: OrderedDict = OrderedDict()    # (name, mtime_ns, size) -> reader with it
+    set_readers_lock = threading.Lock()
+    sets_lock = threading.Lock()                # one learn/add/undo changes a set at a time
+
+    def set_path(name: str) -> Path:
+        """The file of the named set; ApiError 422 for a name that is no set's name."""
+        from vision.tileset import data_dir, is_name
+
+        if not isinstance(name, str) or not is_name(name):
+            raise ApiError(422, "bad_set_name", f"set {quoted(str(name)[:40])} is no set's name: "
+                                                "letters, digits, '_', '-' or '.', at most 40")
+        return data_dir() / f"{name}.npz"
+
+    def set_reader_base():
+        """The server's reader, which must be able to learn and read with sets."""
+        reader = get_reader()
+        if not hasattr(reader, "with_set") or not hasattr(reader, "embed"):
+            raise ApiError(503, "no_sets", "this server's tile reader cannot learn or read with "
+                                           "a set")
+        return reader
+
+    def reader_for(set_name: str | None) -> tuple[Any, tuple]:
+        """The reader for a request's ``set`` field, and what names that reading for the memo:
+        the server's own reader without one; the set is loaded once per version of its file."""
+        if not set_name:
+            return get_reader(), ()
+        from vision.detector import ModelError
+        from vision.tileset import SetError, TileSet
+
+        path = set_path(set_name)
+        try:
+            st = path.stat()
+        except OSError:
+            from vision.tileset import data_dir
+            known = ", ".join(sorted(p.stem for p in data_dir().glob("*.npz"))[:20]) or "none yet"
+            raise ApiError(422, "unknown_set", f"no set named {quoted(set_name)} on this server "
+                                               f"(sets learned: {known})") from None
+        key = (set_name, st.st_mtime_ns, st.st_size)
+        with set_readers_lock:
+            found = set_readers.get(key)
+            if found is not None:
+                set_readers.move_to_end(key)
+        if found is None:
+            base = set_reader_base()
+            try:
+                found = base.with_set(TileSet.load(path))
+            except (SetError, ModelError) as exc:
+                raise ApiError(422, "bad_set", f"set {quoted(set_name)}: {exc}") from None
+            with set_readers_lock:
+                for old in [k for k in set_readers if k[0] == set_name]:
+                    del set_readers[old]        # an older version of the same set
+                set_readers[key] = found
+                while len(set_readers) > 4:
+                    set_readers.popitem(last=False)
+        return found, key
+
+    def set_answer(ts, **more) -> dict:
+        return {"name": ts.name, "references": len(ts), "kinds": len(ts.held()), **more}
+
+    def load_named(name: str, model: str | None = None):
+        """The named set, or an empty one of that name (``model`` given) when there is none."""
+        from vision.tileset import SetError, TileSet, empty
+
+        path = set_path(name)
+        if not path.exists():
+            if model is None:
+                raise ApiError(422, "unknown_set", f"no set named {quoted(name)} on this server")
+            return path, empty(name, model)
+        try:
+            return path, TileSet.load(path)
+        except SetError as exc:
+            raise ApiError(422, "bad_set", f"set {quoted(name)}: {exc}") from None
+
+    def save_set(ts, path: Path) -> None:
+        from vision.tileset import SetError
+
+        try:
+            ts.save(path)
+        except SetError as exc:
+            log.error("tilescope serve: %s", exc)
+            raise ApiError(500, "cannot_save", "the set could not be written on this server "
+                                               "(its log says why)") from None
 
     def fn_score_json():
         if score_json is not None:
@@ -644,7 +801,7 @@ def create_app(
 
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError):
-        return JSONResponse({"error": exc.message, "code": exc.code}, status_code=exc.status)
+        return JSONResponse({"error": exc.message, "code": exc.code, **exc.extra}, status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, exc: RequestValidationError):
@@ -694,14 +851,17 @@ def create_app(
 
     @app.post("/api/read", response_model=None, responses={200: {"model": ReadOut}, **_ERRORS},
               summary="Detect the tiles in a photo")
-    async def api_read(request: Request, image: UploadFile = File(..., description="JPEG/PNG/WebP photo")):
+    async def api_read(request: Request, image: UploadFile = File(..., description="JPEG/PNG/WebP photo"),
+                       set_name: str | None = Form(None, alias="set", description="read with this named set "
+                                      "(GET /api/sets; default: the server's own, serve --set)"),):
         """The tiles in the photo: class, box (pixels of the image as read, whose size is
         ``image``), confidence, sideways."""
         data = await read_upload(image, request)
 
         def work():
+            reader, _ = reader_for(set_name)
             img = decode_upload(data, limits)
-            return get_reader().read(img).to_json()
+            return reader.read(img).to_json()
 
         return JSONResponse(await run_bounded(work))
 
@@ -716,11 +876,13 @@ def create_app(
         melds: str | None = Form(None, description='JSON object {"9-11": "chi"}: tiles 9-11 are an '
                                                     'exposed chi ("concealed": part of the hand)'),
         win_tile: str | None = Form(None, description="the winning tile, when the photo does not show it apart"),
+        set_name: str | None = Form(None, alias="set", description="read with this named set "
+                                      "(GET /api/sets; default: the server's own, serve --set)"),
     ):
         """Recognised tiles, layout, the hand request and its score (``tilescope score --json``)."""
         data = await read_upload(image, request)
         inputs = _photo_inputs(context, fixes, melds, win_tile)
-        return JSONResponse(await run_bounded(photo_work, fn_score_photo(), data, inputs, {}))
+        return JSONResponse(await run_bounded(photo_work, fn_score_photo(), data, inputs, {}, set_name))
 
     @app.post("/api/check-photo", response_model=None, responses={200: {"model": ScoreOut}, **_ERRORS},
               summary="Verdict on a disputed win, from a photo of the hand")
@@ -734,6 +896,7 @@ def create_app(
         table: str | None = Form(None, description='JSON object of what happened at the table: '
                                                     '{"declared": "hu", "revealed": true, "discards": '
                                                     '"19m5p", "tournament": false, "penalties": {...}}'),
+        set_name: str | None = Form(None, alias="set", description="as for /api/score"),
     ):
         """``tilescope check PHOTO --json``: the photo read as ``/api/score`` reads it, then the
         referee's verdict in ``result`` (``ruling``, ``valid``, ``penalty``, ``explanation``).
@@ -766,7 +929,171 @@ def create_app(
                                              "revealed, discards, tournament, penalties; the "
                                              "hand's own keys go in context)")
         kw["discards"] = facts.get("discards", "")
-        return JSONResponse(await run_bounded(photo_work, fn_check_photo(), data, inputs, kw))
+        return JSONResponse(await run_bounded(photo_work, fn_check_photo(), data, inputs, kw, set_name))
+
+    @app.post("/api/set/learn", response_model=None, responses={200: {"model": SetLearnOut}, **_ERRORS},
+              summary="Teach a set from a photo of its tiles")
+    async def api_set_learn(
+        request: Request,
+        image: UploadFile = File(..., description="photo of one set's tiles, face up, in rows"),
+        name: str = Form(..., description="the set's name (letters, digits, _ - .); added to "
+                                          "when it exists"),
+        tiles: str | None = Form(None, description="the tiles in reading order (rows top to "
+                                                   "bottom, each left to right), mpsz; default "
+                                                   "the reference sheet of docs/sets.md"),
+        trust_order: bool = Form(False, description="learn even two tiles that read as each "
+                                                    "other's kind (swapped on the table?)"),
+    ):
+        """``tilescope set learn PHOTO --name NAME``: one reference per tile of the photo, added
+        to the named set of the server's data folder. The tiles found must be as many as
+        ``tiles`` names (else 422 ``tile_count``), and two that each read surely as the other's
+        kind are refused (422 ``swapped``) unless ``trust_order``; both errors carry ``found``,
+        the tiles found in reading order. A tile the reader names otherwise is learned as named
+        and listed in ``disagreements``."""
+        from vision.set_learning import parse_sheet
+        from vision.tileset import DEFAULT_SHEET, SetError
+
+        data = await read_upload(image, request)
+        path = set_path(name)
+        text = DEFAULT_SHEET if tiles is None or not tiles.strip() else tiles
+        if len(text) > _MAX_SHEET:
+            raise ApiError(422, "bad_tiles", f"tiles is {len(text)} characters; a sheet is named in "
+                                             f"at most {_MAX_SHEET}")
+        try:
+            kinds = parse_sheet(text)
+        except SetError as exc:
+            raise ApiError(422, "bad_tiles", str(exc).replace("--tiles", "tiles")) from None
+        source = Path(image.filename or "").name[:60] or "upload"
+
+        def work():
+            from vision.set_learning import learn_sheet
+
+            reader = set_reader_base()
+            img = decode_upload(data, limits)
+            with sets_lock:
+                _, into = load_named(name, model=reader.model_id)
+                try:
+                    learned = learn_sheet(reader, img, kinds, into=into if len(into) else None,
+                                          name=name, source=f"web {source}", allow_swaps=trust_order)
+                except SetError as exc:
+                    dets = getattr(exc, "detections", None)
+                    if dets is None:
+                        raise ApiError(422, "set_error", str(exc)) from None
+                    found = dets.to_json()
+                    if len(dets.tiles) != len(kinds):
+                        raise ApiError(422, "tile_count", (
+                            f"found {len(dets.tiles)} tiles in the photo, but tiles names "
+                            f"{len(kinds)}: lay the tiles apart on a plain surface, in rows, and "
+                            "name each once (found: the tiles found, numbered in reading order)"),
+                            {"found": found}) from None
+                    message = (str(exc).replace("--trust-order", "trust_order")
+                               .replace("the --tiles text", "the tiles field"))
+                    raise ApiError(422, "swapped", message, {"found": found}) from None
+                save_set(learned.tileset, path)
+            return set_answer(learned.tileset, learned=len(kinds), disagreements=[
+                {"n": d.index + 1, "given": d.given, "read": d.read,
+                 "confidence": round(d.confidence, 4), "message": str(d)}
+                for d in learned.disagreements])
+
+        return JSONResponse(await run_bounded(work))
+
+    @app.get("/api/sets", response_model=SetsOut, responses={200: {"model": SetsOut}},
+             summary="The named sets")
+    async def api_sets():
+        """The named sets of the server's data folder, each with its size (``tilescope set
+        list``), and the set photos are read with when a request names none."""
+        def work():
+            from vision.tileset import SetError, listed
+
+            out = []
+            for name, ts in listed():
+                out.append({"name": name, "error": str(ts)} if isinstance(ts, SetError)
+                           else set_answer(ts, name=name))
+            own = getattr(state["reader"], "tileset", None)
+            return {"sets": out, "server_set": getattr(own, "name", None)}
+
+        return JSONResponse(await run_bounded(work, pool=typed))
+
+    @app.post("/api/set/add", response_model=None, responses={200: {"model": SetChangeOut}, **_ERRORS},
+              summary="Add a corrected tile of a photo to a set")
+    async def api_set_add(
+        request: Request,
+        image: UploadFile = File(..., description="the photo, as sent to /api/score"),
+        name: str = Form(..., description="the set to add to (made when new)"),
+        n: int = Form(..., description="the tile's number, as /api/score's answer numbers it"),
+        tile: str = Form(..., description="what the tile really is: a tile code such as '5p'"),
+        context: str | None = Form(None, description="as sent to /api/score (tile numbers depend on it)"),
+        fixes: str | None = Form(None, description="as for /api/score"),
+        melds: str | None = Form(None, description="as for /api/score"),
+        win_tile: str | None = Form(None, description="as for /api/score"),
+        set_name: str | None = Form(None, alias="set", description="the set the photo was read "
+                                                                   "with (default: the set added to, "
+                                                                   "if it exists)"),
+    ):
+        """``--fix N=TILE --learn NAME``: the photo is read as ``/api/score`` reads it (the same
+        fields; an answer given a moment ago is not read again) and tile ``n``'s picture is added
+        to the named set as ``tile``. Answers the set's new size; ``/api/set/undo`` takes it
+        back."""
+        from vision.classes import CLASS_INDEX
+
+        data = await read_upload(image, request)
+        path = set_path(name)
+        code = tile.strip()
+        if code not in CLASS_INDEX:
+            raise ApiError(422, "bad_tile", f"tile {quoted(code[:_MAX_CODE])} is not a tile code "
+                                            "such as '5p', '7z', '0p', '1f' or 'back'")
+        inputs = _photo_inputs(context, fixes, melds, win_tile)
+        read_with = set_name or (name if path.exists() else None)
+
+        def work():
+            from vision.set_learning import learn_tile
+            from vision.tileset import SetError
+
+            reader = set_reader_base()
+            photo, img = photo_run(fn_score_photo(), data, inputs, {}, read_with)
+            order = photo.layout.order
+            d = order[n - 1] if 0 < n <= len(order) else None
+            if d is None or (n in inputs[1] and d.tile != code):
+                same = [t for t in order if t.tile == code and t.confidence == 1.0]
+                d = same[0] if len(same) == 1 else None
+            if d is None:
+                raise ApiError(422, "no_such_tile", f"the photo has no tile {n} (it has "
+                                                    f"{len(order)}): nothing was added")
+            with sets_lock:
+                _, ts = load_named(name, model=reader.model_id)
+                try:
+                    ts = learn_tile(reader, img, d, code, ts, f"web fix {n}={code}")
+                except SetError as exc:
+                    raise ApiError(422, "set_error", str(exc)) from None
+                save_set(ts, path)
+            return set_answer(ts, tile=code, n=n)
+
+        return JSONResponse(await run_bounded(work))
+
+    @app.post("/api/set/undo", response_model=None, responses={200: {"model": SetChangeOut}, **_ERRORS},
+              summary="Drop the last reference added to a set")
+    async def api_set_undo(
+        request: Request,
+        name: str = Form(..., description="the set"),
+        expect: int | None = Form(None, description="the size /api/set/add answered: the undo is "
+                                                    "refused (409) when the set changed since"),
+    ):
+        """Undo of ``/api/set/add``: the set without its last reference."""
+        def work():
+            with sets_lock:
+                path, ts = load_named(name)
+                if not len(ts):
+                    raise ApiError(422, "empty_set", f"set {quoted(name)} holds no reference to drop")
+                if expect is not None and expect != len(ts):
+                    raise ApiError(409, "set_changed", f"set {quoted(name)} holds {len(ts)} "
+                                                       f"references, not {expect}: it changed "
+                                                       "since, and nothing was dropped")
+                dropped = ts.kinds[-1]
+                ts = ts.without_last(1)
+                save_set(ts, path)
+            return set_answer(ts, tile=dropped)
+
+        return JSONResponse(await run_bounded(work, pool=typed))
 
     @app.post("/api/hand", response_model=None,
               responses={200: {"model": HandResultOut}, **_ERRORS},

@@ -24,6 +24,8 @@ const state = {
   setFor: {},
   cleared: [],       // [field, value] cleared by the last new photo, for "keep them"
   labels: [],        // the tile labels as drawn: {i, x, y, w, h, font} in canvas pixels
+  set: "",           // the active set's name (photos are read with it), "" for none
+  added: null,       // the last correction added to a set: {name, tile, references}, for Undo
 };
 
 // What belongs to one hand (table state — winds, honba, sticks, ruleset, table rules — stays):
@@ -328,6 +330,8 @@ $("picker").addEventListener("close", () => {
   else state.fixes[n] = v;
   showFixes();
   score();
+  // the set read with learns the tile's picture as what the user says it is
+  if (v !== "reset" && state.set) addToSet(Number(n), v);
 });
 
 function showFixes() {
@@ -441,6 +445,7 @@ async function score() {
   if (Object.keys(declared).length) body.append("melds", JSON.stringify(declared));
   const win = $("context").win_tile.value.trim();
   if (win) body.append("win_tile", win);
+  if (state.set) body.append("set", state.set);
   // the value on screen is for the inputs before this change until the answer comes
   markStale("Reading the tiles…", true);
   let answer;
@@ -653,6 +658,191 @@ function showResult(data) {
   }
 }
 
+// ---- your set: a set profile (docs/sets.md) the photos are read with ----
+const SET_KEY = "tilescope-set";
+
+function setStatusLine(text, isError = false) {
+  const s = $("set-status");
+  s.textContent = text;
+  s.classList.toggle("error", isError);
+}
+
+// the named sets of the server -> the picker; the remembered one is picked when it is there
+async function loadSets(pick) {
+  let answer;
+  try {
+    const resp = await fetch("/api/sets");
+    answer = await resp.json();
+    if (!resp.ok) throw new Error(answer.error || `server answered ${resp.status}`);
+  } catch (e) {
+    setStatusLine(`Could not list the sets: ${e.message}`, true);
+    return;
+  }
+  const sel = $("set-pick");
+  sel.textContent = "";
+  const none = document.createElement("option");
+  none.value = "";
+  none.textContent = answer.server_set ? `the server's set (${answer.server_set})` : "no set";
+  sel.appendChild(none);
+  for (const t of answer.sets || []) {
+    if (t.error) continue;
+    const o = document.createElement("option");
+    o.value = t.name;
+    o.textContent = `${t.name} (${t.references} tile${t.references === 1 ? "" : "s"})`;
+    sel.appendChild(o);
+  }
+  const want = pick !== undefined ? pick : state.set;
+  state.set = [...sel.options].some((o) => o.value === want) ? want : "";
+  sel.value = state.set;
+}
+
+function chooseSet(name) {
+  state.set = name;
+  try { localStorage.setItem(SET_KEY, name); } catch (e) { /* private mode */ }
+  score();
+}
+
+// A photo of the set's tiles -> /api/set/learn into the named set, which becomes the active
+// one. A count that does not match shows the tiles found, numbered, to see which was missed.
+async function teachSet(file) {
+  const nameEl = $("set-name"), name = nameEl.value.trim();
+  $("set-found").hidden = true;
+  if (!name || !nameEl.checkValidity()) {
+    setStatusLine("Name the set first: letters, digits, _ - or . (e.g. club).", true);
+    nameEl.focus();
+    return;
+  }
+  setStatusLine(`Learning the tiles into ${name}…`);
+  let bitmap, blob;
+  try {
+    ({ bitmap, blob } = await scaledPhoto(file));
+  } catch (e) {
+    setStatusLine("That file is not an image this browser can read (a HEIC photo: save it as JPEG).", true);
+    return;
+  }
+  const body = new FormData();
+  body.append("image", blob, "sheet.jpg");
+  body.append("name", name);
+  let answer, ok = false;
+  try {
+    const resp = await fetch("/api/set/learn", { method: "POST", body });
+    answer = await resp.json();
+    ok = resp.ok;
+  } catch (e) {
+    setStatusLine(`Could not learn the set: ${e.message}`, true);
+    return;
+  }
+  if (!ok) {
+    setStatusLine(`Not learned: ${answer.error || "the server refused it"}`, true);
+    if (answer.found) drawFound(bitmap, answer.found);
+    return;
+  }
+  const more = answer.references > answer.learned ? ` (it now holds ${answer.references})` : "";
+  let text = `Learned ${answer.learned} tiles into ${answer.name}${more}; photos are now read with it.`;
+  if ((answer.disagreements || []).length)
+    text += ` Read otherwise without the set (learned as laid out): ${answer.disagreements.map((d) => `tile ${d.n} ${d.given} (looks like ${d.read})`).join(", ")}.`;
+  setStatusLine(text);
+  await loadSets(answer.name);
+  chooseSet(answer.name);
+}
+
+// the sheet with the tiles the server found, numbered in reading order
+function drawFound(bitmap, found) {
+  const cv = $("set-found");
+  cv.hidden = false;
+  cv.width = bitmap.width; cv.height = bitmap.height;
+  const g = cv.getContext("2d");
+  g.drawImage(bitmap, 0, 0);
+  const r = cv.getBoundingClientRect(), k = r.width ? cv.width / r.width : 1;
+  const sx = found.image && found.image.width ? bitmap.width / found.image.width : 1;
+  const sy = found.image && found.image.height ? bitmap.height / found.image.height : 1;
+  g.lineWidth = Math.max(2, 1.5 * k);
+  g.font = `bold ${LABEL_CSS_PX * k}px system-ui, sans-serif`;
+  g.textBaseline = "top";
+  (found.tiles || []).forEach((t, i) => {
+    const [x1, y1, x2, y2] = t.box;
+    g.strokeStyle = COLORS.unsure;
+    g.strokeRect(x1 * sx, y1 * sy, (x2 - x1) * sx, (y2 - y1) * sy);
+    const label = String(i + 1), w = g.measureText(label).width + 4 * k;
+    g.fillStyle = COLORS.unsure;
+    g.fillRect(x1 * sx, y2 * sy, w, (LABEL_CSS_PX + 3) * k);
+    g.fillStyle = "#fff";
+    g.fillText(label, x1 * sx + 2 * k, y2 * sy + k);
+  });
+}
+
+function showAdded(text, undo, isError = false) {
+  $("set-added").hidden = false;
+  $("set-added-text").textContent = text;
+  $("set-added").classList.toggle("error", isError);
+  $("set-undo").hidden = !undo;
+}
+
+// A tap-correction while a set is active: the tile's picture joins the set (one tap undoes it)
+async function addToSet(n, tile) {
+  if (!state.blob) return;
+  const name = state.set, body = new FormData();
+  body.append("image", state.blob, "photo.jpg");
+  body.append("context", JSON.stringify(context()));
+  if (Object.keys(state.fixes).length) body.append("fixes", JSON.stringify(state.fixes));
+  const declared = melds();
+  if (Object.keys(declared).length) body.append("melds", JSON.stringify(declared));
+  const win = $("context").win_tile.value.trim();
+  if (win) body.append("win_tile", win);
+  body.append("set", name);
+  body.append("name", name);
+  body.append("n", String(n));
+  body.append("tile", tile);
+  state.added = null;
+  showAdded(`Adding ${tile} to set ${name}…`, false);
+  let answer;
+  try {
+    const resp = await fetch("/api/set/add", { method: "POST", body });
+    answer = await resp.json();
+    if (!resp.ok) throw new Error(answer.error || `server answered ${resp.status}`);
+  } catch (e) {
+    showAdded(`Not added to set ${name}: ${e.message}`, false, true);
+    return;
+  }
+  state.added = { name: answer.name, tile: answer.tile, references: answer.references };
+  showAdded(`Added ${answer.tile} to set ${answer.name} (${answer.references} tiles) · `, true);
+  loadSets();
+}
+
+async function undoAdded() {
+  const a = state.added;
+  if (!a) return;
+  state.added = null;
+  $("set-undo").hidden = true;
+  const body = new FormData();
+  body.append("name", a.name);
+  body.append("expect", String(a.references));
+  let answer;
+  try {
+    const resp = await fetch("/api/set/undo", { method: "POST", body });
+    answer = await resp.json();
+    if (!resp.ok) throw new Error(answer.error || `server answered ${resp.status}`);
+  } catch (e) {
+    showAdded(`Could not undo: ${e.message}`, false, true);
+    return;
+  }
+  showAdded(`Undone: ${a.tile} taken out of set ${answer.name} (${answer.references} tiles).`, false);
+  loadSets();
+}
+
+// File -> the photo scaled to MAX_SIDE: a bitmap to draw and a JPEG blob to send
+async function scaledPhoto(file) {
+  const bitmap = await decodePhoto(file);
+  const bw = bitmap.naturalWidth || bitmap.width, bh = bitmap.naturalHeight || bitmap.height;
+  const scale = Math.min(1, MAX_SIDE / Math.max(bw, bh));
+  const c = document.createElement("canvas");
+  c.width = Math.round(bw * scale); c.height = Math.round(bh * scale);
+  c.getContext("2d").drawImage(bitmap, 0, 0, c.width, c.height);
+  const drawn = await createImageBitmap(c);
+  const blob = await new Promise((res) => c.toBlob(res, "image/jpeg", 0.92));
+  return { bitmap: drawn, blob };
+}
+
 // ---- wiring ----
 for (const id of ["camera", "file"]) {
   $(id).addEventListener("change", (e) => {
@@ -702,6 +892,15 @@ function restoreTableRules() {
 }
 
 $("context").addEventListener("change", keepTableRules);
+$("set-pick").addEventListener("change", (e) => chooseSet(e.target.value));
+$("set-photo").addEventListener("change", (e) => {
+  const f = e.target.files && e.target.files[0];
+  if (f) teachSet(f);
+  e.target.value = "";
+});
+$("set-undo").addEventListener("click", undoAdded);
+try { state.set = localStorage.getItem(SET_KEY) || ""; } catch (e) { /* private mode */ }
+loadSets();
 restoreTableRules();
 buildPicker();
 showRulesetFields();
