@@ -813,7 +813,7 @@ def test_a_set_is_learned_from_the_sheet_listed_and_scored_with(set_client, tmp_
 
     r = _learn(set_client)
     assert r.status_code == 200, r.text
-    assert r.json() == {"name": "club", "references": 37, "kinds": 37, "learned": 37, "disagreements": []}
+    assert r.json() == {"name": "club", "references": 37, "kinds": 37, "learned": 37, "disagreements": [], "swaps": []}
     ts = TileSet.load(tmp_path / "data" / "sets" / "club.npz")
     assert list(ts.kinds) == parse_sheet(DEFAULT_SHEET)
     assert _learn(set_client).json()["references"] == 74            # learning again adds
@@ -838,12 +838,16 @@ def test_a_sheet_whose_count_does_not_match_is_refused_with_the_tiles_found(set_
     assert body["error"].startswith("found 37 tiles in the photo, but tiles names 9")
     assert len(body["found"]["tiles"]) == 37 and body["found"]["image"] == {"width": 960, "height": 720}
     assert not (tmp_path / "data" / "sets" / "x.npz").exists()
-    # 4m and 6m named in each other's place: the sheet with those tiles swapped on the table
+    # the pin and bamboo rows named in each other's place: 18 of 37 read as other kinds
+    rows = {"tiles": "123456789m 123456789s 123456789p 1234567z 0m0p0s"}
+    r = _learn(set_client, "x", **rows)
+    assert r.status_code == 422 and r.json()["code"] == "out_of_order"
+    assert "of the 37 tiles read surely as other kinds" in r.json()["error"]
+    assert "trust_order" in r.json()["error"] and len(r.json()["found"]["tiles"]) == 37
+    # 4m and 6m named in each other's place (swapped on the table?): learned, and said
     swapped = {"tiles": "123654789m 123456789p 123456789s 1234567z 0m0p0s"}
-    r = _learn(set_client, "x", **swapped)
-    assert r.status_code == 422 and r.json()["code"] == "swapped"
-    assert "tiles 4 and 6 look swapped" in r.json()["error"] and "trust_order" in r.json()["error"]
-    assert _learn(set_client, "x", trust_order="true", **swapped).status_code == 200
+    r = _learn(set_client, "y", **swapped)
+    assert r.status_code == 200 and r.json()["swaps"][0]["tiles"] == [4, 6]
 
 
 @needs_models

@@ -17,9 +17,9 @@ Endpoints (all JSON; the result shapes are those of the CLI's ``--json``):
   (the verdict in ``result``; held back, ``ruling`` null, when the reader was unsure)
 - ``POST /api/set/learn`` multipart ``image`` (a photo of one set's tiles), ``name``, ``tiles``
   (default ``vision.tileset.DEFAULT_SHEET``), ``trust_order`` → ``{"name", "references",
-  "kinds", "learned", "disagreements"}``: learned into the named set of the server's data
-  folder (``tilescope set learn PHOTO --name NAME``); a count that does not match, or two
-  tiles that look swapped, is a 422 whose ``found`` holds the tiles found, in reading order
+  "kinds", "learned", "disagreements", "swaps"}``: learned into the named set of the server's
+  data folder (``tilescope set learn PHOTO --name NAME``); a count that does not match, or a
+  sheet whose tiles mostly read as other kinds, is a 422 whose ``found`` holds the tiles found
 - ``GET /api/sets`` the named sets and their sizes (``tilescope set list``)
 - ``POST /api/set/add`` the fields of ``/api/score`` + ``name``, ``n`` (the tile's number, as
   the answer numbers the tiles) and ``tile`` → the set's new size: tile n's picture added to
@@ -266,7 +266,7 @@ class ErrorOut(BaseModel):
     error: str = Field(description="what was wrong, in words")
     code: str = Field(description="short machine name: not_an_image, too_large, bad_json, ...")
     found: dict[str, Any] | None = Field(None, description="/api/set/learn's tile_count and "
-                                         "swapped errors only: the tiles found, as /api/read "
+                                         "out_of_order errors only: the tiles found, as /api/read "
                                          "answers them ({image, tiles}), in reading order "
                                          "(tile 1 first)")
 
@@ -353,6 +353,9 @@ class SetLearnOut(BaseModel):
     kinds: int = Field(description="tile kinds the set now holds")
     learned: int = Field(description="tiles learned from this photo")
     disagreements: list[DisagreementOut]
+    swaps: list[dict[str, Any]] = Field(default_factory=list, description="pairs of tiles that each "
+                                        "read as the other's kind: swapped on the table? "
+                                        "(``tiles``: their numbers; ``message``); learned as named")
 
 
 class SetChangeOut(BaseModel):
@@ -941,15 +944,16 @@ def create_app(
         tiles: str | None = Form(None, description="the tiles in reading order (rows top to "
                                                    "bottom, each left to right), mpsz; default "
                                                    "the reference sheet of docs/sets.md"),
-        trust_order: bool = Form(False, description="learn even two tiles that read as each "
-                                                    "other's kind (swapped on the table?)"),
+        trust_order: bool = Form(False, description="learn a sheet even when most of its tiles "
+                                                    "read as other kinds than named"),
     ):
         """``tilescope set learn PHOTO --name NAME``: one reference per tile of the photo, added
         to the named set of the server's data folder. The tiles found must be as many as
-        ``tiles`` names (else 422 ``tile_count``), and two that each read surely as the other's
-        kind are refused (422 ``swapped``) unless ``trust_order``; both errors carry ``found``,
-        the tiles found in reading order. A tile the reader names otherwise is learned as named
-        and listed in ``disagreements``."""
+        ``tiles`` names (else 422 ``tile_count``), and a sheet whose tiles mostly read as other
+        kinds than named is refused (422 ``out_of_order``) unless ``trust_order``; both errors
+        carry ``found``, the tiles found in reading order. A tile the reader names otherwise is
+        learned as named and listed in ``disagreements``; two that each read as the other's
+        kind (swapped on the table?) are also listed in ``swaps``."""
         from vision.set_learning import parse_sheet
         from vision.tileset import DEFAULT_SHEET, SetError
 
@@ -974,7 +978,7 @@ def create_app(
                 _, into = load_named(name, model=reader.model_id)
                 try:
                     learned = learn_sheet(reader, img, kinds, into=into if len(into) else None,
-                                          name=name, source=f"web {source}", allow_swaps=trust_order)
+                                          name=name, source=f"web {source}", trust_order=trust_order)
                 except SetError as exc:
                     dets = getattr(exc, "detections", None)
                     if dets is None:
@@ -988,12 +992,16 @@ def create_app(
                             {"found": found}) from None
                     message = (str(exc).replace("--trust-order", "trust_order")
                                .replace("the --tiles text", "the tiles field"))
-                    raise ApiError(422, "swapped", message, {"found": found}) from None
+                    raise ApiError(422, "out_of_order", message, {"found": found}) from None
                 save_set(learned.tileset, path)
             return set_answer(learned.tileset, learned=len(kinds), disagreements=[
                 {"n": d.index + 1, "given": d.given, "read": d.read,
                  "confidence": round(d.confidence, 4), "message": str(d)}
-                for d in learned.disagreements])
+                for d in learned.disagreements], swaps=[
+                {"tiles": [d.index + 1, e.index + 1], "message": (
+                    f"tiles {d.index + 1} and {e.index + 1} may be swapped: {d.index + 1} was named "
+                    f"{d.given} and reads as {d.read}, {e.index + 1} was named {e.given} and reads "
+                    f"as {e.read}; learned as named")} for d, e in learned.swaps])
 
         return JSONResponse(await run_bounded(work))
 

@@ -739,6 +739,8 @@ async function teachSet(file) {
   }
   const more = answer.references > answer.learned ? ` (it now holds ${answer.references})` : "";
   let text = `Learned ${answer.learned} tiles into ${answer.name}${more}; photos are now read with it.`;
+  // two tiles read as each other's kind come first: swapped on the table?
+  (answer.swaps || []).forEach((w) => { text = `Look: ${w.message}. ` + text; });
   if ((answer.disagreements || []).length)
     text += ` Read otherwise without the set (learned as laid out): ${answer.disagreements.map((d) => `tile ${d.n} ${d.given} (looks like ${d.read})`).join(", ")}.`;
   setStatusLine(text);
