@@ -26,6 +26,7 @@ import numpy as np
 from .classes import CLASS_INDEX, TILE_CLASSES
 
 BACK = CLASS_INDEX["back"]
+FIVES = tuple((CLASS_INDEX[f"5{s}"], CLASS_INDEX[f"0{s}"]) for s in "mps")
 
 FORMAT = "tilescope-set"
 VERSION = 1
@@ -207,6 +208,10 @@ def combine(probs: np.ndarray, likeness: np.ndarray) -> tuple[np.ndarray, np.nda
     if len(likeness) == 0:
         return probs, np.zeros(0, bool)
     held = likeness[0] > -1
+    likeness = likeness.copy()
+    for five, red in FIVES:      # the set says "a five"; the classifier's colour says red or not
+        if held[five] and held[red]:
+            likeness[:, five] = likeness[:, red] = np.maximum(likeness[:, five], likeness[:, red])
     alike = np.where(held, likeness, NOT_HELD)
     if not held[BACK]:
         best = likeness.max(axis=1)
