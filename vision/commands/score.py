@@ -178,14 +178,7 @@ def context_from_args(args) -> tuple[dict, list[str]]:
                       ("chiihou", "chiihou"), ("last_copy", "last_copy")):
         if getattr(args, flag):
             ctx[key] = True
-    from scoring.hand import HandError
-    from vision.commands.hand import riichi_from_flags
-    try:
-        riichi = riichi_from_flags(args)
-    except HandError as exc:
-        raise UsageError(str(exc)) from None
-    if riichi != "none":
-        ctx["riichi"] = riichi
+    _riichi_into(ctx, args)
     if args.dora:
         ctx["dora_indicators"] = "".join(args.dora)
     if args.ura:
@@ -201,6 +194,18 @@ def context_from_args(args) -> tuple[dict, list[str]]:
     if "round_wind" not in ctx:
         notes.append("round East (--round)")
     return ctx, notes
+
+
+def _riichi_into(ctx: dict, args) -> None:
+    """``--riichi [double]`` / ``--double-riichi`` into the context's ``riichi`` key."""
+    from scoring.hand import HandError
+    from vision.commands.hand import riichi_from_flags
+    try:
+        riichi = riichi_from_flags(args)
+    except HandError as exc:
+        raise UsageError(str(exc)) from None
+    if riichi != "none":
+        ctx["riichi"] = riichi
 
 
 def run(args) -> int:
@@ -401,14 +406,7 @@ def _context_from_hand_args(args, notes: list[str] | None = None) -> dict:
                       ("chiihou", "chiihou"), ("last_copy", "last_copy")):
         if getattr(args, flag, False):
             ctx[key] = True
-    from scoring.hand import HandError
-    from vision.commands.hand import riichi_from_flags
-    try:
-        riichi = riichi_from_flags(args)
-    except HandError as exc:
-        raise UsageError(str(exc)) from None
-    if riichi != "none":
-        ctx["riichi"] = riichi
+    _riichi_into(ctx, args)
     for flag, key in (("dora", "dora_indicators"), ("ura", "ura_dora_indicators")):
         if getattr(args, flag, None):
             ctx[key] = "".join(getattr(args, flag))

@@ -437,15 +437,7 @@ async function score() {
     return;
   }
   state.pending = ctl;
-  const body = new FormData();
-  body.append("image", state.blob, "photo.jpg");
-  body.append("context", JSON.stringify(context()));
-  if (Object.keys(state.fixes).length) body.append("fixes", JSON.stringify(state.fixes));
-  const declared = melds();
-  if (Object.keys(declared).length) body.append("melds", JSON.stringify(declared));
-  const win = $("context").win_tile.value.trim();
-  if (win) body.append("win_tile", win);
-  if (state.set) body.append("set", state.set);
+  const body = photoForm();
   // the value on screen is for the inputs before this change until the answer comes
   markStale("Reading the tiles…", true);
   let answer;
@@ -780,10 +772,9 @@ function showAdded(text, undo, isError = false) {
   $("set-undo").hidden = !undo;
 }
 
-// A tap-correction while a set is active: the tile's picture joins the set (one tap undoes it)
-async function addToSet(n, tile) {
-  if (!state.blob) return;
-  const name = state.set, body = new FormData();
+// The photo and everything typed about it, as /api/score and /api/set/add take them
+function photoForm() {
+  const body = new FormData();
   body.append("image", state.blob, "photo.jpg");
   body.append("context", JSON.stringify(context()));
   if (Object.keys(state.fixes).length) body.append("fixes", JSON.stringify(state.fixes));
@@ -791,7 +782,14 @@ async function addToSet(n, tile) {
   if (Object.keys(declared).length) body.append("melds", JSON.stringify(declared));
   const win = $("context").win_tile.value.trim();
   if (win) body.append("win_tile", win);
-  body.append("set", name);
+  if (state.set) body.append("set", state.set);
+  return body;
+}
+
+// A tap-correction while a set is active: the tile's picture joins the set (one tap undoes it)
+async function addToSet(n, tile) {
+  if (!state.blob) return;
+  const name = state.set, body = photoForm();
   body.append("name", name);
   body.append("n", String(n));
   body.append("tile", tile);
