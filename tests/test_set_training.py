@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import torch
 
-from datasets import art
-from models import train_sets as ts
-from models.train_classifier import TileNet, _scaled
-from vision.classes import CLASS_INDEX, TILE_CLASSES
-from vision.tile_crops import CROP_SIZE
+torch = pytest.importorskip("torch", reason="needs the train extra (torch)")
+
+from datasets import art  # noqa: E402
+from models import train_sets as ts  # noqa: E402
+from models.train_classifier import TileNet, _scaled  # noqa: E402
+from vision.classes import CLASS_INDEX, TILE_CLASSES  # noqa: E402
+from vision.tile_crops import CROP_SIZE  # noqa: E402
 
 
 @pytest.fixture(scope="module")

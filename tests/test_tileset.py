@@ -171,8 +171,11 @@ def test_learning_the_bundled_sheet_holds_one_reference_per_kind(tmp_path, capsy
 
 @needs_models
 def test_a_count_that_does_not_match_is_refused_with_a_picture(tmp_path, capsys, monkeypatch):
+    import shutil
+
     monkeypatch.chdir(tmp_path)
-    assert main(["set", "learn", str(SHEET), "--tiles", "123456789m", "--out", "x.npz"]) == 2
+    shutil.copy(SHEET, tmp_path / "set_sheet.jpg")      # the picture is written beside the photo
+    assert main(["set", "learn", "set_sheet.jpg", "--tiles", "123456789m", "--out", "x.npz"]) == 2
     err = capsys.readouterr().err
     assert "found 37 tiles in the photo, but --tiles names 9" in err
     assert (tmp_path / "set_sheet.tiles-found.jpg").is_file() and not (tmp_path / "x.npz").exists()
@@ -193,11 +196,14 @@ def test_two_tiles_named_in_each_others_place_are_said_first(tmp_path, capsys):
 def test_a_sheet_named_in_another_order_is_refused(tmp_path, capsys, monkeypatch):
     """The bundled sheet named with its pin and bamboo rows exchanged: 18 of 37 tiles read as
     other kinds than named (more than a quarter) — the order, not the set's look."""
+    import shutil
+
     monkeypatch.chdir(tmp_path)
+    shutil.copy(SHEET, tmp_path / "set_sheet.jpg")      # the picture is written beside the photo
     tiles = "123456789m 123456789s 123456789p 1234567z 0m0p0s"
-    assert main(["set", "learn", str(SHEET), "--tiles", tiles, "--out", str(tmp_path / "x")]) == 2
+    assert main(["set", "learn", "set_sheet.jpg", "--tiles", tiles, "--out", str(tmp_path / "x")]) == 2
     assert "of the 37 tiles read surely as other kinds" in capsys.readouterr().err
-    assert main(["set", "learn", str(SHEET), "--tiles", tiles, "--out", str(tmp_path / "x"),
+    assert main(["set", "learn", "set_sheet.jpg", "--tiles", tiles, "--out", str(tmp_path / "x"),
                  "--trust-order"]) == 0
 
 
@@ -288,7 +294,7 @@ def test_learn_keeps_a_corrected_tile_in_the_set(data_dir, capsys):
     assert main(["score", str(SAMPLES / "riichi_open_red.jpg"), "--win", "ron", "--seat", "S",
                  "--dora", "1p", "--fix", "1=2m", "--learn", "club"]) in (0, 1)
     err = capsys.readouterr().err
-    assert "learned 1=2m into the set 'club' (now 1 references)" in err
+    assert "learned 1=2m into the set 'club' (now 1 reference)" in err
     ts = TileSet.load(data_dir / "sets" / "club.npz")
     assert ts.kinds == ("2m",) and ts.sources == ("fix 1=2m",)
     assert main(["score", str(SAMPLES / "riichi_open_red.jpg"), "--learn", "club"]) == 2

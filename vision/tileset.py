@@ -164,8 +164,9 @@ class TileSet:
             raise
         except FileNotFoundError:
             raise SetError(f"no set file {str(path)!r}") from None
-        except (OSError, ValueError, KeyError, TypeError, json.JSONDecodeError) as exc:
-            raise SetError(f"{path.name!r} is not a readable tilescope set ({type(exc).__name__})") from None
+        except (OSError, ValueError, KeyError, TypeError, json.JSONDecodeError):
+            raise SetError(f"{path.name!r} is not a readable tilescope set (a set file is the "
+                           "'.npz' that tilescope set learn writes)") from None
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """``tilescope set learn|show|list``: teach tilescope the tile set you play with."""
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -133,7 +134,9 @@ def _found_picture(image, dets, photo: str) -> str | None:
 
     from vision.annotate import draw
 
-    out = Path.cwd() / f"{'sheet' if photo == '-' else Path(photo).stem}.tiles-found.jpg"
+    name = f"{'sheet' if photo == '-' else Path(photo).stem}.tiles-found.jpg"
+    beside = Path(photo).parent if photo != "-" else Path.cwd()
+    out = beside / name if os.access(beside, os.W_OK) else Path.cwd() / name   # beside the photo
     canvas = draw(image, dets.tiles, show_confidence=False)
     scale = max(0.4, max(canvas.shape[:2]) / 1600)
     for n, d in enumerate(dets.tiles, start=1):

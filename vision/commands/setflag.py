@@ -58,4 +58,4 @@ def learn_fixes(reader, image, photo, fixes: dict[int, str], name_or_file: str) 
         return "--learn: no corrected tile to learn"
     saved = tileset.save(path)
     return (f"learned {', '.join(added)} into the set {tileset.name!r} "
-            f"(now {len(tileset)} references) -> {saved}")
+            f"(now {len(tileset)} reference{'s' if len(tileset) != 1 else ''}) -> {saved}")
