@@ -85,8 +85,15 @@ def test_altered_looks_are_the_same_for_the_same_seed():
     assert np.array_equal(a, looks(crops, n=3)[0]) and np.array_equal(a[0], crops[0])
 
 
-def test_names_and_paths():
+def test_names_and_paths(tmp_path, monkeypatch):
+    from vision.tileset import load
+
     assert is_name("club-green_2") and not is_name("sets/club.npz") and not is_name("club.npz")
+    monkeypatch.chdir(tmp_path)
+    _profile().save("myset")                 # set learn --out myset writes myset.npz
+    assert load("myset").kinds == ("1m", "2m") and load("myset.npz").kinds == ("1m", "2m")
+    with pytest.raises(SetError, match="no set named 'other'"):
+        load("other")
 
 
 # ---------------------------------------------------------------------------- the reading

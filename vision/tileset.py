@@ -291,15 +291,21 @@ def path_of(name_or_file: str) -> Path:
 
 
 def load(name_or_file: str) -> TileSet:
-    """The profile ``--set`` names; ``SetError`` when there is none or it is unreadable."""
-    path = path_of(name_or_file)
-    if is_name(name_or_file) and not path.exists() and not Path(name_or_file).is_file():
+    """The profile ``--set`` names: a set in :func:`data_dir`, else a file (``.npz`` added when
+    the name was given without it, as ``set learn --out FILE`` writes it); ``SetError`` when
+    there is none or it is unreadable."""
+    text = str(name_or_file)
+    candidates = ([data_dir() / f"{text}.npz"] if is_name(text) else []) + [Path(text)]
+    if not text.endswith(".npz"):
+        candidates.append(Path(text + ".npz"))
+    for path in candidates:
+        if path.is_file():
+            return TileSet.load(path)
+    if is_name(text):
         known = ", ".join(sorted(p.stem for p in data_dir().glob("*.npz"))) or "none yet"
-        raise SetError(f"no set named {name_or_file!r} (sets learned: {known}; "
+        raise SetError(f"no set named {text!r} (sets learned: {known}; "
                        "learn one with `tilescope set learn PHOTO --name NAME`)")
-    if is_name(name_or_file) and not path.exists():
-        path = Path(name_or_file)
-    return TileSet.load(path)
+    raise SetError(f"no set file {text[:200]!r}")
 
 
 def listed() -> list[tuple[str, TileSet | SetError]]:
