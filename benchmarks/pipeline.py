@@ -167,18 +167,21 @@ def read_real(folder: str, weights: str | None) -> int:
     return 0
 
 
-def learned_sheet(reader, style, seed: int, tries: int = 5):
+def learned_sheet(reader, style, seed: int, tries: int = 5, size=960, tile_px: float | None = None):
     """A set profile learned from a rendered reference sheet of ``style`` (the default tiles),
     as ``tilescope set learn`` learns a photographed one; a sheet whose tiles were not all found
-    is rendered again with the next seed, as a user would take the photo again."""
-    from datasets.render import render_sheet
+    is rendered again with the next seed, as a user would take the photo again. ``tile_px``:
+    the sheet photographed by the hand camera itself (``size`` frames, tiles that many px)."""
+    from datasets.render import hand_camera_look, render_sheet
     from vision.set_learning import learn_sheet, parse_sheet
     from vision.tileset import DEFAULT_SHEET, SetError
 
     groups = [[k for k in parse_sheet(g) if k in style.classes] for g in DEFAULT_SHEET.split()]
     kinds = [k for g in groups for k in g]
     for s in range(seed, seed + tries):
-        img, _ = render_sheet(np.random.default_rng(s), style, kinds,
+        rng = np.random.default_rng(s)
+        look = hand_camera_look(rng, tile_px) if tile_px else None
+        img, _ = render_sheet(rng, style, kinds, imgsz=size, look=look,
                               row_lengths=[len(g) for g in groups if g])
         try:
             learned = learn_sheet(reader, img, kinds, name=style.name, source=f"sheet seed {s}")
@@ -226,6 +229,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="read with a set profile learned from one rendered reference sheet of the "
                          "style (tilescope set learn's default tiles), rendered with this seed (the "
                          "next seeds if the tiles found do not match); not the hands' seed")
+    ap.add_argument("--sheet-by-camera", action="store_true",
+                    help="with --set-sheet and --tile-px: the sheet photographed by the same hand "
+                         "camera as the hands (a streamer teaching the set on the table it films)")
     ap.add_argument("--only", metavar="I,J,...",
                     help="read only these hands (numbers as --compare lists them; the others are "
                          "rendered, not read) and print each one's tiles as read against the truth")
@@ -261,8 +267,6 @@ def main(argv: list[str] | None = None) -> int:
         if args.contrast_views:
             reader.contrast = args.contrast_views == "yes"
         reader.mirrors = args.mirrors == "yes"
-        if args.set_sheet is not None:
-            reader = reader.with_set(learned_sheet(reader, style, args.set_sheet))
     try:
         from tqdm import tqdm
     except ImportError:                    # progress bar is optional
@@ -277,6 +281,9 @@ def main(argv: list[str] | None = None) -> int:
         except (ValueError, AssertionError):
             print(f"error: --frame wants WxH in pixels, e.g. 1280x720, not {args.frame!r}", file=sys.stderr)
             return 2
+    if args.set_sheet is not None and not args.truth:
+        reader = reader.with_set(learned_sheet(reader, style, args.set_sheet, size=size,
+                                               tile_px=args.tile_px if args.sheet_by_camera else None))
     only = {int(v) for v in args.only.split(",")} if args.only else None
     rng = np.random.default_rng(args.seed)
     rows, times, failures = [], [], []
