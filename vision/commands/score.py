@@ -82,7 +82,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 class UsageError(ValueError):
-    """A flag, fix or context the user must correct (exit 2)."""
+    """A flag or context the user must correct (exit 2); a malformed ``--fix``/``--meld`` is a
+    :class:`vision.fixspec.FixSpecError`, caught alike."""
 
 
 def load_context(text: str | None) -> dict:
