@@ -38,6 +38,7 @@ from typing import Callable, Sequence
 from scoring.tiles import Tile, TileError, parse_tile, to_mpsz
 
 from .detections import Detection, Detections
+from .fixspec import parse_fixes, parse_melds
 from .rows import BACK, Row, Slot, find_rows, refine_sideways, row_direction, tile_extents
 
 LOW_CONFIDENCE = 0.6        # below this a tile is reported with its alternatives
@@ -77,12 +78,9 @@ class LayoutWarning:
         words = self.fix.split()
         for flag, value in zip(words, words[1:]):
             if flag == "--fix":
-                n, _, tile = value.partition("=")
-                out.setdefault("fixes", {})[int(n)] = tile
+                out.setdefault("fixes", {}).update(parse_fixes([value]))
             elif flag == "--meld":
-                span, _, kind = value.partition("=")
-                first, _, last = span.partition("-")
-                out.setdefault("melds", {})[(int(first), int(last or first))] = kind
+                out.setdefault("melds", {}).update(parse_melds([value]))
             elif flag == "--win-tile":
                 out["win_tile"] = value
         return out

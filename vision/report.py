@@ -1,14 +1,21 @@
-"""Readable text for a scored photo: what was seen, how it was grouped, the value, the warnings.
+"""Readable text for a scored hand, a verdict and a photo: what was seen, how it was grouped,
+the value, the warnings.
 
-Pure formatting over plain values (no OpenCV): the photo part is here; the value part (yaku /
-fans, fu, payment) is ``tilescope hand``'s own report (:func:`vision.commands.hand.format_report`),
-so a typed hand and a photographed one read the same.
+Pure formatting over plain values (no OpenCV), shared by the commands and the photo report:
+:func:`format_report` is the value of a hand (yaku / fans, fu, payment) as ``tilescope hand``
+prints it, :func:`format_verdict` a ruling as ``tilescope check`` prints it, and
+:func:`photo_report` a photo as ``tilescope score`` prints it, using both, so a typed hand and
+a photographed one read the same. It imports no command module (``vision.commands`` imports
+it).
 """
 from __future__ import annotations
 
-from scoring.tiles import TileError, parse_tile
+from typing import TYPE_CHECKING
 
-from .layout import Group, Layout, LayoutWarning
+from scoring.tiles import TileError, parse_tile, to_mpsz, to_unicode
+
+if TYPE_CHECKING:       # annotations only: ``tilescope hand`` formats its reports without the layout
+    from .layout import Group, Layout, LayoutWarning
 
 _KIND_NAMES = {"concealed": "concealed", "win": "winning tile", "meld": "meld",
                "dora": "dora row", "flower": "flowers", "loose": "not counted"}
@@ -116,6 +123,82 @@ def _rules_text(rules: dict | None) -> str:
     return ", ".join(_RULE_WORDS[(k, v)] for k, v in (rules or {}).items() if (k, v) in _RULE_WORDS)
 
 
+# ---- the value of a hand (typed or photographed) and a verdict ----
+
+def format_report(req, result: dict) -> str:
+    """A readable report of one scored hand (``result`` is the spec's JSON result)."""
+    melds = "".join(f"  +{m.type} {to_mpsz(m.tiles)}" for m in req.melds)
+    lines = [
+        f"Hand:  {to_mpsz(req.concealed)} + {req.win_tile}{melds}",
+        f"       {to_unicode(sorted(req.concealed, key=lambda t: t.kind))} {req.win_tile.glyph}"
+        + "".join(f" {to_unicode(m.tiles)}" for m in req.melds),
+        f"Win:   {req.win} on {req.win_tile} ({req.win_tile.name}), seat {req.seat_wind}, round {req.round_wind}"
+        + (" (dealer)" if req.is_dealer and req.ruleset == "riichi" else ""),
+    ]
+    if "han" in result:           # riichi
+        if not result["valid"]:
+            lines.append(f"NOT A VALID WIN: {result.get('reason')}")
+        from scoring.riichi.limits import value_words, yaku_value_words
+        for y in result["yaku"]:
+            lines.append(f"  {y['name']:<28} {yaku_value_words(y['han']):>6}")
+        d = result["dora"]
+        for key, name in (("dora", "dora"), ("aka", "aka dora (red fives)"), ("ura", "ura dora")):
+            if d[key]:             # a kind that adds nothing is left out, as yaku are
+                lines.append(f"  {name:<28} {d[key]:>2} han")
+        if req.ura_dora_indicators and req.riichi == "none":
+            lines.append("  (ura dora indicators given, not counted: ura dora need riichi)")
+        raw = sum(f["fu"] for f in result["fu_breakdown"])
+        if not any(y["han"] >= 13 for y in result["yaku"]):   # a yakuman is valued without fu
+            lines.append(f"Fu:    {result['fu']}" + (f" ({raw} rounded up)" if raw != result["fu"] else ""))
+            for f in result["fu_breakdown"]:
+                lines.append(f"  {f['reason']:<36} {f['fu']:>3}")
+        if result["valid"]:
+            lines.append(f"Value: {value_words(result)}")
+            from scoring.riichi.limits import liability_note
+            note = liability_note(req, [y["name"] for y in result["yaku"]])
+            if note:
+                lines.append(f"Note:  {note}")
+    else:                         # MCR or another ruleset: fans / points
+        if not result.get("valid"):
+            lines.append(f"NOT A VALID WIN: {result.get('reason')}")
+        for fan in result.get("fans", []):
+            count = f" x{fan['count']}" if fan.get("count", 1) != 1 else ""
+            lines.append(f"  {fan['name']:<32} {fan['points']:>3}{count}")
+        if "total" in result:
+            lines.append(f"Total: {result['total']} point{'' if result['total'] == 1 else 's'}")
+    pay = result.get("payment")
+    if pay:
+        lines.append(payment_line(pay))
+    return "\n".join(lines)
+
+
+def payment_line(pay: dict, label: str = "Payment") -> str:
+    """``Payment: from dealer 500, from non-dealer 300; total 1100`` from a result's payment
+    dict (its keys in words)."""
+    parts = [f"{k.replace('non_dealer', 'non-dealer').replace('_', ' ')} {v}"
+             for k, v in pay.items() if k != "total"]
+    return f"{label}: {', '.join(parts)}; total {pay['total']}"
+
+
+def format_verdict(verdict) -> str:
+    """A readable verdict: the ruling, the penalty and the explanation paragraph."""
+    lines = [f"Ruling: {verdict.ruling.upper()}" + ("" if verdict.valid else " (the win does not stand)")]
+    pen = verdict.penalty
+    if pen:
+        parts = [f"{k.replace('non_dealer', 'non-dealer').replace('_', ' ')} {v}" for k, v in pen.items()
+                 if k not in ("kind", "total", "points")]
+        lines.append(f"Penalty ({pen['kind']}): {', '.join(parts)}; {pen['total']} in all" if parts
+                     else f"Penalty ({pen['kind']}): {pen['total']} points")
+    res = verdict.result
+    if verdict.valid and res and res.get("payment"):
+        lines.append(payment_line(res["payment"]))
+    lines.append("")
+    lines.append(verdict.explanation)
+    return "\n".join(lines)
+
+
+# ---- a photo ----
+
 def photo_report(photo, source: str = "photo", context_notes: list[str] | None = None) -> str:
     """The ``tilescope score`` report for a :class:`vision.pipeline.PhotoResult`.
 
@@ -123,8 +206,6 @@ def photo_report(photo, source: str = "photo", context_notes: list[str] | None =
     assumed (``win: tsumo (default)``), printed so a wrong assumption is seen.
     """
     from scoring.request import parse_request
-
-    from .commands.hand import format_report
 
     lay = photo.layout
     det = photo.detections
@@ -148,8 +229,6 @@ def photo_report(photo, source: str = "photo", context_notes: list[str] | None =
     result = photo.result
     if result.get("ruling"):                     # a verdict (tilescope check PHOTO)
         from scoring.verdict import Verdict
-
-        from .commands.check import format_verdict
 
         fields = ("ruleset", "ruling", "valid", "explanation", "penalty", "result")
         # the ruling first: a chombo must not read as the payment above it

@@ -48,7 +48,6 @@ import asyncio
 import hashlib
 import json
 import logging
-import re
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -65,9 +64,10 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from vision.fixspec import MAX_CODE as _MAX_CODE
+from vision.fixspec import FixSpecError, fixes_from_json, in_api_words, melds_from_json
 from vision.imageio import MAX_PIXELS
 from scoring.tiles import quoted
-from vision.jsontext import small_int
 
 WEB_DIR = Path(__file__).with_name("web")
 log = logging.getLogger("tilescope.serve")
@@ -409,31 +409,7 @@ def decode_upload(data: bytes, limits: Limits):
         raise ApiError(400, "not_an_image", str(exc)) from None
 
 
-_MAX_CODE = 8       # characters of a tile code or a winning tile sent in a form field
 _MAX_SHEET = 400    # characters of a set's tiles text (the default sheet is 48)
-
-
-# the command line's options as an API caller writes them (a message names what was sent)
-_API_WORDS = (
-    # an error names the option it is about before ": ", whatever the value sent ("5p?", "a b")
-    (re.compile(r"^--fix (\d+)=(.*?): "), r'fixes {"\1": "\2"}: '),
-    (re.compile(r"^--meld (\d+(?:-\d+)?)=(.*?): "), r'melds {"\1": "\2"}: '),
-    (re.compile(r"^--meld ([^=:]*)=(.*?): "), r'melds {"\1": "\2"}: '),
-    (re.compile(r"^--win-tile (.*?): "), r'win_tile "\1": '),
-    (re.compile(r"--fix (\d+)=(\w+)"), r'fixes {"\1": "\2"}'),
-    (re.compile(r"--fix N=TILE"), r'fixes {"N": "TILE"}'),
-    (re.compile(r"--meld (\d+(?:-\d+)?)=(\w+)"), r'melds {"\1": "\2"}'),
-    (re.compile(r"--meld (\d+(?:-\d+)?)\b(?!=)"), r'melds "\1"'),
-    (re.compile(r"--win-tile (\w+)"), r'win_tile "\1"'),
-)
-
-
-def in_api_words(message: str) -> str:
-    """A pipeline error naming ``--fix 3=5p``, ``--meld 9-11=chi`` or ``--win-tile 4m`` with the
-    form fields the API caller sent instead (``fixes {"3": "5p"}``…)."""
-    for pattern, words in _API_WORDS:
-        message = pattern.sub(words, message)
-    return message
 
 
 def _parse_json_field(name: str, text: str | None, default):
@@ -464,73 +440,22 @@ def _photo_inputs(context: str | None, fixes: str | None, melds: str | None,
 
 
 def parse_fixes(value) -> dict[int, str]:
-    """Fixes as sent by the page or a script → ``{tile number (1-based): tile code}``.
-
-    Accepts ``{"3": "5p"}``, ``[[3, "5p"]]`` or ``["3=5p"]`` (the CLI's ``--fix`` form).
-    Raises ApiError 422 naming the bad entry.
-    """
-    items: list[tuple[Any, Any]]
-    if value is None:
-        return {}
-    if isinstance(value, dict):
-        items = list(value.items())
-    elif isinstance(value, list):
-        items = []
-        for entry in value:
-            if isinstance(entry, str) and "=" in entry:
-                items.append(tuple(entry.split("=", 1)))
-            elif isinstance(entry, (list, tuple)) and len(entry) == 2:
-                items.append((entry[0], entry[1]))
-            else:
-                raise ApiError(422, "bad_fixes", f"fix {quoted(entry)} is not 'N=TILE' or [N, TILE]")
-    else:
-        raise ApiError(422, "bad_fixes", "fixes must be an object {tile number: tile code}")
-    out: dict[int, str] = {}
-    for key, tile in items:
-        if isinstance(key, str):
-            n = small_int(key)
-        elif isinstance(key, int) and not isinstance(key, bool) and key < 10**6:  # true is not tile 1
-            n = key
-        else:
-            n = None
-        if n is None:
-            raise ApiError(422, "bad_fixes", f"fix key {quoted(key)} is not a tile number")
-        # a tile code is a few characters ('5p', 'none'): a longer one would be echoed back
-        # by every message about it
-        if n < 1 or not isinstance(tile, str) or len(tile.strip()) > _MAX_CODE:
-            raise ApiError(422, "bad_fixes", f"fix {quoted(key)}: {quoted(tile)} needs a tile "
-                                             "number >= 1 and a tile code such as '5p'")
-        if n in out and out[n] != tile.strip():
-            raise ApiError(422, "bad_fixes", f"tile {n} is fixed twice ({out[n]} and {tile.strip()})")
-        out[n] = tile.strip()
-    return out
+    """Fixes as sent by the page or a script → ``{tile number (1-based): tile code}``
+    (:func:`vision.fixspec.fixes_from_json`). Raises ApiError 422 naming the bad entry."""
+    try:
+        return fixes_from_json(value)
+    except FixSpecError as exc:
+        raise ApiError(422, exc.code, str(exc)) from None
 
 
 def parse_melds(value) -> dict[tuple[int, int], str]:
-    """Declared groups as sent by a script → ``{(first, last): type}`` (``--meld``).
-
-    Accepts ``{"9-11": "chi"}`` or ``["9-11=chi"]`` (the CLI's form). Raises ApiError 422
-    naming the bad entry; types and sizes are checked against the photo's tiles by the
-    pipeline (422 too)."""
-    from vision.commands.score import UsageError
-    from vision.commands.score import parse_melds as parse_items
-
-    if value is None:
-        return {}
-    if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
-        items = [f"{k}={v}" for k, v in value.items()]
-    elif isinstance(value, list) and all(isinstance(v, str) for v in value):
-        items = value
-    else:
-        raise ApiError(422, "bad_melds", 'melds must be an object such as {"9-11": "chi"}')
-    long = next((item for item in items if len(item) > 4 * _MAX_CODE), None)
-    if long is not None:        # its every message would repeat it: "9-11=concealed" is short
-        raise ApiError(422, "bad_melds", f"melds: {quoted(long)} is not tiles and a type such "
-                                         'as {"9-11": "chi"}')
+    """Declared groups as sent by a script → ``{(first, last): type}``
+    (:func:`vision.fixspec.melds_from_json`). Raises ApiError 422 naming the bad entry; types
+    and sizes are checked against the photo's tiles by the pipeline (422 too)."""
     try:
-        return parse_items(items)
-    except UsageError as exc:
-        raise ApiError(422, "bad_melds", in_api_words(str(exc))) from None
+        return melds_from_json(value)
+    except FixSpecError as exc:
+        raise ApiError(422, exc.code, str(exc)) from None
 
 
 # ---- the app ----

@@ -26,6 +26,8 @@ import argparse
 import json
 import sys
 
+from vision.report import format_verdict
+
 HELP = "verdict on a declared win: valid, false hu / dead hand (MCR), chombo / furiten (riichi)"
 
 
@@ -85,24 +87,6 @@ def verdict_for(req, args):
     return check(req, declared=args.declared, revealed=not args.not_revealed,
                  discards=tuple(parse_tiles(args.discards)), tournament=args.tournament, options=options,
                  count_as_typed=args.count_as_typed)
-
-
-def format_verdict(verdict) -> str:
-    """A readable verdict: the ruling, the penalty and the explanation paragraph."""
-    lines = [f"Ruling: {verdict.ruling.upper()}" + ("" if verdict.valid else " (the win does not stand)")]
-    pen = verdict.penalty
-    if pen:
-        parts = [f"{k.replace('non_dealer', 'non-dealer').replace('_', ' ')} {v}" for k, v in pen.items()
-                 if k not in ("kind", "total", "points")]
-        lines.append(f"Penalty ({pen['kind']}): {', '.join(parts)}; {pen['total']} in all" if parts
-                     else f"Penalty ({pen['kind']}): {pen['total']} points")
-    res = verdict.result
-    if verdict.valid and res and res.get("payment"):
-        from vision.commands.hand import payment_line
-        lines.append(payment_line(res["payment"]))
-    lines.append("")
-    lines.append(verdict.explanation)
-    return "\n".join(lines)
 
 
 def print_verdict(verdict, as_json: bool, out=None) -> None:

@@ -22,6 +22,8 @@ import json
 import re
 import sys
 
+from vision.report import format_report
+
 HELP = "score typed hands: JSON Lines in/out, or one hand with --text"
 
 TEXT_SYNTAX = """\
@@ -178,55 +180,6 @@ def _request_from_args(args, short_hand: bool = False):
     )
 
 
-def format_report(req, result: dict) -> str:
-    """A readable report of one scored hand (``result`` is the spec's JSON result)."""
-    from scoring.tiles import to_mpsz, to_unicode
-
-    melds = "".join(f"  +{m.type} {to_mpsz(m.tiles)}" for m in req.melds)
-    lines = [
-        f"Hand:  {to_mpsz(req.concealed)} + {req.win_tile}{melds}",
-        f"       {to_unicode(sorted(req.concealed, key=lambda t: t.kind))} {req.win_tile.glyph}"
-        + "".join(f" {to_unicode(m.tiles)}" for m in req.melds),
-        f"Win:   {req.win} on {req.win_tile} ({req.win_tile.name}), seat {req.seat_wind}, round {req.round_wind}"
-        + (" (dealer)" if req.is_dealer and req.ruleset == "riichi" else ""),
-    ]
-    if "han" in result:           # riichi
-        if not result["valid"]:
-            lines.append(f"NOT A VALID WIN: {result.get('reason')}")
-        from scoring.riichi.limits import value_words, yaku_value_words
-        for y in result["yaku"]:
-            lines.append(f"  {y['name']:<28} {yaku_value_words(y['han']):>6}")
-        d = result["dora"]
-        for key, name in (("dora", "dora"), ("aka", "aka dora (red fives)"), ("ura", "ura dora")):
-            if d[key]:             # a kind that adds nothing is left out, as yaku are
-                lines.append(f"  {name:<28} {d[key]:>2} han")
-        if req.ura_dora_indicators and req.riichi == "none":
-            lines.append("  (ura dora indicators given, not counted: ura dora need riichi)")
-        raw = sum(f["fu"] for f in result["fu_breakdown"])
-        if not any(y["han"] >= 13 for y in result["yaku"]):   # a yakuman is valued without fu
-            lines.append(f"Fu:    {result['fu']}" + (f" ({raw} rounded up)" if raw != result["fu"] else ""))
-            for f in result["fu_breakdown"]:
-                lines.append(f"  {f['reason']:<36} {f['fu']:>3}")
-        if result["valid"]:
-            lines.append(f"Value: {value_words(result)}")
-            from scoring.riichi.limits import liability_note
-            note = liability_note(req, [y["name"] for y in result["yaku"]])
-            if note:
-                lines.append(f"Note:  {note}")
-    else:                         # MCR or another ruleset: fans / points
-        if not result.get("valid"):
-            lines.append(f"NOT A VALID WIN: {result.get('reason')}")
-        for fan in result.get("fans", []):
-            count = f" x{fan['count']}" if fan.get("count", 1) != 1 else ""
-            lines.append(f"  {fan['name']:<32} {fan['points']:>3}{count}")
-        if "total" in result:
-            lines.append(f"Total: {result['total']} point{'' if result['total'] == 1 else 's'}")
-    pay = result.get("payment")
-    if pay:
-        lines.append(payment_line(pay))
-    return "\n".join(lines)
-
-
 # flags a typed hand takes under one ruleset only, and that one
 _ONE_RULESET_FLAGS = {"last_copy": "mcr", "hidden_win_tile": "mcr", "tournament": "riichi"}
 _RULESET_WORDS = {"mcr": ("MCR", "an MCR"), "riichi": ("riichi", "a riichi")}
@@ -259,14 +212,6 @@ def both_file_and_text(file: str) -> str:
         except TileError:
             pass
     return "give either FILE (JSON Lines) or --text, not both"
-
-
-def payment_line(pay: dict, label: str = "Payment") -> str:
-    """``Payment: from dealer 500, from non-dealer 300; total 1100`` from a result's payment
-    dict (its keys in words)."""
-    parts = [f"{k.replace('non_dealer', 'non-dealer').replace('_', ' ')} {v}"
-             for k, v in pay.items() if k != "total"]
-    return f"{label}: {', '.join(parts)}; total {pay['total']}"
 
 
 def _run_text(args) -> int:

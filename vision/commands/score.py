@@ -17,7 +17,7 @@ import os
 import sys
 
 from vision.commands.setflag import add_set_argument, learn_fixes, with_set
-from vision.jsontext import small_int
+from vision.fixspec import FixSpecError, parse_fixes, parse_melds
 
 HELP = "photo of a winning hand -> its value (riichi or MCR)"
 
@@ -82,7 +82,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 class UsageError(ValueError):
-    """A flag, fix or context the user must correct (exit 2)."""
+    """A flag or context the user must correct (exit 2); a malformed ``--fix``/``--meld`` is a
+    :class:`vision.fixspec.FixSpecError`, caught alike."""
 
 
 def load_context(text: str | None) -> dict:
@@ -110,40 +111,6 @@ def load_context(text: str | None) -> dict:
     if not isinstance(obj, dict):
         raise UsageError("--context: must be a JSON object of hand-request keys")
     return obj
-
-
-def parse_fixes(items: list[str]) -> dict[int, str]:
-    """``["3=5p", "7=0m"]`` → ``{3: "5p", 7: "0m"}``. Raises UsageError for a malformed item."""
-    out: dict[int, str] = {}
-    for item in items:
-        text, sep, tile = item.partition("=")
-        n = small_int(text)
-        if not sep or n is None or not tile.strip():
-            raise UsageError(f"--fix {item}: expected N=TILE, e.g. --fix 3=5p")
-        if n in out and out[n] != tile.strip():
-            raise UsageError(f"--fix {item}: tile {n} is already fixed to {out[n]}")
-        out[n] = tile.strip()
-    return out
-
-
-def parse_melds(items: list[str]) -> dict[tuple[int, int], str]:
-    """``["9-11=chi", "12-14=concealed"]`` → ``{(9, 11): "chi", (12, 14): "concealed"}``
-    (``N=TYPE`` alone is one tile, for ``concealed``). Raises UsageError for a malformed item;
-    the types and sizes are checked against the photo's tiles later
-    (:func:`vision.layout.check_declared`)."""
-    out: dict[tuple[int, int], str] = {}
-    for item in items:
-        span, sep, kind = item.partition("=")
-        first, dash, last = span.strip().partition("-")
-        first, last = small_int(first), small_int(last if dash else first)
-        if not sep or not kind.strip() or first is None or last is None:
-            raise UsageError(f"--meld {item}: expected N-M=TYPE, e.g. --meld 9-11=chi")
-        span = (first, last)
-        if span in out:
-            raise UsageError(f"--meld {item}: tiles {span[0]}-{span[1]} are already declared "
-                             f"{out[span]}")
-        out[span] = kind.strip().lower()
-    return out
 
 
 # context keys the flags set: an error about one names the flag the user typed
@@ -221,7 +188,7 @@ def run(args) -> int:
         ctx, notes = context_from_args(args)
         fixes = parse_fixes(args.fix)
         melds = parse_melds(args.meld)
-    except UsageError as exc:
+    except (UsageError, FixSpecError) as exc:
         return fail(str(exc))
     try:
         image = load_image(args.photo)
@@ -465,7 +432,7 @@ def run_check_photo(args, options=None) -> int:
                             revealed=not getattr(args, "not_revealed", False),
                             discards=getattr(args, "discards", ""),
                             tournament=getattr(args, "tournament", False), options=options)
-    except (UsageError, ImageError, PhotoError, SetError) as exc:
+    except (UsageError, FixSpecError, ImageError, PhotoError, SetError) as exc:
         return fail(str(exc))
     except (RuntimeError, OSError, ImportError) as exc:
         return fail(f"the tile detector is not available: {exc}")

@@ -1,0 +1,121 @@
+"""The packages' import graph has no circle, and the scoring core never imports the vision side.
+
+Every ``import`` and ``from … import`` in ``vision/`` and ``scoring/`` is read with :mod:`ast`,
+those inside functions too (a lazy import is still a dependency: it only moves the circle to run
+time). An edge goes to the module named; ``from pkg import name`` goes to ``pkg.name`` when that
+is a module of ours, else to ``pkg``. A package's own ``__init__`` is not counted as imported by
+its submodules (Python runs it first, but it is not what the submodule depends on).
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("vision", "scoring")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for pkg in PACKAGES for p in sorted((ROOT / pkg).rglob("*.py"))}
+
+
+def _resolve(importer: str, is_package: bool, node: ast.ImportFrom) -> str:
+    """The absolute module a ``from … import`` names (relative imports resolved)."""
+    if not node.level:
+        return node.module or ""
+    base = importer.split(".")
+    if not is_package:
+        base = base[:-1]
+    if node.level > 1:
+        base = base[:len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Each of our modules → the modules of ours it imports (anywhere in its body)."""
+    modules = _modules()
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                targets.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = _resolve(name, path.name == "__init__.py", node)
+                for a in node.names:
+                    sub = f"{base}.{a.name}" if base else a.name
+                    targets.add(sub if sub in modules else base)
+        graph[name] = {t for t in targets if t in modules and t != name}
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_the_graph_is_read():
+    graph = import_graph()
+    assert "vision.commands.score" in graph and "scoring.api" in graph
+    # a function-level import is an edge (vision.commands.score imports the pipeline lazily)
+    assert "vision.pipeline" in graph["vision.commands.score"]
+    # a relative import is resolved
+    assert "vision.layout" in graph["vision.report"]
+
+
+def test_no_import_circle():
+    assert _cycles(import_graph()) == []
+
+
+def test_scoring_never_imports_vision():
+    graph = import_graph()
+    bad = {m: sorted(t for t in ts if t.split(".")[0] == "vision")
+           for m, ts in graph.items() if m.split(".")[0] == "scoring"}
+    assert {m: ts for m, ts in bad.items() if ts} == {}
+
+
+def test_only_the_command_line_imports_its_commands():
+    # parsing (vision.fixspec) and formatting (vision.report) the server and the pipeline share
+    # live outside the CLI's verbs: only the CLI itself (vision.cli) may import vision.commands
+    graph = import_graph()
+    users = {m: sorted(t for t in ts if t.startswith("vision.commands"))
+             for m, ts in graph.items()
+             if m != "vision.cli" and not m.startswith("vision.commands")}
+    assert {m: ts for m, ts in users.items() if ts} == {}
