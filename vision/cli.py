@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "stream": ("vision.commands.stream", "live hand value on video / OBS overlay"),
     "table": ("vision.commands.table", "MCR table points of one table (EMA MCR rules)"),
     "gouji": ("vision.commands.gouji", "Gouji team match scoring"),
+    "game": ("vision.commands.game", "a riichi game's ledger, hand to hand (JSON Lines of events)"),
 }
 
 # Top-level modules of optional extras -> the extra that installs them.
