@@ -279,6 +279,8 @@ def _write(path: str, lines: list[str]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     path = args.file
+    if args.options != "{}" and not args.new:
+        return fail("game", "--options go with --new: the options are the file's first line")
     try:
         if args.new:
             if os.path.exists(path):
