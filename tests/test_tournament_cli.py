@@ -179,3 +179,37 @@ def test_help_text_is_plain_and_one_table_point_is_singular(capsys, monkeypatch)
     assert code == 0, err
     cai = {p["name"]: p for p in json.loads(out)["players"]}["Cai"]
     assert cai["reasons"] == ["place 3 on -10: 1 table point"]
+
+
+XIANGQI = {"players": ["Li", "Wang", "Zhao", "Chen", "Liu"], "seed": 7, "results": [
+    {"players": ["Wang", "Zhao"], "winner": "Zhao"},
+    {"players": ["Liu", "Li"], "forfeit": "Liu", "reason": "late", "minutes": 12},
+    {"players": ["Chen", "Zhao"], "forfeit": "Zhao", "reason": "time", "violations": 2},
+    {"players": ["Liu", "Zhao"], "winner": "Zhao"}]}
+
+
+def test_xiangqi_help_example_runs_as_written(capsys, monkeypatch):
+    doc = _help_example("xiangqi", capsys)
+    assert doc == XIANGQI
+    code, out, err = run_cli(["xiangqi"], capsys, monkeypatch, stdin=json.dumps(doc))
+    assert code == 0, err
+    result = json.loads(out)
+    # seed 002 (二): (3) the three byes advance; (2) Liu late 12 minutes; (4) Zhao over time twice
+    assert result["bracket"] == [["Liu", None], ["Li", None], ["Chen", None], ["Wang", "Zhao"]]
+    assert [m["players"] for m in result["pending"]] == [["Li", "Chen"]]
+    assert result["places"] == {"1": None, "2": None, "3": "Zhao"} and not result["finished"]
+    doc["results"].append({"players": ["Chen", "Li"], "winner": "Chen"})
+    code, out, err = run_cli(["xiangqi"], capsys, monkeypatch, stdin=json.dumps(doc))
+    assert json.loads(out)["places"] == {"1": "Chen", "2": "Li", "3": "Zhao"}
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"seed": "7"}, "seed: Input should be a valid integer"),
+    ({"results": [{"players": ["Wang", "Zhao"], "forfeit": "Wang"}]}, "needs a reason"),
+    ({"results": [{"players": ["Wang", "Zhao"], "forfeit": "Wang", "reason": "late",
+                   "minutes": 5}]}, "a forfeit only after 10"),
+    ({"results": [{"players": ["Li", "Zhao"], "winner": "Li"}]}, "no game Li v Zhao is due"),
+])
+def test_xiangqi_bad_input_exits_2(change, message, capsys, monkeypatch):
+    code, out, err = run_cli(["xiangqi"], capsys, monkeypatch, stdin=json.dumps(dict(XIANGQI, **change)))
+    assert code == 2 and out == "" and message in err and "Traceback" not in err

@@ -1,0 +1,506 @@
+"""A riichi game's ledger: the four players' points from hand to hand (issue 32).
+
+Source: seed text ``001`` (riichi rules, French), the sentences quoted beside each rule.
+The state is a plain value (:class:`GameState`); :func:`apply` returns the next state for one
+event, or raises :class:`GameError` naming the impossible event (``error.code`` is one of the
+``E_*`` constants). :func:`play` applies a list; :func:`final_ranking` ends the game.
+
+Seats: the four players in their first seat order, East, South, West, North; play (and
+"the right" of a player, « la droite du jeteur ») goes from a seat to the next. The dealer of
+hand *n* of a round is seat *n − 1*.
+
+Rules, as the text states them:
+
+* A win: « Le gagnant récupère le montant calculé du ou des joueurs perdants ainsi que toutes
+  les mises de riichi éventuelles. » Values from han and fu as :mod:`scoring.riichi.limits`
+  (ron 4 × base from the discarder, dealer 6 ×; tsumo 1 × from each non-dealer and 2 × from
+  the dealer; rounded up to 100).
+* Counters: « Chaque compteur rapporte un bonus de 300 points en cas de victoire (100 point par
+  joueur si le gagnant pioche sa tuile). » « Si le gagnant est Est, il reste Est et on
+  incrémente un compteur » ; « Si un autre joueur qu'Est gagne, les vents tournent et les
+  compteurs sont remis à zéros. »
+* Several ron winners: « le donneur devra payer la valeur de la main augmentée des points de
+  compteurs pour chaque joueur » (the counters to each winner: the default; option
+  ``honba_to_each_winner=False`` pays them to the stick winner only) ; « le gagnant le plus
+  proche de la droite du jeteur » takes the sticks. The dealer among the winners keeps the deal.
+* Riichi: « met en gage un bâton de 1000 points ».
+* Exhaustive draw: « Les joueurs noten payent aux joueurs tenpai une pénalité d'un montant total
+  de 3000 points » ; « Est reste Est uniquement s'il est tenpai sinon les vents tournent. Un
+  compteur est toujours ajouté. » A riichi player found noten is chombo (« Dans le cas contraire
+  une pénalité est appliquée »): the draw is refused, record the chombo.
+* Abortive draw (nine terminals, four kans, four same winds, four riichi) and chombo: « il n'y a
+  pas de pénalité noten. Est reste Est et il n'y a pas de compteur d'ajouté. »
+* Sticks after a drawn hand: « les mises de riichi restent en jeu et sont récupérées par le
+  prochain gagnant ».
+* Chombo: « Le joueur fautif paye l'équivalent d'un mangan tsumo » (dealer: 4,000 to each;
+  non-dealer: 4,000 to the dealer and 2,000 to each other); option ``chombo="tournament"``:
+  « le joueur fautif ne paye rien aux adversaires mais est pénalisé au classement » by
+  20,000 (EMA, WRC; ``chombo_penalty=40000`` for the NPM's).
+* Option ``two_han_from_five``: « au bout de 5 compteurs, il faut au minimum 2 hans (les doras ne
+  comptent jamais pour ce minimum) ».
+
+Where the text is silent (the end of a game, oka and uma), this module follows common
+tournament practice and says so: the game ends when the deal passes on after the last hand
+(South 4, or East 4 with ``east_only``), the last dealer keeping the deal plays on; option
+``bust_ends``: a player under zero ends it; the final score is points − return + uma (+ oka,
+(return − start) × 4, to the first); tied players share their places' uma and oka; sticks
+left on the table go to the first; a tournament chombo penalty comes off the final score and
+does not change the places.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Literal, Sequence, Union
+
+from ..hand import RiichiRules
+from ..riichi.limits import base_points, payment
+
+WINDS = ("East", "South", "West", "North")
+STICK = 1000                 # « un bâton de 1000 points »
+NOTEN_TOTAL = 3000           # « une pénalité d'un montant total de 3000 points »
+MANGAN_BASE = 2000           # a chombo pays « l'équivalent d'un mangan tsumo »
+ABORTIVE_REASONS = ("nine_terminals", "four_kans", "four_winds", "four_riichi")
+
+# Error codes (GameError.code)
+E_GAME_OVER = "game_over"
+E_UNKNOWN_PLAYER = "unknown_player"
+E_RIICHI_TWICE = "riichi_twice"
+E_RIICHI_WITHOUT_1000 = "riichi_without_1000"
+E_RON_BY_DISCARDER = "ron_by_discarder"
+E_WINNERS = "too_many_winners"
+E_WINNER_TWICE = "winner_twice"
+E_BAD_VALUE = "bad_value"
+E_TWO_HAN_MINIMUM = "two_han_minimum"
+E_NOTEN_RIICHI = "noten_riichi_is_chombo"
+E_FOUR_RIICHI = "four_riichi_not_declared"
+E_ABORTIVE_REASON = "unknown_abortive_draw"
+E_FURITEN = "furiten_ron"
+E_PLAYERS = "bad_players"
+E_OPTIONS = "bad_options"
+
+
+class GameError(ValueError):
+    """An event the rules cannot apply; ``code`` names the problem (an ``E_*`` constant)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        super().__init__(f"{code}: {message}")
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Rule options (defaults: the text's rules, 25,000 to start, no oka or uma).
+
+    ``start``: points each. ``return_points``: the points a final score is counted from (oka:
+    (return − start) × 4 to the first; None: ``start``, no oka). ``uma``: added to places 1..4.
+    ``east_only``: the game is the East round. ``bust_ends``: a player under zero ends the
+    game. ``two_han_from_five``: a win needs 2 han without dora from 5 counters.
+    ``honba_to_each_winner``: on a multiple ron each winner takes the counters (else only the
+    stick winner). ``chombo``: "mangan" (pays a mangan tsumo) or "tournament" (pays nothing,
+    loses ``chombo_penalty`` at the final ranking). ``rules``: han/fu → points options.
+    """
+
+    start: int = 25000
+    return_points: int | None = None
+    uma: tuple[int, int, int, int] = (0, 0, 0, 0)
+    east_only: bool = False
+    bust_ends: bool = False
+    two_han_from_five: bool = False
+    honba_to_each_winner: bool = True
+    chombo: Literal["mangan", "tournament"] = "mangan"
+    chombo_penalty: int = 20000
+    rules: RiichiRules = field(default_factory=RiichiRules)
+
+    @property
+    def oka(self) -> int:
+        """What the first gets on top of the uma: (return − start) × 4."""
+        return 4 * ((self.return_points or self.start) - self.start)
+
+
+EMA = Options(start=30000, uma=(15000, 5000, -5000, -15000), chombo="tournament")
+"""EMA / WRC tournament options: 30,000 each, uma 15/5/−5/−15, chombo −20,000 at the end."""
+MLEAGUE_STYLE = Options(start=25000, return_points=30000, uma=(20000, 10000, -10000, -20000))
+"""25,000 each counted from 30,000 (oka 20,000 to the first), uma 20/10/−10/−20."""
+
+
+# --- events -------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """A win's value: ``han`` and ``fu`` (or ``yakuman`` multiples); ``dora``: how many of
+    the han are dora (for the two-han minimum). ``furiten``: the winner's waits include one
+    of their own discards (a ron is then refused)."""
+
+    han: int = 0
+    fu: int = 0
+    yakuman: int = 0
+    dora: int = 0
+    furiten: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Riichi:
+    """``player`` declares riichi: 1,000 to the table."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Tsumo:
+    """``player`` wins on a self-drawn tile."""
+
+    player: str
+    value: Value
+
+
+@dataclass(frozen=True, slots=True)
+class Ron:
+    """``winners`` (player → value, one to three) win on ``discarder``'s tile."""
+
+    discarder: str
+    winners: dict[str, Value]
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """The wall is exhausted; ``tenpai``: the players who show a waiting hand."""
+
+    tenpai: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Abortive:
+    """An abortive draw; ``reason``: one of :data:`ABORTIVE_REASONS`."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Chombo:
+    """``player`` commits a chombo; the hand is annulled."""
+
+    player: str
+    reason: str = ""
+
+
+Event = Union[Riichi, Tsumo, Ron, Draw, Abortive, Chombo]
+
+
+# --- state --------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """The table between events.
+
+    ``points``: by seat (first seat order). ``round``: 0 East, 1 South, … ``hand``: 1..4
+    (the dealer is seat ``hand − 1``). ``honba``: counters. ``sticks``: riichi sticks on the
+    table. ``in_riichi``: seats that declared riichi in the hand in play. ``penalties``:
+    tournament chombo penalties by seat, taken at the final ranking. ``ended``: the reason the
+    game is over, or None. ``lines``: what the last event did, one line per payment or rule.
+    """
+
+    players: tuple[str, str, str, str]
+    points: tuple[int, int, int, int]
+    round: int = 0
+    hand: int = 1
+    honba: int = 0
+    sticks: int = 0
+    in_riichi: frozenset[int] = frozenset()
+    penalties: tuple[int, int, int, int] = (0, 0, 0, 0)
+    ended: str | None = None
+    lines: tuple[str, ...] = ()
+
+    @property
+    def dealer(self) -> int:
+        return self.hand - 1
+
+    @property
+    def round_name(self) -> str:
+        """« East 1 », « South 4 »."""
+        return f"{WINDS[self.round]} {self.hand}"
+
+    def seat_wind(self, seat: int) -> str:
+        return WINDS[(seat - self.dealer) % 4]
+
+
+def new_game(players: Sequence[str], options: Options = Options()) -> GameState:
+    """The state before the first hand: ``players`` in seat order, East first."""
+    if isinstance(players, str) or len(players) != 4 or len(set(players)) != 4 \
+            or not all(isinstance(p, str) and p for p in players):
+        raise GameError(E_PLAYERS, f"a game needs 4 distinct player names, got {players!r}")
+    if options.chombo not in ("mangan", "tournament"):
+        raise GameError(E_OPTIONS, f"chombo is 'mangan' or 'tournament', got {options.chombo!r}")
+    if options.start <= 0 or options.start % 100 or len(options.uma) != 4:
+        raise GameError(E_OPTIONS, "start must be a positive multiple of 100 and uma 4 numbers")
+    return GameState(players=tuple(players), points=(options.start,) * 4)
+
+
+def _seat(state: GameState, name: str) -> int:
+    try:
+        return state.players.index(name)
+    except ValueError:
+        raise GameError(E_UNKNOWN_PLAYER, f"{name!r} is not at this table "
+                                          f"{list(state.players)}") from None
+
+
+def _check_value(state: GameState, name: str, v: Value, options: Options) -> int:
+    """The base points of a win; GameError for a value no hand has or under the minimum."""
+    if not all(isinstance(x, int) and x >= 0 for x in (v.han, v.fu, v.yakuman, v.dora)):
+        raise GameError(E_BAD_VALUE, f"{name}'s han, fu, yakuman and dora must be whole "
+                                     f"numbers ≥ 0, got {v}")
+    if not v.yakuman:
+        if v.han < 1:
+            raise GameError(E_BAD_VALUE, f"{name}'s win needs at least 1 han (a yaku), got {v.han}")
+        if v.dora >= v.han:
+            raise GameError(E_BAD_VALUE, f"{name}'s {v.han} han are all dora: dora are not "
+                                         "yaku, a win without yaku is chombo")
+        if v.han < 5 and (v.fu < 20 or v.fu > 110 or (v.fu % 10 and v.fu != 25)):
+            raise GameError(E_BAD_VALUE, f"{name}'s fu must be 25 or 20..110 in tens "
+                                         f"(under 5 han), got {v.fu}")
+        if options.two_han_from_five and state.honba >= 5 and v.han - v.dora < 2:
+            raise GameError(E_TWO_HAN_MINIMUM, f"{state.honba} counters: « au bout de 5 "
+                            "compteurs, il faut au minimum 2 hans (les doras ne comptent jamais "
+                            f"pour ce minimum) »; {name} has {v.han - v.dora} without dora")
+    return base_points(v.han, v.fu, options.rules, v.yakuman)[0]
+
+
+def _after_hand(state: GameState, points: list[int], dealer_stays: bool, counter: str,
+                lines: list[str], options: Options) -> GameState:
+    """The state for the next hand: ``counter`` "add", "keep" or "reset"."""
+    honba = {"add": state.honba + 1, "keep": state.honba, "reset": 0}[counter]
+    rnd, hand = state.round, state.hand
+    ended = None
+    if not dealer_stays:
+        hand += 1
+        if hand > 4:
+            rnd, hand = rnd + 1, 1
+            last_round = 0 if options.east_only else 1
+            if rnd > last_round:
+                ended = f"the deal passed on after {WINDS[last_round]} 4"
+                rnd, hand = last_round, 4
+    if options.bust_ends and min(points) < 0:
+        ended = (f"{state.players[points.index(min(points))]} is under zero "
+                 f"({min(points)}): bust ends the game")
+    return replace(state, points=tuple(points), round=rnd, hand=hand, honba=honba,
+                   in_riichi=frozenset(), ended=ended, lines=tuple(lines))
+
+
+def _riichi(state: GameState, ev: Riichi, options: Options) -> GameState:
+    s = _seat(state, ev.player)
+    if s in state.in_riichi:
+        raise GameError(E_RIICHI_TWICE, f"{ev.player} already declared riichi in this hand")
+    if state.points[s] < STICK:
+        raise GameError(E_RIICHI_WITHOUT_1000, f"{ev.player} has {state.points[s]} points; a "
+                        "riichi « met en gage un bâton de 1000 points »")
+    points = list(state.points)
+    points[s] -= STICK
+    return replace(state, points=tuple(points), sticks=state.sticks + 1,
+                   in_riichi=state.in_riichi | {s},
+                   lines=(f"{ev.player} declares riichi: 1000 to the table",))
+
+
+def _tsumo(state: GameState, ev: Tsumo, options: Options) -> GameState:
+    w = _seat(state, ev.player)
+    base = _check_value(state, ev.player, ev.value, options)
+    dealer = w == state.dealer
+    pay = payment(base, dealer, True, state.honba)
+    points = list(state.points)
+    lines = []
+    for s in range(4):
+        if s == w:
+            continue
+        amount = pay.from_each if dealer else (pay.from_dealer if s == state.dealer
+                                               else pay.from_non_dealer)
+        points[s] -= amount
+        points[w] += amount
+        lines.append(f"{state.players[s]} pays {ev.player} {amount}")
+    if state.sticks:
+        points[w] += STICK * state.sticks
+        lines.append(f"{ev.player} takes the {state.sticks} riichi stick(s): {STICK * state.sticks}")
+    state = replace(state, sticks=0)
+    lines.append("dealer wins: dealer stays, +1 counter" if dealer
+                 else "non-dealer wins: seats rotate, counters reset")
+    return _after_hand(state, points, dealer, "add" if dealer else "reset", lines, options)
+
+
+def _ron(state: GameState, ev: Ron, options: Options) -> GameState:
+    d = _seat(state, ev.discarder)
+    if not isinstance(ev.winners, dict) or not 1 <= len(ev.winners) <= 3:
+        n = len(ev.winners) if isinstance(ev.winners, dict) else ev.winners
+        raise GameError(E_WINNERS, f"a ron has 1 to 3 winners (the other three players at "
+                                   f"most), got {n}")
+    seats = [_seat(state, name) for name in ev.winners]
+    if d in seats:
+        raise GameError(E_RON_BY_DISCARDER, f"{ev.discarder} cannot win on their own discard")
+    # « le gagnant le plus proche de la droite du jeteur »: the first after the discarder in turn
+    nearest = min(seats, key=lambda s: (s - d) % 4)
+    points = list(state.points)
+    lines = []
+    for name, s in zip(ev.winners, seats):
+        v = ev.winners[name]
+        if v.furiten:
+            raise GameError(E_FURITEN, f"{name} is furiten: « ne pourra pas déclarer de "
+                                       "victoire sur écart » (a ron declared so is chombo)")
+        base = _check_value(state, name, v, options)
+        honba = state.honba if (options.honba_to_each_winner or s == nearest) else 0
+        amount = payment(base, s == state.dealer, False, honba).from_discarder
+        points[d] -= amount
+        points[s] += amount
+        lines.append(f"{ev.discarder} pays {name} {amount}"
+                     + (f" ({300 * honba} of it counters)" if honba else ""))
+    if state.sticks:
+        points[nearest] += STICK * state.sticks
+        lines.append(f"{state.players[nearest]} takes the {state.sticks} riichi stick(s): "
+                     f"{STICK * state.sticks}" + (" (nearest the discarder's right)"
+                                                  if len(seats) > 1 else ""))
+    state = replace(state, sticks=0)
+    dealer = state.dealer in seats
+    lines.append("dealer wins: dealer stays, +1 counter" if dealer
+                 else "non-dealer wins: seats rotate, counters reset")
+    return _after_hand(state, points, dealer, "add" if dealer else "reset", lines, options)
+
+
+def _draw(state: GameState, ev: Draw, options: Options) -> GameState:
+    if isinstance(ev.tenpai, str):
+        raise GameError(E_PLAYERS, f"tenpai must be a list of player names, got {ev.tenpai!r}")
+    tenpai = {_seat(state, name) for name in ev.tenpai}
+    noten_riichi = sorted(state.in_riichi - tenpai)
+    if noten_riichi:
+        names = ", ".join(state.players[s] for s in noten_riichi)
+        raise GameError(E_NOTEN_RIICHI, f"{names} declared riichi and is noten: « Dans le cas "
+                        "contraire une pénalité est appliquée »; record a chombo instead")
+    points = list(state.points)
+    lines = []
+    if 0 < len(tenpai) < 4:
+        receive = NOTEN_TOTAL // len(tenpai)
+        pays = NOTEN_TOTAL // (4 - len(tenpai))
+        for s in range(4):
+            points[s] += receive if s in tenpai else -pays
+        lines.append(f"noten pay {pays} each, tenpai receive {receive} each")
+    else:
+        lines.append("no noten payment (" + ("all" if tenpai else "nobody") + " tenpai)")
+    dealer = state.dealer in tenpai
+    lines.append(("dealer tenpai: dealer stays" if dealer else "dealer noten: seats rotate")
+                 + ", +1 counter" + (f"; {state.sticks} stick(s) stay on the table"
+                                      if state.sticks else ""))
+    return _after_hand(state, points, dealer, "add", lines, options)
+
+
+def _abortive(state: GameState, ev: Abortive, options: Options) -> GameState:
+    if ev.reason not in ABORTIVE_REASONS:
+        raise GameError(E_ABORTIVE_REASON, f"an abortive draw is one of {list(ABORTIVE_REASONS)}, "
+                                           f"got {ev.reason!r}")
+    if ev.reason == "four_riichi" and len(state.in_riichi) < 4:
+        raise GameError(E_FOUR_RIICHI, f"« Tous les joueurs ont déclaré riichi »: only "
+                                       f"{len(state.in_riichi)} did in this hand")
+    lines = [f"abortive draw ({ev.reason.replace('_', ' ')}): no noten payment, dealer stays, "
+             "no counter added" + (f"; {state.sticks} stick(s) stay on the table"
+                                   if state.sticks else "")]
+    return _after_hand(state, list(state.points), True, "keep", lines, options)
+
+
+def _chombo(state: GameState, ev: Chombo, options: Options) -> GameState:
+    s = _seat(state, ev.player)
+    points = list(state.points)
+    penalties = list(state.penalties)
+    lines = []
+    if options.chombo == "tournament":
+        penalties[s] -= options.chombo_penalty
+        lines.append(f"chombo by {ev.player}: pays nothing, {-options.chombo_penalty} at the "
+                     "final ranking")
+    else:
+        for o in range(4):
+            if o == s:
+                continue
+            amount = 2 * MANGAN_BASE if state.dealer in (s, o) else MANGAN_BASE
+            points[s] -= amount
+            points[o] += amount
+            lines.append(f"chombo by {ev.player}: pays {state.players[o]} {amount}")
+    lines.append("hand annulled: dealer stays, no counter added"
+                 + (f"; {state.sticks} stick(s) stay on the table" if state.sticks else ""))
+    state = replace(state, penalties=tuple(penalties))
+    return _after_hand(state, points, True, "keep", lines, options)
+
+
+_APPLY = {Riichi: _riichi, Tsumo: _tsumo, Ron: _ron, Draw: _draw, Abortive: _abortive,
+          Chombo: _chombo}
+
+
+def apply(state: GameState, event: Event, options: Options = Options()) -> GameState:
+    """The state after ``event``; GameError (with a code) for an event the rules refuse."""
+    if state.ended:
+        raise GameError(E_GAME_OVER, f"the game is over ({state.ended})")
+    try:
+        step = _APPLY[type(event)]
+    except KeyError:
+        raise GameError(E_BAD_VALUE, f"not a game event: {event!r}") from None
+    return step(state, event, options)
+
+
+def play(players: Sequence[str], events: Sequence[Event],
+         options: Options = Options()) -> list[GameState]:
+    """Every state: before the first event, then after each event."""
+    states = [new_game(players, options)]
+    for i, ev in enumerate(events, 1):
+        try:
+            states.append(apply(states[-1], ev, options))
+        except GameError as exc:
+            raise GameError(exc.code, f"event {i}: {str(exc).split(': ', 1)[1]}") from None
+    return states
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One player at the end: ``place`` 1..4 (tied players share the better place),
+    ``points`` at the table (sticks left over included), ``final``: points − return + uma +
+    oka + penalty, ``uma`` and ``oka`` as shared among ties, ``penalty`` ≤ 0."""
+
+    name: str
+    place: int
+    points: int
+    uma: Fraction
+    oka: Fraction
+    penalty: int
+    final: Fraction
+
+
+def final_ranking(state: GameState, options: Options = Options()) -> list[Standing]:
+    """The players from first to last with their final scores (see the module docstring).
+
+    Sticks still on the table go to the first (to those tied first, shared). Tied players
+    share the uma (and oka) of the places they occupy together.
+    """
+    points = list(state.points)
+    order = sorted(range(4), key=lambda s: -points[s])
+    top = [s for s in range(4) if points[s] == points[order[0]]]
+    for s in top:                         # left-over sticks: the text is silent; the first
+        points[s] += STICK * state.sticks // len(top)
+    order = sorted(range(4), key=lambda s: -points[s])
+    bonus = [Fraction(u) for u in options.uma]
+    bonus_oka = [Fraction(options.oka), Fraction(0), Fraction(0), Fraction(0)]
+    ret = options.return_points or options.start
+    out = []
+    i = 0
+    while i < 4:
+        j = i
+        while j + 1 < 4 and points[order[j + 1]] == points[order[i]]:
+            j += 1
+        n = j - i + 1
+        uma = sum(bonus[i:j + 1]) / n
+        oka = sum(bonus_oka[i:j + 1]) / n
+        for k in range(i, j + 1):
+            s = order[k]
+            out.append(Standing(state.players[s], i + 1, points[s], uma, oka,
+                                state.penalties[s],
+                                points[s] - ret + uma + oka + state.penalties[s]))
+        i = j + 1
+    return out
+
+
+def standings_line(state: GameState) -> str:
+    """One line a scorekeeper reads: round, counters, sticks, each player's wind and points."""
+    seats = "  ".join(f"{p} ({state.seat_wind(s)[0]}) {state.points[s]}"
+                      for s, p in enumerate(state.players))
+    head = "game over" if state.ended else state.round_name
+    return f"{head} · {state.honba} counter(s) · {state.sticks} stick(s) · {seats}"
