@@ -123,7 +123,7 @@ def regular_shanten(counts: Sequence[int], n_melds: int = 0) -> int:
     >>> from scoring.tiles import counts34, parse_tiles
     >>> regular_shanten(counts34(parse_tiles("123456789m1122p")))  # tenpai: 1p or 2p
     0
-    >>> regular_shanten(counts34(parse_tiles("123456789m11223p")))  # complete
+    >>> regular_shanten(counts34(parse_tiles("123456789m11123p")))  # complete
     -1
     """
     honours, honour_quads = _honours(counts[27:34])
