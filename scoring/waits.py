@@ -271,6 +271,4 @@ def _notes(ruleset: str, s: int, waits: Sequence[Wait], furiten: Sequence[int], 
         if furiten:
             notes.append("furiten: the player's discards hold " + ", ".join(str(tile(k)) for k in furiten)
                          + "; no ron on any wait, only tsumo")
-        elif not given:
-            notes.append("furiten not checked: no discards given")
     return tuple(notes)
