@@ -53,10 +53,11 @@ def _best(states) -> frozenset:
 
 
 @lru_cache(maxsize=SUIT_CACHE_SIZE)
-def _suit(counts: tuple[int, ...], quads: int) -> frozenset:
+def _suit(counts: tuple[int, ...], quads: int, paired: int = -1) -> frozenset:
     """Every best outcome of splitting one suit's ``counts`` (9 counts, tiles already taken
     from the front are zero). ``quads``: bit i set when the hand holds all four of number
-    i + 1 (from the hand's own counts, before any split)."""
+    i + 1 (from the hand's own counts, before any split). ``paired``: the number (0..8) a pair
+    was just taken from: four of a kind is not two pairs (the second would wait on a fifth)."""
     i = 0
     while i < 9 and not counts[i]:
         i += 1
@@ -68,7 +69,8 @@ def _suit(counts: tuple[int, ...], quads: int) -> frozenset:
     def go(extra: tuple[int, int, int, int], taken: Sequence[int]) -> None:
         for k in taken:
             c[k] -= 1
-        for m, t, p, loose in _suit(tuple(c), quads):
+        after = i if extra[2] else -1
+        for m, t, p, loose in _suit(tuple(c), quads, after if c[i] else -1):
             out.append((m + extra[0], t + extra[1], p + extra[2], max(loose, extra[3])))
         for k in taken:
             c[k] += 1
@@ -78,7 +80,7 @@ def _suit(counts: tuple[int, ...], quads: int) -> frozenset:
         go((1, 0, 0, 0), (i, i, i))
     if i <= 6 and c[i + 1] and c[i + 2]:
         go((1, 0, 0, 0), (i, i + 1, i + 2))
-    if n >= 2:
+    if n >= 2 and paired != i:
         go((0, 0, 1, 0), (i, i))
     if i <= 7 and c[i + 1]:
         go((0, 1, 0, 0), (i, i + 1))

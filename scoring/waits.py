@@ -16,7 +16,8 @@ Riichi: a hand is furiten when one of its waits is among the player's own discar
 win by ron, only by tsumo); a wait whose ron has no yaku (a closed hand without riichi needs
 riichi or tsumo) says so. MCR: waits of every MCR shape (:func:`scoring.mcr.shapes.waits`,
 knitted hands included) and the points of each win; one under the 8-point minimum is no win.
-The winning tile is valued as a plain tile (a red five adds one han more under ``rules.aka``).
+The winning tile is valued as a plain tile (a red five adds one han more under ``rules.aka``),
+but as the red five when the hand holds the three plain fives of its suit.
 """
 from __future__ import annotations
 
@@ -252,6 +253,9 @@ def _valued(concealed, melds, ctx, kind: int, left: int) -> Wait:
     from .api import score_hand
     win_tile = tile(kind)
     out = []
+    plain = [t for t in concealed + tuple(x for m in melds for x in m.tiles) if t.kind == kind]
+    if kind in (4, 13, 22) and len(plain) == 3 and not any(t.red for t in plain):
+        win_tile = tile(kind, red=True)     # three plain fives held: the fourth is the red one
     for how in ("ron", "tsumo"):
         req = HandRequest(**ctx, concealed=concealed, melds=melds, win_tile=win_tile, win=how)
         result = score_hand(req).to_json()
