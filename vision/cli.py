@@ -14,6 +14,7 @@ import sys
 # verb -> (module, one-line help). Kept here so `tilescope --help` needs no imports.
 COMMANDS: dict[str, tuple[str, str]] = {
     "hand": ("vision.commands.hand", "score typed hands (JSON Lines or --text), riichi or MCR"),
+    "waits": ("vision.commands.waits", "hand in play -> shanten, waits and their values (--text or photo)"),
     "check": ("vision.commands.check", "verdict on a disputed win (false hu, chombo, furiten)"),
     "read": ("vision.commands.read", "detect the tiles in a photo"),
     "score": ("vision.commands.score", "photo of a winning hand -> its value (the main job)"),
@@ -73,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     verb_parser = argparse.ArgumentParser(prog=f"tilescope {verb}", description=module.HELP)
     module.add_arguments(verb_parser)
     words = argv[1:]
-    if verb in ("hand", "check", "score", "stream"):
+    if verb in ("hand", "check", "score", "stream", "waits"):
         from vision.commands.hand import riichi_words
         words = riichi_words(words)      # --riichi double = --double-riichi, on every verb
     args = verb_parser.parse_args(words)

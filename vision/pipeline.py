@@ -1231,3 +1231,41 @@ def check_photo(image: Any, context: dict | None = None, *, reader=None,
 
     return _run(image, context, _reading_with(reader, tile_set), fixes, win_tile, judge,
                 hand_only=False, melds=melds, discards=frozenset(t.kind for t in discard_tiles))
+
+
+# warnings about a *winning* hand's layout, which a hand in play (13 tiles, or 14 with the tile
+# just drawn, no winning tile) does not owe
+_WIN_ONLY_WARNINGS = frozenset(("tile_count", "win_tile_not_shown", "hand_invalid"))
+
+
+def read_hand_in_play(image: Any, ruleset: str = "riichi", *, reader=None, weights: str | None = None,
+                      tile_set=None) -> tuple[tuple, tuple, tuple, list[LayoutWarning]]:
+    """The tiles of a hand in play in a photo, read and grouped as :func:`score_photo` reads
+    and groups a winning hand (the same reader, :func:`parse_layout` and its corrections), for
+    ``tilescope waits``: ``(concealed, melds, dora indicators, warnings)`` as Tile and
+    :class:`scoring.hand.Meld` tuples. A tile set apart (the tile just drawn) joins the
+    concealed tiles. ``weights``/``tile_set``: as ``score_photo``. Raises PhotoError when the
+    photo shows no tile, ImageError for an unreadable image, and PhotoError for a meld the
+    layout could not make legal."""
+    from scoring.hand import Meld
+    from scoring.tiles import TileError, parse_tile, parse_tiles
+
+    if reader is None and weights:
+        reader = get_reader(weights)
+    detections, _, _ = _read(image, _reading_with(reader, tile_set))
+    detections, layout, _, _ = _grouped(detections, ruleset)
+    req = layout.tile_request
+    try:
+        concealed = tuple(parse_tiles(req.get("concealed", "")))
+        if req.get("win_tile"):
+            concealed += (parse_tile(req["win_tile"]),)
+        melds = tuple(Meld(m["type"], tuple(parse_tiles(m["tiles"])),
+                           parse_tile(m["called"]) if m.get("called") else None, m.get("from"))
+                      for m in req.get("melds", ()))
+        dora = tuple(parse_tiles(req.get("dora_indicators", "")))
+    except (TileError, KeyError) as exc:
+        raise PhotoError(f"the tiles read do not make a hand: {exc}") from None
+    if not concealed and not melds:
+        raise PhotoError("no tiles could be read in the photo")
+    warnings = [w for w in layout.warnings if w.code not in _WIN_ONLY_WARNINGS]
+    return concealed, melds, dora, warnings

@@ -1,0 +1,188 @@
+"""``tilescope waits``: a hand in play, its shanten, waits and what each win would be worth.
+
+- ``--text "123456789m1122p"``: 13 tiles (less 3 per ``+meld``): the shanten; tenpai, each
+  wait with the copies not yet seen and its value by ron and by tsumo under the table flags
+  (``--riichi``, ``--dora``, ``--seat``, ``--round``...), furiten against ``--discards``, and
+  "no yaku" said plainly. 14 tiles (the tile just drawn): each discard with the shanten it
+  leaves and the tiles that then help (kinds and copies left), waits valued for a discard
+  that leaves the hand tenpai.
+- ``PHOTO``: the same for the hand read from a photo (13 or 14 tiles, melds as the layout
+  groups them, the dora row when one is seen).
+
+``--json`` prints the result of ``docs/waits-json.md``. Exit codes: 0 done, 1 a photo whose
+hand could not be read, 2 bad usage or a malformed or impossible hand (message on stderr).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+HELP = "shanten, waits and their values for a hand in play (--text or a photo)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from vision.commands.hand import TEXT_SYNTAX, add_table_arguments
+
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = TEXT_SYNTAX.replace("the LAST tile written being the winning tile,\n", "13 or 14 of them,\n") \
+        .replace("8s wins (a pair wait)", "a hand and a pon").split("  meld types")[0]
+    parser.add_argument("photo", nargs="?", metavar="PHOTO", help="a photo of the hand in play")
+    parser.add_argument("--text", metavar="HAND", help="the hand typed: 13 or 14 tiles less 3 per +meld")
+    parser.add_argument("--json", action="store_true", help="print the JSON result (docs/waits-json.md)")
+    parser.add_argument("--discards", default="", metavar="TILES",
+                        help="the player's own discards, mpsz (riichi furiten; counted as seen)")
+    add_table_arguments(parser, "each wait is valued both by ron and by tsumo", win_default="ron")
+    g = parser.add_argument_group("reading a photo")
+    g.add_argument("--weights", metavar="PATH", help="detector weights (default the bundled model)")
+    g.add_argument("--set", metavar="NAME|FILE", help="read with a learned tile set (tilescope set)")
+
+
+def context_from_flags(args) -> dict:
+    """The table context (HandRequest fields other than the hand and the win) of the flags."""
+    from scoring.hand import RiichiRules
+    from scoring.tiles import parse_tiles
+    from vision.commands.hand import riichi_from_flags
+
+    ctx = {"ruleset": args.ruleset or "riichi", "seat_wind": args.seat or "E",
+           "round_wind": args.round or "E", "last_wall_tile": args.last_tile,
+           "replacement_tile": args.replacement, "robbing_kong": args.robbing_kong,
+           "riichi": riichi_from_flags(args), "ippatsu": args.ippatsu, "tenhou": args.tenhou,
+           "chiihou": args.chiihou, "dora_indicators": tuple(parse_tiles("".join(args.dora or ()))),
+           "ura_dora_indicators": tuple(parse_tiles("".join(args.ura or ()))),
+           "honba": args.honba or 0, "riichi_sticks": args.sticks or 0,
+           "flowers": args.flowers or 0, "last_copy": args.last_copy}
+    rules = RiichiRules(aka=not args.no_aka, open_tanyao=not args.no_open_tanyao, kiriage=args.kiriage,
+                        double_yakuman=args.double_yakuman, kazoe=args.kazoe,
+                        double_wind_pair_fu=args.double_wind_fu)
+    if rules != RiichiRules():
+        ctx["rules"] = rules
+    if ctx["ruleset"] == "mcr":     # riichi fields left at their defaults: the scorer refuses others
+        for name, default in (("riichi", "none"), ("ippatsu", False), ("tenhou", False),
+                              ("chiihou", False), ("dora_indicators", ()), ("ura_dora_indicators", ()),
+                              ("honba", 0), ("riichi_sticks", 0)):
+            if ctx[name] == default:
+                del ctx[name]
+    return ctx
+
+
+def _text_hand(text: str):
+    from scoring.request import parse_text_hand
+
+    # every written tile is in the hand: a winning tile named apart keeps parse_text_hand from
+    # taking the last one (a hand in play has no winning tile yet; this one is not used)
+    concealed, melds, _ = parse_text_hand(text, win_tile="1z")
+    return concealed, melds
+
+
+def _value(result: dict) -> str:
+    """One win in a few words: ``3900 (2 han 40 fu: ittsu)``, ``no yaku``, MCR points."""
+    if "han" in result:
+        from scoring.riichi.limits import value_words
+        if not result.get("valid"):
+            return "no yaku"
+        d = result.get("dora") or {}
+        yaku = ", ".join([y["name"] for y in result["yaku"]]
+                         + [f"{name} {d[key]}" for key, name in (("dora", "dora"), ("aka", "aka"), ("ura", "ura"))
+                            if d.get(key)])
+        return f"{result['payment']['total']} ({value_words(result)}: {yaku})"
+    total = result.get("total_without_flowers", result.get("total"))
+    return f"{total} points" + ("" if result.get("valid") else " (under 8: no win)")
+
+
+def _tiles_left(accept) -> str:
+    from scoring.tiles import tile
+    return " ".join(f"{tile(a.kind)}({a.left})" for a in accept) + f"  = {sum(a.left for a in accept)} tiles"
+
+
+def _words(s: int) -> str:
+    return {-1: "complete", 0: "tenpai"}.get(s, f"{s}-shanten")
+
+
+def format_report(report) -> str:
+    """The readable report of a :class:`scoring.waits.WaitsReport`."""
+    from scoring.tiles import to_mpsz, to_unicode, tile
+
+    melds = "".join(f"  +{m.type} {to_mpsz(m.tiles)}" for m in report.melds)
+    lines = [f"Hand:    {to_mpsz(report.concealed)}{melds}  ({report.tiles} tiles)",
+             f"         {to_unicode(sorted(report.concealed, key=lambda t: t.kind))}",
+             f"Shanten: {report.shanten} ({_words(report.shanten)})"]
+    if report.tiles == 13:
+        if report.waits:
+            lines.append(f"Waits:   {' '.join(str(tile(w.kind)) for w in report.waits)}  "
+                         f"({sum(w.left for w in report.waits)} tiles left)")
+            for w in report.waits:
+                lines.append(f"  {tile(w.kind)!s:<3} {w.left} left   ron {_value(w.ron)}   tsumo {_value(w.tsumo)}")
+                if w.note:
+                    lines.append(f"          {w.note}")
+        elif report.accept:
+            lines.append(f"Helps:   {_tiles_left(report.accept)}")
+        if report.ruleset == "riichi" and report.shanten == 0:
+            lines.append("Furiten: " + ("yes" if report.furiten else "no" if report.discards_given
+                                        else "not checked (no --discards)"))
+    else:
+        lines.append("Discards (best first):")
+        for d in report.discards:
+            line = f"  {d.tile!s:<3} -> {_words(d.shanten):<11} {_tiles_left(d.accept)}"
+            if d.furiten:
+                line += "  FURITEN"
+            lines.append(line)
+            for w in d.waits:
+                lines.append(f"        wait {tile(w.kind)!s:<3} ron {_value(w.ron)}   tsumo {_value(w.tsumo)}"
+                             + (f"   ({w.note})" if w.note else ""))
+    lines += [f"Note:    {n}" for n in report.notes]
+    return "\n".join(lines)
+
+
+def _photo_hand(args):
+    """(concealed, melds, dora indicators, warnings) of the hand read from ``args.photo``;
+    PhotoError or ImageError when it cannot be read."""
+    from vision.pipeline import read_hand_in_play
+
+    ruleset = args.ruleset or "riichi"
+    return read_hand_in_play(args.photo, ruleset=ruleset, weights=args.weights, tile_set=args.set)
+
+
+def run(args) -> int:
+    from scoring.hand import HandError
+    from scoring.tiles import TileError, parse_tiles
+    from scoring.waits import hand_waits
+
+    if (args.text is None) == (args.photo is None):
+        print("tilescope waits: give a PHOTO or --text, one of the two", file=sys.stderr)
+        return 2
+    warnings = []
+    try:
+        ctx = context_from_flags(args)
+        discards = tuple(parse_tiles(args.discards))
+        if args.text is not None:
+            concealed, melds = _text_hand(args.text)
+        else:
+            try:
+                concealed, melds, dora, warnings = _photo_hand(args)
+            except ValueError as exc:       # PhotoError, ImageError: the photo, not the flags
+                print(f"tilescope waits: {exc}", file=sys.stderr)
+                return 1
+            if dora and not ctx.get("dora_indicators") and ctx["ruleset"] == "riichi":
+                ctx["dora_indicators"] = dora
+        report = hand_waits(concealed, melds, ctx, discards, discards_given=bool(args.discards))
+    except (HandError, TileError) as exc:
+        print(f"tilescope waits: {exc}", file=sys.stderr)
+        return 2
+    if args.win:
+        print("tilescope waits: note: each wait is valued both by ron and by tsumo; --win changes nothing",
+              file=sys.stderr)
+    if args.json:
+        out = report.to_json()
+        if args.photo is not None:
+            out["warnings"] = [w.to_json() for w in warnings]
+        print(json.dumps(out, ensure_ascii=False))
+    else:
+        from vision.commands.hand import assumed_line
+        args.win = "ron"            # both are shown: nothing assumed about the win
+        line = assumed_line(args, report.ruleset)
+        text = format_report(report)
+        for w in warnings:
+            text += f"\nWarning: {w.message}" + (f" ({w.fix})" if w.fix else "")
+        print((line + "\n" if line else "") + text)
+    return 0
