@@ -18,7 +18,8 @@
 # sets need CJK fonts: FONTS (default .devkit/fonts_sub, the fonts of datasets/get_fonts.sh
 # cut to the characters used: see models/README.md). SETS_ARGS: more train_sets.py options.
 #
-#   SETS_MIN=8 bash models/train_gpu.sh $OUT .art          # one H200 session, ~9 minutes
+#   SETS_MIN=8.5 SETS_ARGS="--lr 1e-3 --episodes 6 --max-steps-per-item 6" \
+#       bash models/train_gpu.sh $OUT .art                 # one H200 session, ~9 minutes
 #   SETS_MIN=0.3 DEVICE=cpu PY=.venv/bin/python SETS_ARGS="--max-items 4" \
 #       bash models/train_gpu.sh /tmp/out .art              # the dry run, here
 #
