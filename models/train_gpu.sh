@@ -16,11 +16,12 @@
 # all cores but two render episodes while the GPU trains; OUT gets classifier.pt,
 # classifier.onnx and sets_eval.json every minute and at the end, and sets.log. Procedural
 # sets need CJK fonts: FONTS (default .devkit/fonts_sub, the fonts of datasets/get_fonts.sh
-# cut to the characters used: see models/README.md). SETS_ARGS: more train_sets.py options.
+# cut to the characters used: see models/README.md). SETS_SCENE_S (60): seconds of scene
+# rendering first (0: none), whose crops go into the head's batches. SETS_ARGS: more options.
 #
-#   SETS_MIN=8.5 SETS_ARGS="--lr 1e-3 --episodes 6 --max-steps-per-item 6" \
-#       bash models/train_gpu.sh $OUT .art                 # one H200 session, ~9 minutes
-#   SETS_MIN=0.3 DEVICE=cpu PY=.venv/bin/python SETS_ARGS="--max-items 4" \
+#   SETS_MIN=7.5 SETS_ARGS="--lr 1e-3 --episodes 6 --max-steps-per-item 6" \
+#       bash models/train_gpu.sh $OUT .art                 # one H200 session, ~9.5 minutes
+#   SETS_MIN=0.3 SETS_SCENE_S=10 DEVICE=cpu PY=.venv/bin/python SETS_ARGS="--max-items 4" \
 #       bash models/train_gpu.sh /tmp/out .art              # the dry run, here
 #
 # Run of 29 Nov 2026 (the bundled detector): DET46=1 RENDER_S=115 TRAIN_H=0.095, 10 minutes.
@@ -48,12 +49,34 @@ if [ "$SETS_MIN" != 0 ]; then
     [ -d "$FONTS" ] || log "no fonts in $FONTS: training styles only, no procedural sets"
     # the trainer stops itself after SETS_MIN minutes; the timeout only catches a hang
     CAP=$(awk "BEGIN { print int($SETS_MIN * 60 + 120) }")
+    # scenes first (SETS_SCENE_S seconds, all cores): broadcast frames and 960-px photos, whose
+    # crops take 40% of the head's ordinary batches, as v24's did (without them the first, CPU,
+    # run lost the small broadcast tiles)
+    SETS_SCENE_S=${SETS_SCENE_S:-60}
+    SCENE_ARGS=()
+    if [ "$SETS_SCENE_S" != 0 ]; then
+        HW=$(( W > 1 ? W / 2 : 1 ))
+        log "sets: rendering scenes for ${SETS_SCENE_S}s ($HW workers each: broadcast 1280, default 960)"
+        for spec in "bc1280 1280 broadcast 21" "sc960 960 default 22"; do
+            set -- $spec
+            $PY -m datasets.make_dataset --out "/tmp/tilescope_data/$1" --n 100000 --val 0 --test 0 \
+                --seed "$4" --imgsz "$2" --mix "$3" --art "$ART" --workers "$HW" \
+                --max-seconds "$SETS_SCENE_S" > "/tmp/tilescope_data.$1.log" 2>&1 &
+        done
+        wait
+        for d in bc1280 sc960; do
+            n=$(ls /tmp/tilescope_data/$d/annotations/train 2>/dev/null | wc -l)
+            log "  $d: $n scenes"; [ "$n" -gt 0 ] && SCENE_ARGS+=("/tmp/tilescope_data/$d")
+        done
+        [ ${#SCENE_ARGS[@]} -gt 0 ] && SCENE_ARGS=(--scenes "${SCENE_ARGS[@]}")
+        log "  train_sets.py ${SCENE_ARGS[*]}"
+    fi
     log "sets: episodic training for $SETS_MIN min on $SDEV, $SW render workers (fonts $FONTS)"
     nvidia-smi --query-gpu=name,memory.used,memory.total --format=csv,noheader 2>/dev/null
     TILESCOPE_FONTS=$FONTS timeout -s INT -k 30 "$CAP" $PY models/train_sets.py --art "$ART" \
         --init models/checkpoints/classifier.pt --device "$SDEV" --workers "$SW" \
-        --minutes "$SETS_MIN" --time-schedule --steps-per-item 0 --out "$OUT" ${SETS_ARGS:-} \
-        2>&1 | tee "$OUT/sets.log"
+        --minutes "$SETS_MIN" --time-schedule --steps-per-item 0 --out "$OUT" "${SCENE_ARGS[@]}" \
+        ${SETS_ARGS:-} 2>&1 | tee "$OUT/sets.log"
     rc=${PIPESTATUS[0]}
     echo "train_sets exit $rc" | tee -a "$OUT/sets.log"
     log "done"; ls -la "$OUT"

@@ -15,7 +15,8 @@ one random colour transform (channel mix, tint, inversion; ``colour_transform``)
 kind (1-3) become the references, their normalised mean the kind's prototype, and the others
 are named by cosine to the prototypes (scale ``--scale``, cross-entropy over the set's kinds).
 Beside it: the head's cross-entropy on ordinary crops (``train_classifier.sample_batch`` with
-v24's paint), distilled towards the starting model (``--distill``), and on the crops of the
+v24's paint; with ``--scenes`` a ``--scene-share`` of them cut from rendered scenes, as v24's
+batches were), distilled towards the starting model (``--distill``), and on the crops of the
 untransformed episodes (``--episode-ce``). BatchNorm statistics stay frozen (the training
 forward is the exported model's).
 
@@ -58,7 +59,7 @@ sys.path.insert(0, str(REPO))
 from datasets import art  # noqa: E402
 from models.train_classifier import (  # noqa: E402
     HELD_OUT_STYLE, RED_FIVES, TileNet, _body_colour, _grain, _scaled, classes_of,
-    export_onnx, load_all_styles, render_crop, sample_batch, synthetic_back)
+    export_onnx, load_all_styles, render_crop, sample_batch, scene_crops, scene_index, synthetic_back)
 from vision.classes import CLASS_INDEX, TILE_CLASSES  # noqa: E402
 from vision.tile_crops import CROP_SIZE  # noqa: E402
 
@@ -165,8 +166,10 @@ class EpisodeStream(torch.utils.data.IterableDataset):
 
     def __init__(self, styles: dict[str, dict[str, np.ndarray]], exclude: str, seed: int, n_per: int = 4,
                  ce_batch: int = 128, procedural_share: float = 0.5, repaint: float = 0.6,
-                 dark_share: float = 0.5, fonts: list | None = None):
+                 dark_share: float = 0.5, fonts: list | None = None, scenes: list[Path] | None = None,
+                 scene_share: float = 0.4):
         self.styles = {k: v for k, v in styles.items() if k != exclude}
+        self.scenes, self.scene_share = scenes or [], scene_share
         self.seed, self.n_per, self.ce_batch = seed, n_per, ce_batch
         self.procedural_share = procedural_share if fonts else 0.0
         self.repaint, self.dark_share, self.fonts = repaint, dark_share, fonts
@@ -179,6 +182,8 @@ class EpisodeStream(torch.utils.data.IterableDataset):
         rng = np.random.default_rng([self.seed, wid, os.getpid()])
         names = list(self.styles)
         pool, n = [], 0
+        index = [entry for folder in self.scenes for entry in scene_index(folder)]
+        n_scene = int(round(self.ce_batch * self.scene_share)) if index else 0
         if self.procedural_share > 0:
             from datasets.procedural import procedural_style
 
@@ -196,7 +201,10 @@ class EpisodeStream(torch.utils.data.IterableDataset):
                 faces = self.styles[names[int(rng.integers(len(names)))]]
             painted, look, kinds = draw_set(faces, rng, self.repaint, self.dark_share)
             ex, mask = render_episode(painted, look, kinds, self.n_per, rng)
-            cx, cy = sample_batch(self.styles, self.ce_batch, rng, CE_PAINT)
+            cx, cy = sample_batch(self.styles, self.ce_batch - n_scene, rng, CE_PAINT)
+            if n_scene:     # crops cut from rendered scenes as the reader cuts them (broadcast frames)
+                sx, sy = scene_crops(index, n_scene, rng, contrast=CE_PAINT[3])
+                cx, cy = np.concatenate([cx, sx]), np.concatenate([cy, sy])
             yield (torch.from_numpy(ex), torch.from_numpy(mask), torch.from_numpy(cx), torch.from_numpy(cy))
 
 
@@ -386,6 +394,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--pool", type=int, default=400, help="rendered items kept for replay")
     p.add_argument("--n-per", type=int, default=4, help="crops rendered per kind per episode")
     p.add_argument("--ce-batch", type=int, default=128, help="ordinary crops per item")
+    p.add_argument("--scenes", type=Path, nargs="+", default=None,
+                   help="datasets.make_dataset folders: a --scene-share of the ordinary crops is cut "
+                        "from their scenes (v24's recipe; the small broadcast tiles)")
+    p.add_argument("--scene-share", type=float, default=0.4)
     p.add_argument("--procedural-share", type=float, default=0.5,
                    help="share of episodes that are procedural sets (needs CJK fonts)")
     p.add_argument("--repaint", type=float, default=0.6, help="share of sets whose bodies are repainted")
@@ -451,9 +463,16 @@ def main(argv: list[str] | None = None) -> int:
         for prm in teacher.parameters():
             prm.requires_grad_(False)
 
+    for folder in args.scenes or []:
+        try:
+            scene_index(folder)
+        except FileNotFoundError as exc:
+            print(f"train_sets: {exc}", file=sys.stderr)
+            return 2
     all_styles = load_all_styles(args.art)
     stream = EpisodeStream(all_styles, args.hold_out, args.seed + step, args.n_per, args.ce_batch,
-                           args.procedural_share, args.repaint, args.dark_share, fonts)
+                           args.procedural_share, args.repaint, args.dark_share, fonts, args.scenes,
+                           args.scene_share)
     device = torch.device(args.device)
     cuda = device.type == "cuda"
     loader = torch.utils.data.DataLoader(stream, batch_size=None, num_workers=args.workers,

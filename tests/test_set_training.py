@@ -99,3 +99,17 @@ def test_one_step_and_export(tmp_path, monkeypatch, faces):
     probs, emb = sess.run(None, {"crops": np.random.rand(2, 3, CROP_SIZE, CROP_SIZE).astype(np.float32)})
     assert probs.shape == (2, len(TILE_CLASSES)) and emb.shape == (2, 120)
     assert np.allclose(probs.sum(1), 1, atol=1e-5) and np.allclose(np.linalg.norm(emb, axis=1), 1, atol=1e-5)
+
+
+def test_ordinary_crops_cut_from_scenes(tmp_path, faces):
+    """With --scenes, a share of each item's ordinary crops comes from rendered scenes."""
+    from datasets.make_dataset import main as make_dataset
+
+    out = tmp_path / "scenes"
+    assert make_dataset(["--out", str(out), "--n", "2", "--val", "0", "--test", "0", "--imgsz", "256",
+                         "--workers", "1", "--styles", "riichi-black"]) == 0
+    stream = ts.EpisodeStream({"riichi-black": faces}, "none", 0, n_per=2, ce_batch=10,
+                              procedural_share=0.0, scenes=[out], scene_share=0.5)
+    ex, mask, cx, cy = next(iter(stream))
+    assert cx.shape == (10, CROP_SIZE, CROP_SIZE, 3) and cy.shape == (10,)
+    assert ex.shape[:2] == (len(TILE_CLASSES), 2) and int(mask.sum()) == 38
