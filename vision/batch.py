@@ -401,7 +401,8 @@ def run_ray(tasks: list, settings: Settings, address: str | None, workers: int |
     actors (default one per CPU of the cluster). Raises ImportError without ``ray``."""
     import ray
 
-    if not ray.is_initialized():
+    started = not ray.is_initialized()
+    if started:
         ray.init(address=address or None, **_ray_code(address))
     n = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
     n = min(n, len(tasks)) or 1
@@ -433,6 +434,8 @@ def run_ray(tasks: list, settings: Settings, address: str | None, workers: int |
             ray.cancel(ref, force=True)
         for actor in actors:
             ray.kill(actor)
+        if started:
+            ray.shutdown()
 
 
 class RayWorker:

@@ -122,7 +122,8 @@ def run(args: argparse.Namespace, reader=None) -> int:
         pending = list(batch.iter_pending(tasks, output))
         skipped = len(tasks) - len(pending)
         if skipped:
-            print(f"tilescope batch: {skipped} of {len(tasks)} inputs already in {args.out}, skipped",
+            print(f"tilescope batch: {skipped} of {len(tasks)} photos and video segments already "
+                  f"in {args.out}, skipped",
                   file=sys.stderr)
         progress = Progress(sum(t.cost for t in pending), enabled=not args.no_progress)
 
