@@ -26,7 +26,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
-from vision.commands.score import PHOTO_SUFFIXES
+from vision.filekind import PHOTO_SUFFIXES
 
 VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".webm", ".m4v", ".ts", ".mpg", ".mpeg", ".wmv")
 
@@ -234,7 +234,6 @@ class Worker:
     ``SetError`` / ``PhotoError`` when the models, set or context cannot be used."""
 
     def __init__(self, settings: Settings, reader=None):
-        from vision.commands.setflag import with_set
         from vision.pipeline import validate_context
 
         self.settings = settings
@@ -243,7 +242,11 @@ class Worker:
             from vision.detector import TileReader
 
             reader = TileReader(settings.weights, threads=settings.threads)
-        self.reader = with_set(reader, settings.tile_set)
+        if settings.tile_set:
+            from vision.tileset import load
+
+            reader = reader.with_set(load(settings.tile_set))
+        self.reader = reader
 
     def run(self, task: PhotoTask | SegmentTask) -> list[dict]:
         """The task's lines; a file that cannot be read or scored is one error line."""
