@@ -88,6 +88,7 @@ class SegmentTask:
     start_s: float
     end_s: float
     fps: float
+    length_s: float | None = None       # the video's length by its header (the last segment's cost)
 
     @property
     def key(self) -> tuple:
@@ -96,7 +97,7 @@ class SegmentTask:
     @property
     def cost(self) -> int:
         """Work in photos: the frames detected (one costs about a photo)."""
-        span = self.end_s - self.start_s
+        span = min(self.end_s, self.length_s or math.inf) - self.start_s
         return max(1, round(span * self.fps)) if math.isfinite(span) else 1
 
 
@@ -169,7 +170,7 @@ def plan(files: Iterable[str], fps: float, segment_s: float = SEGMENT_S) -> list
         n = max(1, math.ceil(length / segment_s - 1e-9))
         for i in range(n):
             end = math.inf if i == n - 1 else (i + 1) * segment_s   # the last runs to the end
-            tasks.append(SegmentTask(path, i * segment_s, end, fps))
+            tasks.append(SegmentTask(path, i * segment_s, end, fps, length))
     return tasks
 
 
@@ -428,7 +429,7 @@ def run_ray(tasks: list, settings: Settings, address: str | None, workers: int |
             actor, task = in_flight.pop(ready[0])
             try:
                 lines = ray.get(ready[0])
-            except ray.exceptions.RayActorError as exc:
+            except (ray.exceptions.RayActorError, ray.exceptions.ActorUnschedulableError) as exc:
                 raise BatchError(f"a Ray worker could not load the tile reader: {exc}") from None
             done(task, lines)
             give(actor)
