@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "set": ("vision.commands.set", "learn your tile set from one photo of it (then read with --set)"),
     "serve": ("vision.commands.serve", "HTTP API and web page"),
     "stream": ("vision.commands.stream", "live hand value on video / OBS overlay"),
+    "batch": ("vision.commands.batch", "score folders of photos and hours of video (all cores, Ray)"),
     "table": ("vision.commands.table", "MCR table points of one table (EMA MCR rules)"),
     "gouji": ("vision.commands.gouji", "Gouji team match scoring"),
     "xiangqi": ("vision.commands.xiangqi", "Xiangqi knockout: bracket by lots, byes, forfeits, places 1-3"),
@@ -74,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     verb_parser = argparse.ArgumentParser(prog=f"tilescope {verb}", description=module.HELP)
     module.add_arguments(verb_parser)
     words = argv[1:]
-    if verb in ("hand", "check", "score", "stream", "waits"):
+    if verb in ("hand", "check", "score", "stream", "waits", "batch"):
         from vision.commands.hand import riichi_words
         words = riichi_words(words)      # --riichi double = --double-riichi, on every verb
     args = verb_parser.parse_args(words)

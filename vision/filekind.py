@@ -6,6 +6,8 @@ without loading it. ``vision.imageio`` decodes the formats in ``READ_FORMATS``.
 from __future__ import annotations
 
 READ_FORMATS = ("JPEG", "PNG", "WebP", "BMP", "TIFF")
+# the file name extensions of those formats (a folder's photos, for tilescope check and batch)
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff")
 
 _SIGNATURES = (
     (b"\xff\xd8\xff", "JPEG"),

@@ -312,7 +312,7 @@ def write_annotation(path: str, image, photo) -> None:
 
 # ---------------------------------------------------------------- tilescope check PHOTO
 
-PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff")
+from vision.filekind import PHOTO_SUFFIXES  # noqa: E402  (tilescope check's name for them)
 
 
 def is_photo(path: str | None) -> bool:

@@ -1,0 +1,206 @@
+"""``tilescope batch PATH… --out results.jsonl``: score folders of photos and hours of video.
+
+Every photo is one line of the output, every stable hand of a video one line with its time
+stamp (the engine: ``vision/batch.py``; the scale: ``docs/scale.md``). Exit codes: 0 the batch
+ran through (a bad file is its error line, not a stop); 2 bad usage, models that cannot be
+loaded, or an output made with other settings; 130 interrupted (a rerun goes on from there).
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import time
+
+from vision.commands.setflag import add_set_argument
+
+HELP = "score folders of photos and hours of video (all cores, or a Ray cluster)"
+
+EPILOG = """\
+Inputs: photos (JPEG, PNG, WebP, BMP, TIFF) and videos (MP4, AVI, MKV, MOV, WebM, ...), as
+files, folders (all their photos and videos, subfolders too) or globs ('tables/*/round*.jpg').
+Every input is scored with the same context: the flags of tilescope score or --context.
+
+Output (JSON Lines, one object a line, written as each input completes):
+  {"kind": "batch", ...}              first line: the context and settings of the batch
+  {"kind": "photo", "input", "status", "summary", ...}   a photo: tilescope score --json's
+                                      object (tiles, layout, request, result, warnings)
+  {"kind": "hand", "input", "time_s", "frame", "status", "summary", "tiles", "request",
+   "result", "warnings", ...}         a stable hand of a video, at its time stamp
+  {"kind": "segment", "input", "segment": [start_s, end_s], "frames", "hands"}
+                                      a stretch of video read to its end (--segment)
+  status: scored (no warning), warnings (scored; look at the warnings), not_scored (no
+  winning hand: the result's error says why), error (a file that cannot be read: "error").
+
+Resume: a rerun with the same --out skips the photos and video segments it already holds
+(Ctrl-C, a crash or a reboot loses at most the inputs being read).
+
+Examples:
+  tilescope batch photos/ --out results.jsonl --win ron
+  tilescope batch 'season/*.mp4' --out hands.jsonl --fps 2 --workers 8
+  tilescope batch archive/ --out hands.jsonl --ray ray://head:10001
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = EPILOG
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="photos, videos, folders or globs")
+    parser.add_argument("--out", required=True, metavar="RESULTS.jsonl",
+                        help="the JSON Lines results (a rerun skips what it holds)")
+    parser.add_argument("--workers", type=int, metavar="N",
+                        help="local processes, each loading the models once (default: all cores)")
+    parser.add_argument("--ray", nargs="?", const="", metavar="ADDRESS",
+                        help="run on Ray (pip install 'tilescope[cluster]'): the cluster at ADDRESS "
+                             "(ray://head:10001, or 'auto'), or without one a local Ray")
+    parser.add_argument("--fps", type=float, default=2.0,
+                        help="videos: frames read per second of video (default 2)")
+    parser.add_argument("--stable", type=int, default=3,
+                        help="videos: read frames a hand must hold still to count (default 3: "
+                             "1.5 s at --fps 2)")
+    parser.add_argument("--segment", type=float, default=None, metavar="SECONDS",
+                        help="videos: seconds of video per task (default 300)")
+    parser.add_argument("--weights", metavar="DIR", help="model folder (default: the bundled vision/weights)")
+    parser.add_argument("--context", metavar="JSON|FILE",
+                        help="request keys other than the tiles, as a JSON object or a file holding one")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar or progress lines")
+    add_set_argument(parser)
+    from vision.commands.score import add_context_arguments
+
+    add_context_arguments(parser)
+
+
+def run(args: argparse.Namespace, reader=None) -> int:
+    """The command; ``reader`` is a stand-in reader for tests (this process only)."""
+    from vision import batch
+    from vision.commands.score import UsageError, context_from_args, in_flag_words
+    from vision.commands.stream import _quiet_video_libraries
+    from vision.pipeline import PhotoError, validate_context
+
+    def fail(msg: str) -> int:
+        print(f"tilescope batch: {msg}", file=sys.stderr)
+        return 2
+
+    _quiet_video_libraries()
+    if args.fps <= 0 or args.stable < 1 or (args.segment is not None and args.segment <= 0):
+        return fail("--fps and --segment must be above 0, --stable at least 1")
+    cores = _cores()
+    workers = args.workers if args.workers is not None else cores
+    if workers < 1:
+        return fail("--workers must be at least 1")
+    try:
+        ctx, notes = context_from_args(args)
+        ctx = validate_context(ctx)
+    except UsageError as exc:
+        return fail(str(exc))
+    except PhotoError as exc:
+        return fail(in_flag_words(str(exc), args))
+    if args.ray is not None:
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            return fail("--ray needs Ray: pip install 'tilescope[cluster]' (or '.[cluster]' in a clone)")
+    settings = batch.Settings(ctx, args.weights, args.set, args.fps, args.stable,
+                              threads=max(1, cores // workers) if args.ray is None else 1)
+    files, missing = batch.expand(args.paths)
+    out_path = os.path.abspath(args.out)
+    files = [f for f in files if os.path.abspath(f) != out_path]
+    tasks = batch.plan(files, args.fps, args.segment or batch.SEGMENT_S)
+    try:
+        output = batch.Output(args.out, settings.header())
+    except batch.BatchError as exc:
+        return fail(str(exc))
+    except OSError as exc:
+        return fail(f"--out {args.out}: {exc.strerror or exc}")
+    if notes:
+        print("tilescope batch: assumed " + "; ".join(notes), file=sys.stderr)
+    try:
+        for line in missing:
+            if ("photo", os.path.abspath(line["input"])) not in output.done:
+                output.write([line])
+        pending = list(batch.iter_pending(tasks, output))
+        skipped = len(tasks) - len(pending)
+        if skipped:
+            print(f"tilescope batch: {skipped} of {len(tasks)} photos and video segments already "
+                  f"in {args.out}, skipped",
+                  file=sys.stderr)
+        progress = Progress(sum(t.cost for t in pending), enabled=not args.no_progress)
+
+        def done(task, lines) -> None:
+            output.write(lines)
+            progress.update(task.cost)
+
+        try:
+            if args.ray is not None:
+                batch.run_ray(pending, settings, args.ray, args.workers, done)
+            else:
+                batch.run_local(pending, settings, min(workers, max(1, len(pending))), done, reader)
+        except batch.BatchError as exc:
+            return fail(str(exc))
+        finally:
+            progress.close()
+    finally:
+        output.close()
+    print(summary_text(batch.summary(output.lines), args.out), file=sys.stderr)
+    return 0
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:          # not Linux
+        return os.cpu_count() or 1
+
+
+def summary_text(counts, out: str) -> str:
+    """The closing line: how many photos and hands were read right with no warning, with
+    warnings, not scored, and files that could not be read."""
+    total = sum(counts[k] for k in ("scored", "warnings", "not_scored", "error"))
+    return (f"tilescope batch: {total} photos and hands in {out}: {counts['scored']} scored with no "
+            f"warning, {counts['warnings']} scored with warnings, {counts['not_scored']} not scored, "
+            f"{counts['error']} unreadable")
+
+
+class Progress:
+    """A progress bar in photos (a video frame read counts as one) with photos/s and the time
+    left: tqdm on a terminal, else a plain line every PLAIN_EVERY_S seconds."""
+
+    PLAIN_EVERY_S = 10.0
+
+    def __init__(self, total: int, enabled: bool = True):
+        self.total, self.n = total, 0
+        self.enabled = enabled and total > 0
+        self.t0 = self.last = time.monotonic()
+        self.bar = None
+        if self.enabled and sys.stderr.isatty():
+            try:
+                from tqdm import tqdm
+            except ImportError:
+                tqdm = None
+            if tqdm is not None:
+                self.bar = tqdm(total=total, unit="photo", desc="batch", smoothing=0.1)
+
+    def update(self, n: int) -> None:
+        self.n += n
+        if self.bar is not None:
+            self.bar.update(n)
+            return
+        now = time.monotonic()
+        if self.enabled and (now - self.last >= self.PLAIN_EVERY_S or self.n >= self.total):
+            self.last = now
+            rate = self.n / max(now - self.t0, 1e-9)
+            left = (self.total - self.n) / rate if rate > 0 else math.inf
+            print(f"tilescope batch: {self.n}/{self.total} photos ({100 * self.n // self.total}%), "
+                  f"{rate:.1f} photos/s, {_clock(left)} left", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _clock(seconds: float) -> str:
+    if not math.isfinite(seconds):
+        return "?"
+    s = int(round(seconds))
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
