@@ -374,6 +374,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", type=Path, default=REPO / "runs" / "sets",
                    help="classifier.pt (resumed when present), classifier.onnx, sets_eval.json")
     p.add_argument("--init", type=Path, help="start from these weights (a classifier .pt)")
+    p.add_argument("--teacher", type=Path, help="distil the head towards these weights (a classifier .pt; "
+                   "default --init's), e.g. the bundled model when continuing a sets run")
     p.add_argument("--fresh", action="store_true", help="ignore an existing --out checkpoint")
     p.add_argument("--width", type=int, default=20, help="TileNet width (must match --init)")
     p.add_argument("--device", default="cpu")
@@ -455,6 +457,8 @@ def main(argv: list[str] | None = None) -> int:
         init_state = torch.load(args.init, map_location="cpu", weights_only=False)["model"]
         net.load_state_dict(init_state)
         print(f"starting from the weights in {args.init}", flush=True)
+    if args.teacher is not None:
+        init_state = torch.load(args.teacher, map_location="cpu", weights_only=False)["model"]
     teacher = None
     if args.distill > 0 and init_state is not None:
         teacher = TileNet(width=args.width)
