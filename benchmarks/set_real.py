@@ -25,7 +25,7 @@ sys.path.insert(0, str(REPO))
 from benchmarks.classifier_real import DEFAULT_CROPS, mpsz_of  # noqa: E402
 from vision.classes import CLASS_INDEX  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
-from vision.tile_crops import crop_boxes  # noqa: E402
+from vision.set_learning import reference_crops  # noqa: E402
 from vision.tileset import TileSet, combine  # noqa: E402
 
 
@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     for img in images:
         box = np.array([[0, 0, img.shape[1], img.shape[0]]], np.float64)
         probs.append(reader.classify(img, box)[0])
-        squares.append((crop_boxes(img, box, reader.crop_size)[0].transpose(1, 2, 0) * 255 + 0.5).astype(np.uint8))
+        squares.append(reference_crops(img, box, reader.crop_size)[0])
     probs, squares = np.array(probs), np.array(squares)
     rng = np.random.default_rng(args.seed)
     totals = np.zeros(2)

@@ -120,6 +120,13 @@ def swapped(found: list[Disagreement]) -> list[tuple[Disagreement, Disagreement]
     return pairs
 
 
+def reference_crops(image_bgr: np.ndarray, boxes: np.ndarray, size: int) -> np.ndarray:
+    """The boxes cut as the classifier sees them, kept as a profile keeps them:
+    ``(N, size, size, 3) uint8`` BGR (:func:`vision.tile_crops.crop_boxes`, back to bytes)."""
+    tensors = crop_boxes(image_bgr, boxes, size)
+    return np.ascontiguousarray((tensors * 255.0 + 0.5).astype(np.uint8).transpose(0, 2, 3, 1))
+
+
 def learn_sheet(reader, image_bgr: np.ndarray, kinds: list[str], *, into: TileSet | None = None,
                 name: str = "set", source: str = "photo", trust_order: bool = False) -> Learned:
     """Add one reference per tile of a photo of a set to ``into`` (a new profile when None).
@@ -159,8 +166,7 @@ def learn_sheet(reader, image_bgr: np.ndarray, kinds: list[str], *, into: TileSe
                        "pass --trust-order if the --tiles text is right")
         err.detections = dets
         raise err
-    tensors = crop_boxes(image_bgr, boxes, reader.crop_size)
-    crops = np.ascontiguousarray((tensors * 255.0 + 0.5).astype(np.uint8).transpose(0, 2, 3, 1))
+    crops = reference_crops(image_bgr, boxes, reader.crop_size)
     base = into if into is not None else empty(name, reader.model_id)
     if base.model != reader.model_id and len(base):
         base = reader.with_set(base).tileset          # embedded anew by this classifier
@@ -175,8 +181,7 @@ def learn_tile(reader, image_bgr: np.ndarray, tile: Detection, kind: str, into: 
     """``into`` with the crop of one corrected tile added as a reference of ``kind``."""
     if kind not in CLASS_INDEX:
         raise SetError(f"unknown tile kind {kind!r}")
-    tensors = crop_boxes(image_bgr, np.array([tile.box], np.float64), reader.crop_size)
-    crops = np.ascontiguousarray((tensors * 255.0 + 0.5).astype(np.uint8).transpose(0, 2, 3, 1))
+    crops = reference_crops(image_bgr, np.array([tile.box], np.float64), reader.crop_size)
     base = into
     if base.model != reader.model_id:
         base = reader.with_set(base).tileset if len(base) else empty(base.name, reader.model_id)
