@@ -86,6 +86,7 @@ class DrawIn(_Strict):
 class AbortiveIn(_Strict):
     type: Literal["abortive"]
     reason: str
+    kans: list[Name] = []
 
 
 class ChomboIn(_Strict):
@@ -150,7 +151,7 @@ def to_event(state: rg.GameState, e: EventIn) -> rg.Event:
     if isinstance(e, DrawIn):
         return rg.Draw(tuple(e.tenpai))
     if isinstance(e, AbortiveIn):
-        return rg.Abortive(e.reason)
+        return rg.Abortive(e.reason, tuple(e.kans))
     return rg.Chombo(e.player, e.reason)
 
 

@@ -8,7 +8,7 @@ first) and the options; each further line is one event, in the order it happened
     {"type": "tsumo", "player": "Bob", "han": 2, "fu": 30}
     {"type": "draw", "tenpai": ["Bob", "Cai"]}
     {"type": "ron", "discarder": "Ann", "winners": [{"player": "Bob", "han": 3, "fu": 40}]}
-    {"type": "abortive", "reason": "four_kans"}
+    {"type": "abortive", "reason": "four_kans", "kans": ["Ann", "Bob", "Bob", "Dan"]}
     {"type": "chombo", "player": "Ann"}
 
 A winner's value is typed (``han``, ``fu``, ``yakuman``, ``dora``: how many han are dora) or
