@@ -14,8 +14,13 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
+from scoring.tournament import mcr_game as mcr
 from scoring.tournament import riichi_game as rg
 from vision.commands.table import Name, format_validation_error
+
+
+Options = Union[rg.Options, mcr.McrOptions]
+State = Union[rg.GameState, mcr.McrState]
 
 
 class _Strict(BaseModel):
@@ -44,8 +49,17 @@ class OptionsIn(_Strict):
 
 class HeaderIn(_Strict):
     type: Literal["game"]
+    ruleset: Literal["riichi", "mcr"] = "riichi"
     players: Annotated[list[Name], Field(min_length=4, max_length=4)]
     options: OptionsIn = OptionsIn()
+
+    def ledger_options(self) -> rg.Options | mcr.McrOptions:
+        if self.ruleset == "mcr":
+            if self.options.model_dump(exclude_none=True):
+                raise GameFileError("an MCR session takes no options (they are riichi's): "
+                                    f"got {sorted(self.options.model_dump(exclude_none=True))}")
+            return mcr.McrOptions()
+        return self.options.options()
 
 
 class ValueIn(_Strict):
@@ -97,6 +111,58 @@ class ChomboIn(_Strict):
 
 EventIn = Annotated[Union[RiichiIn, TsumoIn, RonIn, DrawIn, AbortiveIn, ChomboIn],
                     Field(discriminator="type")]
+
+
+class McrWinnerIn(_Strict):
+    player: Name
+    fan: StrictInt
+    flowers: StrictInt = 0
+
+
+class McrRonIn(_Strict):
+    type: Literal["ron"]
+    discarder: Name
+    winners: Annotated[list[McrWinnerIn], Field(min_length=1)]
+
+
+class McrTsumoIn(_Strict):
+    type: Literal["tsumo"]
+    player: Name
+    fan: StrictInt
+    flowers: StrictInt = 0
+
+
+class McrDrawIn(_Strict):
+    type: Literal["draw"]
+
+
+class FalseWinIn(_Strict):
+    type: Literal["false_win"]
+    player: Name
+    kind: Literal["short", "invalid"]
+
+
+McrEventIn = Annotated[Union[McrRonIn, McrTsumoIn, McrDrawIn, FalseWinIn],
+                       Field(discriminator="type")]
+
+
+class _McrEvent(BaseModel):
+    event: McrEventIn
+
+
+def to_mcr_event(e: McrEventIn) -> mcr.McrEvent:
+    """The MCR ledger's event for one validated line: one winner a discard (Green Book)."""
+    if isinstance(e, McrRonIn):
+        if len(e.winners) > 1:
+            raise rg.GameError(rg.E_WINNERS, "MCR gives a discard to one winner, the nearest "
+                               f"the discarder in turn; got {len(e.winners)}")
+        w = e.winners[0]
+        return mcr.McrRon(e.discarder, w.player, mcr.McrWin(w.fan, w.flowers))
+    if isinstance(e, McrTsumoIn):
+        return mcr.McrTsumo(e.player, mcr.McrWin(e.fan, e.flowers))
+    if isinstance(e, McrDrawIn):
+        return mcr.McrDraw()
+    return mcr.FalseHu(e.player, e.kind)
 
 
 class _Event(BaseModel):
@@ -175,8 +241,8 @@ def _validated(model, obj: object, where: str):
         raise GameFileError(f"{where}: invalid:\n" + format_validation_error(exc)) from None
 
 
-def read_game(lines: list[str], path: str = "game") -> tuple[rg.Options, list[rg.GameState], list[dict]]:
-    """Options, every state (before the first event, then after each) and the events as
+def read_game(lines: list[str], path: str = "game") -> tuple[Options, list[State], list[dict]]:
+    """Options (riichi's, or McrOptions for a ``"ruleset": "mcr"`` header), every state (before the first event, then after each) and the events as
     decoded, from the file's lines. Raises GameFileError or rg.GameError (naming the line)."""
     rows = [(i, ln) for i, ln in enumerate(lines, 1) if ln.strip()]
     if not rows:
@@ -184,15 +250,20 @@ def read_game(lines: list[str], path: str = "game") -> tuple[rg.Options, list[rg
                             '({"type": "game", "players": [...]})')
     i, first = rows[0]
     header = _validated(HeaderIn, decode_json(first, f"{path}:{i}"), f"{path}:{i}")
-    options = header.options.options()
-    states = [rg.new_game(header.players, options)]
+    try:
+        options = header.ledger_options()
+    except GameFileError as exc:
+        raise GameFileError(f"{path}:{i}: {exc}") from None
+    is_mcr = isinstance(options, mcr.McrOptions)
+    states = [mcr.new_game(header.players) if is_mcr else rg.new_game(header.players, options)]
     decoded = []
     for i, line in rows[1:]:
         where = f"{path}:{i}"
         obj = decode_json(line, where)
-        ev = _validated(_Event, {"event": obj}, where).event
+        ev = _validated(_McrEvent if is_mcr else _Event, {"event": obj}, where).event
         try:
-            states.append(rg.apply(states[-1], to_event(states[-1], ev), options))
+            states.append(mcr.apply(states[-1], to_mcr_event(ev)) if is_mcr
+                          else rg.apply(states[-1], to_event(states[-1], ev), options))
         except rg.GameError as exc:
             raise rg.GameError(exc.code, f"{where}: {str(exc).split(': ', 1)[1]}") from None
         decoded.append(obj)
@@ -206,17 +277,38 @@ def write_game(path: str, lines: list[str]) -> None:
     os.replace(tmp, path)
 
 
-def state_json(state: rg.GameState, n: int = 0) -> dict:
+def state_json(state: State, n: int = 0) -> dict:
     """One state as the JSON the CLI's --json and the server give (``n``: events so far)."""
-    return {"event": n, "round": state.round_name, "ended": state.ended,
+    return {"event": n, "ruleset": "mcr" if isinstance(state, mcr.McrState) else "riichi",
+            "round": state.round_name, "ended": state.ended,
             "honba": state.honba, "sticks": state.sticks,
             "dealer": state.players[state.dealer],
+            "winds": {p: state.seat_wind(s) for s, p in enumerate(state.players)},
             "points": dict(zip(state.players, state.points)),
             "lines": list(state.lines)}
 
 
-def ranking_json(state: rg.GameState, options: rg.Options) -> list[dict]:
-    """The final ranking as JSON: name, place, points, uma, oka, penalty, final."""
+def standings_line(state: State) -> str:
+    """The one-line standings of either ledger."""
+    return (mcr if isinstance(state, mcr.McrState) else rg).standings_line(state)
+
+
+def ranking_json(state: State, options: Options) -> list[dict]:
+    """The final ranking as JSON: riichi: name, place, points, uma, oka, penalty, final;
+    MCR: name, place, points, table_points."""
+    if isinstance(state, mcr.McrState):
+        return [{"name": r.name, "place": r.place, "points": r.points,
+                 "table_points": float(r.table_points)} for r in mcr.final_ranking(state)]
     return [{"name": r.name, "place": r.place, "points": r.points, "uma": float(r.uma),
              "oka": float(r.oka), "penalty": r.penalty, "final": float(r.final)}
+            for r in rg.final_ranking(state, options)]
+
+
+def ranking_lines(state: State, options: Options) -> list[str]:
+    """The final ranking as text, one player a line."""
+    if isinstance(state, mcr.McrState):
+        return [f"  {r.place}. {r.name} {r.points} → {float(r.table_points):g} table points"
+                for r in mcr.final_ranking(state)]
+    return [f"  {r.place}. {r.name} {r.points} → {float(r.final) / 1000:+.1f}"
+            + (f" (chombo {r.penalty})" if r.penalty else "")
             for r in rg.final_ranking(state, options)]

@@ -1,4 +1,4 @@
-"""``tilescope game``: a riichi game's ledger kept in a JSON Lines file, one event a line.
+"""``tilescope game``: a riichi game's (or an MCR session's) ledger kept in a JSON Lines file.
 
 The file (docs/game-json.md in full): the first line names the players (seat order, East
 first) and the options; each further line is one event, in the order it happened::
@@ -18,11 +18,16 @@ Options: start, return_points, uma, east_only, bust_ends, two_han_from_five,
 honba_to_each_winner, chombo ("mangan" or "tournament"), chombo_penalty; "preset": "ema" for
 30,000 each, uma 15,000/5,000/-5,000/-15,000 and tournament chombo.
 
-Usage: tilescope game FILE --new Ann Bob Cai Dan [--options JSON] starts a file;
+An MCR session (--ruleset mcr, "ruleset": "mcr" in the first line): events
+{"type": "ron", "discarder": "Ann", "winners": [{"player": "Bob", "fan": 12, "flowers": 1}]},
+{"type": "tsumo", "player": "Bob", "fan": 9}, {"type": "draw"} and
+{"type": "false_win", "player": "Cai", "kind": "short"}; 16 hands, then EMA table points.
+
+Usage: tilescope game FILE --new Ann Bob Cai Dan [--options JSON | --ruleset mcr] starts a file;
 tilescope game FILE --add EVENT appends one event (refused: the file is left as it was);
 tilescope game FILE --undo takes the last event out; tilescope game FILE prints the
 standings after each event (--json: one JSON object a line), and the final ranking once the
-game is over. Rules: scoring/tournament/riichi_game.py. A refused event or a bad file: its
+game is over. Rules: scoring/tournament/riichi_game.py and mcr_game.py. A refused event or a bad file: its
 error code and message on stderr, exit code 2.
 """
 from __future__ import annotations
@@ -35,7 +40,8 @@ from scoring.tournament import riichi_game as rg
 from vision.commands.table import fail
 from vision.game_file import (  # noqa: F401  (re-exported: the models, for older imports)
     AbortiveIn, ChomboIn, DrawIn, EventIn, GameFileError, HeaderIn, OptionsIn, RiichiIn, RonIn,
-    TsumoIn, ValueIn, WinnerIn, decode_json, ranking_json, read_game, state_json, to_event, write_game)
+    TsumoIn, ValueIn, WinnerIn, decode_json, ranking_json, ranking_lines, read_game,
+    Options, State, standings_line, state_json, to_event, write_game)
 
 HELP = "a riichi game's ledger: points, counters and sticks from hand to hand (JSON Lines)"
 
@@ -46,7 +52,7 @@ def _describe(obj: dict) -> str:
                                              for k, v in obj.items() if k != "type"])
 
 
-def report(options: rg.Options, states: list[rg.GameState], events: list[dict],
+def report(options: Options, states: list[State], events: list[dict],
            as_json: bool) -> list[str]:
     """The lines printed: the standings after each event, and the ranking at the end."""
     out = []
@@ -55,17 +61,15 @@ def report(options: rg.Options, states: list[rg.GameState], events: list[dict],
             out.append(json.dumps(state_json(state, n), ensure_ascii=False))
         else:
             out.append(("start" if ev is None else f"#{n} {_describe(ev)}") + "\n  "
-                       + "\n  ".join(list(state.lines) + [rg.standings_line(state)]))
+                       + "\n  ".join(list(state.lines) + [standings_line(state)]))
     if states[-1].ended:
-        ranking = rg.final_ranking(states[-1], options)
         if as_json:
             out.append(json.dumps({"ended": states[-1].ended,
                                    "ranking": ranking_json(states[-1], options)},
                                   ensure_ascii=False))
         else:
             out.append(f"game over: {states[-1].ended}")
-            out.extend(f"  {r.place}. {r.name} {r.points} → {float(r.final) / 1000:+.1f}"
-                       + (f" (chombo {r.penalty})" if r.penalty else "") for r in ranking)
+            out.extend(ranking_lines(states[-1], options))
     return out
 
 
@@ -78,6 +82,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      help="start FILE with these players, East first (refused if FILE exists)")
     act.add_argument("--add", metavar="EVENT", help="append one event (a JSON object)")
     act.add_argument("--undo", action="store_true", help="take the last event out of FILE")
+    parser.add_argument("--ruleset", choices=("riichi", "mcr"), default="riichi",
+                        help="with --new: the game's rules (mcr: a 16-hand MCR session)")
     parser.add_argument("--options", metavar="JSON", default="{}",
                         help='with --new: rule options, e.g. \'{"preset": "ema"}\'')
     parser.add_argument("--json", action="store_true", help="one JSON object a line")
@@ -85,14 +91,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     path = args.file
-    if args.options != "{}" and not args.new:
-        return fail("game", "--options go with --new: the options are the file's first line")
+    if (args.options != "{}" or args.ruleset != "riichi") and not args.new:
+        return fail("game", "--options and --ruleset go with --new: they are the file's first line")
     try:
         if args.new:
             if os.path.exists(path):
                 raise GameFileError(f"{path} exists: a new game needs a new file")
             opts = decode_json(args.options, "--options")
             header = {"type": "game", "players": args.new, "options": opts}
+            if args.ruleset != "riichi":
+                header = {"type": "game", "ruleset": args.ruleset, "players": args.new}
+                if opts != {}:
+                    header["options"] = opts
             read_game([json.dumps(header)], path)            # refuses bad names or options
             lines = [json.dumps(header, ensure_ascii=False)]
         else:
