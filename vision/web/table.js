@@ -109,18 +109,9 @@ function fillPlayers(select, players, optional) {
   if ([...select.options].some((o) => o.value === keep)) select.value = keep;
 }
 
-function show(g) {
-  game = g;
-  localStorage.setItem(STORE, g.id);
-  $("#start-section").hidden = true;
-  $("#game-section").hidden = false;
-  showRuleset(g.ruleset);
+function renderPlayers(g) {
+  // one card a player: name (and a riichi mark), seat wind, points; the dealer framed
   const s = g.state;
-  const sticks = `${s.sticks} riichi stick${s.sticks === 1 ? "" : "s"}`;
-  $("#round-line").textContent = s.ended
-    ? "Game over: " + s.ended + (g.ruleset === "mcr" || !s.sticks ? "" : " · " + sticks)
-    : `${s.round} · dealer ${s.dealer}` + (g.ruleset === "mcr" ? ""
-      : ` · ${s.honba} counter${s.honba === 1 ? "" : "s"} · ${sticks}`);
   const cards = $("#players");
   cards.replaceChildren();
   for (const p of g.players) {
@@ -145,6 +136,21 @@ function show(g) {
     div.append(name, wind, pts);
     cards.append(div);
   }
+}
+
+function show(g) {
+  game = g;
+  localStorage.setItem(STORE, g.id);
+  $("#start-section").hidden = true;
+  $("#game-section").hidden = false;
+  showRuleset(g.ruleset);
+  const s = g.state;
+  const sticks = `${s.sticks} riichi stick${s.sticks === 1 ? "" : "s"}`;
+  $("#round-line").textContent = s.ended
+    ? "Game over: " + s.ended + (g.ruleset === "mcr" || !s.sticks ? "" : " · " + sticks)
+    : `${s.round} · dealer ${s.dealer}` + (g.ruleset === "mcr" ? ""
+      : ` · ${s.honba} counter${s.honba === 1 ? "" : "s"} · ${sticks}`);
+  renderPlayers(g);
   for (const sel of $$("select.who")) fillPlayers(sel, g.players, sel.dataset.optional);
   const tenpai = $("#tenpai");
   tenpai.replaceChildren();
