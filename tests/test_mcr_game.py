@@ -125,3 +125,25 @@ def test_game_cli_mcr_session(tmp_path, capsys):
     assert main(["game", str(tmp_path / "m3.jsonl"), "--new", "A", "B", "C", "D",
                  "--ruleset", "mcr", "--options", '{"east_only": true}']) == 2
     assert "takes no options" in capsys.readouterr().err
+
+
+# a win's value scored from the hand (docs/hand-json.md), seat and prevailing wind from the
+# ledger: 123m 456m 789m 123p 55p, ron on 5p, one flower. Green Book fans: Pure Straight 16,
+# Concealed Hand 2, All Chows 2, Mixed Double Chow (123m 123p) 1, One Voided Suit (no bamboo)
+# 1, Single Wait 1, one flower 1 = 24; « the discarder pays 8 + total, each other player 8 »
+def test_game_cli_mcr_win_from_a_scored_hand(tmp_path, capsys):
+    path = str(tmp_path / "mcr.jsonl")
+    main(["game", path, "--new", "A", "B", "C", "D", "--ruleset", "mcr"])
+    hand = {"concealed": "123m456m789m123p5p", "win_tile": "5p", "flowers": 1}
+    ev = {"type": "ron", "discarder": "C", "winners": [{"player": "A", "hand": hand}]}
+    assert main(["game", path, "--add", json.dumps(ev)]) == 0
+    out = capsys.readouterr().out
+    assert "C pays A 32" in out and "B pays A 8" in out
+    # all chows, concealed, single wait: well under « необходимые 8 очков »
+    short = {"concealed": "123m456p678s234s5p", "win_tile": "5p"}
+    ev = {"type": "tsumo", "player": "B", "hand": short}
+    assert main(["game", path, "--add", json.dumps(ev)]) == 2
+    assert "under_8_points" in capsys.readouterr().err
+    ev = {"type": "tsumo", "player": "B", "fan": 8, "hand": short}
+    assert main(["game", path, "--add", json.dumps(ev)]) == 2
+    assert "one of them" in capsys.readouterr().err

@@ -113,10 +113,14 @@ EventIn = Annotated[Union[RiichiIn, TsumoIn, RonIn, DrawIn, AbortiveIn, ChomboIn
                     Field(discriminator="type")]
 
 
-class McrWinnerIn(_Strict):
-    player: Name
-    fan: StrictInt
+class McrValueIn(_Strict):
+    fan: StrictInt | None = None
     flowers: StrictInt = 0
+    hand: dict | None = None
+
+
+class McrWinnerIn(McrValueIn):
+    player: Name
 
 
 class McrRonIn(_Strict):
@@ -125,11 +129,9 @@ class McrRonIn(_Strict):
     winners: Annotated[list[McrWinnerIn], Field(min_length=1)]
 
 
-class McrTsumoIn(_Strict):
+class McrTsumoIn(McrValueIn):
     type: Literal["tsumo"]
     player: Name
-    fan: StrictInt
-    flowers: StrictInt = 0
 
 
 class McrDrawIn(_Strict):
@@ -150,16 +152,43 @@ class _McrEvent(BaseModel):
     event: McrEventIn
 
 
-def to_mcr_event(e: McrEventIn) -> mcr.McrEvent:
+def _mcr_value(state: mcr.McrState, player: str, v: McrValueIn, win: str) -> mcr.McrWin:
+    """The typed points, or the scored hand's (seat and prevailing wind, win from the
+    ledger); a hand that is no win is refused, naming why."""
+    if (v.hand is None) == (v.fan is None):
+        raise rg.GameError(rg.E_BAD_VALUE, f"{player}'s win: give the points ('fan') or the "
+                                           "hand ('hand'), one of them")
+    if v.hand is None:
+        return mcr.McrWin(v.fan, v.flowers)
+    from scoring.hand import HandError
+    from scoring.request import parse_request
+    from scoring.verdict import check
+
+    if player not in state.players:
+        raise rg.GameError(rg.E_UNKNOWN_PLAYER, f"{player!r} is not at this table")
+    filled = {"ruleset": "mcr", "seat_wind": state.seat_wind(state.players.index(player))[0],
+              "round_wind": rg.WINDS[state.round][0], "win": win, **v.hand}
+    try:
+        verdict = check(parse_request(filled))
+    except HandError as exc:
+        raise rg.GameError(rg.E_BAD_VALUE, f"{player}'s hand: {exc}") from None
+    r = verdict.result or {}
+    if not verdict.valid:
+        code = mcr.E_UNDER_8 if r.get("total_without_flowers") is not None else rg.E_BAD_VALUE
+        raise rg.GameError(code, f"{player}'s hand: {verdict.ruling}: {verdict.explanation}")
+    return mcr.McrWin(r["total"], r["total"] - r["total_without_flowers"])
+
+
+def to_mcr_event(state: mcr.McrState, e: McrEventIn) -> mcr.McrEvent:
     """The MCR ledger's event for one validated line: one winner a discard (Green Book)."""
     if isinstance(e, McrRonIn):
         if len(e.winners) > 1:
             raise rg.GameError(rg.E_WINNERS, "MCR gives a discard to one winner, the nearest "
                                f"the discarder in turn; got {len(e.winners)}")
         w = e.winners[0]
-        return mcr.McrRon(e.discarder, w.player, mcr.McrWin(w.fan, w.flowers))
+        return mcr.McrRon(e.discarder, w.player, _mcr_value(state, w.player, w, "ron"))
     if isinstance(e, McrTsumoIn):
-        return mcr.McrTsumo(e.player, mcr.McrWin(e.fan, e.flowers))
+        return mcr.McrTsumo(e.player, _mcr_value(state, e.player, e, "tsumo"))
     if isinstance(e, McrDrawIn):
         return mcr.McrDraw()
     return mcr.FalseHu(e.player, e.kind)
@@ -262,7 +291,7 @@ def read_game(lines: list[str], path: str = "game") -> tuple[Options, list[State
         obj = decode_json(line, where)
         ev = _validated(_McrEvent if is_mcr else _Event, {"event": obj}, where).event
         try:
-            states.append(mcr.apply(states[-1], to_mcr_event(ev)) if is_mcr
+            states.append(mcr.apply(states[-1], to_mcr_event(states[-1], ev)) if is_mcr
                           else rg.apply(states[-1], to_event(states[-1], ev), options))
         except rg.GameError as exc:
             raise rg.GameError(exc.code, f"{where}: {str(exc).split(': ', 1)[1]}") from None

@@ -208,14 +208,16 @@ function number(input) {
 function winnerValue(row) {
   // a winner's value: MCR fan; riichi: the hand to score, or yakuman, or han and fu
   const w = { player: $(".w-player", row).value };
+  const hand = $(".w-hand", row).value.trim();
   if (game.ruleset === "mcr") {
-    w.fan = number($(".w-fan", row));
     const fl = number($(".w-flowers", row));
+    if (hand) return { ...w, hand: { concealed: hand, win_tile: $(".w-tile", row).value.trim(),
+      ...(fl ? { flowers: fl } : {}) } };
+    w.fan = number($(".w-fan", row));
     if (fl) w.flowers = fl;
-    if (w.fan === undefined) throw new Error(`type ${w.player}'s points (fan)`);
+    if (w.fan === undefined) throw new Error(`type ${w.player}'s points (fan), or the hand`);
     return w;
   }
-  const hand = $(".w-hand", row).value.trim();
   if (hand) {
     w.hand = { concealed: hand, win_tile: $(".w-tile", row).value.trim() };
     const dora = $(".w-dora-ind", row).value.trim();
