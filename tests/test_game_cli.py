@@ -107,7 +107,7 @@ def test_bad_files_exit_2(tmp_path, capsys, game):
                        "--options", '{"chombo": "soft"}')
     assert code == 2 and "chombo" in err
     code, _, err = cli(capsys, game, "--options", '{"east_only": false}')
-    assert code == 2 and "--options go with --new" in err
+    assert code == 2 and "--options and --ruleset go with --new" in err
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"type": "game", "players": ["A", "B", "C", "D"]}\n{"type": "chombo"\n')
     code, _, err = cli(capsys, str(bad))

@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from scoring.tournament.riichi_game import (
-    E_ABORTIVE_REASON, E_BAD_VALUE, E_FOUR_RIICHI, E_FURITEN, E_GAME_OVER, E_NOTEN_RIICHI,
+    E_ABORTIVE_REASON, E_BAD_VALUE, E_FOUR_RIICHI, E_FURITEN, E_FOUR_KANS, E_GAME_OVER,
     E_PLAYERS, E_RIICHI_TWICE, E_RIICHI_WITHOUT_1000, E_RON_BY_DISCARDER, E_TWO_HAN_MINIMUM,
     E_UNKNOWN_PLAYER, E_WINNERS, EMA, MLEAGUE_STYLE, Abortive, Chombo, Draw, GameError, Options,
     Riichi, Ron, Tsumo, Value, apply, final_ranking, new_game, play, standings_line)
@@ -120,10 +120,18 @@ def test_exhaustive_draw_dealer_stays_only_if_tenpai_counter_always_added():
 
 # « Un joueur ayant déclaré riichi mais ne terminant pas sa main suite à l'épuisement du mur
 #   doit montrer son jeu afin de prouver que sa main était bien tenpai. En cas contraire, une
-#   pénalité lui est appliquée (chombo, faute grave). »
+#   pénalité lui est appliquée (chombo, faute grave). » « Après une pénalité chombo, la partie
+#   est annulée, Est reste Est mais le compteur n'est pas incrémenté. »
 def test_noten_riichi_at_a_draw_is_chombo():
-    msg = refused(E_NOTEN_RIICHI, [Riichi("C"), Draw(("A",))])
-    assert "C declared riichi" in msg and "chombo" in msg
+    s = at([Riichi("C"), Draw(("A",))])
+    # C (non-dealer) pays a mangan tsumo: 4,000 to the dealer A, 2,000 to B and D; no noten
+    # payment although only A is tenpai; the stick stays; no counter
+    assert points(s) == {"A": 29000, "B": 27000, "C": 24000 - 8000, "D": 27000}
+    assert (s.round_name, s.honba, s.sticks) == ("East 1", 0, 1)
+    assert "C declared riichi and is noten" in s.lines[0]
+    # two noten riichi players: each pays one (tournament: 20,000 each at the ranking)
+    s = at([Riichi("B"), Riichi("C"), Draw(())], EMA)
+    assert s.penalties == (0, -20000, -20000, 0) and s.sticks == 2
 
 
 # « Lors d'une partie nulle (partie du mur ou annulée), les mises de riichi restent en jeu et
@@ -138,11 +146,26 @@ def test_sticks_after_a_draw_go_to_the_next_winner():
 
 # « En cas d'annulation de partie il n'y a pas de pénalité noten. Est reste Est et il n'y a pas
 #   de compteur d'ajouté. »
-@pytest.mark.parametrize("reason", ["nine_terminals", "four_kans", "four_winds"])
-def test_abortive_draw_dealer_stays_no_counter(reason):
-    s = at([Draw(("A",)), Riichi("C"), Abortive(reason)])
+@pytest.mark.parametrize("reason, kans", [("nine_terminals", ()), ("four_kans", "ABBD"),
+                                          ("four_winds", ())])
+def test_abortive_draw_dealer_stays_no_counter(reason, kans):
+    s = at([Draw(("A",)), Riichi("C"), Abortive(reason, tuple(kans))])
     assert (s.round_name, s.honba, s.sticks) == ("East 1", 1, 1)
     assert points(s) == {"A": 28000, "B": 24000, "C": 23000, "D": 24000}
+
+
+# « Personne ne gagne après l'écart d'un quatrième kan, sauf si les quatre appartiennent au même
+#   joueur mais un cinquième annulera la partie. »
+def test_four_kans_abortive_only_by_different_players():
+    assert at([Abortive("four_kans", ("A", "B", "A", "C"))]).round_name == "East 1"
+    msg = refused(E_FOUR_KANS, [Abortive("four_kans", ("B",) * 4)])
+    assert "all B's" in msg
+    s = at([Abortive("four_kans", ("B",) * 4 + ("C",))])          # the fifth kan annuls
+    assert (s.round_name, s.honba, s.points) == ("East 1", 0, (25000,) * 4)
+    refused(E_FOUR_KANS, [Abortive("four_kans")])                    # who made them?
+    refused(E_FOUR_KANS, [Abortive("four_kans", ("A", "B", "C", "D", "A"))])
+    refused(E_UNKNOWN_PLAYER, [Abortive("four_kans", ("A", "B", "C", "Zed"))])
+    refused(E_FOUR_KANS, [Abortive("nine_terminals", ("A",))])
 
 
 # « Tous les joueurs ont déclaré riichi. »
@@ -282,7 +305,7 @@ def test_a_whole_east_only_game_of_8_hands_worked_by_hand():
         # 4 East 2, 2 counters. C tsumo mangan: dealer B 4000 + 200, A and D 2000 + 200
         [Tsumo("C", Value(han=5))],
         # 5 East 3, dealer C. D riichi, abortive draw (four kans): stick stays, no counter
-        [Riichi("D"), Abortive("four_kans")],
+        [Riichi("D"), Abortive("four_kans", ("A", "C", "C", "D"))],
         # 6 East 3. Chombo by A: 4000 to the dealer C, 2000 to B and D
         [Chombo("A")],
         # 7 East 3. B riichi; dealer C discards, A (2 han 40 fu: 2560 → 2600) and D (3 han

@@ -68,6 +68,7 @@ from vision.fixspec import MAX_CODE as _MAX_CODE
 from vision.fixspec import FixSpecError, fixes_from_json, in_api_words, melds_from_json
 from vision.imageio import MAX_PIXELS
 from scoring.tiles import quoted
+from vision.routes.game import install as install_game_routes
 
 WEB_DIR = Path(__file__).with_name("web")
 log = logging.getLogger("tilescope.serve")
@@ -1065,5 +1066,6 @@ def create_app(
     async def favicon():
         return Response(status_code=204)
 
+    install_game_routes(app)       # the table mode: /api/games…, /table
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     return app

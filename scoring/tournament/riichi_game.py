@@ -26,10 +26,13 @@ Rules, as the text states them:
 * Riichi: « met en gage un bâton de 1000 points ».
 * Exhaustive draw: « Les joueurs noten payent aux joueurs tenpai une pénalité d'un montant total
   de 3000 points » ; « Est reste Est uniquement s'il est tenpai sinon les vents tournent. Un
-  compteur est toujours ajouté. » A riichi player found noten is chombo (« Dans le cas contraire
-  une pénalité est appliquée »): the draw is refused, record the chombo.
+  compteur est toujours ajouté. » A riichi player missing from the tenpai list is chombo (« Dans
+  le cas contraire une pénalité est appliquée »): each such player pays the chombo and, as
+  after any chombo, « la partie est annulée »: no noten payment, the dealer stays, no counter.
 * Abortive draw (nine terminals, four kans, four same winds, four riichi) and chombo: « il n'y a
-  pas de pénalité noten. Est reste Est et il n'y a pas de compteur d'ajouté. »
+  pas de pénalité noten. Est reste Est et il n'y a pas de compteur d'ajouté. » Four kans: the
+  event lists who made each kan; « sauf si les quatre appartiennent au même joueur mais un
+  cinquième annulera la partie »: four by one player are refused, a fifth kan annuls.
 * Sticks after a drawn hand: « les mises de riichi restent en jeu et sont récupérées par le
   prochain gagnant ».
 * Chombo: « Le joueur fautif paye l'équivalent d'un mangan tsumo » (dealer: 4,000 to each;
@@ -72,9 +75,9 @@ E_WINNERS = "too_many_winners"
 E_WINNER_TWICE = "winner_twice"
 E_BAD_VALUE = "bad_value"
 E_TWO_HAN_MINIMUM = "two_han_minimum"
-E_NOTEN_RIICHI = "noten_riichi_is_chombo"
 E_FOUR_RIICHI = "four_riichi_not_declared"
 E_ABORTIVE_REASON = "unknown_abortive_draw"
+E_FOUR_KANS = "four_kans_not_abortive"
 E_FURITEN = "furiten_ron"
 E_PLAYERS = "bad_players"
 E_OPTIONS = "bad_options"
@@ -171,9 +174,11 @@ class Draw:
 
 @dataclass(frozen=True, slots=True)
 class Abortive:
-    """An abortive draw; ``reason``: one of :data:`ABORTIVE_REASONS`."""
+    """An abortive draw; ``reason``: one of :data:`ABORTIVE_REASONS`. ``kans``: for
+    ``four_kans``, who made each kan, in order (four or five names)."""
 
     reason: str
+    kans: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -367,9 +372,7 @@ def _draw(state: GameState, ev: Draw, options: Options) -> GameState:
     tenpai = {_seat(state, name) for name in ev.tenpai}
     noten_riichi = sorted(state.in_riichi - tenpai)
     if noten_riichi:
-        names = ", ".join(state.players[s] for s in noten_riichi)
-        raise GameError(E_NOTEN_RIICHI, f"{names} declared riichi and is noten: « Dans le cas "
-                        "contraire une pénalité est appliquée »; record a chombo instead")
+        return _noten_riichi(state, noten_riichi, options)
     points = list(state.points)
     lines = []
     if 0 < len(tenpai) < 4:
@@ -391,6 +394,7 @@ def _abortive(state: GameState, ev: Abortive, options: Options) -> GameState:
     if ev.reason not in ABORTIVE_REASONS:
         raise GameError(E_ABORTIVE_REASON, f"an abortive draw is one of {list(ABORTIVE_REASONS)}, "
                                            f"got {ev.reason!r}")
+    _check_kans(state, ev)
     if ev.reason == "four_riichi" and len(state.in_riichi) < 4:
         raise GameError(E_FOUR_RIICHI, f"« Tous les joueurs ont déclaré riichi »: only "
                                        f"{len(state.in_riichi)} did in this hand")
@@ -400,27 +404,71 @@ def _abortive(state: GameState, ev: Abortive, options: Options) -> GameState:
     return _after_hand(state, list(state.points), True, "keep", lines, options)
 
 
-def _chombo(state: GameState, ev: Chombo, options: Options) -> GameState:
-    s = _seat(state, ev.player)
-    points = list(state.points)
-    penalties = list(state.penalties)
-    lines = []
+def _check_kans(state: GameState, ev: Abortive) -> None:
+    """« Personne ne gagne après l'écart d'un quatrième kan, sauf si les quatre appartiennent
+    au même joueur mais un cinquième annulera la partie. »"""
+    if isinstance(ev.kans, str):
+        raise GameError(E_FOUR_KANS, f"kans must be a list of player names, got {ev.kans!r}")
+    for name in ev.kans:
+        _seat(state, name)
+    if ev.reason != "four_kans":
+        if ev.kans:
+            raise GameError(E_FOUR_KANS, f"kans go with reason four_kans, not {ev.reason!r}")
+        return
+    if len(ev.kans) not in (4, 5):
+        raise GameError(E_FOUR_KANS, "four_kans: list who made each kan (4, or 5 if one player "
+                                     f"made the first four), got {len(ev.kans)}")
+    if len(ev.kans) == 4 and len(set(ev.kans)) == 1:
+        raise GameError(E_FOUR_KANS, f"the four kans are all {ev.kans[0]}'s: « sauf si les "
+                        "quatre appartiennent au même joueur » the hand goes on")
+    if len(ev.kans) == 5 and len(set(ev.kans[:4])) != 1:
+        raise GameError(E_FOUR_KANS, "a fifth kan only matters after four by one player; the "
+                                     "hand was over at the fourth: list four")
+
+
+def _pay_chombo(state: GameState, s: int, points: list[int], penalties: list[int],
+                options: Options) -> list[str]:
+    """Seat ``s`` pays one chombo into ``points`` / ``penalties``; the lines saying so."""
+    name = state.players[s]
     if options.chombo == "tournament":
         penalties[s] -= options.chombo_penalty
-        lines.append(f"chombo by {ev.player}: pays nothing, {-options.chombo_penalty} at the "
-                     "final ranking")
-    else:
-        for o in range(4):
-            if o == s:
-                continue
-            amount = 2 * MANGAN_BASE if state.dealer in (s, o) else MANGAN_BASE
-            points[s] -= amount
-            points[o] += amount
-            lines.append(f"chombo by {ev.player}: pays {state.players[o]} {amount}")
+        return [f"chombo by {name}: pays nothing, {-options.chombo_penalty} at the final ranking"]
+    lines = []
+    for o in range(4):
+        if o == s:
+            continue
+        amount = 2 * MANGAN_BASE if state.dealer in (s, o) else MANGAN_BASE
+        points[s] -= amount
+        points[o] += amount
+        lines.append(f"chombo by {name}: pays {state.players[o]} {amount}")
+    return lines
+
+
+def _annulled(state: GameState, points: list[int], penalties: list[int], lines: list[str],
+              options: Options) -> GameState:
+    """« Après une pénalité chombo, la partie est annulée, Est reste Est mais le compteur
+    n'est pas incrémenté. »"""
     lines.append("hand annulled: dealer stays, no counter added"
                  + (f"; {state.sticks} stick(s) stay on the table" if state.sticks else ""))
     state = replace(state, penalties=tuple(penalties))
     return _after_hand(state, points, True, "keep", lines, options)
+
+
+def _noten_riichi(state: GameState, seats: list[int], options: Options) -> GameState:
+    """A draw where riichi players are noten: each pays a chombo, no noten payment."""
+    points, penalties = list(state.points), list(state.penalties)
+    lines = [", ".join(state.players[s] for s in seats) + " declared riichi and is noten: "
+             "« Dans le cas contraire une pénalité est appliquée » (chombo)"]
+    for s in seats:
+        lines += _pay_chombo(state, s, points, penalties, options)
+    return _annulled(state, points, penalties, lines, options)
+
+
+def _chombo(state: GameState, ev: Chombo, options: Options) -> GameState:
+    s = _seat(state, ev.player)
+    points, penalties = list(state.points), list(state.penalties)
+    lines = _pay_chombo(state, s, points, penalties, options)
+    return _annulled(state, points, penalties, lines, options)
 
 
 _APPLY = {Riichi: _riichi, Tsumo: _tsumo, Ron: _ron, Draw: _draw, Abortive: _abortive,

@@ -1,0 +1,1 @@
+"""Groups of the server's endpoints, each installed on the app by one function."""

@@ -1,0 +1,230 @@
+"""The server's table mode: games kept on the serving device, as ``tilescope game`` keeps them.
+
+Each game is one JSON Lines file (docs/game-json.md) in ``games/`` of the user data folder
+(``$TILESCOPE_DATA/games``, else platformdirs' folder for tilescope, as the set profiles);
+its id is the file's name. The endpoints (:func:`install`):
+
+* ``POST /api/games`` ``{"players": [4 names], "ruleset": "riichi"|"mcr", "options": {...}}``
+  starts a game; ``GET /api/games``: the games kept, newest first.
+* ``GET /api/games/{id}``: the game (see :func:`game_json`).
+* ``POST /api/games/{id}/events``: one event, as a line of the file; refused (422, the
+  ledger's error code) when the rules refuse it, the file left as it was.
+* ``POST /api/games/{id}/undo``: takes the last event out.
+* ``GET /table``: the page (vision/web/table.html).
+
+Errors answer ``{"error": message, "code": code}`` as the rest of the API.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from fastapi import Body, FastAPI, Request
+from fastapi.responses import FileResponse, JSONResponse
+from starlette.concurrency import run_in_threadpool
+
+from scoring.tournament import riichi_game as rg
+from vision.game_file import (GameFileError, decode_json, ranking_json, read_game, state_json,
+                              write_game)
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+GAME_ID = re.compile(r"[0-9]{8}-[0-9]{6}-[0-9a-f]{6}")
+MAX_EVENT_BYTES = 64 * 1024          # one event line; a scored hand is well under 1 KB
+_LOCK = threading.Lock()             # one writer at a time: read, check, replace the file
+
+
+def games_dir() -> Path:
+    """Where the games live: ``$TILESCOPE_DATA/games`` or the user's data folder."""
+    root = os.environ.get("TILESCOPE_DATA")
+    if root:
+        return Path(root) / "games"
+    from platformdirs import user_data_path
+
+    return user_data_path("tilescope", appauthor=False) / "games"
+
+
+class _Refused(Exception):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def _path(game_id: str) -> Path:
+    if not GAME_ID.fullmatch(game_id):
+        raise _Refused(404, "unknown_game", f"no game {game_id[:40]!r} (ids look like "
+                                            "20261204-210000-a1b2c3)")
+    path = games_dir() / f"{game_id}.jsonl"
+    if not path.is_file():
+        raise _Refused(404, "unknown_game", f"no game {game_id!r} on this device")
+    return path
+
+
+def _lines(path: Path) -> list[str]:
+    with open(path, encoding="utf-8-sig") as fh:
+        return [ln.rstrip("\n") for ln in fh]
+
+
+def _read(lines: list[str], game_id: str):
+    """read_game; a line that is no event (or no game) is ``invalid_event`` (``invalid_game``
+    for the first line), a rule's refusal its own code."""
+    try:
+        return read_game(lines, game_id)
+    except GameFileError as exc:
+        first = str(exc).startswith(f"{game_id}:1:") or len(lines) == 1
+        raise _Refused(422, "invalid_game" if first else "invalid_event", str(exc)) from None
+    except rg.GameError as exc:
+        raise _Refused(422, exc.code, str(exc).split(": ", 1)[1]) from None
+
+
+def game_json(game_id: str, lines: list[str]) -> dict:
+    """The game as the page reads it: ``id``, ``ruleset``, ``players``, ``options`` (the
+    file's), ``state`` (the last state, as ``tilescope game --json``), ``events`` (how many),
+    ``history`` (each event with the lines it printed, newest last), ``ranking`` (once over)."""
+    options, states, events = _read(lines, game_id)
+    header = json.loads(lines[0])
+    last = states[-1]
+    return {
+        "id": game_id, "ruleset": header.get("ruleset", "riichi"),
+        "players": list(last.players), "options": header.get("options", {}),
+        "state": {**state_json(last, len(events)),
+                  "riichi": [last.players[s] for s in sorted(getattr(last, "in_riichi", ()))]},
+        "events": len(events),
+        "history": [{"event": e, "lines": list(s.lines)} for e, s in zip(events, states[1:])],
+        "ranking": ranking_json(last, options) if last.ended else None,
+    }
+
+
+def _new_id() -> str:
+    return time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + "-" + secrets.token_hex(3)
+
+
+def _one_object(body: Any, what: str) -> dict:
+    if not isinstance(body, dict):
+        raise _Refused(422, "invalid_request", f"{what} is one JSON object, got "
+                                               f"{type(body).__name__}")
+    return body
+
+
+async def _body(request: Request) -> Any:
+    raw = await request.body()
+    if len(raw) > MAX_EVENT_BYTES:
+        raise _Refused(413, "too_large", f"the body is over {MAX_EVENT_BYTES:,} bytes")
+    try:
+        return decode_json(raw.decode("utf-8-sig"), "the request body")
+    except (GameFileError, UnicodeDecodeError) as exc:
+        raise _Refused(400, "bad_json", str(exc)) from None
+
+
+def create_game(body: Any) -> dict:
+    """A new game file from ``{"players", "ruleset", "options"}``; the game's JSON."""
+    body = _one_object(body, "a new game")
+    extra = sorted(set(body) - {"players", "ruleset", "options"})
+    if extra:
+        raise _Refused(422, "invalid_request", f"unknown key {extra[0]!r}: a new game has "
+                                               "players, ruleset and options")
+    header: dict[str, Any] = {"type": "game"}
+    if body.get("ruleset", "riichi") != "riichi":
+        header["ruleset"] = body["ruleset"]
+    header["players"] = body.get("players")
+    if body.get("options"):
+        header["options"] = body["options"]
+    lines = [json.dumps(header, ensure_ascii=False)]
+    game_id = _new_id()
+    out = game_json(game_id, lines)              # refuses bad names, rulesets, options
+    with _LOCK:
+        games_dir().mkdir(parents=True, exist_ok=True)
+        write_game(str(games_dir() / f"{game_id}.jsonl"), lines)
+    return out
+
+
+def add_event(game_id: str, body: Any) -> dict:
+    """Append one event if the rules take it; the game's JSON after it."""
+    event = _one_object(body, "an event")
+    with _LOCK:
+        path = _path(game_id)
+        lines = _lines(path) + [json.dumps(event, ensure_ascii=False)]
+        out = game_json(game_id, lines)          # refused: nothing written
+        write_game(str(path), lines)
+    return out
+
+
+def undo(game_id: str) -> dict:
+    """Take the last event out; the game's JSON after it."""
+    with _LOCK:
+        path = _path(game_id)
+        lines = [ln for ln in _lines(path) if ln.strip()]
+        if len(lines) <= 1:
+            raise _Refused(409, "nothing_to_undo", "no event to undo: the game has just started")
+        lines.pop()
+        out = game_json(game_id, lines)
+        write_game(str(path), lines)
+    return out
+
+
+def list_games() -> list[dict]:
+    """The games kept, newest first: id, players, ruleset, round, ended."""
+    folder = games_dir()
+    out = []
+    for path in sorted(folder.glob("*.jsonl"), reverse=True) if folder.is_dir() else []:
+        if not GAME_ID.fullmatch(path.stem):
+            continue
+        try:
+            g = game_json(path.stem, _lines(path))
+        except (_Refused, OSError, ValueError):
+            continue                              # a file edited by hand into nonsense
+        out.append({"id": g["id"], "players": g["players"], "ruleset": g["ruleset"],
+                    "round": g["state"]["round"], "ended": g["state"]["ended"]})
+    return out
+
+
+def _answer(fn, *args) -> JSONResponse:
+    try:
+        return JSONResponse(fn(*args))
+    except _Refused as exc:
+        return JSONResponse({"error": exc.message, "code": exc.code}, status_code=exc.status)
+
+
+async def _answer_body(request: Request, fn, *args) -> JSONResponse:
+    """``fn(*args, body)`` in a worker thread (it reads and writes a file, and may score a
+    hand), for the request's JSON body."""
+    try:
+        body = await _body(request)
+    except _Refused as exc:
+        return JSONResponse({"error": exc.message, "code": exc.code}, status_code=exc.status)
+    return await run_in_threadpool(_answer, fn, *args, body)
+
+
+def install(app: FastAPI) -> None:
+    """Put the table mode's endpoints and page on ``app``."""
+
+    @app.get("/api/games", summary="The games kept on this device")
+    def api_games():
+        return _answer(lambda: {"games": list_games()})
+
+    @app.post("/api/games", summary="Start a game (players, ruleset, options)")
+    async def api_new_game(request: Request, _: dict[str, Any] = Body(None, examples=[
+            {"players": ["Ann", "Bob", "Cai", "Dan"], "options": {"east_only": True}}])):
+        return await _answer_body(request, create_game)
+
+    @app.get("/api/games/{game_id}", summary="A game's standings and history")
+    def api_game(game_id: str):
+        return _answer(lambda: game_json(game_id, _lines(_path(game_id))))
+
+    @app.post("/api/games/{game_id}/events", summary="Add one event (docs/game-json.md)")
+    async def api_event(game_id: str, request: Request, _: dict[str, Any] = Body(None, examples=[
+            {"type": "riichi", "player": "Bob"}])):
+        return await _answer_body(request, add_event, game_id)
+
+    @app.post("/api/games/{game_id}/undo", summary="Take the last event out")
+    def api_undo(game_id: str):
+        return _answer(undo, game_id)
+
+    @app.get("/table", include_in_schema=False)
+    def table_page():
+        return FileResponse(WEB_DIR / "table.html", media_type="text/html")
