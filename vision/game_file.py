@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Valida
 
 from scoring.tournament import mcr_game as mcr
 from scoring.tournament import riichi_game as rg
-from vision.commands.table import Name, format_validation_error
+from vision.validation import Name, format_validation_error
 
 
 Options = Union[rg.Options, mcr.McrOptions]

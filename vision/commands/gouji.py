@@ -37,7 +37,8 @@ import argparse
 from pydantic import BaseModel, ConfigDict
 
 from scoring.tournament import gouji
-from vision.commands.table import Name, named_twice, one_object, run_json_command
+from vision.commands.table import named_twice, one_object, run_json_command
+from vision.validation import Name
 
 HELP = "Gouji team match scoring from finishing orders (JSON in, JSON out)"
 

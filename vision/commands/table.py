@@ -45,15 +45,14 @@ import json
 import sys
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from scoring.request import json_kind
+from vision.validation import Name, format_validation_error
 from scoring.tournament import ema
 
 HELP = "MCR table points of one table, EMA MCR tournament rules (JSON in, JSON out)"
 
-# "Ann " is Ann: a trailing space must not make a second player (or team)
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 
 
 class _Strict(BaseModel):
@@ -173,17 +172,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = doc_epilog(__doc__)
     parser.add_argument("input", nargs="?", default="-",
                         help="table JSON file ('-' or absent: stdin)")
-
-
-def format_validation_error(exc: ValidationError) -> str:
-    """One line per problem: 'where: what'."""
-    lines = []
-    for err in exc.errors():
-        # list positions counted from 1, as a scorekeeper counts players and games
-        where = ".".join(f"#{p + 1}" if isinstance(p, int) else "(name)" if p == "[key]"
-                         else str(p) or '""' for p in err["loc"]) or "(document)"
-        lines.append(f"  {where}: {err['msg']}")
-    return "\n".join(lines)
 
 
 class InputError(ValueError):

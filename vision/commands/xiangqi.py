@@ -36,7 +36,8 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from scoring.tournament import xiangqi
-from vision.commands.table import Name, run_json_command
+from vision.commands.table import run_json_command
+from vision.validation import Name
 
 HELP = "Xiangqi knockout: bracket by lots, byes, forfeits, places 1-3 (JSON in, JSON out)"
 
