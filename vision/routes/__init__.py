@@ -1,0 +1,12 @@
+"""The HTTP server's parts, one job each, assembled by :func:`vision.server.create_app`.
+
+- :mod:`.state`: the one value the routes share (limits, the reader, the worker threads, the
+  memo of readings, the set profiles' storage); :mod:`.workers`, :mod:`.readings`,
+  :mod:`.setstore` are its parts.
+- :mod:`.inputs`: a request's body and form fields, read and checked (:class:`.errors.ApiError`).
+- :mod:`.guard`: the middleware that bounds bodies and photos in flight; :mod:`.errors`: the
+  error answers' one shape; :mod:`.models`: the documented answer shapes (OpenAPI).
+- The routes, each module with ``install(app, state)``: :mod:`.photos` (``/api/read``,
+  ``/api/score``, ``/api/check-photo``), :mod:`.sets` (``/api/set/*``, ``/api/sets``),
+  :mod:`.typed` (``/api/hand``, ``/api/check``), :mod:`.site` (``/api/health``, the page).
+"""
