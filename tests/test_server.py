@@ -20,7 +20,8 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from vision.classes import TILE_CLASSES  # noqa: E402
 from vision.detections import Detection, Detections  # noqa: E402
-from vision.server import Limits, create_app, parse_fixes  # noqa: E402
+from vision.fixspec import FixSpecError, fixes_from_json  # noqa: E402
+from vision.server import Limits, create_app  # noqa: E402
 
 
 def png(img: np.ndarray) -> bytes:
@@ -229,9 +230,10 @@ def test_score_passes_declared_melds():
 
 
 def test_parse_fixes_forms():
-    assert parse_fixes({"3": "5p", "10": " 0s"}) == {3: "5p", 10: "0s"}
-    assert parse_fixes(["3=5p", [4, "7z"]]) == {3: "5p", 4: "7z"}
-    assert parse_fixes(None) == {}
+    # the fixes field's forms, parsed by the one parser the command line uses too
+    assert fixes_from_json({"3": "5p", "10": " 0s"}) == {3: "5p", 10: "0s"}
+    assert fixes_from_json(["3=5p", [4, "7z"]]) == {3: "5p", 4: "7z"}
+    assert fixes_from_json(None) == {}
 
 
 @pytest.mark.parametrize("value, message", [
@@ -242,9 +244,9 @@ def test_parse_fixes_forms():
     ({"1" * 5000: "1m"}, "not a tile number"),     # over Python's int conversion limit (was a 500)
 ])
 def test_parse_fixes_refuses_what_would_fix_a_tile_by_accident(value, message):
-    from vision.server import ApiError
-    with pytest.raises(ApiError, match=message):
-        parse_fixes(value)
+    with pytest.raises(FixSpecError, match=message) as refused:
+        fixes_from_json(value)
+    assert refused.value.code == "bad_fixes"        # the API's code for it (a 422)
 
 
 @pytest.mark.parametrize("field, value", [
@@ -763,9 +765,9 @@ def test_photos_past_the_limit_get_503_at_once_and_the_server_reads_on():
 
 
 def test_the_heap_is_trimmed_when_the_last_photo_is_read(monkeypatch):
-    import vision.server as server
+    import vision.routes.workers as workers
     trims = []
-    monkeypatch.setattr(server, "_MALLOC_TRIM", trims.append)
+    monkeypatch.setattr(workers, "_MALLOC_TRIM", trims.append)
     c = TestClient(create_app(reader=PixelReader()))
     assert c.post("/api/read", files={"image": ("a.png", png(coded_image(4)), "image/png")}).status_code == 200
     assert trims == [0]

@@ -71,79 +71,107 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_context_arguments(parser)
 
 
+class _Refused(Exception):
+    """What stops the batch before or while it runs: its message is the one line printed."""
+
+
 def run(args: argparse.Namespace, reader=None) -> int:
     """The command; ``reader`` is a stand-in reader for tests (this process only)."""
     from vision import batch
-    from vision.commands.score import UsageError, context_from_args, in_flag_words
     from vision.commands.stream import _quiet_video_libraries
-    from vision.pipeline import PhotoError, validate_context
-
-    def fail(msg: str) -> int:
-        print(f"tilescope batch: {msg}", file=sys.stderr)
-        return 2
 
     _quiet_video_libraries()
+    try:
+        settings, workers, notes = _settings(args)
+        files, missing = batch.expand(args.paths)
+        out_path = os.path.abspath(args.out)
+        files = [f for f in files if os.path.abspath(f) != out_path]
+        tasks = batch.plan(files, args.fps, args.segment or batch.SEGMENT_S)
+        output = _output(args, settings)
+        if notes:
+            print("tilescope batch: assumed " + "; ".join(notes), file=sys.stderr)
+        try:
+            _read_all(args, tasks, missing, output, settings, workers, reader)
+        finally:
+            output.close()
+    except _Refused as exc:
+        print(f"tilescope batch: {exc}", file=sys.stderr)
+        return 2
+    print(summary_text(batch.summary(output.lines), args.out), file=sys.stderr)
+    return 0
+
+
+def _settings(args: argparse.Namespace):
+    """The options checked: ``(batch.Settings, worker processes, notes on what was assumed)``."""
+    from vision import batch
+    from vision.commands.score import UsageError, context_from_args, in_flag_words
+    from vision.pipeline import PhotoError, validate_context
+
     if args.fps <= 0 or args.stable < 1 or (args.segment is not None and args.segment <= 0):
-        return fail("--fps and --segment must be above 0, --stable at least 1")
+        raise _Refused("--fps and --segment must be above 0, --stable at least 1")
     cores = _cores()
     workers = args.workers if args.workers is not None else cores
     if workers < 1:
-        return fail("--workers must be at least 1")
+        raise _Refused("--workers must be at least 1")
     try:
         ctx, notes = context_from_args(args)
         ctx = validate_context(ctx)
     except UsageError as exc:
-        return fail(str(exc))
+        raise _Refused(str(exc)) from None
     except PhotoError as exc:
-        return fail(in_flag_words(str(exc), args))
+        raise _Refused(in_flag_words(str(exc), args)) from None
     if args.ray is not None:
         try:
             import ray  # noqa: F401
         except ImportError:
-            return fail("--ray needs Ray: pip install 'tilescope[cluster]' (or '.[cluster]' in a clone)")
+            raise _Refused("--ray needs Ray: pip install 'tilescope[cluster]' (or '.[cluster]' "
+                           "in a clone)") from None
     settings = batch.Settings(ctx, args.weights, args.set, args.fps, args.stable,
                               threads=max(1, cores // workers) if args.ray is None else 1)
-    files, missing = batch.expand(args.paths)
-    out_path = os.path.abspath(args.out)
-    files = [f for f in files if os.path.abspath(f) != out_path]
-    tasks = batch.plan(files, args.fps, args.segment or batch.SEGMENT_S)
+    return settings, workers, notes
+
+
+def _output(args: argparse.Namespace, settings):
+    """The ``--out`` file, opened to append (what it holds already is skipped)."""
+    from vision import batch
+
     try:
-        output = batch.Output(args.out, settings.header())
+        return batch.Output(args.out, settings.header())
     except batch.BatchError as exc:
-        return fail(str(exc))
+        raise _Refused(str(exc)) from None
     except OSError as exc:
-        return fail(f"--out {args.out}: {exc.strerror or exc}")
-    if notes:
-        print("tilescope batch: assumed " + "; ".join(notes), file=sys.stderr)
+        raise _Refused(f"--out {args.out}: {exc.strerror or exc}") from None
+
+
+def _read_all(args, tasks, missing, output, settings, workers: int, reader) -> None:
+    """Every task not yet in ``output`` read (on this machine or with Ray), each task's lines
+    written as it ends; files that are missing get their line too."""
+    from vision import batch
+
+    for line in missing:
+        if ("photo", os.path.abspath(line["input"])) not in output.done:
+            output.write([line])
+    pending = list(batch.iter_pending(tasks, output))
+    skipped = len(tasks) - len(pending)
+    if skipped:
+        print(f"tilescope batch: {skipped} of {len(tasks)} photos and video segments already "
+              f"in {args.out}, skipped",
+              file=sys.stderr)
+    progress = Progress(sum(t.cost for t in pending), enabled=not args.no_progress)
+
+    def done(task, lines) -> None:
+        output.write(lines)
+        progress.update(task.cost)
+
     try:
-        for line in missing:
-            if ("photo", os.path.abspath(line["input"])) not in output.done:
-                output.write([line])
-        pending = list(batch.iter_pending(tasks, output))
-        skipped = len(tasks) - len(pending)
-        if skipped:
-            print(f"tilescope batch: {skipped} of {len(tasks)} photos and video segments already "
-                  f"in {args.out}, skipped",
-                  file=sys.stderr)
-        progress = Progress(sum(t.cost for t in pending), enabled=not args.no_progress)
-
-        def done(task, lines) -> None:
-            output.write(lines)
-            progress.update(task.cost)
-
-        try:
-            if args.ray is not None:
-                batch.run_ray(pending, settings, args.ray, args.workers, done)
-            else:
-                batch.run_local(pending, settings, min(workers, max(1, len(pending))), done, reader)
-        except batch.BatchError as exc:
-            return fail(str(exc))
-        finally:
-            progress.close()
+        if args.ray is not None:
+            batch.run_ray(pending, settings, args.ray, args.workers, done)
+        else:
+            batch.run_local(pending, settings, min(workers, max(1, len(pending))), done, reader)
+    except batch.BatchError as exc:
+        raise _Refused(str(exc)) from None
     finally:
-        output.close()
-    print(summary_text(batch.summary(output.lines), args.out), file=sys.stderr)
-    return 0
+        progress.close()
 
 
 def _cores() -> int:

@@ -95,67 +95,87 @@ def print_verdict(verdict, as_json: bool, out=None) -> None:
 
 
 def run(args) -> int:
-    from scoring.hand import HandError
-    from scoring.tiles import TileError
     from vision.commands.score import is_photo, run_check_photo
 
-    if args.declared in ("ron", "tsumo"):
-        if args.win is None:        # a declared ron or tsumo says how the win came
-            args.win = args.declared
-        elif args.win != args.declared:
-            print(f"tilescope check: --declared {args.declared} but --win {args.win}: give one "
-                  f"of them, or the same for both", file=sys.stderr)
-            return 2
+    problem = _win_from_declared(args)
+    if problem is not None:
+        return _fail(problem)
     if is_photo(args.file):
-        if args.text is not None:
-            print("tilescope check: give either a PHOTO or --text, not both", file=sys.stderr)
-            return 2
-        if args.count_as_typed:
-            # a photo's count is no typing: one that does not add up holds the ruling back
-            print("tilescope check: --count-as-typed goes with --text or FILE: a photo whose tiles "
-                  "do not add up is not ruled on; count them at the table and pass --text",
-                  file=sys.stderr)
-            return 2
-        return run_check_photo(args)
-
+        problem = _photo_flags_problem(args)
+        return _fail(problem) if problem else run_check_photo(args)
     if args.text is not None:
-        if args.file:
-            from vision.commands.hand import both_file_and_text
-            print(f"tilescope check: {both_file_and_text(args.file)}", file=sys.stderr)
-            return 2
-        photo_only = [f"--{name}" for name in ("context", "fix", "meld", "annotate", "weights")
-                      if getattr(args, name, None)]
-        if photo_only:
-            verb = "goes" if len(photo_only) == 1 else "go"
-            print(f"tilescope check: {', '.join(photo_only)} {verb} with a PHOTO, not with --text",
-                  file=sys.stderr)
-            return 2
-        from scoring.verdict import CountError
-        from vision.commands.hand import _request_from_args
-        try:
-            # a hand one tile short reads with its last tile as the winning tile: the verdict
-            # then names the count (and a left-out winning tile) unless --count-as-typed
-            req = _request_from_args(args, short_hand=True)
-            verdict = verdict_for(req, args)
-        except CountError as exc:
-            short = exc.typed == 13 - 3 * exc.melds and args.win_tile is None
-            hint = " (the winning tile left out? write it last, or name it with --win-tile)" if short else ""
-            print(f"tilescope check: {exc.words('--count-as-typed', hint=hint)}", file=sys.stderr)
-            return 2
-        except (HandError, TileError) as exc:
-            print(f"tilescope check: {exc}", file=sys.stderr)
-            return 2
-        if not args.json:
-            from vision.commands.hand import assumed_line
-            line = assumed_line(args, req.ruleset)
-            if line:            # first, as `score` does: a dealer's chombo is 12000, another's 8000
-                print(line + "\n")
-        print_verdict(verdict, args.json)
-        from vision.commands.hand import ignored_flags
-        for note in ignored_flags(args, req.ruleset):
-            print(f"tilescope check: {note}", file=sys.stderr)
-        return 0
+        problem = _text_flags_problem(args)
+        return _fail(problem) if problem else _run_text(args)
     from scoring.verdict import check_json, no_ruling
     from vision.commands.hand import run_json_file
 
     return run_json_file("check", args.file, check_json, lambda message: no_ruling(None, message))
+
+
+def _fail(message: str) -> int:
+    print(f"tilescope check: {message}", file=sys.stderr)
+    return 2
+
+
+def _win_from_declared(args) -> str | None:
+    """A declared ron or tsumo says how the win came: ``args.win`` set from it; the problem
+    when ``--win`` says otherwise."""
+    if args.declared in ("ron", "tsumo"):
+        if args.win is None:
+            args.win = args.declared
+        elif args.win != args.declared:
+            return (f"--declared {args.declared} but --win {args.win}: give one of them, or the "
+                    "same for both")
+    return None
+
+
+def _photo_flags_problem(args) -> str | None:
+    """What is wrong with the flags given with a PHOTO, or None."""
+    if args.text is not None:
+        return "give either a PHOTO or --text, not both"
+    if args.count_as_typed:
+        # a photo's count is no typing: one that does not add up holds the ruling back
+        return ("--count-as-typed goes with --text or FILE: a photo whose tiles do not add up is "
+                "not ruled on; count them at the table and pass --text")
+    return None
+
+
+def _text_flags_problem(args) -> str | None:
+    """What is wrong with the flags given with ``--text``, or None."""
+    if args.file:
+        from vision.commands.hand import both_file_and_text
+        return both_file_and_text(args.file)
+    photo_only = [f"--{name}" for name in ("context", "fix", "meld", "annotate", "weights")
+                  if getattr(args, name, None)]
+    if photo_only:
+        verb = "goes" if len(photo_only) == 1 else "go"
+        return f"{', '.join(photo_only)} {verb} with a PHOTO, not with --text"
+    return None
+
+
+def _run_text(args) -> int:
+    """``--text``: the verdict on the typed hand, printed; 2 for a hand that cannot be ruled on."""
+    from scoring.hand import HandError
+    from scoring.tiles import TileError
+    from scoring.verdict import CountError
+    from vision.commands.hand import _request_from_args, assumed_line, ignored_flags
+
+    try:
+        # a hand one tile short reads with its last tile as the winning tile: the verdict
+        # then names the count (and a left-out winning tile) unless --count-as-typed
+        req = _request_from_args(args, short_hand=True)
+        verdict = verdict_for(req, args)
+    except CountError as exc:
+        short = exc.typed == 13 - 3 * exc.melds and args.win_tile is None
+        hint = " (the winning tile left out? write it last, or name it with --win-tile)" if short else ""
+        return _fail(exc.words('--count-as-typed', hint=hint))
+    except (HandError, TileError) as exc:
+        return _fail(str(exc))
+    if not args.json:
+        line = assumed_line(args, req.ruleset)
+        if line:            # first, as `score` does: a dealer's chombo is 12000, another's 8000
+            print(line + "\n")
+    print_verdict(verdict, args.json)
+    for note in ignored_flags(args, req.ruleset):
+        print(f"tilescope check: {note}", file=sys.stderr)
+    return 0

@@ -62,62 +62,112 @@ def run(args) -> int:
     return _fail("give an action: learn, show or list (tilescope set --help)")
 
 
+class _Refused(Exception):
+    """A step of ``set learn`` that cannot go on: its message is the one line printed."""
+
+
 def _learn(args) -> int:
-    from vision.imageio import ImageError, load_image
-    from vision.set_learning import learn_sheet, parse_sheet
-    from vision.tileset import SetError, TileSet, data_dir, is_name
+    """``set learn``: the sheet's tiles named, the photo read, each tile learned into the set,
+    the set saved, and what was learned said."""
+    try:
+        kinds = _sheet_kinds(args)
+        target, into = _target(args)
+        image, reader = _photo_and_reader(args)
+        photo_name = "standard input" if args.photo == "-" else Path(args.photo).name
+        learned = _learned(args, reader, image, kinds, into, target.stem, photo_name)
+        path = _saved(learned.tileset, target)
+    except _Refused as exc:
+        return _fail(str(exc))
+    _say_learned(args, learned, len(kinds), photo_name, path)
+    return 0
+
+
+def _sheet_kinds(args) -> list:
+    """``--name`` checked and ``--tiles`` parsed: the sheet's kinds in reading order."""
+    from vision.set_learning import parse_sheet
+    from vision.tileset import SetError, is_name
 
     if args.name is not None and not is_name(args.name):
-        return _fail(f"--name {args.name[:40]!r}: use letters, digits, '_', '-' or '.' (at most 40)")
+        raise _Refused(f"--name {args.name[:40]!r}: use letters, digits, '_', '-' or '.' (at most 40)")
     try:
-        kinds = parse_sheet(args.tiles)
+        return parse_sheet(args.tiles)
     except SetError as exc:
-        return _fail(str(exc))
+        raise _Refused(str(exc)) from None
+
+
+def _target(args) -> tuple[Path, object]:
+    """The set's file (``--name`` in the data folder, or ``--out``) and the set it holds
+    already (None when it is new)."""
+    from vision.tileset import SetError, TileSet, data_dir
+
     target = data_dir() / f"{args.name}.npz" if args.name else Path(args.out)
     if target.suffix != ".npz":
         target = target.with_name(target.name + ".npz")
-    into = None
-    if target.exists():
-        try:
-            into = TileSet.load(target)
-        except SetError as exc:
-            return _fail(f"{exc} (to start afresh, write to another file)")
+    if not target.exists():
+        return target, None
+    try:
+        return target, TileSet.load(target)
+    except SetError as exc:
+        raise _Refused(f"{exc} (to start afresh, write to another file)") from None
+
+
+def _photo_and_reader(args):
+    """The photo, and the tile reader (``--weights`` or the bundled models)."""
+    from vision.imageio import ImageError, load_image
+
     try:
         image = load_image(args.photo)
     except ImageError as exc:
-        return _fail(str(exc))
+        raise _Refused(str(exc)) from None
     from vision.detector import ModelError
     from vision.pipeline import get_reader
 
     try:
-        reader = get_reader(args.weights)
+        return image, get_reader(args.weights)
     except (ModelError, OSError) as exc:
-        return _fail(f"cannot load the tile models: {exc}")
-    photo_name = "standard input" if args.photo == "-" else Path(args.photo).name
+        raise _Refused(f"cannot load the tile models: {exc}") from None
+
+
+def _learned(args, reader, image, kinds: list, into, stem: str, photo_name: str):
+    """:func:`vision.set_learning.learn_sheet` on the photo; a refused sheet's message points
+    at a picture of the tiles found, numbered, when one could be written."""
+    from vision.detector import ModelError
+    from vision.set_learning import learn_sheet
+    from vision.tileset import SetError
+
     try:
-        learned = learn_sheet(reader, image, kinds, into=into, name=args.name or target.stem,
-                              source=photo_name, trust_order=args.trust_order)
+        return learn_sheet(reader, image, kinds, into=into, name=args.name or stem,
+                           source=photo_name, trust_order=args.trust_order)
     except SetError as exc:
         found = getattr(exc, "detections", None)
-        if found is not None:
-            picture = _found_picture(image, found, args.photo)
-            if picture:
-                return _fail(f"{exc}\n  the tiles found, numbered in reading order: {picture}")
-        return _fail(str(exc))
+        picture = _found_picture(image, found, args.photo) if found is not None else None
+        if picture:
+            raise _Refused(f"{exc}\n  the tiles found, numbered in reading order: {picture}") from None
+        raise _Refused(str(exc)) from None
     except ModelError as exc:
-        return _fail(str(exc))
+        raise _Refused(str(exc)) from None
+
+
+def _saved(ts, target: Path) -> Path:
+    from vision.tileset import SetError
+
     try:
-        path = learned.tileset.save(target)
+        return ts.save(target)
     except SetError as exc:
-        return _fail(str(exc))
+        raise _Refused(str(exc)) from None
+
+
+def _say_learned(args, learned, n: int, photo_name: str, path: Path) -> None:
+    """What was learned: swaps first, on stderr (the one mistake a sheet hides), then the
+    set's size, the tiles read otherwise, and how to read with it."""
     ts = learned.tileset
-    for d, e in learned.swaps:      # said first and on stderr: the one mistake a sheet hides
+    for d, e in learned.swaps:
         print(f"tilescope set: LOOK: tiles {d.index + 1} and {e.index + 1} may be swapped: "
               f"{d.index + 1} was named {d.given} and reads as {d.read} ({d.confidence:.2f}), "
               f"{e.index + 1} was named {e.given} and reads as {e.read} ({e.confidence:.2f}). "
               "Learned as named; if they were swapped, lay them right and learn into a new file",
               file=sys.stderr)
-    print(f"learned {len(kinds)} tiles from {photo_name}: the set {ts.name!r} now holds "
+    print(f"learned {n} tiles from {photo_name}: the set {ts.name!r} now holds "
           f"{len(ts)} references of {len(ts.held())} kinds -> {path}")
     if learned.disagreements:
         print("read otherwise without the set (learned as you named them; if one was misnamed, "
@@ -125,7 +175,6 @@ def _learn(args) -> int:
         for d in learned.disagreements:
             print(f"  {d}")
     print(f"read with it: tilescope score PHOTO --set {args.name or path}")
-    return 0
 
 
 def _found_picture(image, dets, photo: str) -> str | None:

@@ -26,14 +26,15 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import Body, FastAPI, Request
-from fastapi.responses import FileResponse, JSONResponse
-from starlette.concurrency import run_in_threadpool
+from fastapi.responses import FileResponse
 
 from scoring.tournament import riichi_game as rg
 from vision.game_file import (GameFileError, decode_json, ranking_json, read_game, state_json,
                               write_game)
+from vision.routes.errors import ApiError
+from vision.routes.site import WEB_DIR
+from vision.routes.state import ServerState
 
-WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 GAME_ID = re.compile(r"[0-9]{8}-[0-9]{6}-[0-9a-f]{6}")
 MAX_EVENT_BYTES = 64 * 1024          # one event line; a scored hand is well under 1 KB
 _LOCK = threading.Lock()             # one writer at a time: read, check, replace the file
@@ -49,19 +50,13 @@ def games_dir() -> Path:
     return user_data_path("tilescope", appauthor=False) / "games"
 
 
-class _Refused(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
-
-
 def _path(game_id: str) -> Path:
     if not GAME_ID.fullmatch(game_id):
-        raise _Refused(404, "unknown_game", f"no game {game_id[:40]!r} (ids look like "
+        raise ApiError(404, "unknown_game", f"no game {game_id[:40]!r} (ids look like "
                                             "20261204-210000-a1b2c3)")
     path = games_dir() / f"{game_id}.jsonl"
     if not path.is_file():
-        raise _Refused(404, "unknown_game", f"no game {game_id!r} on this device")
+        raise ApiError(404, "unknown_game", f"no game {game_id!r} on this device")
     return path
 
 
@@ -77,9 +72,9 @@ def _read(lines: list[str], game_id: str):
         return read_game(lines, game_id)
     except GameFileError as exc:
         first = str(exc).startswith(f"{game_id}:1:") or len(lines) == 1
-        raise _Refused(422, "invalid_game" if first else "invalid_event", str(exc)) from None
+        raise ApiError(422, "invalid_game" if first else "invalid_event", str(exc)) from None
     except rg.GameError as exc:
-        raise _Refused(422, exc.code, str(exc).split(": ", 1)[1]) from None
+        raise ApiError(422, exc.code, str(exc).split(": ", 1)[1]) from None
 
 
 def game_json(game_id: str, lines: list[str]) -> dict:
@@ -106,7 +101,7 @@ def _new_id() -> str:
 
 def _one_object(body: Any, what: str) -> dict:
     if not isinstance(body, dict):
-        raise _Refused(422, "invalid_request", f"{what} is one JSON object, got "
+        raise ApiError(422, "invalid_request", f"{what} is one JSON object, got "
                                                f"{type(body).__name__}")
     return body
 
@@ -114,11 +109,11 @@ def _one_object(body: Any, what: str) -> dict:
 async def _body(request: Request) -> Any:
     raw = await request.body()
     if len(raw) > MAX_EVENT_BYTES:
-        raise _Refused(413, "too_large", f"the body is over {MAX_EVENT_BYTES:,} bytes")
+        raise ApiError(413, "too_large", f"the body is over {MAX_EVENT_BYTES:,} bytes")
     try:
         return decode_json(raw.decode("utf-8-sig"), "the request body")
     except (GameFileError, UnicodeDecodeError) as exc:
-        raise _Refused(400, "bad_json", str(exc)) from None
+        raise ApiError(400, "bad_json", str(exc)) from None
 
 
 def create_game(body: Any) -> dict:
@@ -126,7 +121,7 @@ def create_game(body: Any) -> dict:
     body = _one_object(body, "a new game")
     extra = sorted(set(body) - {"players", "ruleset", "options"})
     if extra:
-        raise _Refused(422, "invalid_request", f"unknown key {extra[0]!r}: a new game has "
+        raise ApiError(422, "invalid_request", f"unknown key {extra[0]!r}: a new game has "
                                                "players, ruleset and options")
     header: dict[str, Any] = {"type": "game"}
     if body.get("ruleset", "riichi") != "riichi":
@@ -160,7 +155,7 @@ def undo(game_id: str) -> dict:
         path = _path(game_id)
         lines = [ln for ln in _lines(path) if ln.strip()]
         if len(lines) <= 1:
-            raise _Refused(409, "nothing_to_undo", "no event to undo: the game has just started")
+            raise ApiError(409, "nothing_to_undo", "no event to undo: the game has just started")
         lines.pop()
         out = game_json(game_id, lines)
         write_game(str(path), lines)
@@ -176,54 +171,41 @@ def list_games() -> list[dict]:
             continue
         try:
             g = game_json(path.stem, _lines(path))
-        except (_Refused, OSError, ValueError):
+        except (ApiError, OSError, ValueError):
             continue                              # a file edited by hand into nonsense
         out.append({"id": g["id"], "players": g["players"], "ruleset": g["ruleset"],
                     "round": g["state"]["round"], "ended": g["state"]["ended"]})
     return out
 
 
-def _answer(fn, *args) -> JSONResponse:
-    try:
-        return JSONResponse(fn(*args))
-    except _Refused as exc:
-        return JSONResponse({"error": exc.message, "code": exc.code}, status_code=exc.status)
+def install(app: FastAPI, state: ServerState) -> None:
+    """Put the table mode's endpoints and page on ``app``. A game's file is read and written
+    on the typed hands' thread (it may score a hand); a refusal is an ApiError."""
 
-
-async def _answer_body(request: Request, fn, *args) -> JSONResponse:
-    """``fn(*args, body)`` in a worker thread (it reads and writes a file, and may score a
-    hand), for the request's JSON body."""
-    try:
-        body = await _body(request)
-    except _Refused as exc:
-        return JSONResponse({"error": exc.message, "code": exc.code}, status_code=exc.status)
-    return await run_in_threadpool(_answer, fn, *args, body)
-
-
-def install(app: FastAPI) -> None:
-    """Put the table mode's endpoints and page on ``app``."""
+    async def typed(fn, *args):
+        return await state.workers.run(fn, *args, typed=True)
 
     @app.get("/api/games", summary="The games kept on this device")
-    def api_games():
-        return _answer(lambda: {"games": list_games()})
+    async def api_games():
+        return {"games": await typed(list_games)}
 
     @app.post("/api/games", summary="Start a game (players, ruleset, options)")
     async def api_new_game(request: Request, _: dict[str, Any] = Body(None, examples=[
             {"players": ["Ann", "Bob", "Cai", "Dan"], "options": {"east_only": True}}])):
-        return await _answer_body(request, create_game)
+        return await typed(create_game, await _body(request))
 
     @app.get("/api/games/{game_id}", summary="A game's standings and history")
-    def api_game(game_id: str):
-        return _answer(lambda: game_json(game_id, _lines(_path(game_id))))
+    async def api_game(game_id: str):
+        return await typed(lambda: game_json(game_id, _lines(_path(game_id))))
 
     @app.post("/api/games/{game_id}/events", summary="Add one event (docs/game-json.md)")
     async def api_event(game_id: str, request: Request, _: dict[str, Any] = Body(None, examples=[
             {"type": "riichi", "player": "Bob"}])):
-        return await _answer_body(request, add_event, game_id)
+        return await typed(add_event, game_id, await _body(request))
 
     @app.post("/api/games/{game_id}/undo", summary="Take the last event out")
-    def api_undo(game_id: str):
-        return _answer(undo, game_id)
+    async def api_undo(game_id: str):
+        return await typed(undo, game_id)
 
     @app.get("/table", include_in_schema=False)
     def table_page():

@@ -1,0 +1,81 @@
+"""Every error the HTTP API answers, in one shape: ``{"error": message, "code": short_name}``.
+
+:class:`ApiError` is what a route raises; :func:`install` makes FastAPI's own errors (a form
+field missing, a body that is not JSON, a path that does not exist) and any bug answer in the
+same shape, never as a bare 500 or pydantic's words about classes.
+"""
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+# the routes that take a JSON body, not a form (their errors say so)
+JSON_PATHS = ("/api/hand", "/api/check")
+
+
+class ApiError(Exception):
+    """An error the API reports as ``{"error": message, "code": code}`` with HTTP ``status``."""
+
+    def __init__(self, status: int, code: str, message: str, extra: dict | None = None):
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.extra = extra or {}     # more keys of the answer (``found`` of /api/set/learn)
+
+
+def install(app: FastAPI) -> None:
+    """The app's error answers: ApiError, FastAPI's validation and HTTP errors, and bugs."""
+    app.add_exception_handler(ApiError, _api_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(Exception, _bug)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+
+
+async def _api_error(_: Request, exc: ApiError):
+    return JSONResponse({"error": exc.message, "code": exc.code, **exc.extra}, status_code=exc.status)
+
+
+async def _validation_error(request: Request, exc: RequestValidationError):
+    errors = exc.errors()
+    if request.url.path in JSON_PATHS and "json" not in request.headers.get("content-type", ""):
+        return JSONResponse({"error": f"{request.url.path} takes a JSON body (Content-Type: "
+                                      "application/json), not a form or an upload; a photo "
+                                      "goes to /api/score", "code": "invalid_request"},
+                            status_code=422)
+    if any(e.get("type") == "json_invalid" for e in errors):
+        return JSONResponse({"error": "the request body is not valid JSON", "code": "bad_json"},
+                            status_code=400)
+    parts = []
+    for e in errors:
+        where = ".".join(str(p) for p in e.get("loc", ()) if p != "body") or "body"
+        msg = e.get("msg", "invalid")
+        if where == "image" and e.get("type") == "missing":
+            # most often a photo sent as the raw body, not as a form's file field
+            msg = ("a photo is sent as the form field 'image' of a multipart/form-data "
+                   "request (curl -F image=@photo.jpg), not as the raw body")
+        elif where == "image":      # a text field named image: pydantic's words name classes
+            msg = ("send the photo as a file (curl -F image=@photo.jpg, with the @), "
+                   "not as text")
+        parts.append(f"{where}: {msg}")
+    return JSONResponse({"error": "; ".join(parts), "code": "invalid_request"}, status_code=422)
+
+
+async def _bug(_: Request, exc: Exception):
+    # anything else is a bug in tilescope: still the documented error shape, not a bare 500
+    return JSONResponse({"error": f"internal error ({type(exc).__name__}): this is a bug in "
+                                  "tilescope; please report it with the photo or request",
+                         "code": "internal"}, status_code=500)
+
+
+async def _http_error(request: Request, exc: StarletteHTTPException):
+    if exc.status_code == 400 and request.url.path in JSON_PATHS:
+        # FastAPI's own parse of the body failed where json does (nesting, a number of
+        # thousands of digits, bytes that are not UTF-8): the documented code
+        return JSONResponse({"error": "the request body is not valid JSON (not UTF-8 text, "
+                                      "nested too deep, or a number too long to read)",
+                             "code": "bad_json"}, status_code=400)
+    return JSONResponse({"error": str(exc.detail), "code": f"http_{exc.status_code}"},
+                        status_code=exc.status_code)
