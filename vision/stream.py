@@ -408,14 +408,22 @@ class FrameSource:
 
 def pipeline_scorer(context: dict | None = None) -> Callable[[np.ndarray, Detections], dict]:
     """A scorer for ``StreamRunner``: (frame, smoothed detections) → ``tilescope score --json``
-    dict, via ``vision.pipeline.score_photo`` (layout parser + scoring) with ``context``.
+    dict, via ``vision.pipeline.score_photo`` (layout parser + scoring) with ``context``; when
+    no winning hand is formed, ``"waits"``: the hand in play's (``vision.inplay.stream_waits``).
     Raises ``vision.pipeline.PhotoError`` now for a bad context, not at the first hand."""
-    from vision.pipeline import score_photo, validate_context
+    from vision.inplay import stream_waits
+    from vision.pipeline import _WIN_ONLY_WARNINGS, score_photo, validate_context
 
     ctx = validate_context(context)
 
     def score(image: np.ndarray, detections: Detections) -> dict:
-        return score_photo(detections, ctx).to_json()
+        scored = score_photo(detections, ctx).to_json()
+        if scored.get("request") is None:     # no win: a hand in play shows its waits
+            scored["waits"] = stream_waits(detections, ctx)
+            if scored["waits"] is not None:   # "13 tiles: no winning hand" is no news then
+                scored["warnings"] = [w for w in scored.get("warnings", [])
+                                      if w.get("code") not in _WIN_ONLY_WARNINGS]
+        return scored
 
     return score
 
@@ -425,7 +433,10 @@ def hand_message(event: HandEvent | None, scored: dict | None, time_s: float) ->
     ``hand.tiles`` are the scored tiles in the scorer's reading order (the order its warnings
     number them), or the stable tiles as tracked when nothing was scored; ``hand.lines`` every
     line of the value (:func:`value_lines`); ``hand.unsure`` whether the reading is in doubt
-    (:func:`unsure_tiles`), with the tiles in doubt in ``hand.unsure_tiles``."""
+    (:func:`unsure_tiles`), with the tiles in doubt in ``hand.unsure_tiles``; ``hand.waits``
+    a 13-tile hand in play's shanten and waits (``vision.inplay.waits_json``), else None."""
+    from vision.inplay import waits_summary
+
     if event is None or not event.tiles:
         return {"type": "hand", "frame": event.frame if event else None,
                 "time_s": round(time_s, 2), "hand": None}
@@ -435,8 +446,9 @@ def hand_message(event: HandEvent | None, scored: dict | None, time_s: float) ->
     # banner says so (a viewer sees no warnings)
     guessed = _guessed_numbers(warnings)
     unsure, doubted = unsure_tiles(warnings)
-    summary = summarize(scored.get("result"))
-    if unsure and scored.get("result") and not scored["result"].get("error"):
+    waits = scored.get("waits")
+    summary = waits_summary(waits) if waits else summarize(scored.get("result"))
+    if unsure and (waits or scored.get("result") and not scored["result"].get("error")):
         summary += f" ({_doubt_words(guessed, [n for n in doubted if n not in guessed])})"
     return {
         "type": "hand",
@@ -453,6 +465,7 @@ def hand_message(event: HandEvent | None, scored: dict | None, time_s: float) ->
             "unsure": unsure,
             "unsure_tiles": doubted,
             "warnings": warnings,
+            "waits": waits,
         },
     }
 
@@ -627,6 +640,11 @@ class StreamStats:
         return self.detected / self.seconds if self.seconds > 0 else 0.0
 
 
+def _makes_a_hand(scored: dict | None) -> bool:
+    """Whether a scorer's dict is a hand: scored, or a hand in play with its waits."""
+    return bool(scored) and (not (scored.get("result") or {}).get("error") or bool(scored.get("waits")))
+
+
 class StreamRunner:
     """Frames → detections → stable hands → scores → sinks.
 
@@ -686,7 +704,7 @@ class StreamRunner:
                     event = None
             if event is not None:
                 message = hand_message(event, scored, frame.time_s)
-                self._shown = (len(event.tiles), bool(scored) and not (scored.get("result") or {}).get("error"))
+                self._shown = (len(event.tiles), _makes_a_hand(scored))
                 self.stats.events += 1
                 hand = message["hand"]
                 self.banner = None if hand is None else (
@@ -722,7 +740,7 @@ class StreamRunner:
         which was scored, and making no hand themselves (an empty table is no such thing)."""
         shown_tiles, shown_scored = self._shown
         return (bool(event.tiles) and scored is not None and shown_scored
-                and bool((scored.get("result") or {}).get("error")) and len(event.tiles) < shown_tiles)
+                and not _makes_a_hand(scored) and len(event.tiles) < shown_tiles)
 
     def _score(self, image: np.ndarray, event: HandEvent) -> dict:
         try:

@@ -25,12 +25,42 @@ function show(msg) {
   // every line the value adds up from (dora and red fives included: hand.lines)
   document.getElementById("lines").textContent = (hand.lines || []).map((l) => "han" in l
     ? `${l.name} ${l.han}` : `${l.name} ${l.points}${l.count > 1 ? "×" + l.count : ""}`).join(" · ");
+  showWaits(hand.waits);
   // a value read from tiles the reader was unsure of is never shown as sure
   card.classList.toggle("unsure", !!hand.unsure);
   const n = (hand.unsure_tiles || []).length;
   document.getElementById("unsure").textContent = !hand.unsure ? ""
     : n ? `? unsure reading: tile${n > 1 ? "s" : ""} ${hand.unsure_tiles.join(", ")}` : "? unsure reading";
   card.classList.remove("hidden");
+}
+
+// a hand in play: each wait, its copies left and what it pays by ron and by tsumo ("no yaku"
+// and the like in words: wait.note)
+function showWaits(waits) {
+  const box = document.getElementById("waits");
+  box.textContent = "";
+  for (const w of (waits && waits.waits) || []) {
+    const row = document.createElement("div");
+    row.className = "wait";
+    row.appendChild(chip(w.tile));
+    const worth = (v) => v.valid ? (v.points != null ? String(v.points) : v.value) : "no win";
+    const text = document.createElement("span");
+    text.textContent = ` ×${w.left}  ron ${worth(w.ron)} · tsumo ${worth(w.tsumo)}`;
+    row.appendChild(text);
+    if (w.note) {
+      const note = document.createElement("small");
+      note.className = "note";
+      note.textContent = w.note;
+      row.appendChild(note);
+    }
+    box.appendChild(row);
+  }
+  for (const n of (waits && waits.notes) || []) {
+    const note = document.createElement("div");
+    note.className = "note";
+    note.textContent = n;
+    box.appendChild(note);
+  }
 }
 
 function connect() {
