@@ -111,3 +111,138 @@ def test_the_camera_s_dora_row_or_a_typed_one():
     assert live.current()["dora_indicators"] == "3s"
     live.set({"dora_indicators": None})
     assert live.current()["dora_indicators"] == "1m"               # back to the run's
+
+
+# ---------------------------------------------------------------- the game's ledger (--game)
+
+def new_game(tmp_path, options=None):
+    import json
+
+    from vision.ledger import LedgerSession
+
+    path = tmp_path / "game.jsonl"
+    path.write_text(json.dumps({"type": "game", "players": ["Ann", "Bob", "Cai", "Dan"],
+                                "options": options or {}}) + "\n")
+    return path, LedgerSession(str(path))
+
+
+def points(table) -> dict:
+    return {p["name"]: p["points"] for p in table["players"]}
+
+
+def test_a_scored_hand_is_proposed_confirmed_and_written_and_the_ledger_feeds_the_context(tmp_path):
+    import json
+
+    path, ledger = new_game(tmp_path)
+    clip, client, hub = setup(base={"ruleset": "riichi", "win": "ron"}, ledger=ledger)
+    with client:
+        ctx = client.get("/api/control").json()["context"]["context"]
+        # no winner named yet: the dealer's seat (Ann, East), the ledger's round and counters
+        assert (ctx["seat_wind"], ctx["round_wind"], ctx["honba"], ctx["riichi"]) == ("E", "E", 0, "none")
+        r = client.post("/api/control/ledger", json={"action": "add", "event": {"type": "riichi", "player": "Bob"}})
+        # « met en gage un bâton de 1000 points » (rules text, riichi)
+        assert points(r.json()["table"])["Bob"] == 24000 and r.json()["table"]["sticks"] == 1
+        # the seat comes from the ledger, not from the page
+        r = client.post("/api/control/hand", json={"seat_wind": "W"})
+        assert r.status_code == 400 and "ledger" in r.json()["error"]
+        r = client.post("/api/control/hand", json={"winner": "Cai", "discarder": "Ann"})
+        assert r.json()["context"]["context"]["seat_wind"] == "W"         # Cai sits West
+        clip.show(SECOND)
+        proposal = hub.table["proposal"]
+        assert proposal["event"]["type"] == "ron" and proposal["event"]["discarder"] == "Ann"
+        # tanyao + pinfu, 30 fu, 2000 from Ann; « Le gagnant récupère le montant calculé du ou
+        # des joueurs perdants ainsi que toutes les mises de riichi éventuelles »: + 1000
+        assert proposal["lines"][:2] == ["Ann pays Cai 2000", "Cai takes the 1 riichi stick(s): 1000"]
+        assert len(path.read_text().splitlines()) == 2          # nothing written before confirming
+        r = client.post("/api/control/ledger", json={"action": "confirm"})
+        table = r.json()["table"]
+        assert points(table) == {"Ann": 23000, "Bob": 24000, "Cai": 28000, "Dan": 25000}
+        # « Si un autre joueur qu'Est gagne, les vents tournent et les compteurs sont remis à zéros »
+        assert (table["round"], table["honba"], table["sticks"]) == ("East 2", 0, 0)
+        assert [p["name"] for p in table["players"] if p["dealer"]] == ["Bob"]
+        assert table["proposal"] is None
+        written = [json.loads(x) for x in path.read_text().splitlines()]
+        assert [e["type"] for e in written] == ["game", "riichi", "ron"]
+        assert written[2]["winners"][0]["hand"]["seat_wind"] == "W"
+        # the paid hand still on screen is not proposed again
+        assert clip.show(SECOND) == [] and hub.table["proposal"] is None
+        r = client.post("/api/control/ledger", json={"action": "confirm"})
+        assert r.status_code == 400 and "no win to confirm" in r.json()["error"]
+        # « Si deux joueurs sont tenpai, les deux autres joueurs noten payent chacun 1500 points »;
+        # « Est reste Est uniquement s'il est tenpai [...] Un compteur est toujours ajouté »
+        r = client.post("/api/control/ledger", json={"action": "add", "event": {"type": "draw", "tenpai": ["Bob", "Cai"]}})
+        table = r.json()["table"]
+        assert points(table) == {"Ann": 21500, "Bob": 25500, "Cai": 29500, "Dan": 23500}
+        assert (table["round"], table["honba"]) == ("East 2", 1)
+        # an abortive draw, then taken back: the file and the points as before it
+        client.post("/api/control/ledger", json={"action": "add", "event": {"type": "abortive", "reason": "four_winds"}})
+        assert len(path.read_text().splitlines()) == 5
+        r = client.post("/api/control/ledger", json={"action": "undo"})
+        assert points(r.json()["table"]) == points(table) and len(path.read_text().splitlines()) == 4
+
+
+def test_the_ledger_refuses_what_the_rules_refuse_and_names_it(tmp_path):
+    path, ledger = new_game(tmp_path)
+    clip, client, hub = setup(base={"ruleset": "riichi", "win": "ron"}, ledger=ledger)
+    with client:
+        for body, words in (
+                ({"action": "add", "event": {"type": "riichi", "player": "Eve"}}, "unknown_player"),
+                ({"action": "add", "event": {"type": "abortive", "reason": "rain"}},
+                 "unknown_abortive_draw: an abortive draw is one of"),
+                ({"action": "add", "event": {"type": "riichi"}}, "invalid: event.riichi.player"),
+                ({"action": "undo"}, "no event to undo"),
+                ({"action": "dance"}, "one of confirm, undo, add")):
+            r = client.post("/api/control/ledger", json=body)
+            assert r.status_code == 400 and words in r.json()["error"], (body, r.json())
+            assert "\n" not in r.json()["error"]
+        assert len(path.read_text().splitlines()) == 1                   # nothing written
+        # a winner named without the discarder of a ron: the proposal says what is missing
+        client.post("/api/control/hand", json={"winner": "Cai"})
+        clip.show(SECOND)
+        assert "ron from whom" in hub.table["proposal"]["error"]
+        r = client.post("/api/control/hand", json={"winner": "Zed"})
+        assert r.status_code == 400 and "'Zed' is not at this table" in r.json()["error"]
+
+
+def test_the_documented_table_messages_are_the_ones_sent(tmp_path):
+    # docs/overlay-json.md's table examples against those a short game sends: the start, a
+    # proposal refused (no winner named), a proposal, the table after confirming
+    from test_stream import _documented_messages, _fits
+
+    path, ledger = new_game(tmp_path)
+    clip, client, hub = setup(base={"ruleset": "riichi", "win": "ron"}, ledger=ledger)
+    sent = [ledger.table_message()]
+    with client:
+        client.post("/api/control/ledger", json={"action": "add", "event": {"type": "riichi", "player": "Bob"}})
+        clip.show(SECOND)
+        sent.append(hub.table)
+        client.post("/api/control/hand", json={"winner": "Cai", "discarder": "Ann"})
+        clip.show(SECOND, 1)
+        sent.append(hub.table)
+        sent.append(client.post("/api/control/ledger", json={"action": "confirm"}).json()["table"])
+    assert [m["proposal"] and sorted(m["proposal"]) for m in sent] == [None, ["error"], ["event", "lines"], None]
+    documented = [d for d in _documented_messages() if d["type"] == "table"]
+    assert len(documented) == 4
+    for m in sent:
+        assert any(_fits(m, d) for d in documented), f"undocumented table message: {m}"
+    for d in documented:
+        assert any(_fits(m, d) for m in sent), f"documented but not sent: {d}"
+
+
+def test_stream_refuses_a_game_without_an_overlay_or_that_it_cannot_read(tmp_path, capsys, monkeypatch):
+    import vision.pipeline
+    from test_stream import _free_port, write_clip
+    from vision.cli import main
+
+    monkeypatch.setattr(vision.pipeline, "get_reader", lambda weights=None: GreyReader())
+    clip = tmp_path / "clip.avi"
+    write_clip(clip, [render(None)] * 2)
+    port = str(_free_port())
+    cases = ((["--game", "g.jsonl"], "--game needs --overlay PORT"),
+             (["--overlay", port, "--game", str(tmp_path / "none.jsonl")], "--game: cannot read"),
+             (["--overlay", port, "--game", str(clip)], "--game: "),                 # not JSON
+             (["--overlay", port, "--game", "g.jsonl", "--ruleset", "mcr"], "cannot go with --ruleset mcr"))
+    for flags, words in cases:
+        assert main(["stream", str(clip), *flags]) == 2, flags
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and words in err[0] and "Traceback" not in err[0], (flags, err)

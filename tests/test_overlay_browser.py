@@ -81,9 +81,9 @@ class PausedClip:
         self.pauses[index].set()
 
 
-def run_clip(source, hub, scorer, stable: int = 4) -> threading.Thread:
+def run_clip(source, scorer, on_hand, context=None, stable: int = 4) -> threading.Thread:
     """The stream runner over ``source`` on a thread (as ``tilescope stream`` runs it)."""
-    runner = StreamRunner(GreyReader(), HandStabiliser(stable), scorer, hub.publish)
+    runner = StreamRunner(GreyReader(), HandStabiliser(stable), scorer, on_hand, context=context)
     thread = threading.Thread(target=runner.run, args=(source,), daemon=True)
     thread.start()
     return thread
@@ -106,7 +106,7 @@ def test_the_overlay_shows_the_waits_of_a_hand_in_play_then_the_value_of_the_win
     source = PausedClip(clip, [15])           # the 13 tiles stay on screen until looked at
     try:
         browser.get(f"http://127.0.0.1:{server.server.config.port}/")
-        thread = run_clip(source, hub, pipeline_scorer(WAITING_CONTEXT))
+        thread = run_clip(source, pipeline_scorer(WAITING_CONTEXT), hub.publish)
         assert text_of(browser, "value", "tenpai") == "tenpai: 1s 4s (8 left)"
         rows = browser.execute_script(
             "return [...document.querySelectorAll('#waits .wait')].map((r) => r.querySelector('.tile')"
@@ -131,3 +131,92 @@ def test_the_overlay_shows_the_waits_of_a_hand_in_play_then_the_value_of_the_win
             source.go(i)
         source.source.close()
         server.stop()
+
+
+# 234m 456m 678p 34s 88s + 5s: tanyao and pinfu (tests/test_control.py works out its values)
+SECOND = ["2m", "3m", "4m", "4m", "5m", "6m", "6p", "7p", "8p", "3s", "4s", "8s", "8s", "5s"]
+
+
+def test_a_short_game_kept_from_the_control_page_and_shown_on_the_overlay(tmp_path, browser):
+    import json
+
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+
+    from vision.control import Control
+    from vision.ledger import LedgerSession
+    from vision.livecontext import LiveContext
+    from vision.overlay import OverlayHub, OverlayServer
+
+    game = tmp_path / "game.jsonl"
+    game.write_text(json.dumps({"type": "game", "players": ["Ann", "Bob", "Cai", "Dan"]}) + "\n")
+    ledger = LedgerSession(str(game))
+    live = LiveContext({"ruleset": "riichi"})
+    live.table = ledger.context_for
+    hub = OverlayHub()
+    control = Control(live, ledger, hub.publish)
+    hub.publish(ledger.table_message())
+    server = OverlayServer(hub, free_port(), control=control)
+    server.start()
+    url = f"http://127.0.0.1:{server.server.config.port}"
+    clip = tmp_path / "clip.avi"
+    write_clip(clip, [render(None)] * 3 + [render(SECOND)] * 12)
+    source = PausedClip(clip, [3])            # the hand comes once the page has named the winner
+
+    def on_hand(message):
+        hub.publish(message)
+        control.on_hand(message)
+
+    try:
+        browser.get(url + "/")
+        overlay = browser.current_window_handle
+        assert text_of(browser, "round", "East 1") == "East 1 · 0 honba · 0 riichi sticks"
+        browser.switch_to.new_window("window")
+        browser.get(url + "/control")
+        WebDriverWait(browser, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#riichi-buttons button"))
+        # 1. Bob declares riichi: « met en gage un bâton de 1000 points »
+        browser.find_element(By.CSS_SELECTOR, "#riichi-buttons button[data-player=Bob]").click()
+        text_of(browser, "round", "1 riichi stick")
+        # 2. Cai wins by ron from Ann: named on the page, then the hand comes into the camera
+        Select(browser.find_element(By.NAME, "win")).select_by_value("ron")
+        Select(browser.find_element(By.NAME, "winner")).select_by_value("Cai")
+        Select(browser.find_element(By.NAME, "discarder")).select_by_value("Ann")
+        browser.find_element(By.ID, "apply").click()
+        text_of(browser, "context", "seat_wind=W")              # Cai sits West this hand
+        thread = run_clip(source, pipeline_scorer(live), on_hand, live)
+        source.go(3)
+        # tanyao + pinfu 2 han 30 fu, a non-dealer's ron: 4 × 30 × 2^4 = 1920 → 2000 from Ann;
+        # « Le gagnant récupère [...] toutes les mises de riichi éventuelles »: Bob's 1000
+        assert text_of(browser, "proposal", "Ann pays Cai 2000").startswith("ron: Cai from Ann")
+        browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ENTER)      # confirm (key)
+        text_of(browser, "round", "East 2")
+        # 3. an exhaustive draw, Bob and Cai tenpai: « Si deux joueurs sont tenpai, les deux
+        #    autres joueurs noten payent chacun 1500 points »; Bob, the dealer, is tenpai:
+        #    « Est reste Est uniquement s'il est tenpai » and « Un compteur est toujours ajouté »
+        for name in ("Bob", "Cai"):
+            browser.find_element(By.CSS_SELECTOR, f"#tenpai input[value={name}]").click()
+        browser.find_element(By.ID, "draw").click()
+        text_of(browser, "round", "1 honba")
+        # 4. an abortive draw entered by mistake, then undone (key u)
+        browser.find_element(By.ID, "abortive").click()
+        text_of(browser, "last", "abortive")
+        browser.find_element(By.TAG_NAME, "body").send_keys("u")
+        text_of(browser, "last", "draw, tenpai: Bob, Cai")
+        browser.switch_to.window(overlay)
+        # Ann 25000 − 2000 − 1500; Bob − 1000 (riichi) + 1500; Cai + 2000 + 1000 + 1500;
+        # Dan − 1500: 21500 + 25500 + 29500 + 23500 = 100000
+        assert text_of(browser, "round", "East 2") == "East 2 · 1 honba · 0 riichi sticks"
+        rows = browser.execute_script(
+            "return [...document.querySelectorAll('#players .player')].map((r) => r.dataset.name + ' '"
+            " + r.querySelector('.wind').textContent + ' ' + r.querySelector('.points').textContent)")
+        assert rows == ["Ann N 21500", "Bob E 25500", "Cai S 29500", "Dan W 23500"]
+        assert browser.find_element(By.ID, "proposal").text == ""       # the win was paid
+        events = [json.loads(x)["type"] for x in game.read_text().splitlines()[1:]]
+        assert events == ["riichi", "ron", "draw"]
+        thread.join(30)
+    finally:
+        for i in source.pauses:
+            source.go(i)
+        source.source.close()
+        server.stop()
+

@@ -557,6 +557,14 @@ def test_stream_command_prints_each_stable_hand_and_writes_the_annotated_copy(tm
     cap.release()
 
 
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 def _documented_messages() -> list[dict]:
     """The example messages of docs/overlay-json.md (its ```json blocks)."""
     import json
@@ -602,20 +610,30 @@ def test_the_documented_messages_are_the_ones_sent(tmp_path, capsys, monkeypatch
 
     monkeypatch.setattr(vision.pipeline, "get_reader", lambda weights=None: GreyReader())
     clip = tmp_path / "clip.avi"
-    # ... then hand B less its winning tile (a hand in play: its waits), then an empty table
+    # ... then hand B less its winning tile (a hand in play: its waits), then an empty table;
+    # with a game kept (--game), whose table messages tests/test_control.py follows through
+    # a game (proposals, confirmations): here the scoreboard at the start and the proposal
+    # refused while no winner is named
     write_clip(clip, clip_frames() + [render(HAND_B[:-1])] * 20 + [render(None)] * 20)
-    assert main(["stream", str(clip), "--json", "--context", json.dumps(CONTEXT)]) == 0
+    game = tmp_path / "game.jsonl"
+    game.write_text(json.dumps({"type": "game", "players": ["Ann", "Bob", "Cai", "Dan"]}) + "\n")
+    assert main(["stream", str(clip), "--json", "--context", json.dumps(CONTEXT),
+                 "--overlay", str(_free_port()), "--game", str(game)]) == 0
     sent = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
-    assert [m["type"] for m in sent] == ["hand", "hand", "hand", "hand", "end"]
-    assert [m["hand"] is None for m in sent[:4]] == [False, False, False, True]
-    assert [m["hand"]["waits"] is None for m in sent[:3]] == [True, True, False]
+    hands = [m for m in sent if m["type"] == "hand"]
+    assert [m["type"] for m in sent if m["type"] != "table"] == ["hand", "hand", "hand", "hand", "end"]
+    assert [m["hand"] is None for m in hands] == [False, False, False, True]
+    assert [m["hand"]["waits"] is None for m in hands[:3]] == [True, True, False]
+    tables = [m for m in sent if m["type"] == "table"]
+    assert tables[0]["proposal"] is None and "who won" in tables[1]["proposal"]["error"]
     sent.append(OverlayHub().current)           # a client connecting before the first hand
     documented = _documented_messages()
     for m in sent:
         assert any(_fits(m, d) for d in documented), f"undocumented message shape: {m}"
     for d in documented:                        # and nothing documented that is never sent
-        assert any(_fits(m, d) for m in sent), f"documented but not sent: {d}"
-    assert {m["type"] for m in sent} == {d["type"] for d in documented} == {"hand", "end"}
+        if d["type"] != "table":                # (tests/test_control.py sends each table)
+            assert any(_fits(m, d) for m in sent), f"documented but not sent: {d}"
+    assert {m["type"] for m in sent} == {d["type"] for d in documented} == {"hand", "table", "end"}
 
 
 def test_stream_takes_the_win_flags_of_tilescope_score(tmp_path, capsys, monkeypatch):

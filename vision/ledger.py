@@ -34,7 +34,7 @@ def _read(lines: list[str], path: str):
     try:
         options, states, _ = read_game(lines, path)
     except (GameFileError, rg.GameError) as exc:
-        raise LedgerError(str(exc).replace("\n", " ")) from None
+        raise LedgerError(" ".join(str(exc).split())) from None   # one line
     return options, states
 
 
@@ -49,6 +49,8 @@ class LedgerSession:
                 self.lines = [ln.rstrip("\n") for ln in fh if ln.strip()]
         except OSError as exc:
             raise LedgerError(f"cannot read {path}: {exc.strerror or exc}") from None
+        except UnicodeDecodeError:
+            raise LedgerError(f"{path} is not a game's JSON Lines (not UTF-8 text)") from None
         self.options, self.states = _read(self.lines, path)
         self.proposal: dict | None = None    # {"event", "lines"} or {"error"}
         self._offered: tuple = ()            # the tiles of the hand last offered
@@ -139,7 +141,10 @@ class LedgerSession:
             raise LedgerError("an event is a JSON object")
         with self._lock:
             lines = self.lines + [json.dumps(event, ensure_ascii=False)]
-            options, states = _read(lines, self.path)
+            try:
+                options, states = _read(lines, self.path)
+            except LedgerError as exc:   # named as the event, not as a line of the file
+                raise LedgerError(str(exc).replace(f"{self.path}:{len(lines)}: ", "")) from None
             self._write(lines)
             self.lines, self.options, self.states = lines, options, states
             self.proposal = None

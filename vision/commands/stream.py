@@ -117,14 +117,14 @@ def run(args: argparse.Namespace) -> int:
     _quiet_video_libraries()
     source = writer = server = None
     try:
-        context, source_id = _checked(args)
+        context, source_id, ledger = _checked(args)
         reader = _reader(args)
         # a live source is opened last: frames that come while the model loads are lost
         source = _source(source_id, args)
         if args.assumed:
             print("tilescope stream: assumed " + "; ".join(args.assumed), file=sys.stderr)
         writer = _writer(args, source)
-        hub, control, server = _overlay(args, context)
+        hub, control, server = _overlay(args, context, ledger)
     except StreamFailure as exc:
         if source is not None:
             source.close()
@@ -147,7 +147,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _checked(args):
-    """The flags checked: ``(LiveContext, source id)``; StreamFailure naming the problem."""
+    """The flags checked: ``(LiveContext, source id, LedgerSession or None)``; StreamFailure
+    naming the problem."""
     from vision.commands.score import in_flag_words, is_photo, overwrite_problem
     from vision.livecontext import LiveContext
     from vision.stream import parse_source
@@ -184,7 +185,22 @@ def _checked(args):
         problem = args.out and overwrite_problem("--out", args.out, source_id, "source video")
         if problem:
             raise StreamFailure(problem)
-    return context, source_id
+    return context, source_id, _ledger(args, context)
+
+
+def _ledger(args, context):
+    """The game kept (--game), read and checked now, before the model loads; it gives the
+    context the seats, round and counters."""
+    if not args.game:
+        return None
+    from vision.ledger import LedgerError, LedgerSession
+
+    try:
+        ledger = LedgerSession(args.game)
+    except LedgerError as exc:
+        raise StreamFailure(f"--game: {exc}") from None
+    context.table = ledger.context_for
+    return ledger
 
 
 def _check_overlay(args) -> None:
@@ -242,23 +258,15 @@ def _writer(args, source):
     return writer
 
 
-def _overlay(args, context):
+def _overlay(args, context, ledger):
     """``(hub, control, server)`` of the overlay (--overlay), the server started, its
     control page holding the context and the game's ledger (--game); Nones without."""
     if args.overlay is None:
         return None, None, None
     from vision.control import Control
-    from vision.ledger import LedgerError, LedgerSession
     from vision.overlay import OverlayHub, OverlayServer
 
     hub = OverlayHub()
-    ledger = None
-    if args.game:
-        try:
-            ledger = LedgerSession(args.game)
-        except LedgerError as exc:
-            raise StreamFailure(f"--game: {exc}") from None
-        context.table = ledger.context_for
     control = Control(context, ledger, publish=None)
     server = OverlayServer(hub, args.overlay, args.host, control=control)
     try:

@@ -1,8 +1,34 @@
 // tilescope overlay: shows the stable hand sent over the WebSocket /ws; reconnects if dropped.
 "use strict";
 
+// the game's scoreboard (--game): round, counters, sticks, the four players, the payment
+// proposed for the hand on screen until the streamer confirms it
+function showTable(t) {
+  document.getElementById("table").classList.remove("hidden");
+  document.getElementById("round").textContent =
+    `${t.round} · ${t.honba} honba · ${t.sticks} riichi stick${t.sticks === 1 ? "" : "s"}`
+    + (t.ended ? " · game over" : "");
+  const box = document.getElementById("players");
+  box.textContent = "";
+  for (const p of t.players) {
+    const row = document.createElement("div");
+    row.className = "player" + (p.dealer ? " dealer" : "");
+    row.dataset.name = p.name;
+    for (const [cls, text] of [["wind", p.wind[0]], ["name", p.name + (p.riichi ? " · riichi" : "")],
+      ["points", String(p.points)]]) {
+      const span = document.createElement("span");
+      span.className = cls; span.textContent = text;
+      row.appendChild(span);
+    }
+    box.appendChild(row);
+  }
+  const pr = t.proposal;
+  document.getElementById("proposal").textContent = pr && pr.event ? pr.lines.join("\n") : "";
+}
+
 function show(msg) {
   const card = document.getElementById("card");
+  if (msg.type === "table") { showTable(msg); return; }
   // the source ended: no hand is on the table any more (a new run reconnects and shows its own)
   if (msg.type === "end") { card.classList.add("hidden"); return; }
   if (msg.type !== "hand") return;
