@@ -179,6 +179,17 @@ def test_a_scored_hand_is_proposed_confirmed_and_written_and_the_ledger_feeds_th
         assert len(path.read_text().splitlines()) == 5
         r = client.post("/api/control/ledger", json={"action": "undo"})
         assert points(r.json()["table"]) == points(table) and len(path.read_text().splitlines()) == 4
+        # Bob, the dealer, wins the next hand by tsumo; the ledger gives the 1 counter. Menzen
+        # tsumo 1 han, 30 fu (20 + 2 tsumo + 2 dragon pair → 30): base 30 × 2^3 = 240, the
+        # dealer's tsumo 2 × 240 = 480 → 500 from each; « Chaque compteur rapporte un bonus de
+        # 300 points [...] (100 point par joueur si le gagnant pioche sa tuile) »: 600 each
+        client.post("/api/control/hand", json={"winner": "Bob", "win": "tsumo"})
+        assert clip.show(FIRST)[0]["hand"]["request"]["honba"] == 1
+        assert hub.table["proposal"]["event"]["type"] == "tsumo"
+        table = client.post("/api/control/ledger", json={"action": "confirm"}).json()["table"]
+        assert points(table) == {"Ann": 20900, "Bob": 27300, "Cai": 28900, "Dan": 22900}
+        # « Si le gagnant est Est, il reste Est et on incrémente un compteur »
+        assert (table["round"], table["honba"]) == ("East 2", 2)
 
 
 def test_the_ledger_refuses_what_the_rules_refuse_and_names_it(tmp_path):
