@@ -257,3 +257,18 @@ def test_stream_refuses_a_game_without_an_overlay_or_that_it_cannot_read(tmp_pat
         assert main(["stream", str(clip), *flags]) == 2, flags
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and words in err[0] and "Traceback" not in err[0], (flags, err)
+
+
+def test_the_control_page_script_parses():
+    """A syntax error would leave the page dead; node checks it where chromium is missing
+    (tests/test_overlay_browser.py drives it where chromium is installed)."""
+    import shutil
+    import subprocess
+
+    from vision.overlay import WEB_DIR
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    r = subprocess.run([node, "--check", str(WEB_DIR / "control.js")], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr

@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     reader, open the source and the annotated copy, start the overlay (and its control page
     and ledger), run until the source ends or is stopped, report."""
     _quiet_video_libraries()
-    source = writer = server = None
+    source = writer = None
     try:
         context, source_id, ledger = _checked(args)
         reader = _reader(args)
