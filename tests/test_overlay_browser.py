@@ -120,7 +120,7 @@ def test_the_overlay_shows_the_waits_of_a_hand_in_play_then_the_value_of_the_win
         #   tsumo 1 han, 30 fu (20 + 2 tsumo + 2 dragon pair → 30): 30 × 2^3 = 240, a
         #   non-dealer's tsumo 300 + 300 + 500 (the dealer pays double, rounded up) = 1100.
         assert rows == ["1s ×4  ron 8000 · tsumo 8000",
-                        "4s ×4  ron no win · tsumo 1100 / no yaku by ron: only tsumo wins (or declare riichi)"]
+                        "4s ×4  ron no yaku · tsumo 1100 / no yaku by ron: only tsumo wins (or declare riichi)"]
         source.go(15)                          # the winning tile 1s arrives
         assert text_of(browser, "value", "8000") == "mangan (4 han) · 8000"
         assert browser.find_elements(By.CSS_SELECTOR, "#waits .wait") == []

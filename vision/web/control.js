@@ -37,11 +37,17 @@ function options(select, names, blank) {
 }
 
 function render(state) {
+  if (state.table) renderTable(state.table);
+  // the form shows the settings in force (set from another window, or cleared by a new hand)
+  const hand = state.context.hand;
+  for (const n of ["win", "winner", "discarder", "seat_wind", "round_wind", "riichi", "honba"])
+    field(n).value = hand[n] == null ? "" : String(hand[n]);
+  field("camera").checked = hand.dora_indicators === "camera";
+  field("dora_indicators").value = hand.dora_indicators && hand.dora_indicators !== "camera" ? hand.dora_indicators : "";
   const ctx = state.context.context;
   document.getElementById("context").textContent = Object.entries(ctx)
     .map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`).join("  ")
     + ("dora_indicators" in ctx ? "" : "  (dora: the camera's row)");
-  if (state.table) renderTable(state.table);
 }
 
 function renderTable(t) {

@@ -69,7 +69,9 @@ function showWaits(waits) {
     const row = document.createElement("div");
     row.className = "wait";
     row.appendChild(chip(w.tile));
-    const worth = (v) => v.valid ? (v.points != null ? String(v.points) : v.value) : "no win";
+    // what a win pays; no win said plainly: "no yaku" (riichi), "under 8" (MCR's minimum)
+    const worth = (v) => v.valid ? (v.points != null ? String(v.points) : v.value)
+      : /no yaku/.test(v.value) ? "no yaku" : /at least 8/.test(v.value) ? "under 8" : "no win";
     const text = document.createElement("span");
     text.textContent = ` ×${w.left}  ron ${worth(w.ron)} · tsumo ${worth(w.tsumo)}`;
     row.appendChild(text);
