@@ -10,9 +10,10 @@ Stages, each a plain value in and out:
    frame does not change the hand.
 3. ``HandStabiliser`` (pure: detections in, events out) reports a hand only after it has stayed
    the same for ``stable_frames`` detected frames, and again only when it changes: no flicker.
-4. ``StreamRunner`` scores each new stable hand (layout + scoring via ``vision.pipeline``) and
-   hands the result to its sinks: the annotated-video writer and the overlay hub
-   (``vision.overlay``).
+4. ``StreamRunner`` scores each new stable hand (layout + scoring via ``vision.pipeline``; a
+   13-tile hand in play: its waits, ``vision.inplay``) and hands the result to its sinks: the
+   annotated-video writer and the overlay hub (``vision.overlay``). When the context changes
+   while it runs (the control page, ``vision.livecontext``), the hand on screen is scored again.
 """
 from __future__ import annotations
 
