@@ -557,6 +557,14 @@ def test_stream_command_prints_each_stable_hand_and_writes_the_annotated_copy(tm
     cap.release()
 
 
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 def _documented_messages() -> list[dict]:
     """The example messages of docs/overlay-json.md (its ```json blocks)."""
     import json
@@ -581,8 +589,9 @@ def _fits(sent, doc) -> bool:
             return False
         return all(_fits(sent[k], doc[k]) for k in keys)
     if isinstance(doc, list):
+        # a doc list's items are alternatives: each item sent fits one of them
         return isinstance(sent, list) and (not doc or doc[0] == "…"
-                                           or all(_fits(x, doc[0]) for x in sent))
+                                           or all(any(_fits(x, d) for d in doc) for x in sent))
     kind = lambda v: "null" if v is None else "bool" if isinstance(v, bool) else \
         "number" if isinstance(v, (int, float)) else type(v).__name__
     return kind(sent) == kind(doc)
@@ -601,18 +610,30 @@ def test_the_documented_messages_are_the_ones_sent(tmp_path, capsys, monkeypatch
 
     monkeypatch.setattr(vision.pipeline, "get_reader", lambda weights=None: GreyReader())
     clip = tmp_path / "clip.avi"
-    write_clip(clip, clip_frames() + [render(None)] * 20)
-    assert main(["stream", str(clip), "--json", "--context", json.dumps(CONTEXT)]) == 0
+    # ... then hand B less its winning tile (a hand in play: its waits), then an empty table;
+    # with a game kept (--game), whose table messages tests/test_control.py follows through
+    # a game (proposals, confirmations): here the scoreboard at the start and the proposal
+    # refused while no winner is named
+    write_clip(clip, clip_frames() + [render(HAND_B[:-1])] * 20 + [render(None)] * 20)
+    game = tmp_path / "game.jsonl"
+    game.write_text(json.dumps({"type": "game", "players": ["Ann", "Bob", "Cai", "Dan"]}) + "\n")
+    assert main(["stream", str(clip), "--json", "--context", json.dumps(CONTEXT),
+                 "--overlay", str(_free_port()), "--game", str(game)]) == 0
     sent = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
-    assert [m["type"] for m in sent] == ["hand", "hand", "hand", "end"]
-    assert [m["hand"] is None for m in sent[:3]] == [False, False, True]
+    hands = [m for m in sent if m["type"] == "hand"]
+    assert [m["type"] for m in sent if m["type"] != "table"] == ["hand", "hand", "hand", "hand", "end"]
+    assert [m["hand"] is None for m in hands] == [False, False, False, True]
+    assert [m["hand"]["waits"] is None for m in hands[:3]] == [True, True, False]
+    tables = [m for m in sent if m["type"] == "table"]
+    assert tables[0]["proposal"] is None and "who won" in tables[1]["proposal"]["error"]
     sent.append(OverlayHub().current)           # a client connecting before the first hand
     documented = _documented_messages()
     for m in sent:
         assert any(_fits(m, d) for d in documented), f"undocumented message shape: {m}"
     for d in documented:                        # and nothing documented that is never sent
-        assert any(_fits(m, d) for m in sent), f"documented but not sent: {d}"
-    assert {m["type"] for m in sent} == {d["type"] for d in documented} == {"hand", "end"}
+        if d["type"] != "table":                # (tests/test_control.py sends each table)
+            assert any(_fits(m, d) for m in sent), f"documented but not sent: {d}"
+    assert {m["type"] for m in sent} == {d["type"] for d in documented} == {"hand", "table", "end"}
 
 
 def test_stream_takes_the_win_flags_of_tilescope_score(tmp_path, capsys, monkeypatch):
@@ -931,3 +952,32 @@ def test_a_hand_partly_covered_keeps_its_value_and_grain_is_no_hand():
     shown = [None if m["hand"] is None else len(m["hand"]["tiles"]) for m in sent]
     # the 14 tiles (frame 1), the same again when the arm leaves, then the empty table
     assert shown == [14, 14, None]
+
+
+def test_a_hand_in_play_shows_its_shanten_or_its_waits_under_the_context():
+    from vision.stream import HandEvent, pipeline_scorer
+
+    def message(tiles, context):
+        dets = dets_of(tiles)
+        scored = pipeline_scorer(context)(None, dets)
+        return hand_message(HandEvent(9, dets, tuple((t, False) for t in tiles)), scored, 0.9)["hand"]
+
+    south = {"ruleset": "riichi", "win": "ron", "seat_wind": "S", "round_wind": "E"}
+    # 123m 123p 55z, 79s a partial set, 2s 1z 9m alone: 8 − 2×2 (sets) − 1 (partial) − 1
+    # (pair) = 2 shanten for the regular shape; seven pairs 6 − 1 = 5; orphans 13 − 5 − 1 = 7
+    far = message(["1m", "2m", "3m", "1p", "2p", "3p", "2s", "7s", "9s", "5z", "5z", "1z", "9m"], south)
+    assert far["waits"]["shanten"] == 2 and far["waits"]["waits"] == []
+    assert far["summary"].startswith("2 shanten (") and far["request"] is None
+    # 123m 123p 23s 789s 55z waits on 1s/4s; with dora indicator 4p (dora 5p, none held) the
+    # 1s ron stays mangan; the context's dora string is read as tiles: 4p is one copy seen, and
+    # none of 1s/4s, so each keeps 4 left
+    tenpai = ["1m", "2m", "3m", "1p", "2p", "3p", "2s", "3s", "7s", "8s", "9s", "5z", "5z"]
+    near = message(tenpai, {**south, "dora_indicators": "4p"})["waits"]
+    assert [(w["tile"], w["left"]) for w in near["waits"]] == [("1s", 4), ("4s", 4)]
+    # the dealer (East seat) is paid 1.5×: sanshoku 2 + junchan 2 = mangan, 12000 by ron
+    dealer = message(tenpai, {**south, "seat_wind": "E"})["waits"]
+    assert dealer["waits"][0]["ron"]["points"] == 12000
+    # dora indicator 7z (the dragons wrap: 7z shows 5z): two dora for the 55z pair, but « les
+    # doras ne sont pas des yakus » (rules text, line 9): ron on 4s is still no win
+    wrap = message(tenpai, {**south, "dora_indicators": "7z"})["waits"]
+    assert wrap["waits"][1]["ron"]["valid"] is False and "no yaku" in wrap["waits"][1]["note"]

@@ -209,7 +209,7 @@ def status_of(request: dict | None, result: dict | None, warnings: list) -> str:
 def photo_line(path: str, scored: dict) -> dict:
     """A photo's line: its ``tilescope score --json`` object with the input, status and the
     one-line summary (``3 han 40 fu · 5200``)."""
-    from vision.stream import summarize
+    from vision.banner import summarize
 
     return {"input": path, "kind": "photo",
             "status": status_of(scored["request"], scored["result"], scored["warnings"]),

@@ -6,10 +6,12 @@ that connects late first receives the current hand. ``GET /`` serves
 ``vision/web/overlay.html`` (transparent background, for an OBS browser source).
 
 Messages: ``{"type": "hand", "frame", "time_s", "hand": null | {"tiles", "request", "result",
-"summary", "lines", "guessed", "unsure", "unsure_tiles", "warnings"}}`` when the stable hand
-changes (see ``vision.stream.hand_message``; before the first, ``frame`` is null) and
-``{"type": "end"}`` when the stream has stopped; described for users in
-``docs/overlay-json.md`` (``tests/test_stream.py`` checks the two agree).
+"summary", "lines", "guessed", "unsure", "unsure_tiles", "warnings", "waits"}}`` when the
+stable hand changes or is rescored (see ``vision.stream.hand_message``; before the first,
+``frame`` is null), ``{"type": "table", ...}`` when the game's ledger changes (``--game``,
+``vision.ledger``) and ``{"type": "end"}`` when the stream has stopped; described for users
+in ``docs/overlay-json.md`` (``tests/test_stream.py`` checks the two agree). A late client
+also receives the last ``table``.
 """
 from __future__ import annotations
 
@@ -41,12 +43,15 @@ class OverlayHub:
         self._lock = threading.Lock()
         self._clients: set[tuple[asyncio.AbstractEventLoop, asyncio.Queue]] = set()
         self.current: dict = {"type": "hand", "frame": None, "time_s": 0.0, "hand": None}
+        self.table: dict | None = None      # the game's scoreboard (--game), sent to late clients
 
     def publish(self, message: dict) -> None:
         """Send ``message`` to every client (thread-safe, never blocks on a slow client)."""
         with self._lock:
             if message.get("type") == "hand":
                 self.current = message
+            elif message.get("type") == "table":
+                self.table = message
             clients = list(self._clients)
         for loop, queue in clients:
             try:
@@ -59,6 +64,8 @@ class OverlayHub:
         queue: asyncio.Queue = asyncio.Queue()
         with self._lock:
             queue.put_nowait(self.current)
+            if self.table is not None:
+                queue.put_nowait(self.table)
             self._clients.add((asyncio.get_running_loop(), queue))
         return queue
 
@@ -83,9 +90,15 @@ class OverlayHub:
             return len(self._clients)
 
 
-def create_overlay_app(hub: OverlayHub) -> FastAPI:
-    """The overlay's web app: ``GET /`` page, ``GET /api/current`` and WebSocket ``/ws``."""
+def create_overlay_app(hub: OverlayHub, control=None) -> FastAPI:
+    """The overlay's web app: ``GET /`` page, ``GET /api/current`` and WebSocket ``/ws``;
+    with ``control`` (``vision.control.Control``) the control page ``GET /control`` and its
+    API (``vision.control.add_routes``)."""
     app = FastAPI(title="tilescope overlay", docs_url=None, redoc_url=None)
+    if control is not None:
+        from vision.control import add_routes
+
+        add_routes(app, control)
 
     @app.get("/")
     async def page():
@@ -93,7 +106,7 @@ def create_overlay_app(hub: OverlayHub) -> FastAPI:
 
     @app.get("/{name}.js")
     async def script(name: str):
-        if name not in ("overlay", "tiles"):
+        if name not in ("overlay", "tiles") + (("control",) if control is not None else ()):
             return Response(status_code=404)
         return FileResponse(WEB_DIR / f"{name}.js", media_type="text/javascript")
 
@@ -123,12 +136,12 @@ def create_overlay_app(hub: OverlayHub) -> FastAPI:
 class OverlayServer:
     """uvicorn serving ``create_overlay_app(hub)`` on a background thread."""
 
-    def __init__(self, hub: OverlayHub, port: int, host: str = "127.0.0.1"):
+    def __init__(self, hub: OverlayHub, port: int, host: str = "127.0.0.1", control=None):
         import uvicorn
 
         # an OBS browser source never closes its WebSocket: waiting for it made every stop 5 s
         self.hub = hub
-        config = uvicorn.Config(create_overlay_app(hub), host=host, port=port, log_level="warning",
+        config = uvicorn.Config(create_overlay_app(hub, control), host=host, port=port, log_level="warning",
                                 timeout_graceful_shutdown=0.5)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, name="overlay", daemon=True)

@@ -10,9 +10,10 @@ Stages, each a plain value in and out:
    frame does not change the hand.
 3. ``HandStabiliser`` (pure: detections in, events out) reports a hand only after it has stayed
    the same for ``stable_frames`` detected frames, and again only when it changes: no flicker.
-4. ``StreamRunner`` scores each new stable hand (layout + scoring via ``vision.pipeline``) and
-   hands the result to its sinks: the annotated-video writer and the overlay hub
-   (``vision.overlay``).
+4. ``StreamRunner`` scores each new stable hand (layout + scoring via ``vision.pipeline``; a
+   13-tile hand in play: its waits, ``vision.inplay``) and hands the result to its sinks: the
+   annotated-video writer and the overlay hub (``vision.overlay``). When the context changes
+   while it runs (the control page, ``vision.livecontext``), the hand on screen is scored again.
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from typing import Any, Callable, Iterator, Protocol
 import numpy as np
 
 from vision.detections import Detection, Detections
+from vision.banner import summarize
 from vision.jsontext import small_int
 
 # detected frames between two full reads of the frame; in between, the tiles are read through
@@ -406,16 +408,27 @@ class FrameSource:
 
 # ---------------------------------------------------------------- scoring and sinks
 
-def pipeline_scorer(context: dict | None = None) -> Callable[[np.ndarray, Detections], dict]:
+def pipeline_scorer(context=None) -> Callable[[np.ndarray, Detections], dict]:
     """A scorer for ``StreamRunner``: (frame, smoothed detections) → ``tilescope score --json``
-    dict, via ``vision.pipeline.score_photo`` (layout parser + scoring) with ``context``.
+    dict, via ``vision.pipeline.score_photo`` (layout parser + scoring) with ``context`` (a
+    dict, or a ``vision.livecontext.LiveContext`` read at each hand); when
+    no winning hand is formed, ``"waits"``: the hand in play's (``vision.inplay.stream_waits``).
     Raises ``vision.pipeline.PhotoError`` now for a bad context, not at the first hand."""
-    from vision.pipeline import score_photo, validate_context
+    from vision.inplay import stream_waits
+    from vision.pipeline import _WIN_ONLY_WARNINGS, score_photo, validate_context
 
-    ctx = validate_context(context)
+    live = context if hasattr(context, "current") else None
+    fixed = None if live is not None else validate_context(context)
 
     def score(image: np.ndarray, detections: Detections) -> dict:
-        return score_photo(detections, ctx).to_json()
+        ctx = live.current() if live is not None else fixed
+        scored = score_photo(detections, ctx).to_json()
+        if scored.get("request") is None:     # no win: a hand in play shows its waits
+            scored["waits"] = stream_waits(detections, ctx)
+            if scored["waits"] is not None:   # "13 tiles: no winning hand" is no news then
+                scored["warnings"] = [w for w in scored.get("warnings", [])
+                                      if w.get("code") not in _WIN_ONLY_WARNINGS]
+        return scored
 
     return score
 
@@ -425,7 +438,10 @@ def hand_message(event: HandEvent | None, scored: dict | None, time_s: float) ->
     ``hand.tiles`` are the scored tiles in the scorer's reading order (the order its warnings
     number them), or the stable tiles as tracked when nothing was scored; ``hand.lines`` every
     line of the value (:func:`value_lines`); ``hand.unsure`` whether the reading is in doubt
-    (:func:`unsure_tiles`), with the tiles in doubt in ``hand.unsure_tiles``."""
+    (:func:`unsure_tiles`), with the tiles in doubt in ``hand.unsure_tiles``; ``hand.waits``
+    a 13-tile hand in play's shanten and waits (``vision.inplay.waits_json``), else None."""
+    from vision.inplay import waits_summary
+
     if event is None or not event.tiles:
         return {"type": "hand", "frame": event.frame if event else None,
                 "time_s": round(time_s, 2), "hand": None}
@@ -435,8 +451,9 @@ def hand_message(event: HandEvent | None, scored: dict | None, time_s: float) ->
     # banner says so (a viewer sees no warnings)
     guessed = _guessed_numbers(warnings)
     unsure, doubted = unsure_tiles(warnings)
-    summary = summarize(scored.get("result"))
-    if unsure and scored.get("result") and not scored["result"].get("error"):
+    waits = scored.get("waits")
+    summary = waits_summary(waits) if waits else summarize(scored.get("result"))
+    if unsure and (waits or scored.get("result") and not scored["result"].get("error")):
         summary += f" ({_doubt_words(guessed, [n for n in doubted if n not in guessed])})"
     return {
         "type": "hand",
@@ -453,6 +470,7 @@ def hand_message(event: HandEvent | None, scored: dict | None, time_s: float) ->
             "unsure": unsure,
             "unsure_tiles": doubted,
             "warnings": warnings,
+            "waits": waits,
         },
     }
 
@@ -513,26 +531,6 @@ def value_lines(result: dict | None) -> list[dict]:
     dora = result.get("dora") or {}
     return ([{"name": y["name"], "han": y["han"]} for y in result.get("yaku", [])]
             + [{"name": name, "han": dora[key]} for key, name in DORA_LINES if dora.get(key)])
-
-
-def summarize(result: dict | None) -> str:
-    """One line for a banner: '3 han 40 fu · 5200' / '17 points · 41' / the error or reason."""
-    if not result:
-        return "not scored"
-    if result.get("error"):
-        # the command line's advice ("pass --fix N=TILE …") is no use on a live banner
-        reason = result["error"].split(" (see the warnings")[0].split(" — ")[0].split("; pass ")[0]
-        return f"not scored: {reason}"
-    if result.get("valid") is False:
-        return f"no valid win: {result.get('reason', '')}".rstrip(": ")
-    pay = (result.get("payment") or {}).get("total")
-    if "fans" in result:
-        value = f"{result.get('total')} points"
-    elif result.get("limit"):
-        value = f"{result['limit']} ({result.get('han')} han)"
-    else:
-        value = f"{result.get('han')} han {result.get('fu')} fu"
-    return f"{value} · {pay}" if pay is not None else value
 
 
 @dataclass(frozen=True)
@@ -627,6 +625,11 @@ class StreamStats:
         return self.detected / self.seconds if self.seconds > 0 else 0.0
 
 
+def _makes_a_hand(scored: dict | None) -> bool:
+    """Whether a scorer's dict is a hand: scored, or a hand in play with its waits."""
+    return bool(scored) and (not (scored.get("result") or {}).get("error") or bool(scored.get("waits")))
+
+
 class StreamRunner:
     """Frames → detections → stable hands → scores → sinks.
 
@@ -639,14 +642,18 @@ class StreamRunner:
     writer's frame rate; given, each frame is written as often as keeps the video in step with
     the frames' times (a live source's frames are only those the reader had time for: written
     once each, a 10-minute session would play in a minute), and a frame whose time was already
-    written is left out.
+    written is left out. ``context``: the ``vision.livecontext.LiveContext`` the scorer reads;
+    when its ``version`` moves, the hand on screen is scored again and sent anew.
     """
 
     def __init__(self, reader, stabiliser: HandStabiliser | None = None,
                  scorer: Callable[[np.ndarray, Detections], dict] | None = None,
                  on_hand: Callable[[dict], None] | None = None, writer=None,
-                 writer_fps: float | None = None):
+                 writer_fps: float | None = None, context=None):
         self.reader = reader
+        self.context = context          # a LiveContext: a change rescores the hand on screen
+        self._version = context.version if context is not None else 0
+        self._event: HandEvent | None = None    # the hand on screen
         self.stabiliser = stabiliser or HandStabiliser()
         self.scorer = scorer
         self.on_hand = on_hand
@@ -663,66 +670,92 @@ class StreamRunner:
         self.stats = StreamStats()
 
     def step(self, frame: Frame, detect: bool = True) -> dict | None:
-        """Process one frame; returns the overlay message when the stable hand changed."""
-        message = None
+        """Process one frame; returns the overlay message when the stable hand changed, or
+        when the hand on screen was rescored under a changed context."""
         self.stats.frames += 1
-        if detect:
-            # the last frame's zoom windows, while fresh: a hand camera's small tiles are read
-            # without a pass over the whole frame first (a full read every REFRESH_FRAMES
-            # finds tiles that came into view elsewhere)
-            hint = self._windows if self.stats.detected % REFRESH_FRAMES else ()
-            dets = self.reader.read(frame.image, windows=hint) if hint else self.reader.read(frame.image)
-            self._windows = getattr(dets, "windows", ())
-            self.stats.detected += 1
-            # a frame of grain read as hundreds of boxes (Detections.crowded) says nothing of
-            # the hand: the tracked tiles and the value on screen stay as they were
-            event = None if getattr(dets, "crowded", 0) else self.stabiliser.update(dets, frame.index)
-            self._boxes = self.stabiliser.shown  # tracked tiles: no box flickers in the video
-            if event is not None:
-                scored = self._score(frame.image, event) if (self.scorer and event.tiles) else None
-                if self._covered(event, scored):
-                    # fewer tiles that make no hand, where a scored hand was shown: the hand is
-                    # partly covered (an arm over it), and its value stays on screen
-                    event = None
-            if event is not None:
-                message = hand_message(event, scored, frame.time_s)
-                self._shown = (len(event.tiles), bool(scored) and not (scored.get("result") or {}).get("error"))
-                self.stats.events += 1
-                hand = message["hand"]
-                self.banner = None if hand is None else (
-                    " ".join(hand["tiles"]) if self.scorer is None else hand["summary"])
-                self.unsure = hand is not None and hand["unsure"]
-                self.groups, self._groups_key = layout_groups(scored), event.key
-                if self.on_hand is not None:
-                    self.on_hand(message)
+        message = self._detect(frame) if detect else None
+        if message is None and self.context is not None and self.context.version != self._version:
+            message = self._rescore(frame)
         if self.writer is not None:
-            # the outlines are the scored hand's: drawn while the tiles shown are that hand,
-            # never over the next one being laid down (they stayed until it held still)
-            groups = self.groups if self.stabiliser.shown_key == self._groups_key else []
-            drawn = draw_frame(frame.image, self._boxes, self.banner, groups, self.unsure)
-            if self._out_size is None:
-                self._out_size = drawn.shape[1::-1]
-            elif drawn.shape[1::-1] != self._out_size:
-                # a webcam that changes resolution: a video file keeps its first frame size
-                # (OpenCV drops every frame of another size without a word)
-                import cv2
-
-                drawn = cv2.resize(drawn, self._out_size, interpolation=cv2.INTER_AREA)
-            due = self.written + 1 if self.writer_fps is None else round(frame.time_s * self.writer_fps) + 1
-            # a stall's frames, at most 10 s of them: a frame time far ahead is no reason to
-            # write minutes of copies, and the video goes on from there (not catching up)
-            copies = min(due - self.written, max(1, int(10 * (self.writer_fps or 0))))
-            for _ in range(copies):
-                self.writer.write(drawn)
-            self.written = max(self.written, due)
+            self._write(frame)
         return message
+
+    def _detect(self, frame: Frame) -> dict | None:
+        """Read one frame's tiles into the stabiliser; score and publish a new stable hand."""
+        # the last frame's zoom windows, while fresh: a hand camera's small tiles are read
+        # without a pass over the whole frame first (a full read every REFRESH_FRAMES
+        # finds tiles that came into view elsewhere)
+        hint = self._windows if self.stats.detected % REFRESH_FRAMES else ()
+        dets = self.reader.read(frame.image, windows=hint) if hint else self.reader.read(frame.image)
+        self._windows = getattr(dets, "windows", ())
+        self.stats.detected += 1
+        # a frame of grain read as hundreds of boxes (Detections.crowded) says nothing of
+        # the hand: the tracked tiles and the value on screen stay as they were
+        event = None if getattr(dets, "crowded", 0) else self.stabiliser.update(dets, frame.index)
+        self._boxes = self.stabiliser.shown  # tracked tiles: no box flickers in the video
+        if event is None:
+            return None
+        scored = self._score(frame.image, event) if (self.scorer and event.tiles) else None
+        if self._covered(event, scored):
+            # fewer tiles that make no hand, where a scored hand was shown: the hand is
+            # partly covered (an arm over it), and its value stays on screen
+            return None
+        self.stats.events += 1
+        return self._publish(event, scored, frame)
+
+    def _rescore(self, frame: Frame) -> dict | None:
+        """The hand on screen scored again under the context as it is now (the control page
+        changed it); None when no hand is on screen."""
+        self._version = self.context.version
+        event = self._event
+        if event is None or not event.tiles or self.scorer is None:
+            return None
+        return self._publish(event, self._score(frame.image, event), frame)
+
+    def _publish(self, event: HandEvent, scored: dict | None, frame: Frame) -> dict:
+        """The hand's message, to the banner, the outlines and ``on_hand``."""
+        if self.context is not None:
+            self._version = self.context.version
+        message = hand_message(event, scored, frame.time_s)
+        self._event = event
+        self._shown = (len(event.tiles), _makes_a_hand(scored))
+        hand = message["hand"]
+        self.banner = None if hand is None else (
+            " ".join(hand["tiles"]) if self.scorer is None else hand["summary"])
+        self.unsure = hand is not None and hand["unsure"]
+        self.groups, self._groups_key = layout_groups(scored), event.key
+        if self.on_hand is not None:
+            self.on_hand(message)
+        return message
+
+    def _write(self, frame: Frame) -> None:
+        """The frame, annotated, to the writer (as often as its time asks)."""
+        # the outlines are the scored hand's: drawn while the tiles shown are that hand,
+        # never over the next one being laid down (they stayed until it held still)
+        groups = self.groups if self.stabiliser.shown_key == self._groups_key else []
+        drawn = draw_frame(frame.image, self._boxes, self.banner, groups, self.unsure)
+        if self._out_size is None:
+            self._out_size = drawn.shape[1::-1]
+        elif drawn.shape[1::-1] != self._out_size:
+            # a webcam that changes resolution: a video file keeps its first frame size
+            # (OpenCV drops every frame of another size without a word)
+            import cv2
+
+            drawn = cv2.resize(drawn, self._out_size, interpolation=cv2.INTER_AREA)
+        due = self.written + 1 if self.writer_fps is None else round(frame.time_s * self.writer_fps) + 1
+        # a stall's frames, at most 10 s of them: a frame time far ahead is no reason to
+        # write minutes of copies, and the video goes on from there (not catching up)
+        copies = min(due - self.written, max(1, int(10 * (self.writer_fps or 0))))
+        for _ in range(copies):
+            self.writer.write(drawn)
+        self.written = max(self.written, due)
 
     def _covered(self, event: HandEvent, scored: dict | None) -> bool:
         """``event`` is a scored hand's tiles partly hidden: fewer than the hand on screen,
         which was scored, and making no hand themselves (an empty table is no such thing)."""
         shown_tiles, shown_scored = self._shown
         return (bool(event.tiles) and scored is not None and shown_scored
-                and bool((scored.get("result") or {}).get("error")) and len(event.tiles) < shown_tiles)
+                and not _makes_a_hand(scored) and len(event.tiles) < shown_tiles)
 
     def _score(self, image: np.ndarray, event: HandEvent) -> dict:
         try:

@@ -38,10 +38,8 @@ import os
 
 from scoring.tournament import riichi_game as rg
 from vision.commands.table import fail
-from vision.game_file import (  # noqa: F401  (re-exported: the models, for older imports)
-    AbortiveIn, ChomboIn, DrawIn, EventIn, GameFileError, HeaderIn, OptionsIn, RiichiIn, RonIn,
-    TsumoIn, ValueIn, WinnerIn, decode_json, ranking_json, ranking_lines, read_game,
-    Options, State, standings_line, state_json, to_event, write_game)
+from vision.game_file import (GameFileError, Options, State, decode_json, ranking_json,
+                              ranking_lines, read_game, standings_line, state_json, write_game)
 
 HELP = "a riichi game's ledger: points, counters and sticks from hand to hand (JSON Lines)"
 

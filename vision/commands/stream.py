@@ -28,11 +28,19 @@ The annotated video (--out):
                with "(unsure: tiles N, ...)" when the value rests on tiles the reader was
                unsure of. The overlay page marks such a hand "? unsure reading".
 
+The overlay (--overlay PORT): http://HOST:PORT/ for OBS; http://HOST:PORT/control sets the
+  hand in play's context without a restart (win, seat, round, riichi, honba, dora indicators
+  typed or the camera's row; keys t r c a n) and, with --game FILE, shows the game, confirms
+  the proposed payment of each scored hand (Enter), takes riichi, draws and abortive draws,
+  and undoes the last event (u). A change rescores the hand on screen. A stable 13-tile hand
+  shows its waits and what each would pay by ron and by tsumo.
+
 Messages (--json, --overlay): docs/overlay-json.md.
 
 Examples:
   tilescope stream game.mp4 --out annotated.mp4 --win ron --seat S --dora 3s
   tilescope stream 0 --overlay 8765 --ruleset mcr
+  tilescope stream 0 --overlay 8765 --game table.jsonl   (tilescope game table.jsonl --new ...)
 """
 
 
@@ -46,6 +54,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--overlay", metavar="PORT", type=int,
                         help="serve an overlay page for an OBS browser source at http://HOST:PORT/ "
                              "(updated over the WebSocket /ws)")
+    parser.add_argument("--game", metavar="FILE",
+                        help="with --overlay: keep this riichi game (the JSON Lines of `tilescope "
+                             "game`): the overlay shows the scoreboard, the control page confirms "
+                             "each hand's payment and appends it to FILE")
     parser.add_argument("--host", default="127.0.0.1", help="overlay bind address (default 127.0.0.1)")
     parser.add_argument("--weights", help="folder with detector.onnx (+ classifier.onnx) (default: the bundled vision/weights)")
     add_set_argument(parser)
@@ -89,144 +101,235 @@ def _quiet_video_libraries() -> None:
     cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
 
 
+class StreamFailure(Exception):
+    """A reason the stream cannot run, in one line (printed after ``tilescope stream: ``)."""
+
+
+def _fail(msg: str) -> int:
+    print(f"tilescope stream: {msg}", file=sys.stderr)
+    return 2
+
+
 def run(args: argparse.Namespace) -> int:
-    from vision.stream import (NETWORK_TIMEOUT_S, FrameSource, HandStabiliser, SourceError,
-                               StreamRunner, parse_source, pipeline_scorer, writer_rate)
-
+    """The stream's steps in order: check the flags, the context and the source, load the
+    reader, open the source and the annotated copy, start the overlay (and its control page
+    and ledger), run until the source ends or is stopped, report."""
     _quiet_video_libraries()
+    source = writer = None
+    try:
+        context, source_id, ledger = _checked(args)
+        reader = _reader(args)
+        # a live source is opened last: frames that come while the model loads are lost
+        source = _source(source_id, args)
+        if args.assumed:
+            print("tilescope stream: assumed " + "; ".join(args.assumed), file=sys.stderr)
+        writer = _writer(args, source)
+        hub, control, server = _overlay(args, context, ledger)
+    except StreamFailure as exc:
+        if source is not None:
+            source.close()
+        if writer is not None:
+            writer.release()
+        return _fail(str(exc))
+    on_hand = _sinks(args, hub, control)
+    from vision.stream import HandStabiliser, StreamRunner, pipeline_scorer, writer_rate
 
-    def fail(msg: str) -> int:
-        print(f"tilescope stream: {msg}", file=sys.stderr)
-        return 2
+    runner = StreamRunner(reader, HandStabiliser(args.stable), pipeline_scorer(context), on_hand,
+                          writer, writer_rate(source.fps) if writer is not None else None,
+                          context=context)
+    stats, interrupted = _play(runner, source, writer, args)
+    # the stream stopped (the file ended, the live source stopped, or Ctrl-C / kill): every
+    # sink is told, as docs/overlay-json.md says (--json printed no end before)
+    on_hand({"type": "end"})
+    if server is not None:
+        server.stop()
+    return _report(stats, source, interrupted, args)
+
+
+def _checked(args):
+    """The flags checked: ``(LiveContext, source id, LedgerSession or None)``; StreamFailure
+    naming the problem."""
+    from vision.commands.score import in_flag_words, is_photo, overwrite_problem
+    from vision.livecontext import LiveContext
+    from vision.stream import parse_source
 
     if args.stable < 1 or args.every < 1:
-        return fail("--stable and --every must be at least 1")
+        raise StreamFailure("--stable and --every must be at least 1")
+    if args.game and args.overlay is None:
+        raise StreamFailure("--game needs --overlay PORT: the game is kept on its control page")
     if not args.out and args.overlay is None and not args.json:
         args.json = True  # nothing else asked for: at least print the hands
     try:
-        context = _load_context(args)
-        scorer = pipeline_scorer(context)  # checks the context as `tilescope hand` would
+        context = LiveContext(_load_context(args))   # checked as `tilescope hand` would
     except ValueError as exc:
-        from vision.commands.score import in_flag_words
         msg = in_flag_words(str(exc), args)      # a bad --dora is named as the flag
         if msg.startswith("context: "):
             msg = ("--context: " if args.context else "") + msg.removeprefix("context: ")
-        return fail(msg)
+        raise StreamFailure(msg) from None
+    if args.game:
+        if context.base.get("ruleset", "riichi") != "riichi":
+            raise StreamFailure("--game keeps a riichi game: it cannot go with --ruleset mcr")
+        # the ledger gives the seats and the round: nothing of them is assumed
+        args.assumed = [n for n in args.assumed if not n.startswith(("seat", "round"))]
     if args.out and Path(args.out).suffix.lower() not in (".mp4", ".avi"):
-        return fail(f"--out {args.out!r}: give a .mp4 or .avi file name")
-    if args.overlay is not None and not 0 < args.overlay < 65536:
-        return fail(f"--overlay {args.overlay} is not a TCP port (1..65535)")
+        raise StreamFailure(f"--out {args.out!r}: give a .mp4 or .avi file name")
     if args.overlay is not None:
-        try:
-            import uvicorn  # noqa: F401
-            import vision.overlay  # noqa: F401  (FastAPI)
-        except ImportError as exc:
-            return fail(f"--overlay needs the 'serve' extra (pip install '.[serve]' in a clone, or "
-                        f"'tilescope[serve]'): {exc}")
+        _check_overlay(args)
     source_id = parse_source(args.source)
-    if isinstance(source_id, str) and "://" not in source_id and not Path(source_id).exists():
-        return fail(f"no such video file: {source_id}")
-    from vision.commands.score import is_photo
-    if isinstance(source_id, str) and "://" not in source_id and is_photo(source_id):
-        # one still never "holds still" for --stable frames
-        return fail(f"{source_id} is a photo, not a video: score it with `tilescope score "
-                    f"{source_id}` (or `tilescope check` for a verdict)")
-    from vision.commands.score import overwrite_problem
-    if args.out and isinstance(source_id, str):
-        problem = overwrite_problem("--out", args.out, source_id, "source video")
+    if isinstance(source_id, str) and "://" not in source_id:
+        if not Path(source_id).exists():
+            raise StreamFailure(f"no such video file: {source_id}")
+        if is_photo(source_id):      # one still never "holds still" for --stable frames
+            raise StreamFailure(f"{source_id} is a photo, not a video: score it with `tilescope "
+                                f"score {source_id}` (or `tilescope check` for a verdict)")
+        problem = args.out and overwrite_problem("--out", args.out, source_id, "source video")
         if problem:
-            return fail(problem)
+            raise StreamFailure(problem)
+    return context, source_id, _ledger(args, context)
+
+
+def _ledger(args, context):
+    """The game kept (--game), read and checked now, before the model loads; it gives the
+    context the seats, round and counters."""
+    if not args.game:
+        return None
+    from vision.ledger import LedgerError, LedgerSession
+
+    try:
+        ledger = LedgerSession(args.game)
+    except LedgerError as exc:
+        raise StreamFailure(f"--game: {exc}") from None
+    context.table = ledger.context_for
+    return ledger
+
+
+def _check_overlay(args) -> None:
+    if not 0 < args.overlay < 65536:
+        raise StreamFailure(f"--overlay {args.overlay} is not a TCP port (1..65535)")
+    try:
+        import uvicorn  # noqa: F401
+        import vision.overlay  # noqa: F401  (FastAPI)
+    except ImportError as exc:
+        raise StreamFailure(f"--overlay needs the 'serve' extra (pip install '.[serve]' in a clone, "
+                            f"or 'tilescope[serve]'): {exc}") from None
+
+
+def _reader(args):
+    """The tile reader, with the stream's quarter turns and tile set."""
     try:
         from vision.pipeline import get_reader
+        from vision.tileset import SetError
 
         reader = get_reader(args.weights)
         if getattr(reader, "turns", args.turns) != args.turns:
             reader.turns = args.turns       # this process's only reader: set for the stream
-        from vision.tileset import SetError
         try:
-            reader = with_set(reader, args.set)
+            return with_set(reader, args.set)
         except SetError as exc:
-            return fail(str(exc))
+            raise StreamFailure(str(exc)) from None
     except (ImportError, OSError, RuntimeError) as exc:  # ModelError is a RuntimeError
-        return fail(f"cannot load the tile detector: {exc}")
+        raise StreamFailure(f"cannot load the tile detector: {exc}") from None
 
-    # a live source is opened last: frames that come while the model loads are lost
+
+def _source(source_id, args):
+    from vision.stream import FrameSource, SourceError
+
     try:
-        source = FrameSource(source_id, every=args.every)
+        return FrameSource(source_id, every=args.every)
     except SourceError as exc:
-        return fail(str(exc))
-    if args.assumed:
-        print("tilescope stream: assumed " + "; ".join(args.assumed), file=sys.stderr)
+        raise StreamFailure(str(exc)) from None
 
-    writer = None
-    if args.out:
-        import cv2
 
-        w = int(source.cap.get(cv2.CAP_PROP_FRAME_WIDTH) or 0)
-        h = int(source.cap.get(cv2.CAP_PROP_FRAME_HEIGHT) or 0)
-        if w <= 0 or h <= 0:
-            source.close()
-            return fail(f"cannot tell the frame size of {args.source!r}")
-        # mp4v plays everywhere without extra codecs; .avi gets Motion JPEG.
-        fourcc = "MJPG" if args.out.lower().endswith(".avi") else "mp4v"
-        writer = cv2.VideoWriter(args.out, cv2.VideoWriter_fourcc(*fourcc), source.fps, (w, h))
-        if not writer.isOpened():
-            source.close()
-            return fail(f"cannot write video {args.out!r}")
+def _writer(args, source):
+    """The annotated copy's writer (--out), or None."""
+    if not args.out:
+        return None
+    import cv2
 
-    hub = server = None
-    if args.overlay is not None:
-        from vision.overlay import OverlayHub, OverlayServer
+    w = int(source.cap.get(cv2.CAP_PROP_FRAME_WIDTH) or 0)
+    h = int(source.cap.get(cv2.CAP_PROP_FRAME_HEIGHT) or 0)
+    if w <= 0 or h <= 0:
+        raise StreamFailure(f"cannot tell the frame size of {args.source!r}")
+    # mp4v plays everywhere without extra codecs; .avi gets Motion JPEG.
+    fourcc = "MJPG" if args.out.lower().endswith(".avi") else "mp4v"
+    writer = cv2.VideoWriter(args.out, cv2.VideoWriter_fourcc(*fourcc), source.fps, (w, h))
+    if not writer.isOpened():
+        raise StreamFailure(f"cannot write video {args.out!r}")
+    return writer
 
-        hub = OverlayHub()
-        server = OverlayServer(hub, args.overlay, args.host)
-        try:
-            server.start()
-        except RuntimeError as exc:
-            source.close()
-            return fail(f"--overlay {args.overlay}: {exc}")
-        print(f"tilescope: overlay at http://{args.host}:{args.overlay}/ (OBS browser source)",
-              file=sys.stderr)
 
-    def on_hand(message: dict) -> None:
+def _overlay(args, context, ledger):
+    """``(hub, control, server)`` of the overlay (--overlay), the server started, its
+    control page holding the context and the game's ledger (--game); Nones without."""
+    if args.overlay is None:
+        return None, None, None
+    from vision.control import Control
+    from vision.overlay import OverlayHub, OverlayServer
+
+    hub = OverlayHub()
+    control = Control(context, ledger, publish=None)
+    server = OverlayServer(hub, args.overlay, args.host, control=control)
+    try:
+        server.start()
+    except RuntimeError as exc:
+        raise StreamFailure(f"--overlay {args.overlay}: {exc}") from None
+    print(f"tilescope: overlay at http://{args.host}:{args.overlay}/ (OBS browser source), "
+          f"control page at http://{args.host}:{args.overlay}/control", file=sys.stderr)
+    return hub, control, server
+
+
+def _sinks(args, hub, control):
+    """The function each message goes to: the overlay, --json's stdout, the ledger."""
+    def publish(message: dict) -> None:
         if hub is not None:
             hub.publish(message)
         if args.json:
             print(json.dumps(message, ensure_ascii=False), flush=True)
 
-    runner = StreamRunner(reader, HandStabiliser(args.stable), scorer, on_hand, writer,
-                          writer_rate(source.fps) if writer is not None else None)
+    def on_hand(message: dict) -> None:
+        publish(message)
+        if control is not None:
+            control.on_hand(message)        # the ledger's proposal follows the hand
+
+    if control is not None:
+        control.publish = publish
+        if control.ledger is not None:
+            publish(control.ledger.table_message())     # the scoreboard from the start
+    return on_hand
+
+
+def _play(runner, source, writer, args):
+    """Run until the source ends or Ctrl-C / kill; ``(stats, interrupted)``."""
+    import signal
+    import threading
 
     def stop(*_):            # `kill` as Ctrl-C: the annotated video is closed and playable
         raise KeyboardInterrupt
 
-    import signal
-    import threading
-
     main_thread = threading.current_thread() is threading.main_thread()   # signals need it
     before = signal.signal(signal.SIGTERM, stop) if main_thread else None
-    interrupted = False
     try:
-        stats = runner.run(source, progress=bool(args.out) and not source.live)
+        return runner.run(source, progress=bool(args.out) and not source.live), False
     except KeyboardInterrupt:
-        stats, interrupted = runner.stats, True
+        return runner.stats, True
     finally:
         if main_thread:
             signal.signal(signal.SIGTERM, before)
         source.close()
         if writer is not None:
             writer.release()
-    # the stream stopped (the file ended, the live source stopped, or Ctrl-C / kill): every
-    # sink is told, as docs/overlay-json.md says (--json printed no end before)
-    on_hand({"type": "end"})
+
+
+def _report(stats, source, interrupted: bool, args) -> int:
+    """The run's summary on stderr, and the exit code."""
+    from vision.stream import NETWORK_TIMEOUT_S
+
     print(f"tilescope stream: {stats.frames} frames, {stats.detected} detected "
           f"({stats.detect_fps:.1f}/s), {stats.dropped} dropped, {stats.events} hand changes",
           file=sys.stderr)
-    if server is not None:
-        server.stop()
     if stats.frames == 0:
-        return fail(f"no frame could be read from {args.source!r}: not a video, or a camera "
-                    "that gives no picture")
+        return _fail(f"no frame could be read from {args.source!r}: not a video, or a camera "
+                     "that gives no picture")
     if source.live and not interrupted:
         print("tilescope stream: the live source stopped giving frames (it ended, or sent "
               f"nothing for {NETWORK_TIMEOUT_S:.0f} s)", file=sys.stderr)

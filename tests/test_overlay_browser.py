@@ -1,0 +1,222 @@
+"""The stream overlay in a real headless Chromium (Debian's ``chromium`` + ``chromedriver``,
+driven by Selenium as ``tests/test_browser.py``; nothing is downloaded at run time).
+
+A rendered clip (``grey_tiles``: tiles whose grey level names them, read back by a stand-in
+detector) plays through the real stream runner, layout parser and scorer into the overlay
+server; the test pauses the clip where it wants to look at the page.
+
+Skipped with the reason when chromium, chromedriver, selenium or uvicorn is missing.
+"""
+from __future__ import annotations
+
+import shutil
+import socket
+import tempfile
+import threading
+
+import pytest
+
+from grey_tiles import GreyReader, render
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+if not (CHROMIUM and CHROMEDRIVER):
+    pytest.skip("chromium and chromedriver are not installed (run .ci/install_browser.sh)",
+                allow_module_level=True)
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install selenium)")
+pytest.importorskip("uvicorn", reason="uvicorn (the 'serve' extra) is not installed")
+
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+from test_stream import write_clip  # noqa: E402
+from vision.stream import FrameSource, HandStabiliser, StreamRunner, pipeline_scorer  # noqa: E402
+
+# 123m 123p 23s 789s 55z: tenpai on 1s / 4s. South seat (not the dealer), East round, no riichi.
+TENPAI = ["1m", "2m", "3m", "1p", "2p", "3p", "2s", "3s", "7s", "8s", "9s", "5z", "5z"]
+WAITING_CONTEXT = {"ruleset": "riichi", "win": "ron", "seat_wind": "S", "round_wind": "E"}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    profile = tempfile.mkdtemp(prefix="tilescope-chromium-")
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", f"--user-data-dir={profile}", "--window-size=1000,900"):
+        opts.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=opts)
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+class PausedClip:
+    """A clip's ``FrameSource`` that waits before each frame index of ``pauses`` until the
+    test sets that frame's event: the page is looked at while a hand is on screen."""
+
+    live = False
+    dropped = 0
+
+    def __init__(self, path, pauses: list[int]):
+        self.source = FrameSource(str(path))
+        self.pauses = {i: threading.Event() for i in pauses}
+
+    def frames(self):
+        for frame, detect in self.source.frames():
+            if frame.index in self.pauses:
+                assert self.pauses[frame.index].wait(60), "the test never let the clip go on"
+            yield frame, detect
+
+    def go(self, index: int) -> None:
+        self.pauses[index].set()
+
+
+def run_clip(source, scorer, on_hand, context=None, stable: int = 4) -> threading.Thread:
+    """The stream runner over ``source`` on a thread (as ``tilescope stream`` runs it)."""
+    runner = StreamRunner(GreyReader(), HandStabiliser(stable), scorer, on_hand, context=context)
+    thread = threading.Thread(target=runner.run, args=(source,), daemon=True)
+    thread.start()
+    return thread
+
+
+def text_of(driver, element_id: str, expect: str, timeout: float = 30) -> str:
+    WebDriverWait(driver, timeout).until(lambda d: expect in d.find_element(By.ID, element_id).text,
+                                         message=f"#{element_id} never showed {expect!r}")
+    return driver.find_element(By.ID, element_id).text
+
+
+def test_the_overlay_shows_the_waits_of_a_hand_in_play_then_the_value_of_the_win(tmp_path, browser):
+    from vision.overlay import OverlayHub, OverlayServer
+
+    clip = tmp_path / "clip.avi"
+    write_clip(clip, [render(None)] * 3 + [render(TENPAI)] * 12 + [render(TENPAI + ["1s"])] * 12)
+    hub = OverlayHub()
+    server = OverlayServer(hub, free_port())
+    server.start()
+    source = PausedClip(clip, [15])           # the 13 tiles stay on screen until looked at
+    try:
+        browser.get(f"http://127.0.0.1:{server.server.config.port}/")
+        thread = run_clip(source, pipeline_scorer(WAITING_CONTEXT), hub.publish)
+        assert text_of(browser, "value", "tenpai") == "tenpai: 1s 4s (8 left)"
+        rows = browser.execute_script(
+            "return [...document.querySelectorAll('#waits .wait')].map((r) => r.querySelector('.tile')"
+            ".dataset.tile + r.querySelector('span:not(.tile)').textContent"
+            " + (r.querySelector('.note') ? ' / ' + r.querySelector('.note').textContent : ''))")
+        # Rules (shared/rules/001_riichi_fr.txt, the yaku table; base points = fu × 2^(2+han)):
+        # 1s by ron: 123m 123p 123s 789s 55z = sanshoku 2 + junchan 2 = 4 han, 40 fu (20 + 10
+        #   closed ron + 2 dragon pair, rounded up): 40 × 2^6 = 2560 > 2000 → mangan, 8000;
+        #   by tsumo menzen tsumo adds 1 han: still mangan, 8000 in all.
+        # 4s: 234s breaks the sanshoku and 55z the junchan: no yaku by ron; by tsumo menzen
+        #   tsumo 1 han, 30 fu (20 + 2 tsumo + 2 dragon pair → 30): 30 × 2^3 = 240, a
+        #   non-dealer's tsumo 300 + 300 + 500 (the dealer pays double, rounded up) = 1100.
+        assert rows == ["1s ×4  ron 8000 · tsumo 8000",
+                        "4s ×4  ron no yaku · tsumo 1100 / no yaku by ron: only tsumo wins (or declare riichi)"]
+        source.go(15)                          # the winning tile 1s arrives
+        assert text_of(browser, "value", "8000") == "mangan (4 han) · 8000"
+        assert browser.find_elements(By.CSS_SELECTOR, "#waits .wait") == []
+        assert "sanshoku" in browser.find_element(By.ID, "lines").text
+        thread.join(30)
+    finally:
+        for i in source.pauses:
+            source.go(i)
+        source.source.close()
+        server.stop()
+
+
+# 234m 456m 678p 34s 88s + 5s: tanyao and pinfu (tests/test_control.py works out its values)
+SECOND = ["2m", "3m", "4m", "4m", "5m", "6m", "6p", "7p", "8p", "3s", "4s", "8s", "8s", "5s"]
+
+
+def test_a_short_game_kept_from_the_control_page_and_shown_on_the_overlay(tmp_path, browser):
+    import json
+
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+
+    from vision.control import Control
+    from vision.ledger import LedgerSession
+    from vision.livecontext import LiveContext
+    from vision.overlay import OverlayHub, OverlayServer
+
+    game = tmp_path / "game.jsonl"
+    game.write_text(json.dumps({"type": "game", "players": ["Ann", "Bob", "Cai", "Dan"]}) + "\n")
+    ledger = LedgerSession(str(game))
+    live = LiveContext({"ruleset": "riichi"})
+    live.table = ledger.context_for
+    hub = OverlayHub()
+    control = Control(live, ledger, hub.publish)
+    hub.publish(ledger.table_message())
+    server = OverlayServer(hub, free_port(), control=control)
+    server.start()
+    url = f"http://127.0.0.1:{server.server.config.port}"
+    clip = tmp_path / "clip.avi"
+    write_clip(clip, [render(None)] * 3 + [render(SECOND)] * 12)
+    source = PausedClip(clip, [3])            # the hand comes once the page has named the winner
+
+    def on_hand(message):
+        hub.publish(message)
+        control.on_hand(message)
+
+    try:
+        browser.get(url + "/")
+        overlay = browser.current_window_handle
+        assert text_of(browser, "round", "East 1") == "East 1 · 0 honba · 0 riichi sticks"
+        browser.switch_to.new_window("window")
+        browser.get(url + "/control")
+        WebDriverWait(browser, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#riichi-buttons button"))
+        # 1. Bob declares riichi: « met en gage un bâton de 1000 points »
+        browser.find_element(By.CSS_SELECTOR, "#riichi-buttons button[data-player=Bob]").click()
+        text_of(browser, "round", "1 riichi stick")
+        # 2. Cai wins by ron from Ann: named on the page, then the hand comes into the camera
+        Select(browser.find_element(By.NAME, "win")).select_by_value("ron")
+        Select(browser.find_element(By.NAME, "winner")).select_by_value("Cai")
+        Select(browser.find_element(By.NAME, "discarder")).select_by_value("Ann")
+        browser.find_element(By.ID, "apply").click()
+        text_of(browser, "context", "seat_wind=W")              # Cai sits West this hand
+        thread = run_clip(source, pipeline_scorer(live), on_hand, live)
+        source.go(3)
+        # tanyao + pinfu 2 han 30 fu, a non-dealer's ron: 4 × 30 × 2^4 = 1920 → 2000 from Ann;
+        # « Le gagnant récupère [...] toutes les mises de riichi éventuelles »: Bob's 1000
+        assert text_of(browser, "proposal", "Ann pays Cai 2000").startswith("ron: Cai from Ann")
+        browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ENTER)      # confirm (key)
+        text_of(browser, "round", "East 2")
+        # 3. an exhaustive draw, Bob and Cai tenpai: « Si deux joueurs sont tenpai, les deux
+        #    autres joueurs noten payent chacun 1500 points »; Bob, the dealer, is tenpai:
+        #    « Est reste Est uniquement s'il est tenpai » and « Un compteur est toujours ajouté »
+        for name in ("Bob", "Cai"):
+            browser.find_element(By.CSS_SELECTOR, f"#tenpai input[value={name}]").click()
+        browser.find_element(By.ID, "draw").click()
+        text_of(browser, "round", "1 honba")
+        # 4. an abortive draw entered by mistake, then undone (key u)
+        browser.find_element(By.ID, "abortive").click()
+        text_of(browser, "last", "abortive")
+        browser.find_element(By.TAG_NAME, "body").send_keys("u")
+        text_of(browser, "last", "draw, tenpai: Bob, Cai")
+        browser.switch_to.window(overlay)
+        # Ann 25000 − 2000 − 1500; Bob − 1000 (riichi) + 1500; Cai + 2000 + 1000 + 1500;
+        # Dan − 1500: 21500 + 25500 + 29500 + 23500 = 100000
+        assert text_of(browser, "round", "East 2") == "East 2 · 1 honba · 0 riichi sticks"
+        rows = browser.execute_script(
+            "return [...document.querySelectorAll('#players .player')].map((r) => r.dataset.name + ' '"
+            " + r.querySelector('.wind').textContent + ' ' + r.querySelector('.points').textContent)")
+        assert rows == ["Ann N 21500", "Bob E 25500", "Cai S 29500", "Dan W 23500"]
+        assert browser.find_element(By.ID, "proposal").text == ""       # the win was paid
+        events = [json.loads(x)["type"] for x in game.read_text().splitlines()[1:]]
+        assert events == ["riichi", "ron", "draw"]
+        thread.join(30)
+    finally:
+        for i in source.pauses:
+            source.go(i)
+        source.source.close()
+        server.stop()
+
