@@ -828,3 +828,19 @@ def test_declared_groups_hold_through_fixes_and_dropped_boxes():
     assert [d.tile for d in dropped.order[10:13]] == ["5z"] * 3
     with pytest.raises(ValueError, match="tile 12 was dropped with --fix 12=none"):
         reparse_fixed(first, dets, {12: "none"}, declared={(12, 14): "concealed"})
+
+
+def test_each_layout_module_says_its_job_and_its_functions_stay_short():
+    # project rule (STYLE.md, issue 34): small modules with one job, no function over ~60
+    # lines without a reason in its docstring ("long because ...")
+    import ast
+
+    folder = Path(__file__).resolve().parent.parent / "vision" / "layout"
+    modules = sorted(folder.glob("*.py"))
+    assert len(modules) > 5
+    for path in modules:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        assert ast.get_docstring(tree), f"{path.name}: no docstring saying its job"
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef) and node.end_lineno - node.lineno + 1 > 60:
+                assert "long because" in (ast.get_docstring(node) or ""), f"{path.name}: {node.name}"
