@@ -296,6 +296,34 @@ def test_apply_fixes_by_reading_order():
         apply_fixes(lay, dets, {1: "5x"})
 
 
+def test_hand_is_a_typed_tile_request_whose_json_is_the_request_keys():
+    # the open hand as laid (open_hand): 234m67p55z concealed, 0p set apart, pon 888s turned
+    # in the middle (from across), kakan 1z turned rightmost (from right); docs/hand-json.md keys
+    from vision.layout import RequestMeld, TileRequest
+
+    lay = parse_layout(to_detections(open_hand()), "riichi")
+    assert isinstance(lay.hand, TileRequest)
+    assert lay.hand.win_tile == "0p" and lay.hand.win_tile_shown
+    assert multiset(lay.hand.concealed) == multiset("234m67p55z")
+    assert sorted(lay.hand.melds, key=lambda m: m.type) == [
+        RequestMeld("kakan", "1111z", "1z", "right"), RequestMeld("pon", "888s", "8s", "across")]
+    assert lay.tile_request == lay.hand.to_json()
+    assert set(lay.tile_request) == {"concealed", "melds", "win_tile"}   # no dora row, riichi: no flowers
+    assert lay.hand_for_win("6p").to_json() == lay.request_for_win("6p")
+
+
+@pytest.mark.parametrize("pos, places, want", [
+    (0, 3, "left"), (1, 3, "across"), (2, 3, "right"),
+    (0, 4, "left"), (1, 4, "across"), (2, 4, "across"), (3, 4, "right"),
+])
+def test_called_from_the_turned_tiles_place(pos, places, want):
+    # riichi convention (module docstring): the called tile is turned on its discarder's side;
+    # an open kan's two middle places are both across
+    from vision.layout.melds import called_from
+
+    assert called_from(pos, places) == want
+
+
 def test_request_for_win_moves_the_winning_tile():
     lay = parse_layout(to_detections(open_hand()), "riichi")
     req = lay.request_for_win("6p")
@@ -800,3 +828,19 @@ def test_declared_groups_hold_through_fixes_and_dropped_boxes():
     assert [d.tile for d in dropped.order[10:13]] == ["5z"] * 3
     with pytest.raises(ValueError, match="tile 12 was dropped with --fix 12=none"):
         reparse_fixed(first, dets, {12: "none"}, declared={(12, 14): "concealed"})
+
+
+def test_each_layout_module_says_its_job_and_its_functions_stay_short():
+    # project rule (STYLE.md, issue 34): small modules with one job, no function over ~60
+    # lines without a reason in its docstring ("long because ...")
+    import ast
+
+    folder = Path(__file__).resolve().parent.parent / "vision" / "layout"
+    modules = sorted(folder.glob("*.py"))
+    assert len(modules) > 5
+    for path in modules:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        assert ast.get_docstring(tree), f"{path.name}: no docstring saying its job"
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef) and node.end_lineno - node.lineno + 1 > 60:
+                assert "long because" in (ast.get_docstring(node) or ""), f"{path.name}: {node.name}"
