@@ -32,6 +32,7 @@ def c(text: str) -> list[int]:
     ("1122m3344p5566s7z", 0, 0),        # seven pairs tenpai (tanki on 7z)
     ("1111m2233p4455s66z", 0, 1),       # a quad is one pair, not two (seven pairs: 2)
     ("1111m234p567p789s", 0, 1),        # tanki on a fifth 1m is no wait; 11m+11m are not two pairs
+    ("223344678m9999m", 0, 0),          # 234m 234m 789m 999m + 6m: tanki on 6m (not on a fifth 9m)
     ("234m567p1z", 2, 0),               # two melds: tanki on 1z
     ("1z", 4, 0),                       # four melds, tanki
 ])

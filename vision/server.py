@@ -11,6 +11,8 @@ Endpoints (all JSON; the result shapes are those of the CLI's ``--json``):
   result ``{"image", "tiles", "layout", "request", "result", "warnings"}``
 - ``POST /api/hand``  hand JSON (``docs/hand-json.md``) → its result, never an HTTP error
   for a bad hand: the result's ``error`` says what is wrong, as in ``tilescope hand``
+- ``POST /api/waits`` a hand in play, typed (JSON) or a photo (the fields of ``/api/score``
+  less ``win_tile``, plus ``discards``) → ``tilescope waits --json`` (vision/routes/waits.py)
 - ``POST /api/check`` disputed-hand JSON → verdict (``tilescope check --json``)
 - ``POST /api/check-photo`` the fields of ``/api/score`` + ``table`` (JSON object: ``declared``,
   ``revealed``, ``discards``, ``tournament``, ``penalties``) → ``tilescope check PHOTO --json``
@@ -55,6 +57,7 @@ from collections import OrderedDict
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Callable
 
 from fastapi import Body, FastAPI, File, Form, Request, UploadFile
@@ -67,13 +70,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from vision.fixspec import MAX_CODE as _MAX_CODE
 from vision.fixspec import FixSpecError, fixes_from_json, in_api_words, melds_from_json
 from vision.imageio import MAX_PIXELS
+from vision.routes import waits as waits_routes
 from scoring.tiles import quoted
 
 WEB_DIR = Path(__file__).with_name("web")
 log = logging.getLogger("tilescope.serve")
 
 
-PHOTO_PATHS = ("/api/read", "/api/score", "/api/check-photo", "/api/set/learn", "/api/set/add")
+PHOTO_PATHS = ("/api/read", "/api/score", "/api/check-photo", "/api/set/learn", "/api/set/add", "/api/waits")
 
 
 class BodyGuard:
@@ -1047,6 +1051,8 @@ def create_app(
         holds: rule on it; else it is an error, most often a typing slip). Answers
         ``{"ruleset", "ruling", "valid", "penalty", "result", "explanation", "error"}``."""
         return JSONResponse(await run_bounded(fn_check_json(), await strict_body(request), pool=typed))
+
+    waits_routes.install(app, SimpleNamespace(read_upload=read_upload, run_bounded=run_bounded, strict_body=strict_body, reader_for=reader_for, readings=readings, limits=limits, typed=typed))  # noqa: E501
 
     @app.get("/api/health", summary="Liveness and limits")
     async def api_health():
