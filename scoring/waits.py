@@ -57,7 +57,7 @@ class Wait:
         ron, tsumo = self.ron.get("valid"), self.tsumo.get("valid")
         if ron and tsumo:
             return None
-        if "error" in self.ron:
+        if self.ron.get("error"):
             return NO_COPY_LEFT
         why = NO_YAKU if "han" in self.ron else UNDER_MINIMUM
         if not ron and not tsumo:

@@ -73,7 +73,7 @@ def mcr_shanten(counts: Sequence[int], n_melds: int = 0) -> int:
     >>> from scoring.tiles import counts34, parse_tiles
     >>> mcr_shanten(counts34(parse_tiles("147m258p369s1234z")))   # greater honours and knitted
     0
-    >>> mcr_shanten(counts34(parse_tiles("147m258p36s11122z")))   # knitted straight: 9s, 2z
+    >>> mcr_shanten(counts34(parse_tiles("147m258p36s11122z")))   # knitted straight: waits on 9s
     0
     """
     best = regular_shanten(counts, n_melds)
