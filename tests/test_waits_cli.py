@@ -57,7 +57,8 @@ WEIGHTS = Path(__file__).parent.parent / "vision" / "weights"
 
 def test_the_waiting_sample_s_truth_by_hand():
     # riichi, seat South, round East, dora indicator 3s (dora 4s): 234m 067p 567s + 44s 22z,
-    # a shanpon on 4s or 2z. Worked out from the riichi rules (../shared/rules/001_riichi_fr.txt):
+    # a shanpon on 4s or 2z. Worked out by hand with the standard riichi fu and limits (4 han 40
+    # fu and 5 han are mangan: 8000 for a non-dealer; ../shared/rules/001_riichi_fr.txt, line 120):
     # - 4s by ron: closed, no riichi, no yaku (no tanyao: 22z; no sanshoku): no win
     # - 4s by tsumo: menzen tsumo 1 + dora 3 (444s) + aka 1 (0p) = 5 han: mangan, 2000/4000 = 8000
     # - 2z by ron: yakuhai seat wind 1 + dora 2 (44s) + aka 1 = 4 han; fu 20 + 10 closed ron + 4

@@ -771,7 +771,8 @@ function showWaits(data) {
       lines.appendChild(e);
     }
   }
-  for (const n of data.notes || []) lines.appendChild(li(n));
+  // the furiten note is the line above, in the page's words
+  for (const n of data.notes || []) if (!n.startsWith("furiten")) lines.appendChild(li(n));
   showWarnings(data.warnings);
   const count = data.tiles === 13 ? (data.tenpai ? `${data.waits.length} wait${data.waits.length === 1 ? "" : "s"}` : shantenWords(data.shanten)) : "a discard to choose";
   setStatus(`A hand in play: ${count}.`);
