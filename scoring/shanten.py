@@ -76,13 +76,22 @@ def _saturate(m: int, t: int, p: int, loose: int) -> int:
     return _pack(m, t, p, loose)
 
 
+class _Saturated(dict):
+    """Packed outcome -> its saturated form, filled on first sight past the counts a search
+    step makes (two parts combined count up to 15 of each)."""
+
+    def __missing__(self, v: int) -> int:
+        out = self[v] = _saturate(*_unpack(v))
+        return out
+
+
 def _tables() -> tuple[dict, dict, dict]:
     """(saturated outcome of each outcome a search step makes (counts up to 7), each
     saturated outcome's rank, and the bit mask of the saturated outcomes it beats or equals,
     by their rank order). A beating outcome has a higher rank (sets + partial sets + pairs +
     loose's worth), so outcomes taken by falling rank meet their beaters first."""
-    sat = {_pack(m, t, p, lo): _saturate(m, t, p, lo)
-           for m in range(8) for t in range(8) for p in range(8) for lo in range(3)}
+    sat = _Saturated({_pack(m, t, p, lo): _saturate(m, t, p, lo)
+                      for m in range(8) for t in range(8) for p in range(8) for lo in range(3)})
     values = sorted(set(sat.values()), key=lambda v: (sum(_unpack(v)[:3]) + _WORTH[_unpack(v)[3]], v))
     bit = {v: 1 << i for i, v in enumerate(values)}
     rank = {v: i for i, v in enumerate(values)}
@@ -198,11 +207,13 @@ def _combine(a: frozenset, b: frozenset) -> frozenset:
     look-up (a frozenset keeps its hash). The order parts are combined in does not change
     the result: dropping a beaten outcome early drops only outcomes it would still beat."""
     out = []
+    sat = _SAT
     for x in a:
-        xm, xt, xp, xl = _unpack(x)
+        xl, xc = x >> _LOOSE_SHIFT, x & _COUNTS
         for y in b:
-            ym, yt, yp, yl = _unpack(y)
-            out.append(_saturate(xm + ym, xt + yt, xp + yp, xl if xl > yl else yl))
+            yl = y >> _LOOSE_SHIFT
+            # the counts add field by field (saturated parts hold at most 5 of each: no carry)
+            out.append(sat[(xc + (y & _COUNTS)) | (xl if xl > yl else yl) << _LOOSE_SHIFT])
     return _best(out)
 
 

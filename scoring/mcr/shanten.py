@@ -28,12 +28,13 @@ from .shapes import KNITTED_PATTERNS
 _HONOUR_KINDS = tuple(range(27, 34))
 
 
-def knitted_straight_shanten(counts: Sequence[int], n_melds: int = 0) -> int:
+def knitted_straight_shanten(counts: Sequence[int], n_melds: int = 0, below: int = 99) -> int:
     """Shanten of a knitted straight plus one set and a pair (99 when there are two or more
-    melds: no room for it)."""
+    melds: no room for it). ``below``: only values under it matter (the best of the other
+    shapes): a knitted straight missing that many kinds is not looked at (99 is returned)."""
     if n_melds > 1:
         return 99
-    best = 99
+    best = below
     for pattern in KNITTED_PATTERNS:
         rest = list(counts[:NUM_KINDS])
         missing = 0
@@ -47,7 +48,7 @@ def knitted_straight_shanten(counts: Sequence[int], n_melds: int = 0) -> int:
         value = missing + regular_shanten(rest, n_melds + 3)
         if value < best:
             best = value
-    return best
+    return best if best < below else 99
 
 
 def seven_pairs_shanten(counts: Sequence[int]) -> int:
@@ -79,7 +80,7 @@ def mcr_shanten(counts: Sequence[int], n_melds: int = 0) -> int:
     best = regular_shanten(counts, n_melds)
     if best == COMPLETE or n_melds > 1:
         return best
-    best = min(best, knitted_straight_shanten(counts, n_melds))
+    best = min(best, knitted_straight_shanten(counts, n_melds, best))
     if n_melds == 0 and best > COMPLETE:
         best = min(best, seven_pairs_shanten(counts), orphans_shanten(counts),
                    honours_knitted_shanten(counts))

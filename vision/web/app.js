@@ -466,7 +466,7 @@ async function score() {
   // a win: the referee's ruling; not a win (13 tiles, or 14 that are not complete): a hand
   // in play, whose waits and their values replace "not a complete hand" when it has them
   if (answer.request && !(answer.result || {}).error) verdict(body, answer.request, seq);
-  else waits(body, seq);
+  else waits(body, seq, answer);
 }
 
 // The value on screen is not for what the form says now: dimmed, and the status line says why,
@@ -676,7 +676,8 @@ function waitsForm(body) {
   return form;
 }
 
-async function waits(body, seq) {
+// scored: the /api/score answer, whose reason the hand is no win stays on screen
+async function waits(body, seq, scored) {
   let answer;
   try {
     const resp = await fetch("/api/waits", { method: "POST", body: waitsForm(body) });
@@ -686,7 +687,7 @@ async function waits(body, seq) {
     return;
   }
   if (seq !== state.seq) return;
-  showWaits(answer);
+  showWaits(answer, scored);
 }
 
 // One win in a few words: "3900 (2 han 40 fu)", "no yaku", "24 points", "under 8 points"
@@ -725,7 +726,7 @@ function waitItem(w, prefix = "") {
   return e;
 }
 
-function showWaits(data) {
+function showWaits(data, scored) {
   $("result-section").hidden = false;
   const hand = $("hand"), head = $("headline"), lines = $("lines");
   hand.textContent = "";
@@ -756,6 +757,8 @@ function showWaits(data) {
   } else {
     head.textContent = data.complete ? "Complete hand: set the winning tile apart to score it"
       : `Shanten ${data.shanten}: choose a discard`;
+    const why = ((scored || {}).result || {}).error;
+    if (why) lines.appendChild(li(`Not a win as read: ${inPageWords(why)}`));
     for (const d of data.discards.slice(0, 8)) {
       const e = li(`Discard ${d.discard} → ${shantenWords(d.shanten)}`);
       e.classList.add("discard");
