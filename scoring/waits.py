@@ -14,8 +14,10 @@ own discards, and returns a :class:`WaitsReport` (``.to_json()``: ``docs/waits-j
 
 Riichi: a hand is furiten when one of its waits is among the player's own discards (it cannot
 win by ron, only by tsumo); a wait whose ron has no yaku (a closed hand without riichi needs
-riichi or tsumo) says so. MCR: waits of every MCR shape (:func:`scoring.mcr.shapes.waits`,
-knitted hands included) and the points of each win; one under the 8-point minimum is no win.
+riichi or tsumo) says so. MCR: the shanten over every MCR shape (:mod:`scoring.mcr.shanten`),
+the waits of every shape (:func:`scoring.mcr.shapes.waits`, knitted hands included) and the
+points of each win; one under the 8-point minimum is no win. A wait whose four copies are all
+in sight (indicators, discards) has the scorer's refusal for its values, and says so.
 The winning tile is valued as a plain tile (a red five adds one han more under ``rules.aka``),
 but as the red five when the hand holds the three plain fives of its suit.
 """

@@ -1052,7 +1052,7 @@ def create_app(
         ``{"ruleset", "ruling", "valid", "penalty", "result", "explanation", "error"}``."""
         return JSONResponse(await run_bounded(fn_check_json(), await strict_body(request), pool=typed))
 
-    waits_routes.install(app, SimpleNamespace(read_upload=read_upload, run_bounded=run_bounded, strict_body=strict_body, reader_for=reader_for, readings=readings, limits=limits, typed=typed))  # noqa: E501
+    waits_routes.install(app, SimpleNamespace(read_upload=read_upload, run_bounded=run_bounded, strict_body=strict_body, reader_for=reader_for, readings=readings, limits=limits, typed=typed, ApiError=ApiError, errors=_ERRORS, json_field=_parse_json_field, decode_upload=decode_upload, parse_fixes=parse_fixes, parse_melds=parse_melds))  # noqa: E501
 
     @app.get("/api/health", summary="Liveness and limits")
     async def api_health():

@@ -65,9 +65,8 @@ def parse_waits_request(obj: Any, *, photo: bool = False) -> tuple[tuple, tuple,
     return req.concealed, req.melds, ctx, thrown, discards is not None
 
 
-def _answer(concealed, melds, ctx, discards, given, warnings=None) -> dict:
+def _answer(ApiError, concealed, melds, ctx, discards, given, warnings=None) -> dict:  # noqa: N803
     from scoring.waits import hand_waits
-    from vision.server import ApiError
 
     try:
         out = hand_waits(concealed, melds, ctx, discards, discards_given=given).to_json()
@@ -79,25 +78,27 @@ def _answer(concealed, melds, ctx, discards, given, warnings=None) -> dict:
 
 
 def install(app: FastAPI, deps) -> None:
-    """Add ``POST /api/waits`` to ``app``. ``deps``: create_app's helpers, as attributes
-    ``read_upload``, ``run_bounded``, ``strict_body``, ``reader_for``, ``readings``,
-    ``limits`` and ``typed`` (the typed hands' thread pool)."""
-    from vision.server import ApiError, _ERRORS, _parse_json_field, decode_upload, parse_fixes, parse_melds
+    """Add ``POST /api/waits`` to ``app``. ``deps``: vision/server.py's helpers, as attributes
+    (passed in, so that this module does not import the server): create_app's ``read_upload``,
+    ``run_bounded``, ``strict_body``, ``reader_for``, ``readings``, ``limits``, ``typed`` (the
+    typed hands' thread pool), and ``ApiError``, ``errors`` (the error responses),
+    ``json_field``, ``decode_upload``, ``parse_fixes``, ``parse_melds``."""
+    ApiError = deps.ApiError  # noqa: N806
 
     def typed_work(obj: Any) -> dict:
         try:
             concealed, melds, ctx, discards, given = parse_waits_request(obj)
         except HandError as exc:
             raise ApiError(422, "bad_hand", str(exc)) from None
-        return _answer(concealed, melds, ctx, discards, given)
+        return _answer(ApiError, concealed, melds, ctx, discards, given)
 
     def photo_work(data: bytes, form: dict, set_name: str | None) -> dict:
         from vision.fixspec import in_api_words
         from vision.pipeline import read_hand_in_play
 
-        context = _parse_json_field("context", form.get("context"), {})
-        fixes = parse_fixes(_parse_json_field("fixes", form.get("fixes"), None))
-        meld_map = parse_melds(_parse_json_field("melds", form.get("melds"), None))
+        context = deps.json_field("context", form.get("context"), {})
+        fixes = deps.parse_fixes(deps.json_field("fixes", form.get("fixes"), None))
+        meld_map = deps.parse_melds(deps.json_field("melds", form.get("melds"), None))
         if not isinstance(context, dict):
             raise ApiError(422, "bad_context", "context must be a JSON object of hand-request keys")
         if form.get("discards") is not None:
@@ -107,7 +108,7 @@ def install(app: FastAPI, deps) -> None:
         except HandError as exc:
             raise ApiError(422, "bad_context", str(exc)) from None
         reader, tag = deps.reader_for(set_name)
-        img = decode_upload(data, deps.limits)
+        img = deps.decode_upload(data, deps.limits)
         try:
             concealed, melds, dora, warnings = read_hand_in_play(
                 img, ctx["ruleset"], reader=deps.readings.reader(reader, data, tag),
@@ -116,9 +117,9 @@ def install(app: FastAPI, deps) -> None:
             raise ApiError(422, "invalid_request", in_api_words(str(exc))) from None
         if dora and "dora_indicators" not in ctx and ctx["ruleset"] == "riichi":
             ctx["dora_indicators"] = dora       # the photo's dora row, as `tilescope waits` takes it
-        return _answer(concealed, melds, ctx, discards, given, warnings)
+        return _answer(ApiError, concealed, melds, ctx, discards, given, warnings)
 
-    @app.post("/api/waits", response_model=None, responses=_ERRORS,
+    @app.post("/api/waits", response_model=None, responses=deps.errors,
               summary="A hand in play (typed or a photo) → shanten, waits and their values",
               openapi_extra={"requestBody": {"required": True, "content": {
                   "application/json": {"schema": {"type": "object"}, "example": {
