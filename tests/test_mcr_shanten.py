@@ -186,3 +186,31 @@ def test_waits_are_the_completing_draws_scored_by_the_mcr_core():
                 wins.append((k, result))
         assert [w.kind for w in report.waits] == [k for k, _ in wins], h
         assert [w.ron for w in report.waits] == [r for _, r in wins]
+
+
+def test_a_knitted_straight_one_tile_short_beside_a_complete_rest():
+    # 147m 258p 36s (9s missing) + 555z 66z: the rest is a set and a pair, so one tile (9s)
+    # completes it: tenpai, whatever the other shapes say (the shortcut that skips knitted
+    # straights missing too many tiles must count a complete rest as -1)
+    hand = c("147m258p36s55566z")
+    assert knitted_straight_shanten(hand) == 0 and mcr_shanten(hand) == 0
+    assert knitted_straight_shanten(hand, 0, 1) == 0
+
+
+def test_accepting_tiles_equal_one_shanten_per_draw():
+    # mcr_accepting's shortcut (riichi's per-suit draws, then MCR's special shapes) lists the
+    # draws that lower mcr_shanten, as trying each draw does
+    from scoring.mcr.shanten import mcr_accepting
+    rng = random.Random(39)
+    for i in range(600):
+        n = 0 if i % 2 else rng.choice([0, 1, 2])
+        if i % 2:
+            h = _near_complete(rng, rng.choice([1, 2, 3]))
+        else:
+            h = [0] * 34
+            for k in rng.sample([k for k in range(34) for _ in range(4)], 13 - 3 * n):
+                h[k] += 1
+        now = mcr_shanten(h, n)
+        want = [k for k in range(34) if h[k] < 4
+                and mcr_shanten([x + (i == k) for i, x in enumerate(h)], n) < now]
+        assert [a.kind for a in mcr_accepting(h, n)] == want, (h, n)

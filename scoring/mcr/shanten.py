@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..shanten import COMPLETE, Accept, orphans_shanten, regular_shanten
+from ..shanten import COMPLETE, Accept, drawn_shanten, orphans_shanten, regular_shanten
 from ..tiles import NUM_KINDS
 from .shapes import KNITTED_PATTERNS
 
@@ -31,7 +31,7 @@ _HONOUR_KINDS = tuple(range(27, 34))
 def knitted_straight_shanten(counts: Sequence[int], n_melds: int = 0, below: int = 99) -> int:
     """Shanten of a knitted straight plus one set and a pair (99 when there are two or more
     melds: no room for it). ``below``: only values under it matter (the best of the other
-    shapes): a knitted straight missing that many kinds is not looked at (99 is returned)."""
+    shapes): a knitted straight missing more kinds is not looked at; 99 when none is under it."""
     if n_melds > 1:
         return 99
     best = below
@@ -43,7 +43,7 @@ def knitted_straight_shanten(counts: Sequence[int], n_melds: int = 0, below: int
                 rest[k] -= 1
             else:
                 missing += 1
-        if missing >= best:
+        if missing - 1 >= best:         # the rest is at best complete (-1)
             continue
         value = missing + regular_shanten(rest, n_melds + 3)
         if value < best:
@@ -94,13 +94,22 @@ def mcr_accepting(counts: Sequence[int], n_melds: int = 0, seen: Sequence[int] |
     now = mcr_shanten(counts, n_melds) if current is None else current
     seen = counts if seen is None else seen
     held = counts if held is None else held
+    # riichi's shanten after each draw (scoring.shanten.drawn_shanten, fast) is MCR's but for
+    # the shapes riichi lacks: its seven pairs are never closer than MCR's, so the minimum
+    # with MCR's special shapes, looked at only where they could make a difference, is exact
+    drawn = drawn_shanten(counts, n_melds)
     c = list(counts[:NUM_KINDS])
     out = []
     for k in range(NUM_KINDS):
         if held[k] >= 4:
             continue
-        c[k] += 1
-        if mcr_shanten(c, n_melds) < now:
+        value = drawn[k]
+        if value >= now and value > COMPLETE and n_melds <= 1:
+            c[k] += 1
+            value = min(value, knitted_straight_shanten(c, n_melds, now))
+            if n_melds == 0:
+                value = min(value, seven_pairs_shanten(c), honours_knitted_shanten(c))
+            c[k] -= 1
+        if value < now:
             out.append(Accept(k, max(0, 4 - seen[k])))
-        c[k] -= 1
     return tuple(out)
