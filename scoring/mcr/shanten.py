@@ -26,6 +26,7 @@ from ..tiles import NUM_KINDS
 from .shapes import KNITTED_PATTERNS
 
 _HONOUR_KINDS = tuple(range(27, 34))
+_PATTERN_SETS = tuple(frozenset(pattern) for pattern in KNITTED_PATTERNS)
 
 
 def knitted_straight_shanten(counts: Sequence[int], n_melds: int = 0, below: int = 99) -> int:
@@ -36,15 +37,15 @@ def knitted_straight_shanten(counts: Sequence[int], n_melds: int = 0, below: int
         return 99
     best = below
     for pattern in KNITTED_PATTERNS:
-        rest = list(counts[:NUM_KINDS])
         missing = 0
+        for k in pattern:
+            missing += not counts[k]
+        if missing - 1 >= best:         # the rest is at best complete (-1)
+            continue
+        rest = list(counts[:NUM_KINDS])
         for k in pattern:
             if rest[k]:
                 rest[k] -= 1
-            else:
-                missing += 1
-        if missing - 1 >= best:         # the rest is at best complete (-1)
-            continue
         value = missing + regular_shanten(rest, n_melds + 3)
         if value < best:
             best = value
@@ -99,17 +100,24 @@ def mcr_accepting(counts: Sequence[int], n_melds: int = 0, seen: Sequence[int] |
     # with MCR's special shapes, looked at only where they could make a difference, is exact
     drawn = drawn_shanten(counts, n_melds)
     c = list(counts[:NUM_KINDS])
+    pairs = sum(n // 2 for n in c)
+    honours = sum(1 for k in _HONOUR_KINDS if c[k])
+    knitted = [sum(1 for k in pattern if c[k]) for pattern in KNITTED_PATTERNS]
     out = []
     for k in range(NUM_KINDS):
         if held[k] >= 4:
             continue
         value = drawn[k]
         if value >= now and value > COMPLETE and n_melds <= 1:
-            c[k] += 1
-            value = min(value, knitted_straight_shanten(c, n_melds, now))
-            if n_melds == 0:
-                value = min(value, seven_pairs_shanten(c), honours_knitted_shanten(c))
-            c[k] -= 1
+            if n_melds == 0:    # seven pairs and honours and knitted, counted for one more k
+                new = not c[k]
+                seven = 6 - min(pairs + c[k] % 2, 7)
+                held_best = max(h + (new and k in _PATTERN_SETS[i]) for i, h in enumerate(knitted))
+                value = min(value, seven, 13 - min(14, honours + (new and k >= 27) + held_best))
+            if value >= now:
+                c[k] += 1
+                value = min(value, knitted_straight_shanten(c, n_melds, now))
+                c[k] -= 1
         if value < now:
             out.append(Accept(k, max(0, 4 - seen[k])))
     return tuple(out)
