@@ -1,6 +1,7 @@
 """Render the bundled sample photos (small JPEGs + ground-truth JSON) used by tests and docs.
 
     python -m datasets.make_samples --out tests/data [--art DIR] [--real DIR]
+    python -m datasets.make_samples --out vision/samples --in-play     # hands in play
 
 Only artwork that may be redistributed is used: riichi-tiles (public domain, CC0) and the
 Symbola glyph font ("free for any use") for the MCR hand, which needs flowers; and, for
@@ -58,6 +59,19 @@ SAMPLES = {
         look=Look(pitch=55, yaw=3, roll=1, occlude=0.0, table="felt", tile_px=21, centre=True)),
 }
 
+# Hands in play (13 tiles, no winning tile), for `tilescope waits PHOTO`: rendered by
+# ``--in-play`` only, into vision/samples (tests/data holds winning hands, whose layout tests
+# expect a winning tile).
+IN_PLAY = {
+    # riichi, seat South: 234m 067p 567s + 44s 22z, waiting on 4s or 2z (shanpon); with the
+    # dora indicator 3s, ron on 4s has no yaku and everything else is a mangan (docs/waits-json.md)
+    "riichi_waiting": dict(
+        spec=HandSpec({"ruleset": "riichi", "concealed": "234m067p44567s22z", "seat_wind": "S",
+                       "round_wind": "E", "dora_indicators": "3s"}),
+        style="riichi-regular", seed=606, kw=dict(standing=False, dora_row=False),
+        look=Look(pitch=62, yaw=-4, roll=1, occlude=0.0, table="felt", fill=0.9)),
+}
+
 # The reference sheet of `tilescope set learn` (its default --tiles), photographed from above:
 # the picture the README shows, and what the set tests learn from.
 SHEETS = {
@@ -112,10 +126,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--real", default=os.environ.get("TILESCOPE_REAL"),
                     help="folder holding camerash/crops (default $TILESCOPE_REAL); without it the "
                          "photos of real tiles are left as they are")
+    ap.add_argument("--in-play", action="store_true",
+                    help="render the hands in play (13 tiles) instead: --out vision/samples")
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    for name, s in SAMPLES.items():
+    for name, s in (IN_PLAY if args.in_play else SAMPLES).items():
         try:
             style = load_style(s["style"], args.art)
         except ArtError as e:
@@ -130,6 +146,8 @@ def main(argv: list[str] | None = None) -> int:
         (out / f"{name}.json").write_text(json.dumps(ann, indent=1) + "\n")
         kb = (out / f"{name}.jpg").stat().st_size / 1024
         print(f"{name}: {len(ann['tiles'])} tiles, {kb:.0f} KB")
+    if args.in_play:
+        return 0
     from vision.set_learning import parse_sheet
     from vision.tileset import DEFAULT_SHEET
 

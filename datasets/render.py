@@ -145,7 +145,8 @@ def _meld_layout(mtype: str, codes: list[str], called: str | None, src: str | No
 def hand_blocks(spec: HandSpec | dict, rng: np.random.Generator, aspect: float, standing: bool,
                 dora_row: bool | None = None, dora_flip: bool = False,
                 melds_in_front: bool = False) -> tuple[list[Block], dict]:
-    """The blocks of a winning hand laid out as players show it. Returns (blocks, request).
+    """The blocks of a winning hand laid out as players show it (a request without
+    ``win_tile``: a hand in play, its tiles in one row). Returns (blocks, request).
 
     Raises ValueError for a request whose tile strings are not mpsz.
     """
@@ -157,8 +158,9 @@ def hand_blocks(spec: HandSpec | dict, rng: np.random.Generator, aspect: float, 
     row = _Row(rng, aspect, gap=float(rng.uniform(0.01, 0.06)))
     for t in split_mpsz(req["concealed"]):
         row.add(t, "concealed", pose)
-    row.skip(float(rng.uniform(0.25, 0.9)))
-    row.add(req["win_tile"], "win", pose)
+    if req.get("win_tile"):     # none: a hand in play (13 tiles less 3 per meld)
+        row.skip(float(rng.uniform(0.25, 0.9)))
+        row.add(req["win_tile"], "win", pose)
     blocks = row.blocks
 
     melds = req.get("melds") or []

@@ -31,63 +31,145 @@ from typing import NamedTuple, Sequence
 from .decompose import ORPHAN_KINDS
 from .tiles import NUM_KINDS
 
+_ORPHAN_SET = frozenset(ORPHAN_KINDS)
+
 COMPLETE, TENPAI = -1, 0
 # suit patterns kept: a 14-tile hand has at most a few hundred thousand, a session sees
 # thousands; 1 << 16 entries of a few small tuples each is a few MB at most
 SUIT_CACHE_SIZE = 1 << 16
 
-# a suit's outcome: (sets, partial sets, pairs, loose) where loose is 0 (no loose tile),
-# 1 (loose tiles, all of kinds held four times) or 2 (some other loose tile)
+# a part's outcome: (sets, partial sets, pairs, loose) where loose is 0 (no loose tile),
+# 1 (loose tiles, all of kinds held four times) or 2 (some other loose tile), packed in one int
+# (4 bits each, loose on top) so that taking a set adds a constant: the search below builds
+# thousands of outcomes for a new suit pattern, and ints cost a fraction of tuples
 _NO_LOOSE, _LOOSE_QUAD, _LOOSE = 0, 1, 2
+_SET, _PARTIAL, _PAIR, _LOOSE_SHIFT = 1, 1 << 4, 1 << 8, 12
+_COUNTS = (1 << _LOOSE_SHIFT) - 1
+# what loose tiles are worth to a hand: a loose tile of a kind not held four times is best (the
+# hand may throw it, whatever else it holds), none is next, loose tiles all held four times
+# worst (the hand cannot wait on a fifth copy: one tile further)
+_WORTH = {_LOOSE: 2, _NO_LOOSE: 1, _LOOSE_QUAD: 0}
+
+
+def _pack(m: int, t: int, p: int, loose: int) -> int:
+    return m | t << 4 | p << 8 | loose << _LOOSE_SHIFT
+
+
+def _unpack(v: int) -> tuple[int, int, int, int]:
+    return v & 15, v >> 4 & 15, v >> 8 & 15, v >> _LOOSE_SHIFT
+
+
+def _saturate(m: int, t: int, p: int, loose: int) -> int:
+    """An outcome with what no hand can use taken off, so that fewer outcomes stay apart: a
+    hand counts at most ``4 - sets`` partial sets (a second pair is one), and its loose tiles
+    matter only without a pair. Other suits and melds only add sets, so a part's surplus is
+    surplus in the whole hand too: the shanten is the same."""
+    if m > 4:
+        m = 4
+    room = 4 - m
+    if t > room:
+        t = room
+    if p:
+        if p > room - t + 1:
+            p = room - t + 1
+        loose = _LOOSE
+    return _pack(m, t, p, loose)
+
+
+class _Saturated(dict):
+    """Packed outcome -> its saturated form, filled on first sight past the counts a search
+    step makes (two parts combined count up to 15 of each)."""
+
+    def __missing__(self, v: int) -> int:
+        out = self[v] = _saturate(*_unpack(v))
+        return out
+
+
+def _tables() -> tuple[dict, dict, dict]:
+    """(saturated outcome of each outcome a search step makes (counts up to 7), each
+    saturated outcome's rank, and the bit mask of the saturated outcomes it beats or equals,
+    by their rank order). A beating outcome has a higher rank (sets + partial sets + pairs +
+    loose's worth), so outcomes taken by falling rank meet their beaters first."""
+    sat = _Saturated({_pack(m, t, p, lo): _saturate(m, t, p, lo)
+                      for m in range(8) for t in range(8) for p in range(8) for lo in range(3)})
+    values = sorted(set(sat.values()), key=lambda v: (sum(_unpack(v)[:3]) + _WORTH[_unpack(v)[3]], v))
+    bit = {v: 1 << i for i, v in enumerate(values)}
+    rank = {v: i for i, v in enumerate(values)}
+    beats = {}
+    for v in values:
+        m, t, p, lo = _unpack(v)
+        mask = 0
+        for u in values:
+            um, ut, up, ul = _unpack(u)
+            if um <= m and ut <= t and up <= p and _WORTH[ul] <= _WORTH[lo]:
+                mask |= bit[u]
+        beats[v] = mask
+    return sat, rank, {v: (bit[v], beats[v]) for v in values}
+
+
+_SAT, _RANK, _BEATS = _tables()
 
 
 def _best(states) -> frozenset:
-    """``states`` without those another state beats or equals in every count (more sets, more
-    partial sets, more pairs, fewer loose tiles is never worse)."""
-    states = set(states)
+    """The saturated ``states`` (packed) without those another state beats or equals in every
+    count (more sets, more partial sets, more pairs, loose tiles worth more is never worse)."""
     keep = []
-    for s in sorted(states, reverse=True):
-        if not any(o[0] >= s[0] and o[1] >= s[1] and o[2] >= s[2] and o[3] <= s[3] for o in keep):
-            keep.append(s)
+    covered = 0
+    for v in sorted(set(states), key=_RANK.__getitem__, reverse=True):
+        own, beaten = _BEATS[v]
+        if not covered & own:
+            keep.append(v)
+            covered |= beaten
     return frozenset(keep)
+
+
+_EMPTY = frozenset({0})
+
+
+def _loosen(states: frozenset, loose: int) -> list[int]:
+    return [v if v >> _LOOSE_SHIFT >= loose else (v & _COUNTS) | loose << _LOOSE_SHIFT for v in states]
 
 
 @lru_cache(maxsize=SUIT_CACHE_SIZE)
 def _suit(counts: tuple[int, ...], quads: int, paired: int = -1) -> frozenset:
-    """Every best outcome of splitting one suit's ``counts`` (9 counts, tiles already taken
-    from the front are zero). ``quads``: bit i set when the hand holds all four of number
-    i + 1 (from the hand's own counts, before any split). ``paired``: the number (0..8) a pair
-    was just taken from: four of a kind is not two pairs (the second would wait on a fifth)."""
+    """Every best outcome (packed, saturated) of splitting one suit's ``counts`` (9 counts,
+    tiles already taken from the front are zero). ``quads``: bit i set when the hand holds all
+    four of number i + 1 (from the hand's own counts, before any split). ``paired``: the number
+    (0..8) a pair was just taken from: four of a kind is not two pairs (the second would wait on
+    a fifth)."""
     i = 0
     while i < 9 and not counts[i]:
         i += 1
     if i == 9:
-        return frozenset({(0, 0, 0, _NO_LOOSE)})
+        return _EMPTY
     c = list(counts)
-    out = []
-
-    def go(extra: tuple[int, int, int, int], taken: Sequence[int]) -> None:
-        for k in taken:
-            c[k] -= 1
-        after = i if extra[2] else -1
-        for m, t, p, loose in _suit(tuple(c), quads, after if c[i] else -1):
-            out.append((m + extra[0], t + extra[1], p + extra[2], max(loose, extra[3])))
-        for k in taken:
-            c[k] += 1
-
     n = c[i]
+    out: list[int] = []
     if n >= 3:
-        go((1, 0, 0, 0), (i, i, i))
+        c[i] -= 3
+        out += [v + _SET for v in _suit(tuple(c), quads, -1)]
+        c[i] += 3
     if i <= 6 and c[i + 1] and c[i + 2]:
-        go((1, 0, 0, 0), (i, i + 1, i + 2))
+        c[i] -= 1
+        c[i + 1] -= 1
+        c[i + 2] -= 1
+        out += [v + _SET for v in _suit(tuple(c), quads, -1)]
+        c[i + 1] += 1
+        c[i + 2] += 1
+        c[i] += 1
     if n >= 2 and paired != i:
-        go((0, 0, 1, 0), (i, i))
-    if i <= 7 and c[i + 1]:
-        go((0, 1, 0, 0), (i, i + 1))
-    if i <= 6 and c[i + 2]:
-        go((0, 1, 0, 0), (i, i + 2))
-    go((0, 0, 0, _LOOSE_QUAD if quads >> i & 1 else _LOOSE), (i,))
-    return _best((min(m, 4), min(t, 4), min(p, 5), loose) for m, t, p, loose in out)
+        c[i] -= 2
+        out += [v + _PAIR for v in _suit(tuple(c), quads, i if c[i] else -1)]
+        c[i] += 2
+    c[i] -= 1
+    for j in (i + 1, i + 2):
+        if j <= 8 and c[j]:
+            c[j] -= 1
+            out += [v + _PARTIAL for v in _suit(tuple(c), quads, -1)]
+            c[j] += 1
+    out += _loosen(_suit(tuple(c), quads, -1), _LOOSE_QUAD if quads >> i & 1 else _LOOSE)
+    sat = _SAT
+    return _best([sat[v] for v in out])
 
 
 def _honours(counts: Sequence[int]) -> tuple[tuple[int, int, int, int], int]:
@@ -118,6 +200,63 @@ def _suit_states(counts: Sequence[int], base: int) -> frozenset:
     return _suit(suit, quads)
 
 
+@lru_cache(maxsize=SUIT_CACHE_SIZE)
+def _combine(a: frozenset, b: frozenset) -> frozenset:
+    """The best outcomes of two parts of a hand together (counts added, the worse loose kept).
+    Memoised: a hand's parts take few distinct outcome sets, so most combinations are a
+    look-up (a frozenset keeps its hash). The order parts are combined in does not change
+    the result: dropping a beaten outcome early drops only outcomes it would still beat."""
+    out = []
+    sat = _SAT
+    for x in a:
+        xl, xc = x >> _LOOSE_SHIFT, x & _COUNTS
+        for y in b:
+            yl = y >> _LOOSE_SHIFT
+            # the counts add field by field (saturated parts hold at most 5 of each: no carry)
+            out.append(sat[(xc + (y & _COUNTS)) | (xl if xl > yl else yl) << _LOOSE_SHIFT])
+    return _best(out)
+
+
+@lru_cache(maxsize=SUIT_CACHE_SIZE)
+def _loosened(states: frozenset) -> frozenset:
+    """``states`` with one more loose tile (of a kind not held four times)."""
+    return _best(_saturate(m, t, p, max(loose, _LOOSE)) for m, t, p, loose in map(_unpack, states))
+
+
+@lru_cache(maxsize=SUIT_CACHE_SIZE)
+def _regular_value(states: frozenset, n_melds: int) -> int:
+    """The regular shanten of a whole hand's outcomes ``states`` with ``n_melds`` melds,
+    before the correction for honours held four times."""
+    best = 8
+    for v in states:
+        m, t, p, loose = _unpack(v)
+        m += n_melds
+        if p:
+            t += p - 1              # a second pair is a partial set (a triplet to be)
+            value = 7 - 2 * m - t + max(0, m + t - 4)
+        else:
+            value = 8 - 2 * m - t + max(0, m + t - 4) + (loose == _LOOSE_QUAD)
+        if value < best:
+            best = value
+    return best
+
+
+@lru_cache(maxsize=1 << 12)
+def _honour_part(counts: tuple[int, ...]) -> tuple[frozenset, int]:
+    """The honours (7 counts) as a one-outcome set, and how many kinds are held four times."""
+    state, quads = _honours(counts)
+    return frozenset({_saturate(*state)}), quads
+
+
+def _quad_floor(best: int, honour_quads: int, tiles: int) -> int:
+    # an honour held four times in a concealed hand is a set plus a tile that pairs with
+    # nothing: the hand is at least that many tiles away (one of them may be the 14th tile)
+    quads = honour_quads - (1 if honour_quads and tiles % 3 == 2 else 0)
+    if best != COMPLETE and best < quads:
+        return quads
+    return best
+
+
 def regular_shanten(counts: Sequence[int], n_melds: int = 0) -> int:
     """Shanten of the regular shape (four sets and a pair) of concealed ``counts`` (34 kinds)
     with ``n_melds`` declared melds (sets already made).
@@ -128,28 +267,10 @@ def regular_shanten(counts: Sequence[int], n_melds: int = 0) -> int:
     >>> regular_shanten(counts34(parse_tiles("123456789m11123p")))  # complete
     -1
     """
-    honours, honour_quads = _honours(counts[27:34])
-    tiles = sum(counts[:NUM_KINDS])
-    best = 8
-    # the three suits combined, then the honours: a few states each
-    combined = {honours}
-    for base in (0, 9, 18):
-        states = _suit_states(counts, base)
-        combined = _best((a[0] + b[0], a[1] + b[1], a[2] + b[2], max(a[3], b[3]))
-                         for a in combined for b in states)
-    for m, t, p, loose in combined:
-        m += n_melds
-        if p:
-            t += p - 1              # a second pair is a partial set (a triplet to be)
-            value = 7 - 2 * m - t + max(0, m + t - 4)
-        else:
-            value = 8 - 2 * m - t + max(0, m + t - 4) + (loose == _LOOSE_QUAD)
-        if value < best:
-            best = value
-    quads = honour_quads - (1 if honour_quads and tiles % 3 == 2 else 0)
-    if best != COMPLETE and best < quads:
-        best = quads
-    return best
+    honours, honour_quads = _honour_part(tuple(counts[27:34]))
+    combined = _combine(_combine(_combine(honours, _suit_states(counts, 0)), _suit_states(counts, 9)),
+                        _suit_states(counts, 18))
+    return _quad_floor(_regular_value(combined, n_melds), honour_quads, sum(counts[:NUM_KINDS]))
 
 
 def seven_pairs_shanten(counts: Sequence[int]) -> int:
@@ -235,16 +356,74 @@ def accepting(counts: Sequence[int], n_melds: int = 0, seen: Sequence[int] | Non
     now = shanten(counts, n_melds) if current is None else current
     seen = counts if seen is None else seen
     held = counts if held is None else held
-    c = list(counts)
     out = []
-    for k in range(NUM_KINDS):
-        if held[k] >= 4:
+    for k, after in enumerate(drawn_shanten(counts, n_melds)):
+        if after < now and held[k] < 4:
+            out.append(Accept(k, max(0, 4 - seen[k])))
+    return tuple(out)
+
+
+def drawn_shanten(counts: Sequence[int], n_melds: int = 0) -> list[int]:
+    """For each kind k (0..33), :func:`shanten` of ``counts`` with one more k (whether or not
+    a copy is left to draw).
+
+    Speed: the same values as 34 calls of :func:`shanten`, at a fraction of the cost: one more
+    tile changes one suit, so the other parts are combined once per suit, and seven pairs and
+    thirteen orphans are counted once and adjusted per kind."""
+    c = list(counts[:NUM_KINDS])
+    tiles = sum(c) + 1
+    suits = [_suit_states(c, base) for base in (0, 9, 18)]
+    honours, honour_quads = _honour_part(tuple(c[27:34]))
+    # a tile of a kind not held with no held tile of its suit two steps or less away can only
+    # be a loose tile: every split of the hand gains one loose tile, the same for all such kinds
+    isolated = _quad_floor(_regular_value(_loosened(_combine(_combine(_combine(
+        honours, suits[0]), suits[1]), suits[2])), n_melds), honour_quads, tiles)
+    out = []
+    for s, base in enumerate((0, 9, 18)):
+        rest = None
+        for k in range(base, base + 9):
+            if not any(c[max(base, k - 2):min(base + 9, k + 3)]):
+                out.append(isolated)
+                continue
+            if rest is None:
+                rest = honours
+                for other in range(3):
+                    if other != s:
+                        rest = _combine(rest, suits[other])
+            c[k] += 1
+            value = _regular_value(_combine(rest, _suit_states(c, base)), n_melds)
+            c[k] -= 1
+            out.append(_quad_floor(value, honour_quads, tiles))
+    suited = _combine(_combine(suits[0], suits[1]), suits[2])
+    for k in range(27, NUM_KINDS):
+        if not c[k]:
+            out.append(isolated)
             continue
         c[k] += 1
-        if shanten(c, n_melds) < now:
-            out.append(Accept(k, max(0, 4 - seen[k])))
+        part, quads = _honour_part(tuple(c[27:34]))
         c[k] -= 1
-    return tuple(out)
+        out.append(_quad_floor(_regular_value(_combine(part, suited), n_melds), quads, tiles))
+    if n_melds:
+        return out
+    pairs = kinds = held = paired = 0
+    for n in c:
+        if n:
+            kinds += 1
+            pairs += n >= 2
+    for k in ORPHAN_KINDS:
+        if c[k]:
+            held += 1
+            paired |= c[k] >= 2
+    for k in range(NUM_KINDS):
+        if out[k] == COMPLETE:
+            continue
+        n = c[k]
+        p = pairs + (n == 1)
+        seven = COMPLETE if p == 7 else 6 - p + max(0, 7 - kinds - (n == 0))
+        orphan = k in _ORPHAN_SET
+        thirteen = 13 - held - (orphan and n == 0) - (paired or (orphan and n >= 1))
+        out[k] = min(out[k], seven, thirteen)
+    return out
 
 
 def discards(counts: Sequence[int], n_melds: int = 0, seen: Sequence[int] | None = None,

@@ -14,8 +14,10 @@ own discards, and returns a :class:`WaitsReport` (``.to_json()``: ``docs/waits-j
 
 Riichi: a hand is furiten when one of its waits is among the player's own discards (it cannot
 win by ron, only by tsumo); a wait whose ron has no yaku (a closed hand without riichi needs
-riichi or tsumo) says so. MCR: waits of every MCR shape (:func:`scoring.mcr.shapes.waits`,
-knitted hands included) and the points of each win; one under the 8-point minimum is no win.
+riichi or tsumo) says so. MCR: the shanten over every MCR shape (:mod:`scoring.mcr.shanten`),
+the waits of every shape (:func:`scoring.mcr.shapes.waits`, knitted hands included) and the
+points of each win; one under the 8-point minimum is no win. A wait whose four copies are all
+in sight (indicators, discards) has the scorer's refusal for its values, and says so.
 The winning tile is valued as a plain tile (a red five adds one han more under ``rules.aka``),
 but as the red five when the hand holds the three plain fives of its suit.
 """
@@ -30,6 +32,7 @@ from .tiles import NUM_KINDS, Tile, TileError, check_physical, counts34, tile
 
 NO_YAKU = "no yaku"                 # a win without yaku: no win (riichi)
 UNDER_MINIMUM = "under 8 points"    # MCR: a win under the minimum is no win
+NO_COPY_LEFT = "no copy left: all four are in sight, so no win can take this tile"
 # fields of a HandRequest that a hand in play cannot know yet (how it will be won)
 _WIN_FIELDS = ("concealed", "melds", "win_tile", "win")
 
@@ -56,6 +59,8 @@ class Wait:
         ron, tsumo = self.ron.get("valid"), self.tsumo.get("valid")
         if ron and tsumo:
             return None
+        if self.ron.get("error"):
+            return NO_COPY_LEFT
         why = NO_YAKU if "han" in self.ron else UNDER_MINIMUM
         if not ron and not tsumo:
             return f"{why} on this wait: neither ron nor tsumo is a win"
@@ -192,9 +197,7 @@ def hand_waits(concealed: Sequence[Tile], melds: Sequence[Meld] = (), context: d
         s, waits, accept, furiten = _thirteen(concealed, melds, ctx, discards, counts, held, seen)
         notes = _notes(ruleset, s, waits, furiten, given)
         return WaitsReport(ruleset, concealed, melds, s, waits, accept, furiten, (), given, notes)
-    s = shanten(counts, n)
-    if ruleset == "mcr" and s > COMPLETE and _mcr_complete(counts, n):
-        s = COMPLETE
+    s = _shanten_of(ruleset)(counts, n)
     choices = []
     for k in range(NUM_KINDS):
         if not counts[k]:
@@ -214,32 +217,29 @@ def hand_waits(concealed: Sequence[Tile], melds: Sequence[Meld] = (), context: d
     return WaitsReport(ruleset, concealed, melds, s, (), (), (), tuple(choices), given, notes)
 
 
-def _mcr_complete(counts: Sequence[int], n_melds: int) -> bool:
-    from .mcr.shapes import waits as mcr_waits
-    for k in range(NUM_KINDS):
-        if counts[k]:
-            counts = list(counts)
-            counts[k] -= 1
-            return k in mcr_waits(counts, n_melds, fifth_copy=True)
-    return False
+def _shanten_of(ruleset: str):
+    if ruleset == "mcr":
+        from .mcr.shanten import mcr_shanten
+        return mcr_shanten
+    return shanten
 
 
 def _thirteen(concealed, melds, ctx, discards, counts, held, seen):
     """(shanten, waits valued, accepting tiles, furiten kinds) of a 13-tile hand."""
     n = len(melds)
     ruleset = ctx.get("ruleset", "riichi")
-    s = shanten(counts, n)
     if ruleset == "mcr":
+        from .mcr.shanten import mcr_accepting, mcr_shanten
         from .mcr.shapes import waits as mcr_waits
+        s = mcr_shanten(counts, n)
+        if s != TENPAI:
+            return s, (), mcr_accepting(counts, n, seen, held, s), ()
         kinds = mcr_waits(counts, n, held)
-        if kinds:
-            s = TENPAI
-    elif s == TENPAI:
-        kinds = [a.kind for a in accepting(counts, n, seen, held, s)]
     else:
-        kinds = []
-    if s != TENPAI:
-        return s, (), accepting(counts, n, seen, held, s), ()
+        s = shanten(counts, n)
+        if s != TENPAI:
+            return s, (), accepting(counts, n, seen, held, s), ()
+        kinds = [a.kind for a in accepting(counts, n, seen, held, s)]
     waits = tuple(_valued(concealed, melds, ctx, k, max(0, 4 - seen[k])) for k in kinds)
     furiten = ()
     if ruleset == "riichi":
@@ -259,7 +259,9 @@ def _valued(concealed, melds, ctx, kind: int, left: int) -> Wait:
     for how in ("ron", "tsumo"):
         req = HandRequest(**ctx, concealed=concealed, melds=melds, win_tile=win_tile, win=how)
         result = score_hand(req).to_json()
-        if result.get("error"):
+        # every copy visible (indicators, discards): no win can take it, and the scorer says
+        # why (five copies); any other refusal is the context's fault and stops the report
+        if result.get("error") and left:
             raise HandError(result["error"])
         out.append(result)
     ron, tsumo = out

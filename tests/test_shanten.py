@@ -13,7 +13,7 @@ import pytest
 from scoring.api import score_hand
 from scoring.decompose import is_complete
 from scoring.hand import HandError, HandRequest, Meld
-from scoring.shanten import accepting, discards, orphans_shanten, seven_pairs_shanten, shanten
+from scoring.shanten import accepting, discards, drawn_shanten, orphans_shanten, seven_pairs_shanten, shanten
 from scoring.tiles import counts34, kind_of, parse_tiles
 from scoring.waits import hand_waits
 
@@ -32,6 +32,7 @@ def c(text: str) -> list[int]:
     ("1122m3344p5566s7z", 0, 0),        # seven pairs tenpai (tanki on 7z)
     ("1111m2233p4455s66z", 0, 1),       # a quad is one pair, not two (seven pairs: 2)
     ("1111m234p567p789s", 0, 1),        # tanki on a fifth 1m is no wait; 11m+11m are not two pairs
+    ("223344678m9999m", 0, 0),          # 234m 234m 789m 999m + 6m: tanki on 6m (not on a fifth 9m)
     ("234m567p1z", 2, 0),               # two melds: tanki on 1z
     ("1z", 4, 0),                       # four melds, tanki
 ])
@@ -194,3 +195,76 @@ def test_three_plain_fives_wait_on_the_red_one():
     report = hand_waits(parse_tiles("55567m456p789s11z"))
     five = next(w for w in report.waits if w.kind == kind_of("5m"))
     assert five.tsumo["valid"] and five.tsumo["dora"]["aka"] == 1
+
+
+def test_drawn_shanten_equals_one_shanten_per_draw():
+    # the per-suit shortcut of accepting() gives what 34 separate shanten calls give
+    rng = random.Random(33)
+    for _ in range(1500):
+        n = rng.choice([0, 0, 1, 2, 3])
+        suits = rng.sample(range(4), rng.choice([1, 2, 4]))
+        wall = [k for k in range(34) if k // 9 in suits for _ in range(4)]
+        h = _counts(rng.sample(wall, 13 - 3 * n))
+        drawn = drawn_shanten(h, n)
+        for k in range(34):
+            if h[k] < 4:
+                assert drawn[k] == shanten([x + (i == k) for i, x in enumerate(h)], n), (h, n, k)
+
+
+def _tenpai_of_random_wins(rng, count: int, mcr: bool):
+    """(concealed, melds, context) of random wins (scoring.riichi.random_hands) less their
+    winning tile: tenpai hands of play with melds, riichi, winds and dora indicators."""
+    from scoring.riichi.random_hands import random_request
+    from scoring.tiles import TileError, check_physical, tile
+    out = []
+    while len(out) < count:
+        req = random_request(rng)
+        try:
+            check_physical(req.all_tiles + req.dora_indicators)
+        except TileError:
+            continue
+        if mcr:
+            plain = tuple(tile(t.kind) for t in req.concealed)
+            melds = tuple(Meld(m.type, tuple(tile(t.kind) for t in m.tiles)) for m in req.melds)
+            out.append((plain, melds, {"ruleset": "mcr", "seat_wind": req.seat_wind,
+                                       "round_wind": req.round_wind}))
+        else:
+            out.append((req.concealed, req.melds, {
+                "seat_wind": req.seat_wind, "round_wind": req.round_wind, "riichi": req.riichi,
+                "dora_indicators": req.dora_indicators, "rules": req.rules}))
+    return out
+
+
+@pytest.mark.parametrize("mcr", [False, True], ids=["riichi", "mcr"])
+def test_every_wait_value_equals_the_hand_scorer_on_random_hands(mcr):
+    # the value of each wait, by ron and by tsumo, is what `tilescope hand` says of the hand
+    # completed by that tile (scoring.api.score_json is the command's own scorer)
+    from scoring.api import score_json
+    from scoring.request import request_to_json
+    rng = random.Random(34 + mcr)
+    waits = 0
+    for concealed, melds, ctx in _tenpai_of_random_wins(rng, 150, mcr):
+        report = hand_waits(concealed, melds, ctx)
+        assert report.shanten == 0 and report.waits, (concealed, melds)
+        for w in report.waits:
+            for how, got in (("ron", w.ron), ("tsumo", w.tsumo)):
+                plain = [t for t in concealed + tuple(x for m in melds for x in m.tiles) if t.kind == w.kind]
+                red = not mcr and w.kind in (4, 13, 22) and len(plain) == 3 and not any(t.red for t in plain)
+                req = HandRequest(**ctx, concealed=concealed, melds=melds, win=how,
+                                  win_tile=parse_tiles(str(_t(w.kind)).replace("5", "0") if red else str(_t(w.kind)))[0])
+                if got.get("error"):        # every copy in sight: the scorer says five copies
+                    assert w.left == 0 and "copies" in got["error"]
+                assert got == score_json(request_to_json(req)), (concealed, melds, w.kind, how)
+            waits += 1
+    assert waits > 200
+
+
+def test_a_wait_with_every_copy_in_sight_is_said_so():
+    # 11p 234p 567p 78p 999p waits on 1p 6p 9p (the full flush's shapes); three 9p in the hand
+    # and the fourth as the dora indicator: no 9p can come, and the scorer refuses a fifth
+    report = hand_waits(parse_tiles("1123456778999p"), context={"dora_indicators": parse_tiles("9p")})
+    nine = report.waits[-1]
+    assert [w.kind for w in report.waits] == [kind_of("1p"), kind_of("6p"), kind_of("9p")]
+    assert nine.left == 0 and "5 copies of 9p" in nine.ron["error"]
+    assert nine.note.startswith("no copy left")
+    assert report.waits[0].note is None and report.waits[0].ron["valid"]

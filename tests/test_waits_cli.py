@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
+
+import pytest
 
 from vision.cli import main
 
@@ -46,3 +49,52 @@ def test_bad_input_one_line_exit_2(capsys):
     for argv in (["--text", "123m"], ["--text", "11111m23456789p"], ["--text", "12x"], []):
         code, out, err = run(capsys, *argv)
         assert code == 2 and out == "" and err.count("\n") == 1, (argv, err)
+
+
+SAMPLES = Path(__file__).parent.parent / "vision" / "samples"
+WEIGHTS = Path(__file__).parent.parent / "vision" / "weights"
+
+
+def test_the_waiting_sample_s_truth_by_hand():
+    # riichi, seat South, round East, dora indicator 3s (dora 4s): 234m 067p 567s + 44s 22z,
+    # a shanpon on 4s or 2z. Worked out by hand with the standard riichi fu and limits (4 han 40
+    # fu and 5 han are mangan: 8000 for a non-dealer; ../shared/rules/001_riichi_fr.txt, line 120):
+    # - 4s by ron: closed, no riichi, no yaku (no tanyao: 22z; no sanshoku): no win
+    # - 4s by tsumo: menzen tsumo 1 + dora 3 (444s) + aka 1 (0p) = 5 han: mangan, 2000/4000 = 8000
+    # - 2z by ron: yakuhai seat wind 1 + dora 2 (44s) + aka 1 = 4 han; fu 20 + 10 closed ron + 4
+    #   (222z completed by ron counts open) = 34 -> 40: 4 han 40 fu = mangan 8000 (non-dealer)
+    # - 2z by tsumo: menzen tsumo 1 + yakuhai 1 + dora 2 + aka 1 = 5 han: mangan 8000
+    truth = json.loads((SAMPLES / "riichi_waiting.json").read_text())["request"]
+    assert truth["concealed"] == "234m067p44567s22z" and "win_tile" not in truth
+    obj = _waits_json(["--text", truth["concealed"], "--seat", "S", "--dora", "3s"])
+    _check_waiting_sample(obj)
+
+
+def _waits_json(argv):
+    import contextlib
+    import io
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["waits", *argv, "--json"]) == 0
+    return json.loads(out.getvalue())
+
+
+def _check_waiting_sample(obj):
+    assert obj["shanten"] == 0 and [w["tile"] for w in obj["waits"]] == ["4s", "2z"]
+    four, south = obj["waits"]
+    assert four["left"] == 2 and south["left"] == 2
+    assert four["ron"]["valid"] is False and four["note"].startswith("no yaku by ron")
+    assert four["tsumo"]["han"] == 5 and four["tsumo"]["payment"]["total"] == 8000
+    assert (south["ron"]["han"], south["ron"]["fu"], south["ron"]["payment"]["total"]) == (4, 40, 8000)
+    assert south["tsumo"]["han"] == 5 and south["tsumo"]["payment"]["total"] == 8000
+
+
+@pytest.mark.skipif(not (WEIGHTS / "detector.onnx").is_file() or not (WEIGHTS / "classifier.onnx").is_file(),
+                    reason="no trained weights in vision/weights")
+def test_the_waiting_sample_photo_end_to_end(monkeypatch):
+    # the README's command line on the photo: the bundled models read the 13 tiles, the red
+    # five included, and the waits are those worked out above
+    monkeypatch.chdir(SAMPLES.parent.parent)
+    obj = _waits_json(["vision/samples/riichi_waiting.jpg", "--seat", "S", "--dora", "3s"])
+    assert obj["concealed"] == "234m067p44567s22z" and obj["warnings"] == []
+    _check_waiting_sample(obj)

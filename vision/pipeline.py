@@ -1239,12 +1239,13 @@ _WIN_ONLY_WARNINGS = frozenset(("tile_count", "win_tile_not_shown", "hand_invali
 
 
 def read_hand_in_play(image: Any, ruleset: str = "riichi", *, reader=None, weights: str | None = None,
-                      tile_set=None) -> tuple[tuple, tuple, tuple, list[LayoutWarning]]:
+                      tile_set=None, fixes: dict[int, str] | None = None,
+                      melds: dict[tuple[int, int], str] | None = None) -> tuple[tuple, tuple, tuple, list[LayoutWarning]]:
     """The tiles of a hand in play in a photo, read and grouped as :func:`score_photo` reads
     and groups a winning hand (the same reader, :func:`parse_layout` and its corrections), for
     ``tilescope waits``: ``(concealed, melds, dora indicators, warnings)`` as Tile and
     :class:`scoring.hand.Meld` tuples. A tile set apart (the tile just drawn) joins the
-    concealed tiles. ``weights``/``tile_set``: as ``score_photo``. Raises PhotoError when the
+    concealed tiles. ``weights``/``tile_set``/``fixes``/``melds``: as ``score_photo``. Raises PhotoError when the
     photo shows no tile, ImageError for an unreadable image, and PhotoError for a meld the
     layout could not make legal."""
     from scoring.hand import Meld
@@ -1254,6 +1255,12 @@ def read_hand_in_play(image: Any, ruleset: str = "riichi", *, reader=None, weigh
         reader = get_reader(weights)
     detections, _, _ = _read(image, _reading_with(reader, tile_set))
     detections, layout, _, _ = _grouped(detections, ruleset)
+    if fixes or melds:
+        try:
+            detections, layout = reparse_fixed(layout, detections, {int(k): v for k, v in (fixes or {}).items()},
+                                               declared=_declared(melds))
+        except ValueError as exc:
+            raise PhotoError(str(exc)) from None
     req = layout.tile_request
     try:
         concealed = tuple(parse_tiles(req.get("concealed", "")))

@@ -11,6 +11,8 @@ Endpoints (all JSON; the result shapes are those of the CLI's ``--json``):
   result ``{"image", "tiles", "layout", "request", "result", "warnings"}``
 - ``POST /api/hand``  hand JSON (``docs/hand-json.md``) → its result, never an HTTP error
   for a bad hand: the result's ``error`` says what is wrong, as in ``tilescope hand``
+- ``POST /api/waits`` a hand in play, typed (JSON) or a photo (the fields of ``/api/score``
+  less ``win_tile``, plus ``discards``) → ``tilescope waits --json`` (vision/routes/waits.py)
 - ``POST /api/check`` disputed-hand JSON → verdict (``tilescope check --json``)
 - ``POST /api/check-photo`` the fields of ``/api/score`` + ``table`` (JSON object: ``declared``,
   ``revealed``, ``discards``, ``tournament``, ``penalties``) → ``tilescope check PHOTO --json``
@@ -52,7 +54,7 @@ from typing import Callable
 from fastapi import FastAPI
 
 from vision.fixspec import in_api_words
-from vision.routes import errors, game, photos, sets, site, typed
+from vision.routes import errors, game, photos, sets, site, typed, waits
 from vision.routes.errors import ApiError
 from vision.routes.guard import BodyGuard
 from vision.routes.site import WEB_DIR
@@ -96,6 +98,7 @@ def create_app(
     photos.install(app, state)
     sets.install(app, state)
     typed.install(app, state)
+    waits.install(app, state)         # a hand in play: /api/waits
     game.install(app, state)          # the table mode: /api/games…, /table
     site.install(app, state)
     return app

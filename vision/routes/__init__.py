@@ -8,7 +8,8 @@
   error answers' one shape; :mod:`.models`: the documented answer shapes (OpenAPI).
 - The routes, each module with ``install(app, state)``: :mod:`.photos` (``/api/read``,
   ``/api/score``, ``/api/check-photo``), :mod:`.sets` (``/api/set/*``, ``/api/sets``),
-  :mod:`.typed` (``/api/hand``, ``/api/check``), :mod:`.site` (``/api/health``, the page).
+  :mod:`.typed` (``/api/hand``, ``/api/check``), :mod:`.waits` (``/api/waits``), :mod:`.game`
+  (the table mode: ``/api/games…``, ``/table``), :mod:`.site` (``/api/health``, the page).
 
 A new route module is one more ``install(app: FastAPI, state: ServerState) -> None`` (import
 ``ServerState`` from :mod:`.state`, never from ``vision.server``: that would be an import

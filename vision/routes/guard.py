@@ -7,7 +7,8 @@ import asyncio
 import json
 
 # the routes that read a photo: at most BodyGuard.max_photos of them are taken at once
-PHOTO_PATHS = ("/api/read", "/api/score", "/api/check-photo", "/api/set/learn", "/api/set/add")
+PHOTO_PATHS = ("/api/read", "/api/score", "/api/check-photo", "/api/set/learn", "/api/set/add",
+               "/api/waits")
 
 
 class BodyGuard:

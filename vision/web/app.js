@@ -463,7 +463,10 @@ async function score() {
   setStatus(`${n} tile${n === 1 ? "" : "s"} found.`);
   draw();
   showResult(answer);
-  if (answer.request) verdict(body, answer.request, seq);
+  // a win: the referee's ruling; not a win (13 tiles, or 14 that are not complete): a hand
+  // in play, whose waits and their values replace "not a complete hand" when it has them
+  if (answer.request && !(answer.result || {}).error) verdict(body, answer.request, seq);
+  else waits(body, seq, answer);
 }
 
 // The value on screen is not for what the form says now: dimmed, and the status line says why,
@@ -629,9 +632,13 @@ function showResult(data) {
   } else payEl.textContent = "";
   payEl.classList.remove("void");
   $("verdict").textContent = "";
+  showWarnings(data.warnings);
+}
+
+function showWarnings(list) {
   const warn = $("warnings");
   warn.textContent = "";
-  for (const w of data.warnings || []) {
+  for (const w of list || []) {
     if (typeof w === "string") { warn.appendChild(li(w)); continue; }
     // The pipeline words fixes as CLI options; say what to do on this page instead.
     const meld = (w.fix || "").startsWith("--meld");
@@ -648,6 +655,130 @@ function showResult(data) {
     }
     warn.appendChild(item);
   }
+}
+
+// ---- a hand in play: its shanten, waits and what each would be worth (/api/waits) ----
+// What only a win has: a hand in play is valued both by ron and by tsumo, without win events
+const WIN_ONLY = ["win", "last_wall_tile", "replacement_tile", "robbing_kong", "ippatsu", "tenhou",
+  "chiihou", "ura_dora_indicators", "last_copy"];
+
+function waitsForm(body) {
+  const form = new FormData();
+  for (const [k, v] of body.entries()) {
+    if (k === "win_tile") continue;
+    if (k !== "context") { form.append(k, v); continue; }
+    const ctx = JSON.parse(v);
+    for (const w of WIN_ONLY) delete ctx[w];
+    form.append(k, JSON.stringify(ctx));
+  }
+  const discards = $("context").discards.value.trim();
+  if (discards) form.append("discards", discards);
+  return form;
+}
+
+// scored: the /api/score answer, whose reason the hand is no win stays on screen
+async function waits(body, seq, scored) {
+  let answer;
+  try {
+    const resp = await fetch("/api/waits", { method: "POST", body: waitsForm(body) });
+    answer = await resp.json();
+    if (!resp.ok) return;       // not a hand in play either: the score's message stands
+  } catch (e) {
+    return;
+  }
+  if (seq !== state.seq) return;
+  showWaits(answer, scored);
+}
+
+// One win in a few words: "3900 (2 han 40 fu)", "no yaku", "24 points", "under 8 points"
+function winWords(r) {
+  if (!r || r.error) return "cannot be won";
+  if (r.han !== undefined) {
+    if (!r.valid) return "no yaku";
+    return `${r.payment.total} (${r.limit ? `${r.limit}, ${r.han} han` : `${r.han} han ${r.fu} fu`})`;
+  }
+  const pts = r.total_without_flowers !== undefined ? r.total_without_flowers : r.total;
+  return r.valid ? `${pts} points` : `${pts} points: under 8, no win`;
+}
+
+function shantenWords(s) {
+  return s === -1 ? "complete" : s === 0 ? "tenpai" : `${s}-shanten (${s} tile${s === 1 ? "" : "s"} from tenpai)`;
+}
+
+function tilesLeft(list) {
+  return list.map((a) => `${a.tile} (${a.left})`).join(" ") +
+    ` — ${list.reduce((n, a) => n + a.left, 0)} tiles left`;
+}
+
+function waitItem(w, prefix = "") {
+  const e = li(`${prefix}${w.tile} · ${w.left} left`);
+  e.classList.add("wait");
+  const v = document.createElement("span");
+  v.className = "v";
+  v.textContent = `ron ${winWords(w.ron)} · tsumo ${winWords(w.tsumo)}`;
+  e.appendChild(v);
+  if (w.note) {
+    const p = document.createElement("p");
+    p.className = "note";
+    p.textContent = w.note;
+    e.appendChild(p);
+  }
+  return e;
+}
+
+function showWaits(data, scored) {
+  $("result-section").hidden = false;
+  const hand = $("hand"), head = $("headline"), lines = $("lines");
+  hand.textContent = "";
+  hand.appendChild(group(splitMpsz(data.concealed)));
+  for (const m of data.melds || []) hand.appendChild(group(splitMpsz(m.tiles)));
+  const mp = document.createElement("span");
+  mp.className = "mpsz";
+  mp.textContent = [data.concealed, ...(data.melds || []).map((m) => `${m.type} ${m.tiles}`)].join(" · ") +
+    ` (${data.tiles} tiles: a hand in play)`;
+  hand.appendChild(mp);
+  head.classList.remove("invalid");
+  lines.textContent = "";
+  $("payment").textContent = "";
+  $("verdict").textContent = "";
+  const rules = data.ruleset === "mcr" ? "MCR" : "riichi rules";
+  $("scored-with").textContent = `Valued with: ${rules}; each wait both by ron and by tsumo`;
+  if (data.tiles === 13) {
+    head.textContent = data.tenpai
+      ? `Tenpai — waits ${data.waits.map((w) => w.tile).join(" ")} (${data.waits_left} left)`
+      : `Shanten ${data.shanten}: ${shantenWords(data.shanten)}`;
+    for (const w of data.waits) lines.appendChild(waitItem(w));
+    if (!data.tenpai && data.accept.length) lines.appendChild(li(`Tiles that help: ${tilesLeft(data.accept)}`));
+    if (data.furiten === true) {
+      const f = li("Furiten: a wait is among your discards — no ron on any wait, only tsumo");
+      f.className = "furiten";
+      lines.appendChild(f);
+    } else if (data.furiten === false) lines.appendChild(li("Not furiten"));
+  } else {
+    head.textContent = data.complete ? "Complete hand: set the winning tile apart to score it"
+      : `Shanten ${data.shanten}: choose a discard`;
+    const why = ((scored || {}).result || {}).error;
+    if (why) lines.appendChild(li(`Not a win as read: ${inPageWords(why)}`));
+    for (const d of data.discards.slice(0, 8)) {
+      const e = li(`Discard ${d.discard} → ${shantenWords(d.shanten)}`);
+      e.classList.add("discard");
+      const v = document.createElement("span");
+      v.className = "v";
+      v.textContent = d.accept.length ? tilesLeft(d.accept) : "nothing helps";
+      e.appendChild(v);
+      if (d.furiten) e.appendChild(Object.assign(document.createElement("p"),
+        { className: "note furiten", textContent: "furiten: it waits on a tile it throws" }));
+      const sub = document.createElement("ul");
+      for (const w of d.waits || []) sub.appendChild(waitItem(w, "wait "));
+      if (sub.children.length) e.appendChild(sub);
+      lines.appendChild(e);
+    }
+  }
+  // the furiten note is the line above, in the page's words
+  for (const n of data.notes || []) if (!n.startsWith("furiten")) lines.appendChild(li(n));
+  showWarnings(data.warnings);
+  const count = data.tiles === 13 ? (data.tenpai ? `${data.waits.length} wait${data.waits.length === 1 ? "" : "s"}` : shantenWords(data.shanten)) : "a discard to choose";
+  setStatus(`A hand in play: ${count}.`);
 }
 
 // ---- your set: a set profile (docs/sets.md) the photos are read with ----
