@@ -218,7 +218,8 @@ STEPS: list[Step] = [second_look, user_fixes, mcr_flowers, judge, red_fives, mel
                      joint_re_reading, one_tile, hold_ruling, unsorted_row, refused_repair]
 
 # The order the steps' returned warnings are listed in, after the judged hand's own (the
-# report's order since these warnings were written; JSON readers may rely on it).
+# report's order since these warnings were written; JSON readers may rely on it). A step not
+# named here has its warnings listed after these, in the order of STEPS.
 NOTE_ORDER = (meld_repairs, second_look, red_fives, mcr_flowers)
 
 
@@ -236,7 +237,8 @@ def correct(reading: Reading, job: Job, clock: Callable[[], float] | None = None
         start = clock()
         reading, notes[step] = step(reading, job)
         seconds[step.__name__] = clock() - start
-    return reading, [w for step in NOTE_ORDER for w in notes.get(step, ())], seconds
+    order = list(NOTE_ORDER) + [step for step in STEPS if step not in NOTE_ORDER]
+    return reading, [w for step in order for w in notes.get(step, ())], seconds
 
 
 # ---- what the steps use ------------------------------------------------------------------
