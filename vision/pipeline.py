@@ -173,17 +173,27 @@ def validate_context(context: dict | None) -> dict:
     raise PhotoError(f"context: {problems[0]}")
 
 
-def _read(image: Any, reader) -> tuple[Detections, float, Any, Any]:
-    """The detections, the seconds taken, the photo as an array and the reader that read it
-    (both ``None`` when ``image`` was already read)."""
+@dataclass(frozen=True, slots=True)
+class _Read:
+    """The read stage's output: the reader's detections, the seconds taken, the photo as an
+    array and the reader that read it (both None when the caller passed detections)."""
+
+    detections: Detections
+    seconds: float
+    array: Any = None
+    reader: Any = None
+
+
+def _read(image: Any, reader) -> _Read:
+    """Load the photo (``vision.imageio.load_image``) and read its tiles."""
     from .imageio import load_image
 
     start = time.perf_counter()
     if isinstance(image, Detections):        # already read (stream, tests)
-        return image, 0.0, None, None
+        return _Read(image, 0.0)
     array = load_image(image)
     reader = reader if reader is not None else get_reader()
-    return reader.read(array), time.perf_counter() - start, array, reader
+    return _Read(reader.read(array), time.perf_counter() - start, array, reader)
 
 
 def _not_crowded(detections: Detections) -> tuple[Detections, LayoutWarning | None]:
@@ -233,21 +243,23 @@ def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool, melds=
          discards: frozenset = frozenset()) -> PhotoResult:
     """The stages: read → layout → corrections (which judge the hand) → photo warnings."""
     ctx = validate_context(context)
-    detections, t_read, array, reader = _read(image, reader)
+    read = _read(image, reader)
     t0 = time.perf_counter()
-    detections, crowded = _not_crowded(detections)
+    detections, crowded = _not_crowded(read.detections)
     grouped = group(detections, ctx.get("ruleset", "riichi"))
-    job = Job(ctx, judge, hand_only, _int_fixes(fixes), melds, win_tile, discards, array, reader)
+    job = Job(ctx, judge, hand_only, _int_fixes(fixes), melds, win_tile, discards, read.array, read.reader)
     first = Reading(grouped.detections, grouped.layout, crowded=crowded, renamed=grouped.warnings())
     t_group = time.perf_counter() - t0
     reading, notes, spent = correct(first, job)
     warnings = _photo_warnings(reading, notes, job)
     result = reading.result if hand_only else _rests_on_re_reading(reading.result, warnings)
-    layout_steps = ("user_fixes", "mcr_flowers")        # the rest judge the hand
+    # seconds per stage: a second look is reading, the user's fixes and the flowers are
+    # grouping, the rest judge the hand
+    reading_again, grouping = ("second_look",), ("user_fixes", "mcr_flowers")
     return PhotoResult(reading.detections, reading.layout, reading.request, result, warnings, {
-        "read": t_read + spent["second_look"],
-        "layout": t_group + sum(spent[s] for s in layout_steps),
-        "score": sum(v for s, v in spent.items() if s not in layout_steps + ("second_look",))})
+        "read": read.seconds + sum(spent.get(s, 0.0) for s in reading_again),
+        "layout": t_group + sum(spent.get(s, 0.0) for s in grouping),
+        "score": sum(v for s, v in spent.items() if s not in reading_again + grouping)})
 
 
 def score_photo(image: Any, context: dict | None = None, *, reader=None,
@@ -348,8 +360,7 @@ def read_hand_in_play(image: Any, ruleset: str = "riichi", *, reader=None, weigh
 
     if reader is None and weights:
         reader = get_reader(weights)
-    detections, _, _, _ = _read(image, _reading_with(reader, tile_set))
-    layout = group(detections, ruleset).layout
+    layout = group(_read(image, _reading_with(reader, tile_set)).detections, ruleset).layout
     req = layout.tile_request
     try:
         concealed = tuple(parse_tiles(req.get("concealed", "")))
