@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         want = ann["request"]
         shown_dora = any(t["group"] == "dora" for t in ann["tiles"])
         truly_valid = check_json({**want, "declared": "hu"}).get("ruling") == "valid"
-        got = check_photo(img, context_for(want, shown_dora), reader=reader).result
+        got = check_photo(img, context_for(want, shown_dora), reader=reader).result.to_json()
         if got.get("ruling") == "valid":
             answer = "ruled valid"
         elif got.get("ruling"):

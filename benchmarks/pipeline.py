@@ -160,7 +160,7 @@ def read_real(folder: str, weights: str | None) -> int:
             print(f"  row {k}: " + " ".join(lay.order[n - 1].tile for n in row))
         print("  as a hand:")
         print("\n".join(group_lines(lay)))
-        result = photo.result
+        result = photo.result.to_json()
         print("  value: " + (f"{result.get('total')} points" if not result.get("error") else result["error"]))
         print("\n".join(warning_lines(photo.warnings[:4])))
     print(f"median seconds per photo: {statistics.median(times):.3f}")
@@ -327,7 +327,7 @@ def main(argv: list[str] | None = None) -> int:
             truth = Counter(t["tile"] for t in ann["tiles"])
             print(f"hand {i}: misread {sorted((truth - read_tiles).elements())} as "
                   f"{sorted((read_tiles - truth).elements())}; value right: "
-                  f"{photo.request is not None and same_score(photo.result, score_json(want))}")
+                  f"{photo.request is not None and same_score(photo.result.to_json(), score_json(want))}")
         times.append(time.perf_counter() - start)
         read = Counter(d.tile for d in photo.detections.tiles)
         truth_tiles = Counter(t["tile"] for t in ann["tiles"])
@@ -340,15 +340,15 @@ def main(argv: list[str] | None = None) -> int:
             "tiles_matched": (read & truth_tiles).total(),
             "red_true": sum(v for k, v in truth_tiles.items() if k[0] == "0"),
             "red_matched": sum(v for k, v in (read & truth_tiles).items() if k[0] == "0"),
-            "grouping_right": grouping_right(photo.request, want, shown_dora),
-            "sets_right": grouping_right(photo.request, want, shown_dora, with_from=False),
-            "score_right": photo.request is not None and same_score(photo.result, score_json(want)),
+            "grouping_right": grouping_right(photo.to_json()["request"], want, shown_dora),
+            "sets_right": grouping_right(photo.to_json()["request"], want, shown_dora, with_from=False),
+            "score_right": photo.request is not None and same_score(photo.result.to_json(), score_json(want)),
             "seconds": times[-1],
             "warnings": sorted({w.code for w in photo.warnings}),
         }
         rows.append(row)
         if not row["score_right"] and len(failures) < args.failures:
-            failures.append((row, want, photo.request, [w.message for w in photo.warnings]))
+            failures.append((row, want, photo.to_json()["request"], [w.message for w in photo.warnings]))
 
     if not rows:
         print("no hands rendered", file=sys.stderr)

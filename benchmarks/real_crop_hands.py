@@ -375,7 +375,7 @@ def score_photos(paths: list[Path]) -> dict:
         start = time.perf_counter()
         photo = score_photo(str(path), ctx, reader=reader)
         seconds = time.perf_counter() - start
-        want, got = score_json(req), photo.result or {}
+        want, got = score_json(req), photo.result.to_json()
         right = photo.request is not None and (got.get("valid"), got.get("total")) == \
             (want["valid"], want["total"])
         rows.append({"photo": path.name, "table": truth["scene"]["background"],

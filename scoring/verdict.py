@@ -90,19 +90,22 @@ class Verdict:
     ``valid``: the win stands. ``penalty``: None, or a dict with ``kind`` (``points``,
     ``reverse mangan``, ``standings``), ``total`` and who pays whom. ``result``: the hand's
     value as the spec's JSON result, when it could be valued. ``explanation``: one paragraph.
+    ``error``: set (with ``ruling`` None) when no ruling can be made, saying why (a photo read
+    too unsurely to rule against the player: ``vision.held_ruling``).
     """
 
-    ruleset: str
-    ruling: str
+    ruleset: str | None
+    ruling: str | None
     valid: bool
-    explanation: str
+    explanation: str | None
     penalty: dict | None = None
     result: dict | None = None
+    error: str | None = None
 
     def to_json(self) -> dict:
         return {"ruleset": self.ruleset, "ruling": self.ruling, "valid": self.valid,
                 "penalty": self.penalty, "result": self.result, "explanation": self.explanation,
-                "error": None}
+                "error": self.error}
 
 
 # what a player may call when declaring a win: all are a win; ron and tsumo also say how

@@ -64,7 +64,7 @@ def test_pipeline_scores_the_corrected_hand_and_says_how_to_undo_it():
     true = score_json({**ctx, "concealed": "114477m77s11337z", "win_tile": "7z"})
     # riichi 1 + menzen tsumo 1 + chiitoitsu 2 = 4 han 25 fu, dealer tsumo 3200 all (rules §payments)
     assert true["han"] == 4 and true["fu"] == 25 and true["payment"] == {"total": 9600, "from_each": 3200}
-    assert photo.result["han"] == true["han"] and photo.result["payment"] == true["payment"]
+    assert photo.result.to_json()["han"] == true["han"] and photo.result.to_json()["payment"] == true["payment"]
     [w] = [w for w in photo.warnings if w.code == "corrected"]
     assert w.tiles == (6, 8) and w.fix == "--fix 6=6m --fix 8=9s"
     # --json: a corrected tile says so and what the reader made of it (its 1.0 is the correction's)
@@ -73,7 +73,7 @@ def test_pipeline_scores_the_corrected_hand_and_says_how_to_undo_it():
     assert "corrected" not in tiles[5] and "read_as" not in tiles[5]
     # the user insists on the reading: no correction, the hand cannot be scored
     kept = score_photo(dets, ctx, reader=FakeReader(dets), fixes={6: "6m", 8: "9s"})
-    assert kept.result.get("error")
+    assert kept.result.to_json().get("error")
     assert not [w for w in kept.warnings if w.code == "corrected"]
 
 
@@ -127,7 +127,7 @@ def test_the_pipeline_re_reads_a_winning_hand_read_from_an_unsorted_row():
     # baiman; as read no ittsu: 6 han haneman (rules §yaku, §limits)
     assert true["han"] == 8 and as_read["han"] == 6 and not as_read.get("error")
     photo = score_photo(dets, ctx, reader=FakeReader(dets))
-    assert photo.result["han"] == 8 and photo.result["payment"] == true["payment"]
+    assert photo.result.to_json()["han"] == 8 and photo.result.to_json()["payment"] == true["payment"]
     [w] = [w for w in photo.warnings if w.code == "corrected"]
     assert w.fix == "--fix 1=4m" and "unsorted" in w.message
 

@@ -553,7 +553,7 @@ def test_the_pipeline_scores_the_repaired_meld_and_says_how_to_undo_it():
     # East as seat and round wind 2 han + aka 1 = 3 han; 20 fu + open pon of simples 2 + open
     # honour kan 16 + dragon pair 2 = 40 fu; dealer ron 40 x 2^5 x 6 = 7680 -> 7700 (rules §fu)
     assert (true["han"], true["fu"], true["payment"]["total"]) == (3, 40, 7700)
-    assert photo.result["han"] == 3 and photo.result["payment"] == true["payment"]
+    assert photo.result.to_json()["han"] == 3 and photo.result.to_json()["payment"] == true["payment"]
     [w] = [w for w in photo.warnings if w.code == "corrected"]
     assert w.fix.endswith("=3s") and "meld" in w.message
 
@@ -586,8 +586,8 @@ def test_the_pipeline_scores_the_open_kan_with_the_white_dragon_back_in_it():
     photo = score_photo(dets, ctx, reader=_AsRead(dets))
     # yakuhai (haku) 1 + aka 1 = 2 han; 20 fu + open pon of simples 2 + open kan of honours 16
     # + pair of seat and round wind 4 = 42 -> 50 fu; dealer ron 50 x 2^4 x 6 = 4800 (rules §fu)
-    assert (photo.result["han"], photo.result["fu"], photo.result["payment"]["total"]) == (2, 50, 4800)
-    assert {"type": "daiminkan", "tiles": "5555z", "called": "5z", "from": "left"} in photo.request["melds"]
+    assert (photo.result.to_json()["han"], photo.result.to_json()["fu"], photo.result.to_json()["payment"]["total"]) == (2, 50, 4800)
+    assert {"type": "daiminkan", "tiles": "5555z", "called": "5z", "from": "left"} in photo.request.to_json()["melds"]
     [w] = [w for w in photo.warnings if w.code == "corrected"]
     assert w.fix.endswith("=back")
 
@@ -618,8 +618,8 @@ def test_the_pipeline_scores_the_closed_kan_of_green_dragons():
     # yakuhai (hatsu) 1 han; 20 fu + tsumo 2 + open pon of simples 2 + closed kan of honours 32
     # + closed or single wait 2 = 58 -> 60 fu; dealer tsumo 60 x 2^3 x 2 = 960 -> 1000 from
     # each, 3000 in all (rules §fu, §payments)
-    assert (photo.result["han"], photo.result["fu"], photo.result["payment"]["total"]) == (1, 60, 3000)
-    assert {"type": "ankan", "tiles": "6666z"} in photo.request["melds"]
+    assert (photo.result.to_json()["han"], photo.result.to_json()["fu"], photo.result.to_json()["payment"]["total"]) == (1, 60, 3000)
+    assert {"type": "ankan", "tiles": "6666z"} in photo.request.to_json()["melds"]
 
 
 def _white_dragon_pair_read_as_backs() -> Detections:
@@ -646,8 +646,8 @@ def test_the_pipeline_scores_the_white_dragon_pair_read_as_backs():
     photo = score_photo(dets, ctx, reader=_AsRead(dets))
     # chiitoitsu 2 han + aka 1 = 3 han, 25 fu; non-dealer ron 25 x 2^5 x 4 = 3200 (rules §fu:
     # seven pairs are always 25 fu; §payments)
-    assert (photo.result["han"], photo.result["fu"], photo.result["payment"]["total"]) == (3, 25, 3200)
-    assert multiset(photo.request["concealed"]) == multiset("133m5088p66s2255z")
+    assert (photo.result.to_json()["han"], photo.result.to_json()["fu"], photo.result.to_json()["payment"]["total"]) == (3, 25, 3200)
+    assert multiset(photo.request.to_json()["concealed"]) == multiset("133m5088p66s2255z")
     assert any(w.code == "not_backs" for w in photo.warnings)
 
 

@@ -59,10 +59,10 @@ def test_riichi_sample_scores_as_the_true_hand():
     reader = FakeReader(dets)
     photo = score_photo(str(RIICHI.with_suffix(".jpg")), RIICHI_CONTEXT, reader=reader)
     assert reader.calls == 1
-    req = photo.request
+    req = photo.request.to_json()
     assert tiles(req["concealed"]) == tiles(want["concealed"]) and req["win_tile"] == "4m"
     assert req["melds"] == [{"type": "pon", "tiles": "777z", "called": "7z", "from": "across"}]
-    res = photo.result
+    res = photo.result.to_json()
     assert (res["han"], res["fu"]) == (2, 30)
     assert res["payment"] == {"total": 2000, "from_discarder": 2000}
     assert res == score_json(want)                  # the photo's hand is the true hand
@@ -84,8 +84,8 @@ def test_mcr_sample_counts_the_flowers_in_the_photo():
     dets, want = truth(MCR)
     ctx = {"ruleset": "mcr", "win": "ron", "seat_wind": "S", "round_wind": "E"}
     photo = score_photo(str(MCR.with_suffix(".jpg")), ctx, reader=FakeReader(dets))
-    assert photo.request["flowers"] == 2
-    res = photo.result
+    assert photo.request.to_json()["flowers"] == 2
+    res = photo.result.to_json()
     assert res == score_json(want)
     # flowers: one point each, never toward the 8-point minimum (Green Book)
     assert res["total"] == res["total_without_flowers"] + 2
@@ -93,7 +93,7 @@ def test_mcr_sample_counts_the_flowers_in_the_photo():
     assert {"Pure Straight", "Half Flush"} <= names
     # the context wins over the photo
     photo0 = score_photo(str(MCR.with_suffix(".jpg")), {**ctx, "flowers": 0}, reader=FakeReader(dets))
-    assert photo0.result["total"] == res["total"] - 2
+    assert photo0.result.to_json()["total"] == res["total"] - 2
 
 
 def test_mcr_report_names_the_flowers():
@@ -127,23 +127,23 @@ def test_mcr_unsure_tile_beside_the_flowers_is_counted_as_one():
     ctx = {"ruleset": "mcr", "win": "ron", "seat_wind": "S", "round_wind": "E"}
     unsure = _misread_flower(dets, 0.16, (("6f", 0.08), ("5m", 0.08)))
     photo = score_photo(unsure, ctx)
-    assert photo.request["flowers"] == 2 and photo.result == score_json(want)
+    assert photo.request.to_json()["flowers"] == 2 and photo.result.to_json() == score_json(want)
     note = [w for w in photo.warnings if w.code == "corrected"]
     assert len(note) == 1 and note[0].fix.endswith("=3m") and "counted as flowers" in note[0].message
     # undone by the fix the warning names: the tile stays 3m, away from the hand, not counted
     n = note[0].tiles[0]
     undone = score_photo(unsure, ctx, fixes={n: "3m"})
-    assert undone.request["flowers"] == 1 and undone.result["total"] == photo.result["total"] - 1
+    assert undone.request.to_json()["flowers"] == 1 and undone.result.to_json()["total"] == photo.result.to_json()["total"] - 1
     # both flowers misread: no flower is seen, the two tiles set aside still count
     both = list(unsure.tiles)
     k = [i for i, d in enumerate(both) if d.tile.endswith("f")][0]
     both[k] = Detection("7s", both[k].box, 0.11, both[k].sideways, (("7p", 0.11), ("1f", 0.08)))
     photo2 = score_photo(Detections(unsure.width, unsure.height, both), ctx)
-    assert photo2.request["flowers"] == 2 and photo2.result == score_json(want)
+    assert photo2.request.to_json()["flowers"] == 2 and photo2.result.to_json() == score_json(want)
     # a sure reading, or one with no flower among the guesses, is only pointed out
     for d in (_misread_flower(dets, 0.9, (("6f", 0.05),)), _misread_flower(dets, 0.16, (("5m", 0.1),))):
         other = score_photo(d, ctx)
-        assert other.request["flowers"] == 1
+        assert other.request.to_json()["flowers"] == 1
         assert "beside_flowers" in [w.code for w in other.warnings]
 
 
@@ -173,15 +173,15 @@ def test_context_flags_that_depend_on_the_tiles_wait_for_the_photo():
     # the sample's open pon makes riichi impossible: a hand that cannot be scored, not bad input
     dets, _ = truth(RIICHI)
     photo = score_photo(dets, {**RIICHI_CONTEXT, "riichi": "riichi"})
-    assert "riichi on an open hand" in photo.result["error"]
+    assert "riichi on an open hand" in photo.result.to_json()["error"]
 
 
 def test_fix_corrects_a_tile_by_reading_order():
     dets, _ = truth(RIICHI)
     # reading order 2m 3m 4p 0p 6p ...: tile 3 is the 4p
     photo = score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets), fixes={3: "1p"})
-    assert tiles(photo.request["concealed"]) == tiles("23m106p678s88s")
-    assert photo.result.get("error")                # 1p 0p 6p is no set
+    assert tiles(photo.request.to_json()["concealed"]) == tiles("23m106p678s88s")
+    assert photo.result.to_json().get("error")                # 1p 0p 6p is no set
     with pytest.raises(PhotoError, match="tiles 1..14"):
         score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets), fixes={15: "1p"})
 
@@ -190,10 +190,10 @@ def test_win_tile_argument_moves_the_winning_tile():
     dets, _ = truth(RIICHI)
     # 8s as the winning tile: 23m4m 406p 678s + 8s pair (a pair wait), same 2 han
     photo = score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets), win_tile="8s")
-    assert photo.request["win_tile"] == "8s"
-    assert tiles(photo.request["concealed"]) == tiles("234m406p678s8s")
+    assert photo.request.to_json()["win_tile"] == "8s"
+    assert tiles(photo.request.to_json()["concealed"]) == tiles("234m406p678s8s")
     # a single wait adds 2 fu: 20 + 4 + 2 = 26 → 30, the same 2000
-    assert photo.result["payment"]["total"] == 2000
+    assert photo.result.to_json()["payment"]["total"] == 2000
     with pytest.raises(PhotoError, match="no 9p"):
         score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets), win_tile="9p")
 
@@ -233,13 +233,13 @@ def test_winning_tile_not_set_apart_takes_the_best_reading():
     assert {"5z", "6z", "2m"} <= set(photo.layout.win_candidates)
     values = {}
     for code in photo.layout.win_candidates:
-        req = {**photo.request, **photo.layout.request_for_win(code)}
+        req = {**photo.request.to_json(), **photo.layout.request_for_win(code)}
         values[code] = score_json(req)["payment"]["total"]
-    assert photo.result["payment"]["total"] == max(values.values())
+    assert photo.result.to_json()["payment"]["total"] == max(values.values())
     [w] = [w for w in photo.warnings if w.code == "win_tile_not_shown"]
-    assert w.fix == f"--win-tile {photo.request['win_tile']}"
+    assert w.fix == f"--win-tile {photo.request.to_json()['win_tile']}"
     mcr = score_photo(dets, {"ruleset": "mcr", "win": "ron"}, reader=FakeReader(dets))
-    assert mcr.request["win_tile_shown"] is False
+    assert mcr.request.to_json()["win_tile_shown"] is False
 
 
 def misread(confidence: float) -> Detections:
@@ -253,13 +253,13 @@ def misread(confidence: float) -> Detections:
 def test_unsure_misread_tile_is_corrected_and_said_so():
     dets = misread(0.41)
     photo = score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets))
-    assert photo.result["payment"]["total"] == 2000          # the true hand's value
+    assert photo.result.to_json()["payment"]["total"] == 2000          # the true hand's value
     [w] = photo.warnings
     assert w.code == "corrected" and w.tiles == (3,) and w.fix == "--fix 3=1p"
     # the user says 1p was right: no correction, the hand cannot be scored
     assert w.arguments == {"fixes": {3: "1p"}}              # the fix, as score_photo takes it
     kept = score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets), **w.arguments)
-    assert kept.result.get("error") and [w.code for w in kept.warnings] == ["hand_invalid"]
+    assert kept.result.to_json().get("error") and [w.code for w in kept.warnings] == ["hand_invalid"]
 
 
 def test_a_warning_s_fix_as_python_arguments():
@@ -281,13 +281,13 @@ def test_four_fives_read_plain_under_red_five_rules_make_one_red():
     dets = to_detections(table, confidence={5: (0.7, (("0p", 0.2), ("6p", 0.05)))}, shuffle_seed=None)
     ctx = {"win": "ron", "seat_wind": "S", "round_wind": "E", "riichi": "riichi"}
     photo = score_photo(dets, ctx, reader=FakeReader(dets))
-    assert photo.result["han"] == 3 and photo.result["fu"] == 50
-    assert photo.result["payment"]["total"] == 6400 and photo.result["dora"]["aka"] == 1
+    assert photo.result.to_json()["han"] == 3 and photo.result.to_json()["fu"] == 50
+    assert photo.result.to_json()["payment"]["total"] == 6400 and photo.result.to_json()["dora"]["aka"] == 1
     [w] = [w for w in photo.warnings if w.code == "corrected"]
     assert w.tiles == (6,) and w.fix == """--context '{"rules": {"aka": false}}'""" and "red five" in w.message
     # without red fives in the set, four plain 5p are right: 2 han 50 fu = 3200
     plain = score_photo(dets, dict(ctx, rules={"aka": False}), reader=FakeReader(dets))
-    assert plain.result["payment"]["total"] == 3200
+    assert plain.result.to_json()["payment"]["total"] == 3200
     assert not [w for w in plain.warnings if w.code == "corrected"]
 
 
@@ -323,19 +323,19 @@ def test_four_fives_with_a_misread_one_are_re_read_not_made_red():
         tiles_.append(d)
     misread = replace(dets, tiles=tiles_)
     photo = score_photo(misread, RIICHI_CONTEXT, reader=FakeReader(misread))
-    assert photo.request["concealed"] and tiles(photo.request["concealed"]) == tiles("23m555678p88s")
-    assert photo.result["payment"]["total"] == 1000 and photo.result["dora"]["aka"] == 0
+    assert photo.request.to_json()["concealed"] and tiles(photo.request.to_json()["concealed"]) == tiles("23m555678p88s")
+    assert photo.result.to_json()["payment"]["total"] == 1000 and photo.result.to_json()["dora"]["aka"] == 0
     assert [w.tiles for w in photo.warnings if w.code == "corrected"] == [(6,)]
 
 
 def test_confident_misread_tile_only_gets_a_suggested_fix():
     dets = misread(0.8)
     photo = score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets))
-    assert photo.result.get("error") and not photo.ok
+    assert photo.result.to_json().get("error") and not photo.ok
     [w] = photo.warnings
     assert w.code == "hand_invalid" and w.fix == "--fix 3=4p"
     fixed = score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets), fixes={3: "4p"})
-    assert fixed.result["payment"]["total"] == 2000
+    assert fixed.result.to_json()["payment"]["total"] == 2000
 
 
 def test_unreadable_image_is_a_clear_error():
@@ -348,11 +348,11 @@ def test_check_photo_false_win_is_chombo():
     # tile 3 (4p) read as 1p: the hand is no longer complete; a non-dealer's chombo pays a
     # reverse mangan: 4000 to the dealer, 2000 to each other player (seed rules 001)
     photo = check_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets), fixes={3: "1p"})
-    v = photo.result
+    v = photo.result.to_json()
     assert v["valid"] is False and v["ruling"].startswith("chombo")
     assert v["penalty"]["total"] == 8000
     ok = check_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets))
-    assert ok.result["valid"] is True and ok.result["result"]["payment"]["total"] == 2000
+    assert ok.result.to_json()["valid"] is True and ok.result.to_json()["result"]["payment"]["total"] == 2000
 
 
 def test_check_photo_repairs_a_misread_meld_tile_but_never_rules_on_a_re_read_hand():
@@ -365,7 +365,7 @@ def test_check_photo_repairs_a_misread_meld_tile_but_never_rules_on_a_re_read_ha
     tiles_[i] = replace(tiles_[i], tile="5z", confidence=0.4, alternatives=(("7z", 0.35),))
     misread_pon = replace(dets, tiles=tiles_)
     photo = check_photo(misread_pon, RIICHI_CONTEXT, reader=FakeReader(misread_pon))
-    assert photo.result["valid"] is True and photo.result["result"]["payment"]["total"] == 2000
+    assert photo.result.to_json()["valid"] is True and photo.result.to_json()["result"]["payment"]["total"] == 2000
     assert [w.code for w in photo.warnings if w.code == "corrected"] == ["corrected"]
     # a hand tile misread (unsure) so that the hand is no win: no chombo for a misread tile and
     # no win made by re-reading either. The reader's next guess makes the true hand, so the
@@ -374,14 +374,14 @@ def test_check_photo_repairs_a_misread_meld_tile_but_never_rules_on_a_re_read_ha
     j = next(j for j, d in enumerate(dets.tiles) if d.tile == "4p")
     tiles_[j] = replace(tiles_[j], tile="1p", confidence=0.4, alternatives=(("4p", 0.35),))
     misread_hand = replace(dets, tiles=tiles_)
-    verdict = check_photo(misread_hand, RIICHI_CONTEXT, reader=FakeReader(misread_hand)).result
+    verdict = check_photo(misread_hand, RIICHI_CONTEXT, reader=FakeReader(misread_hand)).result.to_json()
     assert verdict["ruling"] is None and verdict["valid"] is False
     assert "tile 3 as 1p (0.40)" in verdict["error"] and "2 han 30 fu, 2000" in verdict["error"]
     assert "pass --fix 3=1p if they are as read, --fix 3=4p if not" in verdict["error"]
     # read surely (no next guess that makes a win): the chombo stands (seed rules 001)
     tiles_[j] = replace(tiles_[j], tile="1p", confidence=0.97, alternatives=(("9p", 0.01),))
     sure = replace(dets, tiles=tiles_)
-    verdict = check_photo(sure, RIICHI_CONTEXT, reader=FakeReader(sure)).result
+    verdict = check_photo(sure, RIICHI_CONTEXT, reader=FakeReader(sure)).result.to_json()
     assert verdict["valid"] is False and verdict["ruling"] == "chombo: not a complete hand"
 
 
@@ -620,7 +620,7 @@ def test_sample_photo_end_to_end_with_the_model():
     read = sorted(d.tile for d in photo.detections.tiles)
     if read != sorted(d.tile for d in dets.tiles):
         pytest.skip(f"the model misreads the sample: {' '.join(read)}")
-    assert photo.result == score_json(want)
+    assert photo.result.to_json() == score_json(want)
 
 
 # A slanted row of standing tiles (rendered riichi-regular hand 30 of the README's benchmark,
@@ -638,10 +638,10 @@ def test_crowded_boxes_of_a_slanted_standing_row_are_recounted():
 
     context = {"win": "ron", "seat_wind": "E", "round_wind": "S", "riichi": "riichi"}
     photo = score_photo(str(SLANTED.with_suffix(".jpg")), context, reader=get_reader())
-    assert tiles(photo.request["concealed"]) == tiles("1155779m99p77s33z")
-    assert photo.request["win_tile"] == "9m"
-    assert (photo.result["han"], photo.result["fu"]) == (3, 25)
-    assert photo.result["payment"] == {"total": 4800, "from_discarder": 4800}
+    assert tiles(photo.request.to_json()["concealed"]) == tiles("1155779m99p77s33z")
+    assert photo.request.to_json()["win_tile"] == "9m"
+    assert (photo.result.to_json()["han"], photo.result.to_json()["fu"]) == (3, 25)
+    assert photo.result.to_json()["payment"] == {"total": 4800, "from_discarder": 4800}
     assert any(w.code == "recounted" for w in photo.warnings)
 
 
@@ -664,8 +664,8 @@ def test_a_count_that_does_not_add_up_is_looked_at_again():
     reader = SecondLookReader(short, {"x": short, "y": dets})
     photo = score_photo(str(RIICHI.with_suffix(".jpg")), RIICHI_CONTEXT, reader=reader)
     assert reader.looks == ["x", "y"]                   # left to right first, then top to bottom
-    assert photo.result == score_json(want)             # 2 han 30 fu, 2000 (worked out above)
-    assert photo.result["payment"]["total"] == 2000
+    assert photo.result.to_json() == score_json(want)             # 2 han 30 fu, 2000 (worked out above)
+    assert photo.result.to_json()["payment"]["total"] == 2000
     assert [w.code for w in photo.warnings] == ["recounted"]
     assert "the 13 boxes found first" in photo.warnings[0].message
     assert "second look at the photo mirrored top to bottom found 14 that do" in photo.warnings[0].message
@@ -677,7 +677,7 @@ def test_a_count_that_no_look_makes_add_up_is_reported_as_read():
     reader = SecondLookReader(short, {"x": short, "y": short})
     photo = score_photo(str(RIICHI.with_suffix(".jpg")), RIICHI_CONTEXT, reader=reader)
     assert reader.looks == ["x", "y"]
-    assert photo.request is None or photo.result.get("error")
+    assert photo.request is None or photo.result.to_json().get("error")
     codes = [w.code for w in photo.warnings]
     assert "tile_count" in codes and "recounted" not in codes
     # a reader that cannot look again (a stream's, a test's) is not asked to
@@ -729,7 +729,7 @@ def test_tiles_smaller_than_the_training_crops_are_warned_about():
         Detection(d.tile, tuple(v / 8 for v in d.box), d.confidence, d.sideways) for d in dets.tiles])
     photo = score_photo(small, RIICHI_CONTEXT)
     codes = [w.code for w in photo.warnings]
-    assert "small_tiles" in codes and photo.result == score_json(want)
+    assert "small_tiles" in codes and photo.result.to_json() == score_json(want)
     assert "small_tiles" not in [w.code for w in score_photo(dets, RIICHI_CONTEXT).warnings]
 
 
@@ -740,7 +740,7 @@ def test_reflections_left_out_by_the_reader_are_reported_and_the_hand_still_scor
     photo = score_photo(mirrored, RIICHI_CONTEXT)
     notes = [w for w in photo.warnings if w.code == "reflections"]
     assert len(notes) == 1 and notes[0].message.startswith("2 boxes just beyond the tiles' feet")
-    assert photo.result == score_json(want)
+    assert photo.result.to_json() == score_json(want)
     assert "reflections" not in [w.code for w in score_photo(dets, RIICHI_CONTEXT).warnings]
     assert mirrored.to_json()["reflections"] == [[10.0, 300.0, 60.0, 370.0], [60.0, 300.0, 110.0, 370.0]]
     assert "reflections" not in dets.to_json()
@@ -760,7 +760,7 @@ def test_riichi_tile_read_as_a_flower_takes_its_next_non_flower_name():
     # tile of the hand read poorly (the photo's true hand scores 2000, see above)
     dets = _riichi_sample_with_4p_read_as("7f")
     photo = score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets))
-    assert photo.result == score_json(truth(RIICHI)[1])
+    assert photo.result.to_json() == score_json(truth(RIICHI)[1])
     [w] = [w for w in photo.warnings if w.code == "not_flowers"]
     assert w.tiles == (3,) and "3 as 4p" in w.message
     [tile] = [t for t in photo.to_json()["tiles"] if t["n"] == 3]
@@ -775,12 +775,12 @@ def test_mcr_flower_read_inside_the_hand_row_takes_its_next_non_flower_name():
     ctx = {"ruleset": "mcr", "win": "ron", "seat_wind": "S", "round_wind": "E"}
     photo = score_photo(dets, ctx, reader=FakeReader(dets))
     [tile] = [t for t in photo.to_json()["tiles"] if t["n"] == 3]
-    assert tile["tile"] == "4p" and photo.request.get("flowers", 0) == 0
+    assert tile["tile"] == "4p" and photo.request.to_json().get("flowers", 0) == 0
     [w] = [w for w in photo.warnings if w.code == "not_flowers"]
     assert w.tiles == (3,) and "set aside" in w.message
     aside, _ = truth(MCR)                       # the MCR sample: its 2 flowers lie apart
     kept = score_photo(aside, ctx, reader=FakeReader(aside))
-    assert kept.request["flowers"] == 2 and "not_flowers" not in [w.code for w in kept.warnings]
+    assert kept.request.to_json()["flowers"] == 2 and "not_flowers" not in [w.code for w in kept.warnings]
 
 
 def test_tile_of_the_concealed_part_read_face_down_takes_its_next_face():
@@ -788,7 +788,7 @@ def test_tile_of_the_concealed_part_read_face_down_takes_its_next_face():
     # blank white dragon, a set with dark faces); a closed kan's backs are left alone
     dets = _riichi_sample_with_4p_read_as("back")
     photo = score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets))
-    assert photo.result == score_json(truth(RIICHI)[1])
+    assert photo.result.to_json() == score_json(truth(RIICHI)[1])
     [w] = [w for w in photo.warnings if w.code == "not_backs"]
     assert w.tiles == (3,) and w.fix == "--fix 3=TILE"
     assert "back_tile" not in [w.code for w in photo.warnings]
@@ -803,7 +803,7 @@ def test_hand_scored_from_an_unsorted_concealed_row_is_flagged():
     ctx = {"ruleset": "riichi", "win": "ron", "seat_wind": "S", "round_wind": "E"}
     shown = to_detections(Table().row("675m678s879m5551z").row(["1z"], gap=APART))
     photo = score_photo(shown, ctx)
-    assert photo.request["win_tile"] == "1z" and not photo.result.get("error")
+    assert photo.request.to_json()["win_tile"] == "1z" and not photo.result.to_json().get("error")
     [w] = [w for w in photo.warnings if w.code == "unsorted_row"]
     assert w.tiles == tuple(range(1, 14)) and "6m 7m 5m" in w.message
     tidy = to_detections(Table().row("567789m678s1555z").row(["1z"], gap=APART))
@@ -819,7 +819,7 @@ def test_photo_read_unsurely_as_a_whole_is_flagged():
                                                   for d in dets.tiles])
     photo = score_photo(unsure, RIICHI_CONTEXT)
     assert "unsure_photo" in [w.code for w in photo.warnings]
-    assert photo.result == score_json(want)          # still scored: the tiles are the true ones
+    assert photo.result.to_json() == score_json(want)          # still scored: the tiles are the true ones
     assert "unsure_photo" not in [w.code for w in score_photo(dets, RIICHI_CONTEXT).warnings]
 
 
@@ -833,7 +833,7 @@ def test_an_unsure_photo_stays_flagged_when_its_misread_tiles_are_corrected():
     photo = score_photo(low, RIICHI_CONTEXT, reader=FakeReader(low))
     assert [w.tiles for w in photo.warnings if w.code == "corrected"] == [(3,)]
     assert "unsure_photo" in [w.code for w in photo.warnings]
-    assert photo.result["payment"]["total"] == 2000
+    assert photo.result.to_json()["payment"]["total"] == 2000
 
 
 RON_SOUTH = {"ruleset": "riichi", "win": "ron", "seat_wind": "S", "round_wind": "E"}
@@ -851,9 +851,9 @@ def test_a_closed_kan_left_in_the_row_keeps_its_backs_while_white_dragons_take_t
     # haku 1 + sanankou (999s, 555z, kan 2222p; the ron on 3s completes a run) 2 = 3 han;
     # fu 20 + closed ron 10 + 999s 8 + 555z 8 + closed kan of simples 16 = 62 -> 70;
     # 70 x 2^5 = 2240 > 2000: mangan, non-dealer ron 8000 (rules §fu, §limits)
-    assert (photo.result["han"], photo.result["fu"], photo.result["payment"]["total"]) == (3, 70, 8000)
-    assert photo.request["melds"] == [{"type": "ankan", "tiles": "2222p"}]
-    assert tiles(photo.request["concealed"]) == tiles("45999s33555z")
+    assert (photo.result.to_json()["han"], photo.result.to_json()["fu"], photo.result.to_json()["payment"]["total"]) == (3, 70, 8000)
+    assert photo.request.to_json()["melds"] == [{"type": "ankan", "tiles": "2222p"}]
+    assert tiles(photo.request.to_json()["concealed"]) == tiles("45999s33555z")
 
 
 def test_a_meld_repair_and_a_misread_hand_tile_are_corrected_together():
@@ -868,9 +868,9 @@ def test_a_meld_repair_and_a_misread_hand_tile_are_corrected_together():
     photo = score_photo(dets, RON_SOUTH, reader=FakeReader(dets))
     # chun 1 han; fu 20 + open pon of honours 4 + closed kan of simples 16 + 777p completed by
     # ron (open simple triplet) 2 = 42 -> 50; non-dealer ron 50 x 2^3 x 4 = 1600 (rules §fu)
-    assert (photo.result["han"], photo.result["fu"], photo.result["payment"]["total"]) == (1, 50, 1600)
-    assert tiles(photo.request["concealed"]) == tiles("77p77s")
-    assert {"type": "ankan", "tiles": "2222s"} in photo.request["melds"]
+    assert (photo.result.to_json()["han"], photo.result.to_json()["fu"], photo.result.to_json()["payment"]["total"]) == (1, 50, 1600)
+    assert tiles(photo.request.to_json()["concealed"]) == tiles("77p77s")
+    assert {"type": "ankan", "tiles": "2222s"} in photo.request.to_json()["melds"]
     hand_fix, kan_fix = (w.fix for w in photo.warnings if w.code == "corrected")
     assert hand_fix == "--fix 1=6p"                 # each correction can be undone
     assert kan_fix.count("=5z") == 2
@@ -889,7 +889,7 @@ def test_fairly_sure_tiles_are_re_read_when_the_unsure_ones_make_no_hand():
     photo = score_photo(dets, {**RON_SOUTH, "riichi": "riichi"}, reader=FakeReader(dets))
     # riichi 1 + aka 1 = 2 han; fu 20 + closed ron 10 + 777p 4 + 444s 4 + 550p completed by
     # ron (open) 2 = 40; non-dealer ron 40 x 2^4 x 4 = 2560 -> 2600 (rules §fu, §payments)
-    assert (photo.result["han"], photo.result["fu"], photo.result["payment"]["total"]) == (2, 40, 2600)
+    assert (photo.result.to_json()["han"], photo.result.to_json()["fu"], photo.result.to_json()["payment"]["total"]) == (2, 40, 2600)
     [w] = [w for w in photo.warnings if w.code == "corrected"]
     assert sorted(w.fix.split(" --fix ")) == ["--fix 2=3m", "3=5m"]
 
@@ -904,7 +904,7 @@ def test_mcr_box_away_from_the_hand_with_a_faint_flower_guess_is_no_flower():
     ctx = {"ruleset": "mcr", "win": "ron", "seat_wind": "S", "round_wind": "E"}
     photo = score_photo(Detections(dets.width, dets.height, [*dets.tiles, stray]), ctx)
     # Green Book: Flower Tiles, 1 point each; the sample's two flowers only (27 points)
-    assert photo.request["flowers"] == 2 and photo.result == score_json(want)
+    assert photo.request.to_json()["flowers"] == 2 and photo.result.to_json() == score_json(want)
     assert "loose_tiles" in [w.code for w in photo.warnings]
 
 
@@ -919,9 +919,9 @@ def test_mcr_meld_laid_straight_with_a_misread_tile_is_still_a_meld():
     photo = score_photo(dets, ctx, reader=FakeReader(dets))
     # Green Book: Melded Hand 6 (every set melded, won on a discard; excludes Single Wait) +
     # All Simples 2 + Melded Kong 1 = 9 points
-    assert photo.result["total"] == 9
-    assert sorted(f["name"] for f in photo.result["fans"]) == ["All Simples", "Melded Hand", "Melded Kong"]
-    assert {"type": "chi", "tiles": "345m"} in [{k: m[k] for k in ("type", "tiles")} for m in photo.request["melds"]]
+    assert photo.result.to_json()["total"] == 9
+    assert sorted(f["name"] for f in photo.result.to_json()["fans"]) == ["All Simples", "Melded Hand", "Melded Kong"]
+    assert {"type": "chi", "tiles": "345m"} in [{k: m[k] for k in ("type", "tiles")} for m in photo.request.to_json()["melds"]]
     assert any(w.code == "corrected" and w.fix == "--fix 10=5m" for w in photo.warnings)
 
 
@@ -937,19 +937,19 @@ UNSORTED_CONTEXT = {"ruleset": "riichi", "win": "ron", "seat_wind": "S", "round_
 def test_melds_the_photo_does_not_show_are_declared_by_number():
     dets = to_detections(UNSORTED)
     photo = score_photo(dets, UNSORTED_CONTEXT, melds={(1, 3): "chi", (7, 9): "chi"})
-    req = photo.request
+    req = photo.request.to_json()
     assert req["melds"] == [{"type": "chi", "tiles": "675m", "called": "6m", "from": "left"},
                             {"type": "chi", "tiles": "879m", "called": "8m", "from": "left"}]
     assert tiles(req["concealed"]) == tiles("678s1555z") and req["win_tile"] == "1z"
     # Open hand: yakuhai (haku) 1 han. Fu: 20 base + closed triplet of honours 8 + single wait
     # on the pair 2 + pair of the round wind (East) 2 = 32 -> 40 (no closed-ron 10: the hand is
     # open). Non-dealer ron: 40 x 2^(2+1) x 4 = 1280 -> 1300 (seed rules text: fu and payments).
-    res = photo.result
+    res = photo.result.to_json()
     assert [y["name"] for y in res["yaku"]] == ["yakuhai (haku)"]
     assert (res["han"], res["fu"], res["payment"]["total"]) == (1, 40, 1300)
     assert "unsorted_row" not in [w.code for w in photo.warnings]
     # as read, the same tiles are a closed hand: the declaration changes the value
-    assert score_photo(dets, UNSORTED_CONTEXT).result["payment"]["total"] != 1300
+    assert score_photo(dets, UNSORTED_CONTEXT).result.to_json()["payment"]["total"] != 1300
 
 
 def test_unsorted_row_warning_names_the_melds_that_would_sort_it():
@@ -974,9 +974,9 @@ def test_declared_melds_hold_through_the_joint_re_reading():
                for d in dets.tiles]
     photo = score_photo(replace(dets, tiles=misread), UNSORTED_CONTEXT,
                         melds={(1, 3): "chi", (7, 9): "chi"})
-    assert [m["type"] for m in photo.request["melds"]] == ["chi", "chi"]
-    assert tiles(photo.request["concealed"]) == tiles("678s1555z")
-    assert photo.result["payment"]["total"] == 1300
+    assert [m["type"] for m in photo.request.to_json()["melds"]] == ["chi", "chi"]
+    assert tiles(photo.request.to_json()["concealed"]) == tiles("678s1555z")
+    assert photo.result.to_json()["payment"]["total"] == 1300
     assert [w.fix for w in photo.warnings if w.code == "corrected"] == ["--fix 5=9s"]
 
 
@@ -1035,14 +1035,14 @@ def test_check_photo_does_not_rule_on_a_photo_it_could_barely_read():
     tiles_ = [replace(d, tile="9p", confidence=0.45, alternatives=(("4p", 0.008), ("8p", 0.004)))
               if d.tile == "4p" else d for d in dets.tiles]
     faint = replace(dets, tiles=tiles_)
-    assert score_photo(faint, RIICHI_CONTEXT, reader=FakeReader(faint)).result["payment"]["total"] == 2000
-    verdict = check_photo(faint, RIICHI_CONTEXT, reader=FakeReader(faint)).result
+    assert score_photo(faint, RIICHI_CONTEXT, reader=FakeReader(faint)).result.to_json()["payment"]["total"] == 2000
+    verdict = check_photo(faint, RIICHI_CONTEXT, reader=FakeReader(faint)).result.to_json()
     assert verdict["ruling"] is None and "--fix 3=9p if they are as read, --fix 3=4p if not" in verdict["error"]
     assert set(verdict) >= {"ruleset", "ruling", "valid", "penalty", "result", "explanation", "error"}
     blurred = replace(dets, tiles=[replace(d, confidence=0.3, alternatives=()) if d.tile != "4p"
                                    else replace(d, tile="1p", confidence=0.3, alternatives=())
                                    for d in dets.tiles])
-    verdict = check_photo(blurred, RIICHI_CONTEXT, reader=FakeReader(blurred)).result
+    verdict = check_photo(blurred, RIICHI_CONTEXT, reader=FakeReader(blurred)).result.to_json()
     assert verdict["ruling"] is None and verdict["penalty"] is None
     assert "the reader is unsure of most tiles" in verdict["error"]
 
@@ -1054,7 +1054,7 @@ def test_check_photo_names_a_very_unsure_tile_instead_of_ruling_chombo():
     tiles_ = [replace(d, tile="5z", confidence=0.11, alternatives=(("9s", 0.05),))
               if d.tile == "4p" else d for d in dets.tiles]
     half = replace(dets, tiles=tiles_)
-    verdict = check_photo(half, RIICHI_CONTEXT, reader=FakeReader(half)).result
+    verdict = check_photo(half, RIICHI_CONTEXT, reader=FakeReader(half)).result.to_json()
     assert verdict["ruling"] is None and "unsure of tile 3 as 5z (0.11)" in verdict["error"]
     assert "pass --fix 3=5z if it is as read, --fix N=TILE for a misread one" in verdict["error"]
 
@@ -1070,12 +1070,12 @@ def test_check_photo_holds_back_a_no_yaku_ruling_on_unsure_tiles():
                                     if d.tile == "7z" else d for d in dets.tiles])
 
     unsure = pon_read_as_north(0.3)
-    verdict = check_photo(unsure, RIICHI_CONTEXT, reader=FakeReader(unsure)).result
+    verdict = check_photo(unsure, RIICHI_CONTEXT, reader=FakeReader(unsure)).result.to_json()
     assert verdict["ruling"] is None and verdict["penalty"] is None and verdict["valid"] is False
     assert "the win does not stand, but the reader was unsure of tiles" in verdict["error"]
     assert "as 4z (0.30)" in verdict["error"]
     sure = pon_read_as_north(0.97)
-    verdict = check_photo(sure, RIICHI_CONTEXT, reader=FakeReader(sure)).result
+    verdict = check_photo(sure, RIICHI_CONTEXT, reader=FakeReader(sure)).result.to_json()
     assert verdict["valid"] is False and verdict["ruling"] is not None and "yaku" in verdict["ruling"]
     assert verdict["penalty"] is not None
 
@@ -1084,7 +1084,7 @@ def test_a_five_in_doubt_only_about_its_red_does_not_hold_back_a_ruling():
     # red or plain, a five makes the same sets, waits and yaku: a 5p at 0.55 whose next guess
     # is 0p (0.4) is surely a five and cannot change whether the hand wins; one whose next
     # guess is 6p can
-    from vision.pipeline import _in_doubt
+    from vision.held_ruling import in_doubt as _in_doubt
 
     five = Detection("5p", (0, 0, 10, 14), 0.55, alternatives=(("0p", 0.4), ("6p", 0.02)))
     assert not _in_doubt(five)                                   # a five at 0.95, red or not
@@ -1123,7 +1123,7 @@ def test_check_photo_judges_a_repaired_meld_tile_by_what_the_reader_saw():
         tiles_[i] = replace(tiles_[i], tile=tile)
     tiles_[sevens[2]] = replace(tiles_[sevens[2]], confidence=0.40, alternatives=(("1s", 0.35), ("4s", 0.30)))
     chi = replace(dets, tiles=tiles_)
-    verdict = check_photo(chi, RIICHI_CONTEXT, reader=FakeReader(chi)).result
+    verdict = check_photo(chi, RIICHI_CONTEXT, reader=FakeReader(chi)).result.to_json()
     assert verdict["ruling"] is None and verdict["penalty"] is None
     assert "unsure of tile 14 as 6s (0.40)" in verdict["error"]
 
@@ -1137,9 +1137,9 @@ def test_a_ron_on_a_tile_in_the_players_own_discards_is_ruled_whatever_the_unsur
     dets, _ = truth(RIICHI)
     unsure = replace(dets, tiles=[replace(d, confidence=0.40, alternatives=(("1m", 0.3),))
                                   if d.tile == "2m" else d for d in dets.tiles])
-    sure = check_photo(unsure, RIICHI_CONTEXT, reader=FakeReader(unsure), discards="4m9p").result
+    sure = check_photo(unsure, RIICHI_CONTEXT, reader=FakeReader(unsure), discards="4m9p").result.to_json()
     assert sure["ruling"] == "chombo: furiten ron" and sure["penalty"]["total"] == 8000
-    held = check_photo(unsure, RIICHI_CONTEXT, reader=FakeReader(unsure), discards="1m9p").result
+    held = check_photo(unsure, RIICHI_CONTEXT, reader=FakeReader(unsure), discards="1m9p").result.to_json()
     assert held["ruling"] is None and "unsure of tile 1 as 2m (0.40)" in held["error"]
 
 
@@ -1155,14 +1155,14 @@ def test_a_meld_repair_refused_for_a_flag_says_so():
     misread = replace(dets, tiles=tiles_)
     ctx = {"ruleset": "mcr", "win": "ron", "seat_wind": "S", "round_wind": "E", "last_copy": True}
     photo = score_photo(misread, ctx, reader=FakeReader(misread))
-    assert photo.result.get("error")
+    assert photo.result.to_json().get("error")
     refused = [w for w in photo.warnings if w.code == "repair_refused"]
     assert len(refused) == 1 and "as 9m" in refused[0].message and "last_copy" in refused[0].message
     # and the report's own error leads with it (the headline named only the meld as read)
-    assert photo.result["error"].startswith("with tile ") and "last_copy" in photo.result["error"]
-    assert "as read, meld 1" in photo.result["error"]
+    assert photo.result.to_json()["error"].startswith("with tile ") and "last_copy" in photo.result.to_json()["error"]
+    assert "as read, meld 1" in photo.result.to_json()["error"]
     ctx.pop("last_copy")                 # without the flag the repaired hand scores (27 points)
-    assert score_photo(misread, ctx, reader=FakeReader(misread)).result["total"] == 27
+    assert score_photo(misread, ctx, reader=FakeReader(misread)).result.to_json()["total"] == 27
 
 
 def test_a_photo_read_as_hundreds_of_boxes_is_refused_in_words():
@@ -1173,7 +1173,7 @@ def test_a_photo_read_as_hundreds_of_boxes_is_refused_in_words():
                                                      9.0 * (i // 300) + 8), 0.3)
                                   for i in range(MAX_BOXES)])
     photo = score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets))
-    assert photo.result["error"] == "no tiles could be read in the photo (see the warnings)"
+    assert photo.result.to_json()["error"] == "no tiles could be read in the photo (see the warnings)"
     assert [w.code for w in photo.warnings] == ["too_many_boxes"]
     assert "too grainy, noisy or dithered" in photo.warnings[0].message
 
@@ -1215,13 +1215,13 @@ def test_check_photo_holds_back_on_a_layout_that_may_be_wrong_however_sure_the_t
     dets, _ = truth(RIICHI)
     glare = replace(dets, tiles=[replace(d, tile="5z", confidence=0.79) if d.tile == "3m" else d
                                  for d in dets.tiles])
-    v = check_photo(glare, RIICHI_CONTEXT, reader=FakeReader(glare)).result
+    v = check_photo(glare, RIICHI_CONTEXT, reader=FakeReader(glare)).result.to_json()
     assert v["ruling"] is None and "not in the order a winning hand is laid in" in v["error"]
     # the referee looks and confirms the tile as read: the ruling is given
-    confirmed = check_photo(glare, RIICHI_CONTEXT, reader=FakeReader(glare), fixes={2: "5z"}).result
+    confirmed = check_photo(glare, RIICHI_CONTEXT, reader=FakeReader(glare), fixes={2: "5z"}).result.to_json()
     assert confirmed["ruling"].startswith("chombo") and confirmed["penalty"]["total"] == 8000
     cut = replace(dets, tiles=[d for d in dets.tiles if d.tile != "2m"])
-    v = check_photo(cut, RIICHI_CONTEXT, reader=FakeReader(cut)).result
+    v = check_photo(cut, RIICHI_CONTEXT, reader=FakeReader(cut)).result.to_json()
     assert v["ruling"] is None and "a tile may be missing, hidden or doubled" in v["error"]
     assert "rule with `tilescope check --text`" in v["error"]
 
@@ -1234,7 +1234,7 @@ def test_a_valid_ruling_on_re_read_tiles_says_so_in_its_paragraph():
               for d in dets.tiles]
     misread_chi = replace(dets, tiles=tiles_)
     ctx = {"ruleset": "mcr", "win": "ron", "seat_wind": "S", "round_wind": "E"}
-    v = check_photo(misread_chi, ctx, reader=FakeReader(misread_chi)).result
+    v = check_photo(misread_chi, ctx, reader=FakeReader(misread_chi)).result.to_json()
     assert v["valid"] is True and v["result"]["total"] == 27
     assert "The value rests on tile" in v["explanation"] and "re-read from the reader's next guesses" in v["explanation"]
 
@@ -1262,16 +1262,16 @@ def test_mcr_unsure_tile_touching_a_flower_is_not_taken_for_the_winning_tile():
     photo = score_photo(_row_with_flowers("6m", 0.1), ctx)
     want = {"ruleset": "mcr", "concealed": "123m456p789s1122z", "win_tile": "2z", "win": "ron",
             "seat_wind": "E", "round_wind": "E", "flowers": 2}
-    assert photo.request["win_tile"] == "2z" and photo.request["flowers"] == 2
-    assert photo.result == score_json(want)          # Mixed Straight 8, ... + 2 flowers
+    assert photo.request.to_json()["win_tile"] == "2z" and photo.request.to_json()["flowers"] == 2
+    assert photo.result.to_json() == score_json(want)          # Mixed Straight 8, ... + 2 flowers
     note = [w for w in photo.warnings if w.code == "corrected"]
     assert len(note) == 1 and "lying with the flowers" in note[0].message and note[0].fix == "--fix 15=6m"
     # the fix the warning names keeps the reading: no flower taken, the count says what is wrong
     kept = score_photo(_row_with_flowers("6m", 0.1), ctx, fixes={15: "6m"})
-    assert kept.request is None or kept.request.get("flowers") != 2
+    assert kept.request is None or kept.request.to_json().get("flowers") != 2
     # a sure reading is left as it is: the tile count is then said to be wrong
     sure = score_photo(_row_with_flowers("6m", 0.9), ctx)
-    assert sure.request is None or sure.request.get("flowers") != 2
+    assert sure.request is None or sure.request.to_json().get("flowers") != 2
     assert not [w for w in sure.warnings if "lying with the flowers" in w.message]
 
 
@@ -1283,6 +1283,6 @@ def test_a_tile_with_only_a_faint_flower_guess_is_not_counted_as_a_flower():
     ctx = {"ruleset": "mcr", "win": "ron", "seat_wind": "S", "round_wind": "E"}
     for confidence, guess in ((0.5, 0.03), (0.5, 0.1), (0.3, 0.04)):
         photo = score_photo(_misread_flower(dets, confidence, (("6f", guess), ("5m", 0.02))), ctx)
-        assert photo.request["flowers"] == 1, (confidence, guess)     # the seen flower only
+        assert photo.request.to_json()["flowers"] == 1, (confidence, guess)     # the seen flower only
     photo = score_photo(_misread_flower(dets, 0.2, (("6f", 0.07), ("5m", 0.05))), ctx)
-    assert photo.request["flowers"] == 2       # a flower's guess as the real ones were: counted
+    assert photo.request.to_json()["flowers"] == 2       # a flower's guess as the real ones were: counted

@@ -318,4 +318,4 @@ def test_the_python_api_reads_with_a_set(tmp_path):
     photo = vision.score_photo(str(SAMPLES / "riichi_open_red.jpg"),
                                {"win": "ron", "seat_wind": "S", "dora_indicators": "1p"},
                                tile_set=tmp_path / "club.npz")
-    assert (photo.result["han"], photo.result["fu"], photo.result["payment"]["total"]) == (2, 30, 2000)
+    assert (photo.result.han, photo.result.fu, photo.result.payment.total) == (2, 30, 2000)

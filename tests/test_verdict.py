@@ -338,7 +338,7 @@ def test_json_check_wrong_count_is_an_error_unless_count_as_typed():
 
 def test_check_photo_refuses_count_as_typed(capsys):
     # a photo's count is no typing: one that does not add up holds the ruling back
-    # (vision.pipeline._layout_doubts), so there is nothing to confirm
+    # (vision.held_ruling.layout_doubts), so there is nothing to confirm
     from vision.cli import main
     assert main(["check", "hand.jpg", "--count-as-typed"]) == 2
     assert "--count-as-typed goes with --text or FILE" in capsys.readouterr().err

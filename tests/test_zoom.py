@@ -221,9 +221,9 @@ def test_broadcast_sample_scores_right_only_with_the_closer_look():
                "dora_indicators": "3s"}
     zoomed = score_photo(str(BROADCAST), context, reader=TileReader())
     assert len(zoomed.detections.tiles) == 14
-    assert (zoomed.result["han"], zoomed.result["fu"], zoomed.result["payment"]["total"]) == (4, 30, 7700)
+    assert (zoomed.result.to_json()["han"], zoomed.result.to_json()["fu"], zoomed.result.to_json()["payment"]["total"]) == (4, 30, 7700)
     one_pass = score_photo(str(BROADCAST), context, reader=TileReader(zoom=False))
-    assert len(one_pass.detections.tiles) < 14 and not one_pass.result.get("valid")
+    assert len(one_pass.detections.tiles) < 14 and not one_pass.result.to_json().get("valid")
 
 
 def test_span_and_within():

@@ -124,18 +124,15 @@ def joint_correction(layout: Layout, *, max_tiles: int = 8, max_visits: int = 20
     Probabilities are the reader's (detector score × classifier probability), compared as a
     product over the changed tiles. Raises nothing; a hand with faces it cannot count
     (backs, flowers in the hand part) returns None.
+
+    In three parts: the tiles to re-read (:func:`_unsure_tiles`), each one's options
+    (:func:`_options`), and the best-first walk over their assignments (:func:`_walk`).
     """
     hand: list[Detection] = [d for g in layout.groups if g.kind in HAND_KINDS for d in g.detections]
     n_melds = sum(1 for g in layout.groups if g.kind == "meld")
     if not hand or (len(hand) + 3 * n_melds) != 14:
         return None
-    complete = complete_checker(layout.ruleset)
-    # a face-down tile or a flower cannot be in the concealed part, however sure the reader
-    # was: a blank white dragon (haku) is read as a back, so it is re-read first
-    uncountable = [d for d in hand if playing_kind(d.tile) is None and d.alternatives]
-    unsure = uncountable + sorted((d for d in hand if d.confidence < low_confidence and d.alternatives
-                                   and playing_kind(d.tile) is not None),
-                                  key=lambda d: d.confidence)[:max(0, max_tiles - len(uncountable))]
+    unsure = _unsure_tiles(hand, max_tiles, low_confidence)
     unsure_ids = {id(d) for d in unsure}
     base = [0] * 34
     for d in hand:
@@ -145,9 +142,39 @@ def joint_correction(layout: Layout, *, max_tiles: int = 8, max_visits: int = 20
         if k is None:
             return None
         base[k] += 1
-    # per unsure tile: (code, kind, cost) sorted by cost = -log(confidence), the reading first
     row = [d for g in layout.groups if g.kind == "concealed" for d in g.detections]
-    options: list[list[tuple[str, int, float]]] = []
+    options = _options(unsure, row, unsure_ids)
+    if options is None:
+        return None
+    # with the winning tile still in the row, the row need not be sorted: no preference
+    prefer_sorted = any(g.kind == "win" for g in layout.groups)
+    sorted_row = _sorted_row_test(row, unsure, options) if prefer_sorted else None
+    idx = _walk(options, base, n_melds, complete_checker(layout.ruleset), sorted_row, max_visits)
+    if idx is None:
+        return None
+    return {layout.number(d): options[i][j][0]
+            for i, (d, j) in enumerate(zip(unsure, idx)) if options[i][j][0] != d.tile}
+
+
+def _unsure_tiles(hand: list[Detection], max_tiles: int, low_confidence: float) -> list[Detection]:
+    """The hand's tiles to re-read: those that cannot be in a concealed part (a face-down tile
+    or a flower, however sure the reader was: a blank white dragon (haku) is read as a back),
+    then the least sure under ``low_confidence``, ``max_tiles`` in all."""
+    uncountable = [d for d in hand if playing_kind(d.tile) is None and d.alternatives]
+    return uncountable + sorted((d for d in hand if d.confidence < low_confidence and d.alternatives
+                                 and playing_kind(d.tile) is not None),
+                                key=lambda d: d.confidence)[:max(0, max_tiles - len(uncountable))]
+
+
+Option = tuple[str, int, float]         # (tile code, kind 0..33, cost = -log(confidence))
+
+
+def _options(unsure: list[Detection], row: list[Detection], unsure_ids: set[int]) -> list[list[Option]] | None:
+    """Per unsure tile, its options sorted by cost: its reading and up to three next guesses
+    (at least ``MIN_ALTERNATIVE``), then the kinds its sure neighbours in a sorted row allow
+    (:func:`between_neighbours`) at the cost of ``MIN_ALTERNATIVE``. None when a tile has no
+    playing option at all."""
+    options: list[list[Option]] = []
     for d in unsure:
         opts = []
         for code, conf in ((d.tile, d.confidence), *d.alternatives[:3]):
@@ -160,42 +187,52 @@ def joint_correction(layout: Layout, *, max_tiles: int = 8, max_visits: int = 20
         if not opts:
             return None
         options.append(sorted(opts, key=lambda o: o[2]))
+    return options
 
-    costs = [[o[2] for o in opts] for opts in options]
-    kinds = [[o[1] for o in opts] for opts in options]
-    pick = list.__getitem__         # map(pick, table, idx): table[i][idx[i]] for each i, in C
 
-    def cost(idx: tuple[int, ...]) -> float:
-        return sum(map(pick, costs, idx))
-
+def _sorted_row_test(row: list[Detection], unsure: list[Detection],
+                     options: list[list[Option]]) -> Callable[[tuple[int, ...]], bool]:
+    """``idx -> bool``: whether the concealed row with the unsure tiles read as assignment
+    ``idx`` (an option index per unsure tile) is sorted (:func:`is_sorted_row`)."""
     row_slot = {id(d): i for i, d in enumerate(row)}
     row_base = [playing_kind(d.tile) for d in row]
     unsure_slot = [row_slot.get(id(d)) for d in unsure]
 
-    # with the winning tile still in the row, the row need not be sorted: no preference
-    prefer_sorted = any(g.kind == "win" for g in layout.groups)
-
     def sorted_row(idx: tuple[int, ...]) -> bool:
-        if not prefer_sorted:
-            return True
         kinds = row_base[:]
         for i, j in enumerate(idx):
             if unsure_slot[i] is not None:
                 kinds[unsure_slot[i]] = options[i][j][1]
         return is_sorted_row(kinds)
 
-    # The walk pops assignments in (cost, idx) order. Each is pushed once, by its parent (itself
-    # with its last raised tile lowered: ``last``), which costs no more and comes first, so no
-    # set of those seen is needed; and assignments that make the same multiset of kinds share
-    # one completeness check (``marks``: a multiset as one number, each kind a digit in base
-    # ``len(options) + 1``). The same hands come out as a walk pushing every neighbour, 2-3x faster.
+    return sorted_row
+
+
+def _walk(options: list[list[Option]], base: list[int], n_melds: int,
+          complete: Callable[[Sequence[int], int], bool],
+          sorted_row: Callable[[tuple[int, ...]], bool] | None, max_visits: int) -> tuple[int, ...] | None:
+    """The most probable assignment (an option index per unsure tile) whose tiles, with the
+    sure ones (``base``: counts of the 34 kinds), make a complete hand — the first sorted one
+    (``sorted_row``; None: any row) within ``SORTED_PREFERENCE`` of the best — or None
+    within ``max_visits``.
+
+    The walk pops assignments in (cost, idx) order. Each is pushed once, by its parent (itself
+    with its last raised tile lowered: ``last``), which costs no more and comes first, so no
+    set of those seen is needed; and assignments that make the same multiset of kinds share
+    one completeness check (``marks``: a multiset as one number, each kind a digit in base
+    ``len(options) + 1``). The same hands come out as a walk pushing every neighbour, 2-3x
+    faster. (Long: the search's hot loop, kept in one body so its lookups stay local.)
+    """
+    costs = [[o[2] for o in opts] for opts in options]
+    kinds = [[o[1] for o in opts] for opts in options]
+    pick = list.__getitem__         # map(pick, table, idx): table[i][idx[i]] for each i, in C
     n = len(options)
     sizes = [len(opts) for opts in options]
     marks = [[(n + 1) ** k for k in ks] for ks in kinds]
     checked: dict[int, bool] = {}
     slack = math.log(SORTED_PREFERENCE)
     start = (0,) * n
-    heap = [(cost(start), start, 0)]
+    heap = [(sum(map(pick, costs, start)), start, 0)]
     visits = 0
     best = None                 # (cost, idx) of the most probable complete assignment
     while heap and visits < max_visits:
@@ -211,7 +248,7 @@ def joint_correction(layout: Layout, *, max_tiles: int = 8, max_visits: int = 20
                 counts[k] += 1
             ok = checked[key] = max(counts) <= 4 and complete(counts, n_melds)
         if ok:
-            if sorted_row(idx):
+            if sorted_row is None or sorted_row(idx):
                 best = (c, idx)
                 break
             if best is None:
@@ -220,9 +257,5 @@ def joint_correction(layout: Layout, *, max_tiles: int = 8, max_visits: int = 20
             j = idx[i] + 1
             if j < sizes[i]:
                 nxt = idx[:i] + (j,) + idx[i + 1:]
-                heapq.heappush(heap, (cost(nxt), nxt, i))
-    if best is None:
-        return None
-    idx = best[1]
-    return {layout.number(d): options[i][j][0]
-            for i, (d, j) in enumerate(zip(unsure, idx)) if options[i][j][0] != d.tile}
+                heapq.heappush(heap, (sum(map(pick, costs, nxt)), nxt, i))
+    return None if best is None else best[1]

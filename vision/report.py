@@ -10,6 +10,7 @@ it).
 """
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import TYPE_CHECKING
 
 from scoring.tiles import TileError, parse_tile, to_mpsz, to_unicode
@@ -93,9 +94,10 @@ def warning_lines(warnings: list[LayoutWarning]) -> list[str]:
             for w in warnings]
 
 
-def _hand_line(request: dict) -> str:
-    melds = "".join(f"  +{m['type']} {m['tiles']}" for m in request.get("melds", []))
-    return f"Hand:  {request['concealed']} + {request['win_tile']}{melds}"
+def _hand_line(req) -> str:
+    """The hand of a ``scoring.hand.HandRequest`` in one line, tiles in the order laid."""
+    melds = "".join(f"  +{m.type} {to_mpsz(m.tiles, sort=False)}" for m in req.melds)
+    return f"Hand:  {to_mpsz(req.concealed, sort=False)} + {req.win_tile}{melds}"
 
 
 # A correction can turn the reading direction; the tiles keep their first numbers so that a
@@ -117,10 +119,14 @@ _RULE_WORDS = {("aka", False): "no red fives", ("open_tanyao", False): "no open 
                ("double_wind_pair_fu", 2): "double-wind pair 2 fu"}
 
 
-def _rules_text(rules: dict | None) -> str:
-    """The table rules a request plays under where they differ from the defaults, in words
-    (``no red fives, kiriage mangan``): a referee sees what the value was worked out under."""
-    return ", ".join(_RULE_WORDS[(k, v)] for k, v in (rules or {}).items() if (k, v) in _RULE_WORDS)
+def _rules_text(rules) -> str:
+    """The table rules a request plays under (``scoring.hand.RiichiRules``) where they differ
+    from the defaults, in words (``no red fives, kiriage mangan``): a referee sees what the
+    value was worked out under."""
+    if rules is None:
+        return ""
+    chosen = [(f.name, getattr(rules, f.name)) for f in fields(rules)]
+    return ", ".join(_RULE_WORDS[rule] for rule in chosen if rule in _RULE_WORDS)
 
 
 # ---- the value of a hand (typed or photographed) and a verdict ----
@@ -205,9 +211,10 @@ def photo_report(photo, source: str = "photo", context_notes: list[str] | None =
     ``source``: the photo's name for the first line. ``context_notes``: defaults that were
     assumed (``win: tsumo (default)``), printed so a wrong assumption is seen.
     """
-    from scoring.request import parse_request
+    from scoring.verdict import Verdict
 
     lay = photo.layout
+    hand = photo.request.hand if photo.request is not None else None
     det = photo.detections
     # a tile corrected from the reader's next guesses counts: its confidence is then the fix's
     corrected = {n for w in photo.warnings if w.code == "corrected" for n in w.tiles}
@@ -219,33 +226,29 @@ def photo_report(photo, source: str = "photo", context_notes: list[str] | None =
         + (", photo taken from across the table (rows read right to left)" if lay.upside_down else "")
         + (NUMBERED_AS_FIRST_READ if _numbered_backwards(lay) else ""),
     ]
-    lines += group_lines(lay, (photo.request or {}).get("win_tile"))
+    lines += group_lines(lay, str(hand.win_tile) if hand is not None else None)
     if context_notes:
         lines.append("Assumed: " + "; ".join(context_notes))
-    rules = _rules_text((photo.request or {}).get("rules"))
+    rules = _rules_text(hand.rules if hand is not None else None)
     if rules:
         lines.append(f"Table rules: {rules}")
     lines.append("")
     result = photo.result
-    if result.get("ruling"):                     # a verdict (tilescope check PHOTO)
-        from scoring.verdict import Verdict
-
-        fields = ("ruleset", "ruling", "valid", "explanation", "penalty", "result")
+    if isinstance(result, Verdict) and result.ruling:       # tilescope check PHOTO
         # the ruling first: a chombo must not read as the payment above it
-        lines.append(format_verdict(Verdict(**{k: result.get(k) for k in fields})))
-        if photo.request is not None:
+        lines.append(format_verdict(result))
+        if hand is not None:
             lines.append("")
-            hand = (format_report(parse_request(photo.request), result["result"])
-                    if result.get("result") else _hand_line(photo.request))
-            if result.get("valid") is False:
-                hand = hand.replace("\nPayment: ", "\nPayment if the win stood: ")
-            lines.append(hand)
-    elif photo.request is not None and not result.get("error"):
-        lines.append(format_report(parse_request(photo.request), result))
-    elif "ruling" in result:                     # check PHOTO that could not rule (_unsure_ruling)
-        lines.append(f"Cannot rule from this photo: {result.get('error')}")
+            text = format_report(hand, result.result) if result.result else _hand_line(hand)
+            if result.valid is False:
+                text = text.replace("\nPayment: ", "\nPayment if the win stood: ")
+            lines.append(text)
+    elif hand is not None and not result.error:
+        lines.append(format_report(hand, result.to_json()))
+    elif isinstance(result, Verdict):            # check PHOTO that could not rule (held_ruling)
+        lines.append(f"Cannot rule from this photo: {result.error}")
     else:
-        lines.append(f"Cannot score: {result.get('error')}")
+        lines.append(f"Cannot score: {result.error}")
     if photo.warnings:
         lines.append("")
         lines.append("Warnings:")

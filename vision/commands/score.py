@@ -214,7 +214,7 @@ def run(args) -> int:
         return 2
     if args.learn and not _learned(reader, image, photo, fixes, args.learn, fail):
         return 2
-    return 0 if photo.request is not None and not photo.result.get("error") else 1
+    return 0 if photo.ok else 1
 
 
 def _learned(reader, image, photo, fixes: dict, name: str, fail) -> bool:
@@ -440,4 +440,4 @@ def run_check_photo(args, options=None) -> int:
         return 2
     if getattr(args, "learn", None) and not _learned(reader, image, photo, fixes, args.learn, fail):
         return 2
-    return 0 if photo.result.get("ruling") else 1
+    return 0 if getattr(photo.result, "ruling", None) else 1
