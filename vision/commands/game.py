@@ -12,8 +12,9 @@ first) and the options; each further line is one event, in the order it happened
     {"type": "chombo", "player": "Ann"}
 
 A winner's value is typed (``han``, ``fu``, ``yakuman``, ``dora``: how many han are dora) or
-scored from the hand (``"hand": {...}`` as docs/hand-json.md, seat and round wind, win and
-riichi filled in from the ledger; with ``"discards": "..."`` a furiten ron is refused).
+scored from the hand (``"hand": {...}`` as docs/hand-json.md; the ledger decides seat and round
+wind, win, honba, sticks and riichi: a hand stating them otherwise is refused; with
+``"discards": "..."`` a furiten ron is refused).
 Options: start, return_points, uma, east_only, bust_ends, two_han_from_five,
 honba_to_each_winner, chombo ("mangan" or "tournament"), chombo_penalty; "preset": "ema" for
 30,000 each, uma 15,000/5,000/-5,000/-15,000 and tournament chombo.
@@ -25,9 +26,9 @@ An MCR session (--ruleset mcr, "ruleset": "mcr" in the first line): events
 
 Usage: tilescope game FILE --new Ann Bob Cai Dan [--options JSON | --ruleset mcr] starts a file;
 tilescope game FILE --add EVENT appends one event (refused: the file is left as it was);
-tilescope game FILE --undo takes the last event out; tilescope game FILE prints the
-standings after each event (--json: one JSON object a line), and the final ranking once the
-game is over. Rules: scoring/tournament/riichi_game.py and mcr_game.py. A refused event or a bad file: its
+tilescope game FILE --undo takes the last event out (each prints what changed and the
+standings after it; --all: the whole game); tilescope game FILE prints the standings after
+each event (--json: one JSON object a line), and the final ranking once the game is over. Rules: scoring/tournament/riichi_game.py and mcr_game.py. A refused event or a bad file: its
 error code and message on stderr, exit code 2.
 """
 from __future__ import annotations
