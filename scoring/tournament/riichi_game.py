@@ -75,7 +75,7 @@ E_RON_BY_DISCARDER = "ron_by_discarder"
 E_WINNERS = "too_many_winners"
 E_WINNER_TWICE = "winner_twice"
 E_TENPAI_TWICE = "tenpai_twice"
-E_HAND_VS_LEDGER = "hand_contradicts_ledger"   # a scored hand's wind, win, riichi… are not the game's
+E_HAND_VS_LEDGER = "hand_contradicts_ledger"   # a scored hand's win, winds… are not the game's
 E_BAD_VALUE = "bad_value"
 E_TWO_HAN_MINIMUM = "two_han_minimum"
 E_FOUR_RIICHI = "four_riichi_not_declared"
@@ -277,8 +277,8 @@ def _fu_problem(v: Value, win: str) -> str | None:
         return f"fu are 25 or 20..110 in tens under 5 han, got {fu}"
     fewest = FEWEST_HAN[win].get(fu, 1)
     if fewest is None:
-        return (f"a ron has 30 fu at least (« portés à 30 si la main est entièrement cachée et "
-                "que la victoire est obtenue en volant la tuile gagnante »; open: 20 + 2, "
+        return ("a ron has 30 fu at least (« portés à 30 si la main est entièrement cachée "
+                "et que la victoire est obtenue en volant la tuile gagnante »; open: 20 + 2, "
                 f"rounded up to 30), or 25 for seven pairs; got {fu}")
     if han < fewest:
         dora = f" ({v.dora} of them dora)" if v.dora else ""

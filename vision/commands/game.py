@@ -28,8 +28,9 @@ Usage: tilescope game FILE --new Ann Bob Cai Dan [--options JSON | --ruleset mcr
 tilescope game FILE --add EVENT appends one event (refused: the file is left as it was);
 tilescope game FILE --undo takes the last event out (each prints what changed and the
 standings after it; --all: the whole game); tilescope game FILE prints the standings after
-each event (--json: one JSON object a line), and the final ranking once the game is over. Rules: scoring/tournament/riichi_game.py and mcr_game.py. A refused event or a bad file: its
-error code and message on stderr, exit code 2.
+each event (--json: one JSON object a line), and the final ranking once the game is over.
+Rules: scoring/tournament/riichi_game.py and mcr_game.py. A refused event or a bad file: its
+error code and message on stderr in one line, exit code 2.
 """
 from __future__ import annotations
 
