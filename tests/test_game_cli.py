@@ -112,6 +112,11 @@ def test_bad_files_exit_2(tmp_path, capsys, game):
     bad.write_text('{"type": "game", "players": ["A", "B", "C", "D"]}\n{"type": "chombo"\n')
     code, _, err = cli(capsys, str(bad))
     assert code == 2 and "bad.jsonl:2: not valid JSON" in err
+    headless = tmp_path / "headless.jsonl"
+    headless.write_text('{"type": "riichi", "player": "A"}\n')
+    code, _, err = cli(capsys, str(headless))
+    assert code == 2 and err.endswith('headless.jsonl:1: the first line names the players '
+                                      '({"type": "game", "players": [...]}), not a "riichi" event\n')
 
 
 def test_ema_preset_tournament_chombo(tmp_path, capsys):

@@ -384,7 +384,11 @@ def read_game(lines: list[str], path: str = "game", new: str | None = None
         return new if new is not None and i == rows[-1][0] else f"{path}:{i}"
 
     i, first = rows[0]
-    header = _validated(HeaderIn, decode_json(first, where(i)), where(i))
+    obj = decode_json(first, where(i))
+    if isinstance(obj, dict) and obj.get("type", "game") != "game":
+        raise GameFileError(_at(where(i), 'the first line names the players ({"type": "game", '
+                                f'"players": [...]}}), not a {_json(obj["type"])} event'))
+    header = _validated(HeaderIn, obj, where(i))
     try:
         options = header.ledger_options()
     except GameFileError as exc:
