@@ -151,5 +151,5 @@ def _changed_lines(args: argparse.Namespace) -> tuple[list[str], dict | None]:
             lines.pop()
         if len(lines) <= 1:
             raise GameFileError(f"{path}: no event to undo")
-        return lines[:-1], json.loads(lines[-1])
+        return lines[:-1], decode_json(lines[-1], path)
     return lines, None
