@@ -200,7 +200,7 @@ def test_the_ledger_refuses_what_the_rules_refuse_and_names_it(tmp_path):
                 ({"action": "add", "event": {"type": "riichi", "player": "Eve"}}, "unknown_player"),
                 ({"action": "add", "event": {"type": "abortive", "reason": "rain"}},
                  "unknown_abortive_draw: an abortive draw is one of"),
-                ({"action": "add", "event": {"type": "riichi"}}, "invalid: event.riichi.player"),
+                ({"action": "add", "event": {"type": "riichi"}}, 'a riichi event needs "player"'),
                 ({"action": "undo"}, "no event to undo"),
                 ({"action": "dance"}, "one of confirm, undo, add")):
             r = client.post("/api/control/ledger", json=body)
@@ -272,3 +272,22 @@ def test_the_control_page_script_parses():
         pytest.skip("node is not installed")
     r = subprocess.run([node, "--check", str(WEB_DIR / "control.js")], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+# finding 6: an MCR session's file is refused at the start, in one line, before the model loads
+def test_stream_refuses_an_mcr_session_before_the_model_loads(tmp_path, capsys, monkeypatch):
+    import vision.pipeline
+    from test_stream import _free_port, write_clip
+    from vision.cli import main
+
+    def no_model(weights=None):
+        raise AssertionError("the model was loaded")
+
+    monkeypatch.setattr(vision.pipeline, "get_reader", no_model)
+    clip = tmp_path / "clip.avi"
+    write_clip(clip, [render(None)] * 2)
+    game = tmp_path / "m.jsonl"
+    game.write_text('{"type": "game", "ruleset": "mcr", "players": ["A", "B", "C", "D"]}\n')
+    assert main(["stream", str(clip), "--overlay", str(_free_port()), "--game", str(game)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"tilescope stream: --game: {game} is an MCR session; --game takes a riichi game"]

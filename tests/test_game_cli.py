@@ -55,7 +55,7 @@ def test_a_scored_hand_and_a_furiten_ron(game, capsys):
 
 @pytest.mark.parametrize("event, message", [
     ({"type": "riichi", "player": "Zed"}, "unknown_player"),
-    ({"type": "draw", "tenpai": ["Ann"], "note": 1}, "note: Extra inputs are not permitted"),
+    ({"type": "draw", "tenpai": ["Ann"], "note": 1}, '--add: a draw event takes no "note"'),
     ({"type": "ron", "discarder": "Ann", "winners": [{"player": "Bob", "han": 1, "fu": 30}] * 2},
      "winner_twice"),
     ({"type": "ron", "discarder": "Ann", "winners": [
@@ -112,6 +112,11 @@ def test_bad_files_exit_2(tmp_path, capsys, game):
     bad.write_text('{"type": "game", "players": ["A", "B", "C", "D"]}\n{"type": "chombo"\n')
     code, _, err = cli(capsys, str(bad))
     assert code == 2 and "bad.jsonl:2: not valid JSON" in err
+    headless = tmp_path / "headless.jsonl"
+    headless.write_text('{"type": "riichi", "player": "A"}\n')
+    code, _, err = cli(capsys, str(headless))
+    assert code == 2 and err.endswith('headless.jsonl:1: the first line names the players '
+                                      '({"type": "game", "players": [...]}), not a "riichi" event\n')
 
 
 def test_ema_preset_tournament_chombo(tmp_path, capsys):
@@ -120,3 +125,101 @@ def test_ema_preset_tournament_chombo(tmp_path, capsys):
     code, out, err = add(capsys, path, {"type": "chombo", "player": "C"})
     assert code == 0 and "pays nothing, -20000 at the final ranking" in out
     assert "A (E) 30000" in out.splitlines()[-1]
+
+
+# The hand the tester scored: 234m 456p 678s 33p 45s + 6s, closed, all simples, two-sided:
+# pinfu tanyao. By ron, 2 han 30 fu (seed 001 line 99: « portés à 30 si la main est
+# entièrement cachée et que la victoire est obtenue en volant la tuile gagnante »): Cai, a
+# non-dealer, is paid 30 × 2^4 × 4 = 1920 → 2000. Scored as a tsumo it would be 3 han 20 fu
+# (line 110: « pinfu tout caché tiré … 20 mini-points »), 2600 — the two must not mix.
+PINFU = {"concealed": "234m456p678s33p45s", "win_tile": "6s"}
+
+
+@pytest.mark.parametrize("keys, word", [
+    ({"win": "tsumo"}, '"win": "tsumo" but the event is a ron'),
+    ({"seat_wind": "E"}, '"seat_wind": "E" but Cai sits West in East 1'),
+    ({"round_wind": "S"}, '"round_wind": "S" but the round is East'),
+    ({"honba": 2}, '"honba": 2 but 0 counter(s) on the table'),
+    ({"riichi_sticks": 1}, '"riichi_sticks": 1 but 0 riichi stick(s)'),
+    ({"riichi": "riichi"}, '"riichi": "riichi" but Cai did not declare riichi this hand'),
+    ({"ruleset": "mcr"}, '"ruleset": "mcr" but the game is riichi'),
+])
+def test_a_scored_hand_that_contradicts_the_ledger_is_refused_by_name(game, capsys, keys, word):
+    before = open(game).read()
+    event = {"type": "ron", "discarder": "Ann", "winners": [{"player": "Cai",
+                                                             "hand": {**PINFU, **keys}}]}
+    code, out, err = add(capsys, game, event)
+    assert code == 2 and err.startswith("tilescope game: hand_contradicts_ledger: --add: Cai's")
+    assert word in err and len(err.splitlines()) == 1
+    assert open(game).read() == before
+
+
+def test_a_scored_hand_that_agrees_with_the_ledger_is_paid(game, capsys):
+    hand = {**PINFU, "win": "ron", "seat_wind": "W", "round_wind": "E", "riichi": "none"}
+    code, out, err = add(capsys, game, {"type": "ron", "discarder": "Ann",
+                                        "winners": [{"player": "Cai", "hand": hand}]})
+    assert code == 0 and "Ann pays Cai 2000" in out and "non-dealer wins" in out
+    # Cai in riichi: the ledger fills riichi in (riichi pinfu tanyao, 3 han 30 fu: 3900 + the
+    # stick); a double riichi is one the ledger cannot tell apart, the hand may say so
+    add(capsys, game, {"type": "riichi", "player": "Cai"})
+    code, out, err = add(capsys, game, {"type": "ron", "discarder": "Bob",
+                                        "winners": [{"player": "Cai", "hand": PINFU}]})
+    assert code == 0 and "Bob pays Cai 3900" in out, err
+    cli(capsys, game, "--undo")
+    double = {**PINFU, "riichi": "double", "riichi_sticks": 1}
+    code, out, err = add(capsys, game, {"type": "ron", "discarder": "Bob",
+                                        "winners": [{"player": "Cai", "hand": double}]})
+    # double riichi 2, pinfu, tanyao: 4 han 30 fu, 30 × 2^6 × 4 = 7680 → 7700
+    assert code == 0 and "Bob pays Cai 7700" in out, err
+
+
+# findings 7, 8, 9: bad input is one line naming the problem, exit 2, never a traceback
+def test_a_file_that_is_not_utf8_or_a_folder_that_does_not_exist_is_one_line(tmp_path, capsys):
+    binary = tmp_path / "bin.jsonl"
+    binary.write_bytes(b'{"type":"game","players":["A","B","C","D"]}\n\xff\xfe\n')
+    code, out, err = cli(capsys, str(binary))
+    assert code == 2 and err == f"tilescope game: {binary} is not a game's JSON Lines (not UTF-8 text)\n"
+    nowhere = tmp_path / "no" / "g.jsonl"
+    code, out, err = cli(capsys, str(nowhere), "--new", "A", "B", "C", "D")
+    assert code == 2 and err == (f"tilescope game: cannot write {nowhere}: no such folder "
+                                 f"{tmp_path / 'no'}\n")
+    assert not (tmp_path / "no").exists()
+
+
+@pytest.mark.parametrize("event, said", [
+    ({"type": "riichi"}, '--add: a riichi event needs "player"'),
+    ({"type": "tsumo", "player": "Bob", "han": -3, "fu": 30},
+     "bad_value: --add: Bob's han must be a whole number ≥ 0, got -3"),
+    ({"type": "ron", "discarder": "Ann", "winners": [{"player": "Bob", "han": "3", "fu": 30}]},
+     '--add: a ron event\'s winner #1\'s "han" should be a whole number, got "3"'),
+    ({"type": "deal"}, '--add: "type": "deal" is no event: one of riichi, tsumo, ron, '
+                       "draw, abortive, chombo"),
+])
+def test_a_refused_add_is_named_as_the_argument_in_one_line(game, capsys, event, said):
+    for _ in range(3):                     # the file has lines 1..4: none of them is at fault
+        add(capsys, game, {"type": "draw", "tenpai": []})
+    code, out, err = add(capsys, game, event)
+    assert code == 2 and err == f"tilescope game: {said}\n"
+    assert "game.jsonl:5" not in err and "Value(" not in err
+
+
+# finding 11: --add and --undo print what changed, not the whole game again
+def test_add_and_undo_print_the_change_and_the_standings_after_it(game, capsys):
+    add(capsys, game, {"type": "riichi", "player": "Bob"})
+    code, out, err = add(capsys, game, {"type": "draw", "tenpai": ["Bob"]})
+    assert code == 0 and out.splitlines() == [
+        '#2 draw tenpai=["Bob"]',
+        "  Ann, Cai, Dan (noten) pay 1000 each; Bob (tenpai) receives 3000",
+        "  dealer noten: seats rotate, +1 counter; 1 stick(s) stay on the table",
+        "  East 2 · 1 counter(s) · 1 stick(s) · Ann (N) 24000  Bob (E) 27000  Cai (S) 24000  "
+        "Dan (W) 24000"]
+    code, out, err = cli(capsys, game, "--undo")
+    assert code == 0 and out.splitlines() == [
+        'undone: #2 draw tenpai=["Bob"]',
+        "  East 1 · 0 counter(s) · 1 stick(s) · Ann (E) 25000  Bob (S) 24000  Cai (W) 25000  "
+        "Dan (N) 25000"]
+    code, out, err = add(capsys, game, {"type": "draw", "tenpai": ["Bob"]})
+    code, out, err = cli(capsys, game, "--add", '{"type": "riichi", "player": "Ann"}', "--all")
+    assert out.startswith("start\n") and "#1 riichi" in out and "#3 riichi" in out
+    code, out, err = cli(capsys, game, "--add", '{"type": "riichi", "player": "Cai"}', "--json")
+    assert [json.loads(ln)["event"] for ln in out.splitlines()] == [4]

@@ -147,3 +147,27 @@ def test_game_cli_mcr_win_from_a_scored_hand(tmp_path, capsys):
     ev = {"type": "tsumo", "player": "B", "fan": 8, "hand": short}
     assert main(["game", path, "--add", json.dumps(ev)]) == 2
     assert "one of them" in capsys.readouterr().err
+
+
+# The ledger decides the win, the seat and the prevailing wind; a scored hand saying otherwise
+# (A is East in the East round's first hand, the event a ron) is refused naming the key, never
+# scored with the two mixed (a self-drawn scoring adds Self-Drawn; the winds change the fans)
+@pytest.mark.parametrize("keys, word", [({"win": "tsumo"}, '"win": "tsumo" but the event is a ron'),
+                                        ({"seat_wind": "S"}, '"seat_wind": "S" but A sits East'),
+                                        ({"round_wind": "N"}, '"round_wind": "N" but the round')])
+def test_game_cli_mcr_hand_contradicting_the_ledger_is_refused(tmp_path, capsys, keys, word):
+    path = str(tmp_path / "mcr.jsonl")
+    main(["game", path, "--new", "A", "B", "C", "D", "--ruleset", "mcr"])
+    capsys.readouterr()
+    hand = {"concealed": "123m456m789m123p5p", "win_tile": "5p", "flowers": 1, **keys}
+    ev = {"type": "ron", "discarder": "C", "winners": [{"player": "A", "hand": hand}]}
+    assert main(["game", path, "--add", json.dumps(ev)]) == 2
+    err = capsys.readouterr().err
+    assert "hand_contradicts_ledger: --add: A's hand says" in err and word in err, err
+
+
+# at most 8 flowers and seasons (docs/hand-json.md: « flowers … int 0..8 »)
+def test_an_mcr_value_out_of_range_is_said_in_the_users_words():
+    with pytest.raises(GameError) as exc:
+        last([McrRon("C", "A", McrWin(12, 9))])
+    assert str(exc.value).endswith("A's flowers must be a whole number ≥ 0 and ≤ 8, got 9")

@@ -10,7 +10,7 @@ import pytest
 
 from scoring.tournament.riichi_game import (
     E_ABORTIVE_REASON, E_BAD_VALUE, E_FOUR_RIICHI, E_FURITEN, E_FOUR_KANS, E_GAME_OVER,
-    E_PLAYERS, E_RIICHI_TWICE, E_RIICHI_WITHOUT_1000, E_RON_BY_DISCARDER, E_TWO_HAN_MINIMUM,
+    E_PLAYERS, E_RIICHI_TWICE, E_TENPAI_TWICE, E_RIICHI_WITHOUT_1000, E_RON_BY_DISCARDER, E_TWO_HAN_MINIMUM,
     E_UNKNOWN_PLAYER, E_WINNERS, EMA, MLEAGUE_STYLE, Abortive, Chombo, Draw, GameError, Options,
     Riichi, Ron, Tsumo, Value, apply, final_ranking, new_game, play, standings_line)
 
@@ -339,3 +339,109 @@ def test_a_whole_east_only_game_of_8_hands_worked_by_hand():
         ("D", 3, -2300 - 10000), ("A", 4, -23100 - 20000)]
     assert sum(r.final for r in ranking) == 0
     assert isinstance(ranking[0].uma, Fraction)
+
+
+# --- values no hand has (issue 32, a tester's findings 1-3) --------------------------------
+# Seed 001, line 108: « Une main à 1 yaku 20 mini-points n'existe pas » ; line 110: « Une main
+# pinfu tout caché tiré comptera que pour 2 yakus (pinfu et tsumo) et 20 mini-points ».
+def test_one_han_twenty_fu_does_not_exist():
+    msg = refused(E_BAD_VALUE, [Tsumo("B", Value(han=1, fu=20))])
+    assert "Une main à 1 yaku 20 mini-points n'existe pas" in msg and "B's tsumo" in msg
+    # pinfu tsumo, 2 han 20 fu: base 20 × 2^4 = 320: the dealer A pays 640 → 700, C and D 400
+    s = at([Tsumo("B", Value(han=2, fu=20))])
+    assert points(s) == {"A": 24300, "B": 26500, "C": 24600, "D": 24600}
+
+
+# Line 99: « 20 mini-points sont systématiquement accordés en cas de victoire, portés à 30 si la
+# main est entièrement cachée et que la victoire est obtenue en volant la tuile gagnante »;
+# line 103: an open hand adds 2 « en cas de pinfu ouvert » (line 112: « soit une main à 1-30 »).
+# A ron is 30 fu at least, 25 for seven pairs (line 106).
+def test_a_ron_has_thirty_fu_at_least():
+    msg = refused(E_BAD_VALUE, [Ron("A", {"B": Value(han=2, fu=20)})])
+    assert "a ron has 30 fu at least" in msg
+    # 2 han 30 fu: 30 × 2^4 × 4 = 1920 → 2000
+    assert points(at([Ron("A", {"B": Value(han=2, fu=30)})]))["A"] == 23000
+
+
+# Line 106: « Une victoire sur 7 paires vaut 25 mini-points ». Seven pairs (chiitoitsu) is a
+# 2-han yaku, always closed, so its tsumo adds menzen tsumo: 3 han at least. The han are
+# common riichi knowledge: seed 001 does not carry the yaku table.
+@pytest.mark.parametrize("event, ok", [
+    (Ron("A", {"B": Value(han=1, fu=25)}), False),
+    (Ron("A", {"B": Value(han=2, fu=25)}), True),
+    (Ron("A", {"B": Value(han=2, fu=25, dora=1)}), False),    # chiitoitsu's 2 han are no dora
+    (Tsumo("B", Value(han=1, fu=25)), False),
+    (Tsumo("B", Value(han=2, fu=25)), False),
+    (Tsumo("B", Value(han=3, fu=25)), True),
+    (Tsumo("B", Value(han=3, fu=20, dora=2)), False),         # pinfu + tsumo: 2 without dora
+])
+def test_seven_pairs_is_2_han_by_ron_3_by_tsumo(event, ok):
+    if ok:
+        at([event])
+    else:
+        assert "does not exist" in refused(E_BAD_VALUE, [event])
+
+
+def test_seven_pairs_payments():
+    # 2 han 25 fu ron: 25 × 2^4 × 4 = 1600; 3 han 25 fu tsumo: base 800, dealer 1600, others 800
+    assert points(at([Ron("A", {"B": Value(han=2, fu=25)})]))["A"] == 23400
+    assert points(at([Tsumo("B", Value(han=3, fu=25))])) == {
+        "A": 23400, "B": 28200, "C": 24200, "D": 24200}
+
+
+# Every han (1..4) and fu (0..130) by ron and by tsumo: the pairs that exist are those the
+# rules above give, and only those. From 5 han fu are not counted (line 95: « Les mini-points
+# ne sont pas calculés pour les mains mangan (5 hans) et au-delà »).
+def test_which_han_and_fu_exist_by_win_type():
+    def exists(han, fu, tsumo):
+        if fu in range(30, 111, 10):
+            return True
+        if fu == 25:
+            return han >= (3 if tsumo else 2)
+        return fu == 20 and tsumo and han >= 2
+
+    for tsumo in (False, True):
+        for han in range(1, 5):
+            for fu in range(0, 131):
+                v = Value(han=han, fu=fu)
+                ev = Tsumo("B", v) if tsumo else Ron("A", {"B": v})
+                try:
+                    at([ev])
+                    took = True
+                except GameError as exc:
+                    assert exc.code == E_BAD_VALUE
+                    took = False
+                assert took == exists(han, fu, tsumo), (han, fu, tsumo)
+    at([Ron("A", {"B": Value(han=5, fu=0)}), Tsumo("C", Value(han=6, fu=20))])
+
+
+# A tenpai list naming a player twice would pay them twice over the 3,000 of « une pénalité
+# d'un montant total de 3000 points » (line 38): refused, as a winner named twice is.
+def test_a_player_named_twice_among_the_tenpai_is_refused():
+    msg = refused(E_TENPAI_TWICE, [Draw(("A", "A"))])
+    assert "A is named twice" in msg
+
+
+def test_a_negative_value_is_said_in_the_users_words():
+    msg = refused(E_BAD_VALUE, [Tsumo("B", Value(han=-3, fu=30))])
+    assert msg.endswith("B's han must be a whole number ≥ 0, got -3") and "Value(" not in msg
+
+
+# Line 38: « Les joueurs noten payent aux joueurs tenpai une pénalité d'un montant total de 3000
+# points »: the line names who pays and who receives
+@pytest.mark.parametrize("tenpai, line", [
+    (("B", "C", "D"), "A (noten) pays 3000; B, C, D (tenpai) receive 1000 each"),
+    (("B", "D"), "A, C (noten) pay 1500 each; B, D (tenpai) receive 1500 each"),
+    (("C",), "A, B, D (noten) pay 1000 each; C (tenpai) receives 3000"),
+])
+def test_a_draw_line_names_who_pays_and_who_receives(tenpai, line):
+    assert at([Draw(tenpai)]).lines[0] == line
+
+
+# Line 36: « Chaque compteur rapporte un bonus de 300 points en cas de victoire (100 point par
+# joueur si le gagnant pioche sa tuile) »: a tsumo's lines say the counters' part, as a ron's do
+def test_a_tsumo_line_shows_the_counters():
+    s = at([Draw(("A",)), Draw(("A",)), Tsumo("B", Value(han=1, fu=30))])
+    # base 240: the dealer A 500 + 200, C and D 300 + 200
+    assert s.lines[:3] == ("A pays B 700 (200 of it counters)", "C pays B 500 (200 of it counters)",
+                           "D pays B 500 (200 of it counters)")

@@ -88,3 +88,20 @@ def test_an_mcr_session_ends_with_table_points(client):
     assert g["state"]["ended"] and [(x["name"], x["table_points"]) for x in g["ranking"]] == [
         ("Ann", 4.0), ("Bob", 1.5), ("Dan", 1.5), ("Cai", 0.0)]
     # ema.py: « players tied on score share the points of the places they cover »: (2 + 1) / 2
+
+
+# finding 9: a refused request is named by what is wrong with it alone: no game id, no line of
+# a file that was never written
+def test_a_refused_request_names_its_problem_only(client, tmp_path):
+    r = client.post("/api/games", json={"players": PLAYERS[:3]})
+    assert r.status_code == 422 and r.json() == {"error": "a game has 4 players, got 3",
+                                                 "code": "invalid_game"}
+    games = tmp_path / "games"
+    assert not games.exists() or not list(games.glob("*.jsonl"))      # nothing written
+    gid = new(client)["id"]
+    r = client.post(f"/api/games/{gid}/events", json={"type": "riichi"})
+    assert r.json() == {"error": 'a riichi event needs "player"', "code": "invalid_event"}
+    # seed 001 line 108: « Une main à 1 yaku 20 mini-points n'existe pas »
+    r = client.post(f"/api/games/{gid}/events",
+                    json={"type": "tsumo", "player": "Bob", "han": 1, "fu": 20})
+    assert r.json()["code"] == "bad_value" and r.json()["error"].startswith("Bob's tsumo: 1 han 20 fu")

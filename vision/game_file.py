@@ -8,6 +8,8 @@ Shared by ``tilescope game``, the server's table mode (vision/routes/game.py) an
 """
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 from dataclasses import replace
 from typing import Annotated, Literal, Union
@@ -16,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Valida
 
 from scoring.tournament import mcr_game as mcr
 from scoring.tournament import riichi_game as rg
-from vision.validation import Name, format_validation_error
+from vision.validation import Name
 
 
 Options = Union[rg.Options, mcr.McrOptions]
@@ -166,8 +168,13 @@ def _mcr_value(state: mcr.McrState, player: str, v: McrValueIn, win: str) -> mcr
 
     if player not in state.players:
         raise rg.GameError(rg.E_UNKNOWN_PLAYER, f"{player!r} is not at this table")
-    filled = {"ruleset": "mcr", "seat_wind": state.seat_wind(state.players.index(player))[0],
-              "round_wind": rg.WINDS[state.round][0], "win": win, **v.hand}
+    seat = state.players.index(player)
+    filled = with_ledger_keys(player, v.hand, {
+        "ruleset": ("mcr", "the session is MCR"),
+        "win": (win, f"the event is a {win}"),
+        "seat_wind": (state.seat_wind(seat)[0], f"{player} sits {state.seat_wind(seat)} "
+                                                f"in {state.round_name}"),
+        "round_wind": (rg.WINDS[state.round][0], f"the round is {rg.WINDS[state.round]}")})
     try:
         verdict = check(parse_request(filled))
     except HandError as exc:
@@ -212,9 +219,19 @@ def _value(state: rg.GameState, player: str, v: ValueIn, win: str) -> rg.Value:
     seat = state.players.index(player) if player in state.players else -1
     if seat < 0:
         raise rg.GameError(rg.E_UNKNOWN_PLAYER, f"{player!r} is not at this table")
-    filled = {"ruleset": "riichi", "seat_wind": state.seat_wind(seat)[0],
-              "round_wind": rg.WINDS[state.round][0], "win": win, "honba": state.honba,
-              "riichi": "riichi" if seat in state.in_riichi else "none", **v.hand}
+    in_riichi = seat in state.in_riichi
+    filled = with_ledger_keys(player, v.hand, {
+        "ruleset": ("riichi", "the game is riichi"),
+        "win": (win, f"the event is a {win}"),
+        "seat_wind": (state.seat_wind(seat)[0], f"{player} sits {state.seat_wind(seat)} "
+                                                f"in {state.round_name}"),
+        "round_wind": (rg.WINDS[state.round][0], f"the round is {rg.WINDS[state.round]}"),
+        "honba": (state.honba, f"{state.honba} counter(s) on the table"),
+        "riichi_sticks": (state.sticks, f"{state.sticks} riichi stick(s) on the table"),
+        # a double riichi is a riichi the ledger cannot tell apart: the hand may say so
+        "riichi": (("riichi", "double") if in_riichi else ("none",),
+                   f"{player} {'declared' if in_riichi else 'did not declare'} riichi "
+                   "this hand")})
     try:
         verdict = check(parse_request(filled), discards=v.discards or ())
     except HandError as exc:
@@ -228,6 +245,22 @@ def _value(state: rg.GameState, player: str, v: ValueIn, win: str) -> rg.Value:
         return rg.Value(yakuman=r["han"] // 13)
     dora = sum(r["dora"].values())
     return rg.Value(han=r["han"], fu=r["fu"], dora=dora)
+
+
+def with_ledger_keys(player: str, hand: dict, ledger: dict[str, tuple]) -> dict:
+    """``hand`` with the keys the ledger decides (``ledger``: key → (value or tuple of the
+    values it allows, the ledger's reason)) set where absent; a hand that says otherwise is
+    refused naming the key, never scored with the two mixed."""
+    filled = dict(hand)
+    for key, (value, why) in ledger.items():
+        allowed = value if isinstance(value, tuple) else (value,)
+        if key not in hand:
+            filled[key] = allowed[0]
+        elif hand[key] not in allowed or type(hand[key]) is not type(allowed[0]):
+            raise rg.GameError(rg.E_HAND_VS_LEDGER, f"{player}'s hand says "
+                               f"{json.dumps(key)}: {json.dumps(hand[key], ensure_ascii=False)}"
+                               f" but {why} ({json.dumps(key)}: {json.dumps(allowed[0])})")
+    return filled
 
 
 def to_event(state: rg.GameState, e: EventIn) -> rg.Event:
@@ -263,47 +296,145 @@ def decode_json(line: str, where: str) -> object:
         raise GameFileError(f"{where}: not valid JSON ({exc})") from None
 
 
-def _validated(model, obj: object, where: str):
+# pydantic's words for a wrong type, said as a scorekeeper would
+_SHOULD = {"int_type": "should be a whole number", "int_parsing": "should be a whole number",
+           "bool_type": "should be true or false", "string_type": "should be a string",
+           "list_type": "should be a list", "dict_type": "should be a JSON object",
+           "model_type": "should be a JSON object", "string_too_short": "should not be empty",
+           "model_attributes_type": "should be a JSON object"}
+EVENT_TYPES = ("riichi", "tsumo", "ron", "draw", "abortive", "chombo")
+MCR_EVENT_TYPES = ("ron", "tsumo", "draw", "false_win")
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _subject(loc: tuple) -> tuple[str, list]:
+    """Who the problem is about (« a ron event's winner #1 », « the options ») and the key
+    path left under it."""
+    loc = list(loc)
+    if loc[:1] == ["event"]:
+        if len(loc) < 2:
+            return "an event", []
+        subject, rest = f"a {loc[1]} event", loc[2:]
+        if rest[:1] == ["winners"] and len(rest) > 1 and isinstance(rest[1], int):
+            subject, rest = f"{subject}'s winner #{rest[1] + 1}", rest[2:]
+        return subject, rest
+    if loc[:1] == ["options"]:
+        return "the options", loc[1:]
+    return "the game", loc
+
+
+def say_invalid(exc: ValidationError, types: tuple[str, ...] = EVENT_TYPES) -> str:
+    """The first thing wrong with a line, in one line and the user's words (« a riichi event
+    needs "player" »); ``types``: the event types of the game, to name them."""
+    errors = exc.errors()
+    err = errors[0]
+    subject, rest = _subject(err["loc"])
+    key = ".".join(f"#{p + 1}" if isinstance(p, int) else str(p) for p in rest)
+    kind, ctx, got = err["type"], err.get("ctx") or {}, err.get("input")
+    if kind == "missing":
+        text = f"{subject} needs {_json(key)}"
+    elif kind == "extra_forbidden":
+        text = f"{subject} take{'' if subject == 'the options' else 's'} no {_json(key)}"
+    elif kind == "union_tag_invalid":
+        text = f'"type": {_json(ctx.get("tag"))} is no event: one of {", ".join(types)}'
+    elif kind == "union_tag_not_found":
+        text = f'an event needs "type": one of {", ".join(types)}'
+    elif key == "players" and kind in ("too_short", "too_long"):
+        text = f"a game has 4 players, got {ctx.get('actual_length')}"
+    else:
+        if kind in ("too_short", "too_long"):
+            should = f"should have {ctx.get('min_length', ctx.get('max_length'))} items"
+        elif kind == "literal_error":
+            should = "should be " + str(ctx.get("expected", "")).replace("'", '"')
+        else:
+            should = _SHOULD.get(kind) or err["msg"][:1].lower() + err["msg"][1:]
+        shown = (f", got {_json(got)[:40]}" if not isinstance(got, dict)
+                 else "")
+        whose = subject + ("'" if subject.endswith("s") else "'s")
+        text = (f"{whose} {_json(key)} " if key else f"{subject} ") + should + shown
+    return text + (f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else "")
+
+
+def _at(where: str, message: str) -> str:
+    return f"{where}: {message}" if where else message
+
+
+def _validated(model, obj: object, where: str, types: tuple[str, ...] = EVENT_TYPES):
     try:
         return model.model_validate(obj)
     except ValidationError as exc:
-        raise GameFileError(f"{where}: invalid:\n" + format_validation_error(exc)) from None
+        raise GameFileError(_at(where, say_invalid(exc, types))) from None
 
 
-def read_game(lines: list[str], path: str = "game") -> tuple[Options, list[State], list[dict]]:
-    """Options (riichi's, or McrOptions for a ``"ruleset": "mcr"`` header), every state (before the first event, then after each) and the events as
-    decoded, from the file's lines. Raises GameFileError or rg.GameError (naming the line)."""
+def read_game(lines: list[str], path: str = "game", new: str | None = None
+              ) -> tuple[Options, list[State], list[dict]]:
+    """Options (riichi's, or McrOptions for a ``"ruleset": "mcr"`` header), every state
+    (before the first event, then after each) and the events as decoded, from the file's
+    lines. Raises GameFileError or rg.GameError naming the line (``path:n``); ``new``: how
+    to name the last line instead, the one being added (``"--add"``; ``""``: not at all)."""
     rows = [(i, ln) for i, ln in enumerate(lines, 1) if ln.strip()]
     if not rows:
         raise GameFileError(f"{path}: empty: the first line names the players "
                             '({"type": "game", "players": [...]})')
+
+    def where(i: int) -> str:
+        return new if new is not None and i == rows[-1][0] else f"{path}:{i}"
+
     i, first = rows[0]
-    header = _validated(HeaderIn, decode_json(first, f"{path}:{i}"), f"{path}:{i}")
+    obj = decode_json(first, where(i))
+    if isinstance(obj, dict) and obj.get("type", "game") != "game":
+        raise GameFileError(_at(where(i), 'the first line names the players ({"type": "game", '
+                                f'"players": [...]}}), not a {_json(obj["type"])} event'))
+    header = _validated(HeaderIn, obj, where(i))
     try:
         options = header.ledger_options()
     except GameFileError as exc:
-        raise GameFileError(f"{path}:{i}: {exc}") from None
+        raise GameFileError(_at(where(i), str(exc))) from None
     is_mcr = isinstance(options, mcr.McrOptions)
     states = [mcr.new_game(header.players) if is_mcr else rg.new_game(header.players, options)]
     decoded = []
     for i, line in rows[1:]:
-        where = f"{path}:{i}"
-        obj = decode_json(line, where)
-        ev = _validated(_McrEvent if is_mcr else _Event, {"event": obj}, where).event
+        obj = decode_json(line, where(i))
+        ev = _validated(_McrEvent if is_mcr else _Event, {"event": obj}, where(i),
+                        MCR_EVENT_TYPES if is_mcr else EVENT_TYPES).event
         try:
             states.append(mcr.apply(states[-1], to_mcr_event(states[-1], ev)) if is_mcr
                           else rg.apply(states[-1], to_event(states[-1], ev), options))
         except rg.GameError as exc:
-            raise rg.GameError(exc.code, f"{where}: {str(exc).split(': ', 1)[1]}") from None
+            raise rg.GameError(exc.code, _at(where(i), str(exc).split(": ", 1)[1])) from None
         decoded.append(obj)
     return options, states, decoded
 
 
+def read_lines(path: str) -> list[str]:
+    """The file's lines; GameFileError, one line, when it cannot be read as text."""
+    try:
+        with open(path, encoding="utf-8-sig") as fh:
+            return [ln.rstrip("\n") for ln in fh]
+    except OSError as exc:
+        raise GameFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise GameFileError(f"{path} is not a game's JSON Lines (not UTF-8 text)") from None
+
+
 def write_game(path: str, lines: list[str]) -> None:
+    """Replace the file at once (a crash mid-write leaves the old one whole); GameFileError,
+    one line, when it cannot be written."""
     tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write("".join(ln.rstrip("\n") + "\n" for ln in lines))
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write("".join(ln.rstrip("\n") + "\n" for ln in lines))
+        os.replace(tmp, path)
+    except FileNotFoundError:
+        raise GameFileError(f"cannot write {path}: no such folder "
+                            f"{os.path.dirname(os.path.abspath(path))}") from None
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.remove(tmp)
+        raise GameFileError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def state_json(state: State, n: int = 0) -> dict:

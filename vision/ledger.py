@@ -17,7 +17,6 @@ session:
 from __future__ import annotations
 
 import json
-import os
 import threading
 
 from scoring.tournament import riichi_game as rg
@@ -27,12 +26,13 @@ class LedgerError(ValueError):
     """An event the ledger refuses or a file it cannot use, in one line."""
 
 
-def _read(lines: list[str], path: str):
-    """(options, states) of the file's lines; LedgerError naming the problem."""
+def _read(lines: list[str], path: str, new: str | None = None):
+    """(options, states) of the file's lines; LedgerError naming the problem (``new``: how
+    to name the last line, as ``read_game`` takes it)."""
     from vision.game_file import GameFileError, read_game
 
     try:
-        options, states, _ = read_game(lines, path)
+        options, states, _ = read_game(lines, path, new)
     except (GameFileError, rg.GameError) as exc:
         raise LedgerError(" ".join(str(exc).split())) from None   # one line
     return options, states
@@ -52,6 +52,8 @@ class LedgerSession:
         except UnicodeDecodeError:
             raise LedgerError(f"{path} is not a game's JSON Lines (not UTF-8 text)") from None
         self.options, self.states = _read(self.lines, path)
+        if not isinstance(self.options, rg.Options):   # the overlay keeps riichi's points
+            raise LedgerError(f"{path} is an MCR session; --game takes a riichi game")
         self.proposal: dict | None = None    # {"event", "lines"} or {"error"}
         self._offered: tuple = ()            # the tiles of the hand last offered
         self._settled: tuple = ()            # ... and of the last one paid (not proposed again)
@@ -118,10 +120,10 @@ class LedgerSession:
             event = {"type": "tsumo", "player": hand["winner"], **value}
         with self._lock:
             lines = self.lines + [json.dumps(event, ensure_ascii=False)]
-        try:
-            _, states = _read(lines, self.path)
-        except LedgerError as exc:       # named as the event, not as a line of the file
-            return {"error": str(exc).replace(f"{self.path}:{len(lines)}: ", "")}
+        try:                              # named as the event, not as a line of the file
+            _, states = _read(lines, self.path, new="")
+        except LedgerError as exc:
+            return {"error": str(exc)}
         return {"event": event, "lines": list(states[-1].lines)}
 
     def confirm(self) -> None:
@@ -141,10 +143,7 @@ class LedgerSession:
             raise LedgerError("an event is a JSON object")
         with self._lock:
             lines = self.lines + [json.dumps(event, ensure_ascii=False)]
-            try:
-                options, states = _read(lines, self.path)
-            except LedgerError as exc:   # named as the event, not as a line of the file
-                raise LedgerError(str(exc).replace(f"{self.path}:{len(lines)}: ", "")) from None
+            options, states = _read(lines, self.path, new="")   # named as the event
             self._write(lines)
             self.lines, self.options, self.states = lines, options, states
             self.proposal = None
@@ -163,10 +162,12 @@ class LedgerSession:
         return last
 
     def _write(self, lines: list[str]) -> None:
-        tmp = self.path + ".tmp"          # a crash mid-write leaves the old file whole
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write("".join(ln + "\n" for ln in lines))
-        os.replace(tmp, self.path)
+        from vision.game_file import GameFileError, write_game
+
+        try:
+            write_game(self.path, lines)  # a crash mid-write leaves the old file whole
+        except GameFileError as exc:
+            raise LedgerError(str(exc)) from None
 
     # ------------------------------------------------------------ the overlay's message
 

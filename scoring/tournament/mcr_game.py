@@ -143,10 +143,11 @@ def _seat(state: McrState, name: str) -> int:
 
 
 def _check(name: str, v: McrWin) -> None:
-    if not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0
-               for x in (v.fan, v.flowers)) or v.flowers > 8:
-        raise GameError(E_BAD_VALUE, f"{name}'s fan and flowers must be whole numbers ≥ 0 "
-                                     f"(flowers ≤ 8), got {v}")
+    for key, most in (("fan", None), ("flowers", 8)):
+        x = getattr(v, key)
+        if not isinstance(x, int) or isinstance(x, bool) or x < 0 or (most and x > most):
+            raise GameError(E_BAD_VALUE, f"{name}'s {key} must be a whole number ≥ 0"
+                                         + (f" and ≤ {most}" if most else "") + f", got {x!r}")
     if v.fan - v.flowers < MIN_POINTS:
         raise GameError(E_UNDER_8, f"{name}'s {v.fan - v.flowers} points without flowers: a "
                         "win needs « необходимые 8 очков » (§2.9.2); record a false_win")

@@ -14,7 +14,8 @@ Rules, as the text states them:
 * A win: « Le gagnant récupère le montant calculé du ou des joueurs perdants ainsi que toutes
   les mises de riichi éventuelles. » Values from han and fu as :mod:`scoring.riichi.limits`
   (ron 4 × base from the discarder, dealer 6 ×; tsumo 1 × from each non-dealer and 2 × from
-  the dealer; rounded up to 100).
+  the dealer; rounded up to 100). A value no hand has is refused (:data:`FEWEST_HAN`): « Une
+  main à 1 yaku 20 mini-points n'existe pas », a ron has 30 fu at least (25: seven pairs).
 * Counters: « Chaque compteur rapporte un bonus de 300 points en cas de victoire (100 point par
   joueur si le gagnant pioche sa tuile). » « Si le gagnant est Est, il reste Est et on
   incrémente un compteur » ; « Si un autre joueur qu'Est gagne, les vents tournent et les
@@ -73,6 +74,8 @@ E_RIICHI_WITHOUT_1000 = "riichi_without_1000"
 E_RON_BY_DISCARDER = "ron_by_discarder"
 E_WINNERS = "too_many_winners"
 E_WINNER_TWICE = "winner_twice"
+E_TENPAI_TWICE = "tenpai_twice"
+E_HAND_VS_LEDGER = "hand_contradicts_ledger"   # a scored hand's win, winds… are not the game's
 E_BAD_VALUE = "bad_value"
 E_TWO_HAN_MINIMUM = "two_han_minimum"
 E_FOUR_RIICHI = "four_riichi_not_declared"
@@ -249,20 +252,57 @@ def _seat(state: GameState, name: str) -> int:
                                           f"{list(state.players)}") from None
 
 
-def _check_value(state: GameState, name: str, v: Value, options: Options) -> int:
-    """The base points of a win; GameError for a value no hand has or under the minimum."""
-    if not all(isinstance(x, int) and x >= 0 for x in (v.han, v.fu, v.yakuman, v.dora)):
-        raise GameError(E_BAD_VALUE, f"{name}'s han, fu, yakuman and dora must be whole "
-                                     f"numbers ≥ 0, got {v}")
+# The fewest han (dora apart) a win under mangan has at each fu, by win type; a fu missing
+# here (the tens from 30 to 110) takes 1 han, and None: no hand has it. From 5 han fu are not
+# counted: « Les mini-points ne sont pas calculés pour les mains mangan (5 hans) et au-delà ».
+# * 20 fu: « Une main à 1 yaku 20 mini-points n'existe pas » — the one 20-fu hand is « pinfu
+#   tout caché tiré », which « comptera que pour 2 yakus (pinfu et tsumo) ». A ron never has
+#   20: a closed one is « portés à 30 si la main est entièrement cachée et que la victoire est
+#   obtenue en volant la tuile gagnante », an open one adds 2 « en cas de pinfu ouvert » and
+#   is rounded up to 30 (« soit une main à 1-30 »).
+# * 25 fu: « Une victoire sur 7 paires vaut 25 mini-points » — seven pairs (chiitoitsu), a
+#   2-han yaku (common riichi rules; the text's yaku table is not in seed 001), always closed,
+#   so a tsumo adds menzen tsumo: 3.
+FEWEST_HAN = {"ron": {20: None, 25: 2}, "tsumo": {20: 2, 25: 3}}
+_WHY_FU = {20: "a 20-fu hand is a closed pinfu tsumo (« Une main à 1 yaku 20 mini-points "
+               "n'existe pas »: pinfu and menzen tsumo, 2 han)",
+           25: "25 fu is seven pairs (« Une victoire sur 7 paires vaut 25 mini-points »): "
+               "chiitoitsu is 2 han, 3 with menzen tsumo"}
+
+
+def _fu_problem(v: Value, win: str) -> str | None:
+    """Why no ``win`` ("ron" or "tsumo") under 5 han has ``v``'s han and fu, or None."""
+    han, fu = v.han - v.dora, v.fu
+    if fu < 20 or fu > 110 or (fu % 10 and fu != 25):
+        return f"fu are 25 or 20..110 in tens under 5 han, got {fu}"
+    fewest = FEWEST_HAN[win].get(fu, 1)
+    if fewest is None:
+        return ("a ron has 30 fu at least (« portés à 30 si la main est entièrement cachée "
+                "et que la victoire est obtenue en volant la tuile gagnante »; open: 20 + 2, "
+                f"rounded up to 30), or 25 for seven pairs; got {fu}")
+    if han < fewest:
+        dora = f" ({v.dora} of them dora)" if v.dora else ""
+        return f"{v.han} han{dora} {fu} fu does not exist: {_WHY_FU[fu]}"
+    return None
+
+
+def _check_value(state: GameState, name: str, v: Value, options: Options, win: str) -> int:
+    """The base points of a ``win`` ("ron" or "tsumo"); GameError for a value no hand has
+    (see :data:`FEWEST_HAN`) or under the minimum."""
+    for key in ("han", "fu", "yakuman", "dora"):
+        x = getattr(v, key)
+        if not isinstance(x, int) or isinstance(x, bool) or x < 0:
+            raise GameError(E_BAD_VALUE, f"{name}'s {key} must be a whole number ≥ 0, "
+                                         f"got {x!r}")
     if not v.yakuman:
         if v.han < 1:
             raise GameError(E_BAD_VALUE, f"{name}'s win needs at least 1 han (a yaku), got {v.han}")
         if v.dora >= v.han:
             raise GameError(E_BAD_VALUE, f"{name}'s {v.han} han are all dora: dora are not "
                                          "yaku, a win without yaku is chombo")
-        if v.han < 5 and (v.fu < 20 or v.fu > 110 or (v.fu % 10 and v.fu != 25)):
-            raise GameError(E_BAD_VALUE, f"{name}'s fu must be 25 or 20..110 in tens "
-                                         f"(under 5 han), got {v.fu}")
+        problem = v.han < 5 and _fu_problem(v, win)
+        if problem:
+            raise GameError(E_BAD_VALUE, f"{name}'s {win}: {problem}")
         if options.two_han_from_five and state.honba >= 5 and v.han - v.dora < 2:
             raise GameError(E_TWO_HAN_MINIMUM, f"{state.honba} counters: « au bout de 5 "
                             "compteurs, il faut au minimum 2 hans (les doras ne comptent jamais "
@@ -307,7 +347,7 @@ def _riichi(state: GameState, ev: Riichi, options: Options) -> GameState:
 
 def _tsumo(state: GameState, ev: Tsumo, options: Options) -> GameState:
     w = _seat(state, ev.player)
-    base = _check_value(state, ev.player, ev.value, options)
+    base = _check_value(state, ev.player, ev.value, options, "tsumo")
     dealer = w == state.dealer
     pay = payment(base, dealer, True, state.honba)
     points = list(state.points)
@@ -319,7 +359,9 @@ def _tsumo(state: GameState, ev: Tsumo, options: Options) -> GameState:
                                                else pay.from_non_dealer)
         points[s] -= amount
         points[w] += amount
-        lines.append(f"{state.players[s]} pays {ev.player} {amount}")
+        # « 100 point par joueur si le gagnant pioche sa tuile »
+        lines.append(f"{state.players[s]} pays {ev.player} {amount}"
+                     + (f" ({100 * state.honba} of it counters)" if state.honba else ""))
     if state.sticks:
         points[w] += STICK * state.sticks
         lines.append(f"{ev.player} takes the {state.sticks} riichi stick(s): {STICK * state.sticks}")
@@ -347,7 +389,7 @@ def _ron(state: GameState, ev: Ron, options: Options) -> GameState:
         if v.furiten:
             raise GameError(E_FURITEN, f"{name} is furiten: « ne pourra pas déclarer de "
                                        "victoire sur écart » (a ron declared so is chombo)")
-        base = _check_value(state, name, v, options)
+        base = _check_value(state, name, v, options, "ron")
         honba = state.honba if (options.honba_to_each_winner or s == nearest) else 0
         amount = payment(base, s == state.dealer, False, honba).from_discarder
         points[d] -= amount
@@ -369,6 +411,9 @@ def _ron(state: GameState, ev: Ron, options: Options) -> GameState:
 def _draw(state: GameState, ev: Draw, options: Options) -> GameState:
     if isinstance(ev.tenpai, str):
         raise GameError(E_PLAYERS, f"tenpai must be a list of player names, got {ev.tenpai!r}")
+    twice = next((n for n in ev.tenpai if ev.tenpai.count(n) > 1), None)
+    if twice is not None:
+        raise GameError(E_TENPAI_TWICE, f"{twice} is named twice among the tenpai players")
     tenpai = {_seat(state, name) for name in ev.tenpai}
     noten_riichi = sorted(state.in_riichi - tenpai)
     if noten_riichi:
@@ -380,7 +425,7 @@ def _draw(state: GameState, ev: Draw, options: Options) -> GameState:
         pays = NOTEN_TOTAL // (4 - len(tenpai))
         for s in range(4):
             points[s] += receive if s in tenpai else -pays
-        lines.append(f"noten pay {pays} each, tenpai receive {receive} each")
+        lines.append(_noten_line(state, tenpai, pays, receive))
     else:
         lines.append("no noten payment (" + ("all" if tenpai else "nobody") + " tenpai)")
     dealer = state.dealer in tenpai
@@ -388,6 +433,17 @@ def _draw(state: GameState, ev: Draw, options: Options) -> GameState:
                  + ", +1 counter" + (f"; {state.sticks} stick(s) stay on the table"
                                       if state.sticks else ""))
     return _after_hand(state, points, dealer, "add", lines, options)
+
+
+def _noten_line(state: GameState, tenpai: set[int], pays: int, receive: int) -> str:
+    """« Ann (noten) pays 3000; Bob, Cai, Dan (tenpai) receive 1000 each »."""
+    noten = [p for s, p in enumerate(state.players) if s not in tenpai]
+    ready = [p for s, p in enumerate(state.players) if s in tenpai]
+    paid = (f"{noten[0]} (noten) pays {pays}" if len(noten) == 1
+            else f"{', '.join(noten)} (noten) pay {pays} each")
+    got = (f"{ready[0]} (tenpai) receives {receive}" if len(ready) == 1
+           else f"{', '.join(ready)} (tenpai) receive {receive} each")
+    return f"{paid}; {got}"
 
 
 def _abortive(state: GameState, ev: Abortive, options: Options) -> GameState:

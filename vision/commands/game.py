@@ -12,8 +12,9 @@ first) and the options; each further line is one event, in the order it happened
     {"type": "chombo", "player": "Ann"}
 
 A winner's value is typed (``han``, ``fu``, ``yakuman``, ``dora``: how many han are dora) or
-scored from the hand (``"hand": {...}`` as docs/hand-json.md, seat and round wind, win and
-riichi filled in from the ledger; with ``"discards": "..."`` a furiten ron is refused).
+scored from the hand (``"hand": {...}`` as docs/hand-json.md; the ledger decides seat and round
+wind, win, honba, sticks and riichi: a hand stating them otherwise is refused; with
+``"discards": "..."`` a furiten ron is refused).
 Options: start, return_points, uma, east_only, bust_ends, two_han_from_five,
 honba_to_each_winner, chombo ("mangan" or "tournament"), chombo_penalty; "preset": "ema" for
 30,000 each, uma 15,000/5,000/-5,000/-15,000 and tournament chombo.
@@ -25,10 +26,11 @@ An MCR session (--ruleset mcr, "ruleset": "mcr" in the first line): events
 
 Usage: tilescope game FILE --new Ann Bob Cai Dan [--options JSON | --ruleset mcr] starts a file;
 tilescope game FILE --add EVENT appends one event (refused: the file is left as it was);
-tilescope game FILE --undo takes the last event out; tilescope game FILE prints the
-standings after each event (--json: one JSON object a line), and the final ranking once the
-game is over. Rules: scoring/tournament/riichi_game.py and mcr_game.py. A refused event or a bad file: its
-error code and message on stderr, exit code 2.
+tilescope game FILE --undo takes the last event out (each prints what changed and the
+standings after it; --all: the whole game); tilescope game FILE prints the standings after
+each event (--json: one JSON object a line), and the final ranking once the game is over.
+Rules: scoring/tournament/riichi_game.py and mcr_game.py. A refused event or a bad file: its
+error code and message on stderr in one line, exit code 2.
 """
 from __future__ import annotations
 
@@ -39,7 +41,8 @@ import os
 from scoring.tournament import riichi_game as rg
 from vision.commands.table import fail
 from vision.game_file import (GameFileError, Options, State, decode_json, ranking_json,
-                              ranking_lines, read_game, standings_line, state_json, write_game)
+                              ranking_lines, read_game, read_lines, standings_line, state_json,
+                              write_game)
 
 HELP = "a riichi game's ledger: points, counters and sticks from hand to hand (JSON Lines)"
 
@@ -50,25 +53,37 @@ def _describe(obj: dict) -> str:
                                              for k, v in obj.items() if k != "type"])
 
 
-def report(options: Options, states: list[State], events: list[dict],
-           as_json: bool) -> list[str]:
-    """The lines printed: the standings after each event, and the ranking at the end."""
+def report(options: Options, states: list[State], events: list[dict], as_json: bool,
+           first: int = 0) -> list[str]:
+    """The lines printed: the standings after each event from event ``first`` (0: the start),
+    and the ranking at the end."""
     out = []
     for n, (state, ev) in enumerate(zip(states, [None] + events)):
+        if n < first:
+            continue
         if as_json:
             out.append(json.dumps(state_json(state, n), ensure_ascii=False))
         else:
             out.append(("start" if ev is None else f"#{n} {_describe(ev)}") + "\n  "
                        + "\n  ".join(list(state.lines) + [standings_line(state)]))
-    if states[-1].ended:
-        if as_json:
-            out.append(json.dumps({"ended": states[-1].ended,
-                                   "ranking": ranking_json(states[-1], options)},
-                                  ensure_ascii=False))
-        else:
-            out.append(f"game over: {states[-1].ended}")
-            out.extend(ranking_lines(states[-1], options))
-    return out
+    return out + _ranking(options, states[-1], as_json)
+
+
+def _ranking(options: Options, state: State, as_json: bool) -> list[str]:
+    if not state.ended:
+        return []
+    if as_json:
+        return [json.dumps({"ended": state.ended, "ranking": ranking_json(state, options)},
+                           ensure_ascii=False)]
+    return [f"game over: {state.ended}"] + ranking_lines(state, options)
+
+
+def _undone(options: Options, states: list[State], event: dict, as_json: bool) -> list[str]:
+    """After --undo: the event taken out, and the standings as they are again."""
+    if as_json:
+        return [json.dumps(state_json(states[-1], len(states) - 1), ensure_ascii=False)]
+    return [f"undone: #{len(states)} {_describe(event)}",
+            "  " + standings_line(states[-1])] + _ranking(options, states[-1], False)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -85,6 +100,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--options", metavar="JSON", default="{}",
                         help='with --new: rule options, e.g. \'{"preset": "ema"}\'')
     parser.add_argument("--json", action="store_true", help="one JSON object a line")
+    parser.add_argument("--all", action="store_true",
+                        help="with --add or --undo: print the whole game, not the change")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -92,40 +109,47 @@ def run(args: argparse.Namespace) -> int:
     if (args.options != "{}" or args.ruleset != "riichi") and not args.new:
         return fail("game", "--options and --ruleset go with --new: they are the file's first line")
     try:
-        if args.new:
-            if os.path.exists(path):
-                raise GameFileError(f"{path} exists: a new game needs a new file")
-            opts = decode_json(args.options, "--options")
-            header = {"type": "game", "players": args.new, "options": opts}
-            if args.ruleset != "riichi":
-                header = {"type": "game", "ruleset": args.ruleset, "players": args.new}
-                if opts != {}:
-                    header["options"] = opts
-            read_game([json.dumps(header)], path)            # refuses bad names or options
-            lines = [json.dumps(header, ensure_ascii=False)]
-        else:
-            try:
-                with open(path, encoding="utf-8-sig") as fh:
-                    lines = [ln.rstrip("\n") for ln in fh]
-            except OSError as exc:
-                raise GameFileError(f"cannot read {path}: {exc.strerror or exc}") from None
-            read_game(lines, path)                            # the file as it stands is sound
-            if args.add is not None:
-                obj = decode_json(args.add, "--add")
-                lines.append(json.dumps(obj, ensure_ascii=False))
-            elif args.undo:
-                while lines and not lines[-1].strip():
-                    lines.pop()
-                if len(lines) <= 1:
-                    raise GameFileError(f"{path}: no event to undo")
-                lines.pop()
-        options, states, events = read_game(lines, path)
-    except GameFileError as exc:
+        lines, undone = _changed_lines(args)
+        # a refused --add or --new is named as the argument, not as a line of the file
+        options, states, events = read_game(lines, path, "--add" if args.add is not None
+                                            else "" if args.new else None)
+        if args.new or args.add is not None or args.undo:
+            write_game(path, lines)
+    except (GameFileError, rg.GameError) as exc:
         return fail("game", str(exc))
-    except rg.GameError as exc:
-        return fail("game", str(exc).replace(f"{path}:{len(lines)}", "--add")
-                    if args.add is not None else str(exc))
-    if args.new or args.add is not None or args.undo:
-        write_game(path, lines)
-    print("\n".join(report(options, states, events, args.json)))
+    if undone is not None and not args.all:
+        out = _undone(options, states, undone, args.json)
+    else:
+        # --add: the event's lines and the standings after it; else the whole game
+        first = len(events) if args.add is not None and not args.all else 0
+        out = report(options, states, events, args.json, first)
+    print("\n".join(out))
     return 0
+
+
+def _changed_lines(args: argparse.Namespace) -> tuple[list[str], dict | None]:
+    """The file's lines as the command leaves them (the first line for --new, one more for
+    --add, one fewer for --undo) and the event undone, if any. GameFileError naming the
+    problem; the file as it stands must be a sound game before it is changed."""
+    path = args.file
+    if args.new:
+        if os.path.exists(path):
+            raise GameFileError(f"{path} exists: a new game needs a new file")
+        opts = decode_json(args.options, "--options")
+        header = {"type": "game", "players": args.new, "options": opts}
+        if args.ruleset != "riichi":
+            header = {"type": "game", "ruleset": args.ruleset, "players": args.new}
+            if opts != {}:
+                header["options"] = opts
+        return [json.dumps(header, ensure_ascii=False)], None
+    lines = read_lines(path)
+    read_game(lines, path)                            # the file as it stands is sound
+    if args.add is not None:
+        return lines + [json.dumps(decode_json(args.add, "--add"), ensure_ascii=False)], None
+    if args.undo:
+        while lines and not lines[-1].strip():
+            lines.pop()
+        if len(lines) <= 1:
+            raise GameFileError(f"{path}: no event to undo")
+        return lines[:-1], decode_json(lines[-1], path)
+    return lines, None

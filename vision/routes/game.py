@@ -65,11 +65,12 @@ def _lines(path: Path) -> list[str]:
         return [ln.rstrip("\n") for ln in fh]
 
 
-def _read(lines: list[str], game_id: str):
+def _read(lines: list[str], game_id: str, new: str | None = None):
     """read_game; a line that is no event (or no game) is ``invalid_event`` (``invalid_game``
-    for the first line), a rule's refusal its own code."""
+    for the first line), a rule's refusal its own code. ``new=""``: the last line is the
+    request's, named by its problem alone (not as a line of a file it never reached)."""
     try:
-        return read_game(lines, game_id)
+        return read_game(lines, game_id, new)
     except GameFileError as exc:
         first = str(exc).startswith(f"{game_id}:1:") or len(lines) == 1
         raise ApiError(422, "invalid_game" if first else "invalid_event", str(exc)) from None
@@ -77,11 +78,11 @@ def _read(lines: list[str], game_id: str):
         raise ApiError(422, exc.code, str(exc).split(": ", 1)[1]) from None
 
 
-def game_json(game_id: str, lines: list[str]) -> dict:
+def game_json(game_id: str, lines: list[str], new: str | None = None) -> dict:
     """The game as the page reads it: ``id``, ``ruleset``, ``players``, ``options`` (the
     file's), ``state`` (the last state, as ``tilescope game --json``), ``events`` (how many),
     ``history`` (each event with the lines it printed, newest last), ``ranking`` (once over)."""
-    options, states, events = _read(lines, game_id)
+    options, states, events = _read(lines, game_id, new)
     header = json.loads(lines[0])
     last = states[-1]
     return {
@@ -131,7 +132,7 @@ def create_game(body: Any) -> dict:
         header["options"] = body["options"]
     lines = [json.dumps(header, ensure_ascii=False)]
     game_id = _new_id()
-    out = game_json(game_id, lines)              # refuses bad names, rulesets, options
+    out = game_json(game_id, lines, new="")      # refuses bad names, rulesets, options
     with _LOCK:
         games_dir().mkdir(parents=True, exist_ok=True)
         write_game(str(games_dir() / f"{game_id}.jsonl"), lines)
@@ -144,7 +145,7 @@ def add_event(game_id: str, body: Any) -> dict:
     with _LOCK:
         path = _path(game_id)
         lines = _lines(path) + [json.dumps(event, ensure_ascii=False)]
-        out = game_json(game_id, lines)          # refused: nothing written
+        out = game_json(game_id, lines, new="")  # refused: nothing written
         write_game(str(path), lines)
     return out
 
