@@ -106,7 +106,8 @@ def test_the_overlay_shows_the_waits_of_a_hand_in_play_then_the_value_of_the_win
     source = PausedClip(clip, [15])           # the 13 tiles stay on screen until looked at
     try:
         browser.get(f"http://127.0.0.1:{server.server.config.port}/")
-        thread = run_clip(source, pipeline_scorer(WAITING_CONTEXT), hub.publish)
+        # a riichi stick left on the table by an earlier hand goes to whoever wins
+        thread = run_clip(source, pipeline_scorer({**WAITING_CONTEXT, "riichi_sticks": 1}), hub.publish)
         assert text_of(browser, "value", "tenpai") == "tenpai: 1s 4s (8 left)"
         rows = browser.execute_script(
             "return [...document.querySelectorAll('#waits .wait')].map((r) => r.querySelector('.tile')"
@@ -119,10 +120,12 @@ def test_the_overlay_shows_the_waits_of_a_hand_in_play_then_the_value_of_the_win
         # 4s: 234s breaks the sanshoku and 55z the junchan: no yaku by ron; by tsumo menzen
         #   tsumo 1 han, 30 fu (20 + 2 tsumo + 2 dragon pair → 30): 30 × 2^3 = 240, a
         #   non-dealer's tsumo 300 + 300 + 500 (the dealer pays double, rounded up) = 1100.
+        #   The stick's 1000 is said once, apart from each wait's own payment.
         assert rows == ["1s ×4  ron 8000 · tsumo 8000",
                         "4s ×4  ron no yaku · tsumo 1100 / no yaku by ron: only tsumo wins (or declare riichi)"]
+        assert browser.find_element(By.CSS_SELECTOR, "#waits .extras").text == "+ 1000 sticks to the winner"
         source.go(15)                          # the winning tile 1s arrives
-        assert text_of(browser, "value", "8000") == "mangan (4 han) · 8000"
+        assert text_of(browser, "value", "8000") == "mangan (4 han) · 8000 + 1000 sticks"
         assert browser.find_elements(By.CSS_SELECTOR, "#waits .wait") == []
         assert "sanshoku" in browser.find_element(By.ID, "lines").text
         thread.join(30)
@@ -188,6 +191,11 @@ def test_a_short_game_kept_from_the_control_page_and_shown_on_the_overlay(tmp_pa
         # tanyao + pinfu 2 han 30 fu, a non-dealer's ron: 4 × 30 × 2^4 = 1920 → 2000 from Ann;
         # « Le gagnant récupère [...] toutes les mises de riichi éventuelles »: Bob's 1000
         assert text_of(browser, "proposal", "Ann pays Cai 2000").startswith("ron: Cai from Ann")
+        # the overlay's card says the hand's 2000 and Bob's stick apart (not "· 3000")
+        control_window = browser.current_window_handle
+        browser.switch_to.window(overlay)
+        assert text_of(browser, "value", "sticks") == "2 han 30 fu · 2000 + 1000 sticks"
+        browser.switch_to.window(control_window)
         browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ENTER)      # confirm (key)
         text_of(browser, "round", "East 2")
         # 3. an exhaustive draw, Bob and Cai tenpai: « Si deux joueurs sont tenpai, les deux
