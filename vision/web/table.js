@@ -226,6 +226,8 @@ function panel(id) {
   for (const f of $$("form.panel")) f.hidden = f.id !== id;
   // the button of the open form is the one highlighted
   for (const [button, form] of PANELS) $(button).setAttribute("aria-expanded", String(form === id));
+  // a form opened anew: the last refusal was about another one
+  if (id && $("#table-status").classList.contains("error")) status("");
   if (id === "form-win" && !$("#winners").children.length) addWinner();
   if (id === "form-abortive") $("#kans-row").hidden = $("#abortive-reason").value !== "four_kans";
 }
