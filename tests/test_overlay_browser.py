@@ -208,6 +208,10 @@ def test_a_short_game_kept_from_the_control_page_and_shown_on_the_overlay(tmp_pa
         # 4. an abortive draw entered by mistake, then undone (key u)
         browser.find_element(By.ID, "abortive").click()
         text_of(browser, "last", "abortive")
+        # undo asks first, naming the event; a second u takes it out
+        browser.find_element(By.TAG_NAME, "body").send_keys("u")
+        assert browser.find_element(By.ID, "undo").text == "Undo: abortive draw: nine terminals and honours? Press again"
+        assert "abortive" in browser.find_element(By.ID, "last").text
         browser.find_element(By.TAG_NAME, "body").send_keys("u")
         text_of(browser, "last", "draw, tenpai: Bob, Cai")
         browser.switch_to.window(overlay)

@@ -111,6 +111,9 @@ function renderTable(t) {
   document.getElementById("proposal").textContent = !pr ? "—" : pr.error ? pr.error
     : `${describe(pr.event)}\n${pr.lines.join("\n")}`;
   document.getElementById("confirm").disabled = !(pr && pr.event);
+  // another last event (a confirm, an undo from elsewhere): a pending undo named the old one
+  if (JSON.stringify(t.last ? t.last.event : null) !== JSON.stringify(lastEvent)) disarmUndo();
+  lastEvent = t.last ? t.last.event : null;
   document.getElementById("last").textContent = t.last ? `${describe(t.last.event)}\n${t.last.lines.join("\n")}` : "—";
 }
 
@@ -128,7 +131,21 @@ function describe(e) {
 
 const apply = () => post("/api/control/hand", settings());
 const confirmWin = () => post("/api/control/ledger", {action: "confirm"});
-const undo = () => post("/api/control/ledger", {action: "undo"});
+// undo asks first: the first press names the event it would take out, a second press (button
+// or key) within 5 s takes it out
+let lastEvent = null, undoArmed = null;
+const undoButton = document.getElementById("undo");
+const UNDO_LABEL = undoButton.innerHTML;
+function disarmUndo() {
+  clearTimeout(undoArmed); undoArmed = null;
+  undoButton.innerHTML = UNDO_LABEL;
+}
+function undo() {
+  if (!lastEvent) { document.getElementById("error").textContent = "nothing to undo"; return; }
+  if (undoArmed) { disarmUndo(); post("/api/control/ledger", {action: "undo"}); return; }
+  undoButton.textContent = `Undo: ${describe(lastEvent)}? Press again`;
+  undoArmed = setTimeout(disarmUndo, 5000);
+}
 document.getElementById("apply").onclick = apply;
 document.getElementById("new-hand").onclick = () => post("/api/control/new-hand");
 document.getElementById("confirm").onclick = confirmWin;
