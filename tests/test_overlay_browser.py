@@ -106,7 +106,8 @@ def test_the_overlay_shows_the_waits_of_a_hand_in_play_then_the_value_of_the_win
     source = PausedClip(clip, [15])           # the 13 tiles stay on screen until looked at
     try:
         browser.get(f"http://127.0.0.1:{server.server.config.port}/")
-        thread = run_clip(source, pipeline_scorer(WAITING_CONTEXT), hub.publish)
+        # a riichi stick left on the table by an earlier hand goes to whoever wins
+        thread = run_clip(source, pipeline_scorer({**WAITING_CONTEXT, "riichi_sticks": 1}), hub.publish)
         assert text_of(browser, "value", "tenpai") == "tenpai: 1s 4s (8 left)"
         rows = browser.execute_script(
             "return [...document.querySelectorAll('#waits .wait')].map((r) => r.querySelector('.tile')"
@@ -119,10 +120,12 @@ def test_the_overlay_shows_the_waits_of_a_hand_in_play_then_the_value_of_the_win
         # 4s: 234s breaks the sanshoku and 55z the junchan: no yaku by ron; by tsumo menzen
         #   tsumo 1 han, 30 fu (20 + 2 tsumo + 2 dragon pair → 30): 30 × 2^3 = 240, a
         #   non-dealer's tsumo 300 + 300 + 500 (the dealer pays double, rounded up) = 1100.
+        #   The stick's 1000 is said once, apart from each wait's own payment.
         assert rows == ["1s ×4  ron 8000 · tsumo 8000",
                         "4s ×4  ron no yaku · tsumo 1100 / no yaku by ron: only tsumo wins (or declare riichi)"]
+        assert browser.find_element(By.CSS_SELECTOR, "#waits .extras").text == "+ 1000 sticks to the winner"
         source.go(15)                          # the winning tile 1s arrives
-        assert text_of(browser, "value", "8000") == "mangan (4 han) · 8000"
+        assert text_of(browser, "value", "8000") == "mangan (4 han) · 8000 + 1000 sticks"
         assert browser.find_elements(By.CSS_SELECTOR, "#waits .wait") == []
         assert "sanshoku" in browser.find_element(By.ID, "lines").text
         thread.join(30)
@@ -182,12 +185,17 @@ def test_a_short_game_kept_from_the_control_page_and_shown_on_the_overlay(tmp_pa
         Select(browser.find_element(By.NAME, "winner")).select_by_value("Cai")
         Select(browser.find_element(By.NAME, "discarder")).select_by_value("Ann")
         browser.find_element(By.ID, "apply").click()
-        text_of(browser, "context", "seat_wind=W")              # Cai sits West this hand
+        text_of(browser, "context", "seat West")                # Cai sits West this hand
         thread = run_clip(source, pipeline_scorer(live), on_hand, live)
         source.go(3)
         # tanyao + pinfu 2 han 30 fu, a non-dealer's ron: 4 × 30 × 2^4 = 1920 → 2000 from Ann;
         # « Le gagnant récupère [...] toutes les mises de riichi éventuelles »: Bob's 1000
         assert text_of(browser, "proposal", "Ann pays Cai 2000").startswith("ron: Cai from Ann")
+        # the overlay's card says the hand's 2000 and Bob's stick apart (not "· 3000")
+        control_window = browser.current_window_handle
+        browser.switch_to.window(overlay)
+        assert text_of(browser, "value", "sticks") == "2 han 30 fu · 2000 + 1000 sticks"
+        browser.switch_to.window(control_window)
         browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ENTER)      # confirm (key)
         text_of(browser, "round", "East 2")
         # 3. an exhaustive draw, Bob and Cai tenpai: « Si deux joueurs sont tenpai, les deux
@@ -200,6 +208,10 @@ def test_a_short_game_kept_from_the_control_page_and_shown_on_the_overlay(tmp_pa
         # 4. an abortive draw entered by mistake, then undone (key u)
         browser.find_element(By.ID, "abortive").click()
         text_of(browser, "last", "abortive")
+        # undo asks first, naming the event; a second u takes it out
+        browser.find_element(By.TAG_NAME, "body").send_keys("u")
+        assert browser.find_element(By.ID, "undo").text == "Undo: abortive draw: nine terminals and honours? Press again"
+        assert "abortive" in browser.find_element(By.ID, "last").text
         browser.find_element(By.TAG_NAME, "body").send_keys("u")
         text_of(browser, "last", "draw, tenpai: Bob, Cai")
         browser.switch_to.window(overlay)
@@ -220,3 +232,101 @@ def test_a_short_game_kept_from_the_control_page_and_shown_on_the_overlay(tmp_pa
         source.source.close()
         server.stop()
 
+
+
+@pytest.fixture(scope="module")
+def phone():
+    """Chromium at a phone's size: a 390 × 844 CSS px viewport."""
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    profile = tempfile.mkdtemp(prefix="tilescope-chromium-")
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--disable-dev-shm-usage", f"--user-data-dir={profile}"):
+        opts.add_argument(flag)
+    opts.add_experimental_option("mobileEmulation", {
+        "deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0}})
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=opts)
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+# every visible control under 44 CSS px tall (a checkbox measured by its label, its hit area)
+SHORT_CONTROLS = """
+    return [...document.querySelectorAll('input, select, button, summary')]
+      .filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
+      .map(e => [e, e.type === 'checkbox' ? e.closest('label') : e])
+      .filter(([e, hit]) => hit.getBoundingClientRect().height < 44)
+      .map(([e, hit]) => (e.id || e.name || e.textContent.trim() || e.tagName) + ' '
+        + Math.round(hit.getBoundingClientRect().height));"""
+
+# text under 12 px, or under 4.5:1 on the white page (WCAG 2's formula), of visible labels,
+# legends, buttons and lines
+POOR_TEXT = """
+    const lum = (css) => css.match(/[\\d.]+/g).slice(0, 3).map(Number).map(v => v / 255)
+      .map(v => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
+      .reduce((a, v, i) => a + [0.2126, 0.7152, 0.0722][i] * v, 0);
+    return [...document.querySelectorAll('label, legend, button, select, summary, div, span, td, p')]
+      .filter(e => e.getClientRects().length && !e.disabled && e.textContent.trim())
+      .filter(e => parseFloat(getComputedStyle(e).fontSize) < 12
+        || 1.05 / (lum(getComputedStyle(e).color) + 0.05) < 4.5)
+      .map(e => e.id || e.name || e.tagName);"""
+
+
+def test_the_control_page_on_a_phone(tmp_path, phone):
+    import json
+
+    from selenium.webdriver.support.ui import Select
+
+    from vision.control import Control
+    from vision.ledger import LedgerSession
+    from vision.livecontext import LiveContext
+    from vision.overlay import OverlayHub, OverlayServer
+
+    game = tmp_path / "game.jsonl"
+    game.write_text(json.dumps({"type": "game", "players": ["Ann", "Bob", "Cai", "Dan"]}) + "\n")
+    ledger = LedgerSession(str(game))
+    live = LiveContext({"ruleset": "riichi"})
+    live.table = ledger.context_for
+    hub = OverlayHub()
+    server = OverlayServer(hub, free_port(), control=Control(live, ledger, hub.publish))
+    server.start()
+    d = phone
+    try:
+        d.get(f"http://127.0.0.1:{server.server.config.port}/control")
+        WebDriverWait(d, 20).until(lambda x: x.find_elements(By.CSS_SELECTOR, "#riichi-buttons button"))
+        assert d.execute_script("return window.innerWidth") == 390
+        assert d.execute_script(SHORT_CONTROLS) == []          # a finger's 44 px (Apple HIG)
+        assert d.execute_script(POOR_TEXT) == []
+        assert d.execute_script("return document.documentElement.scrollWidth") <= 390
+        # the keys are a keyboard's: no legend, no key hints on a phone
+        assert not d.find_element(By.CLASS_NAME, "keys").is_displayed()
+        assert "(" not in d.find_element(By.ID, "apply").text
+        # the abortive draws in words, never the file's codes
+        reasons = [o.text for o in Select(d.find_element(By.ID, "abortive-reason")).options]
+        assert reasons == ["nine terminals and honours", "four kans", "four winds", "four riichi"]
+        # the raw JSON event box is kept, folded under its name
+        assert not d.find_element(By.ID, "event").is_displayed()
+        d.find_element(By.CSS_SELECTOR, "#other-event summary").click()
+        assert d.find_element(By.ID, "event").is_displayed()
+        assert d.execute_script(SHORT_CONTROLS) == []
+        assert d.execute_script("return document.documentElement.scrollWidth") <= 390
+        # what scores now, said in words; no dora typed: the camera's row, and its box ticked
+        context = d.find_element(By.ID, "context").text
+        assert "=" not in context and "dora: the row the camera sees" in context
+        assert d.find_element(By.NAME, "camera").is_selected()
+        d.find_element(By.NAME, "dora_indicators").send_keys("3s")
+        assert not d.find_element(By.NAME, "camera").is_selected()   # typed: not the camera's
+        d.find_element(By.ID, "apply").click()
+        text_of(d, "context", "dora indicators 3s")
+        assert "camera" not in d.find_element(By.ID, "context").text
+        assert not d.find_element(By.NAME, "camera").is_selected()
+        d.find_element(By.NAME, "camera").click()
+        d.find_element(By.ID, "apply").click()
+        text_of(d, "context", "the row the camera sees")
+        assert d.find_element(By.NAME, "camera").is_selected()
+        assert d.find_element(By.NAME, "dora_indicators").get_attribute("value") == ""
+    finally:
+        server.stop()

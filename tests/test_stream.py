@@ -144,6 +144,15 @@ def test_summarize_lines():
     assert summarize({"valid": True, "total": 17, "fans": [], "payment": {"total": 41}}) == "17 points · 41"
     assert summarize({"error": "not complete"}) == "not scored: not complete"
     assert summarize(None) == "not scored"
+    # a non-dealer's ron, 3 han 30 fu: 30 × 2^5 × 4 = 3840 → 3900; the scorer's total adds
+    # « un bonus de 300 points » a counter and « toutes les mises de riichi » (riichi rules
+    # text): 3900 + 300 + 1000 = 5200, said apart so the hand's value reads as the table's
+    three_thirty = {"valid": True, "han": 3, "fu": 30, "limit": None,
+                    "payment": {"total": 5200, "from_discarder": 4200}}
+    assert summarize(three_thirty, {"honba": 1, "riichi_sticks": 1}) == \
+        "3 han 30 fu · 3900 + 300 honba + 1000 sticks"
+    assert summarize({**three_thirty, "payment": {"total": 4900}}, {"riichi_sticks": 1}) == \
+        "3 han 30 fu · 3900 + 1000 sticks"
     # the command line's advice is no use on a live banner
     assert summarize({"error": "no winning hand could be formed from the tiles seen (see the "
                                "warnings; pass --fix N=TILE or --win-tile TILE)"}) == \
@@ -977,6 +986,12 @@ def test_a_hand_in_play_shows_its_shanten_or_its_waits_under_the_context():
     # the dealer (East seat) is paid 1.5×: sanshoku 2 + junchan 2 = mangan, 12000 by ron
     dealer = message(tenpai, {**south, "seat_wind": "E"})["waits"]
     assert dealer["waits"][0]["ron"]["points"] == 12000
+    # a riichi stick and a counter on the table go to whoever wins, apart from each wait's
+    # own payment: the dealer's mangan ron stays 12000, + 300 a counter + 1000 a stick
+    table = message(tenpai, {**south, "seat_wind": "E", "honba": 1, "riichi_sticks": 1})["waits"]
+    assert table["waits"][0]["ron"]["points"] == 12000
+    assert (table["honba_points"], table["stick_points"]) == (300, 1000)
+    assert table["waits"][0]["ron"]["value"] == "mangan (4 han) · 12000 + 300 honba + 1000 sticks"
     # dora indicator 7z (the dragons wrap: 7z shows 5z): two dora for the 55z pair, but « les
     # doras ne sont pas des yakus » (rules text, line 9): ron on 4s is still no win
     wrap = message(tenpai, {**south, "dora_indicators": "7z"})["waits"]

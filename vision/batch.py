@@ -213,7 +213,7 @@ def photo_line(path: str, scored: dict) -> dict:
 
     return {"input": path, "kind": "photo",
             "status": status_of(scored["request"], scored["result"], scored["warnings"]),
-            "summary": summarize(scored["result"]), **scored}
+            "summary": summarize(scored["result"], scored["request"]), **scored}
 
 
 def hand_line(task: SegmentTask, message: dict) -> dict:

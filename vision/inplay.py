@@ -60,27 +60,35 @@ def stream_waits(detections, context: dict | None) -> dict | None:
         report = hand_waits(concealed, melds, ctx)
     except (HandError, TileError):     # five of a tile, an illegal meld: no hand in play
         return None
-    return waits_json(report)
+    return waits_json(report, ctx)
 
 
-def _value(result: dict) -> dict:
-    """One way to win on a wait: ``valid``, the banner's words and the points it pays."""
-    from vision.banner import summarize
+def _value(result: dict, context: dict | None) -> dict:
+    """One way to win on a wait: ``valid``, the banner's words and the hand's own payment
+    (the counters' bonus and the sticks apart: the same for every wait)."""
+    from vision.banner import summarize, takings
 
-    pay = (result.get("payment") or {}).get("total")
-    return {"valid": bool(result.get("valid")), "value": summarize(result), "points": pay}
+    split = takings(result, context)
+    pay = split.hand if split else (result.get("payment") or {}).get("total")
+    return {"valid": bool(result.get("valid")), "value": summarize(result, context), "points": pay}
 
 
-def waits_json(report: Any) -> dict:
-    """The overlay's ``hand.waits`` for a 13-tile :class:`scoring.waits.WaitsReport`."""
+def waits_json(report: Any, context: dict | None = None) -> dict:
+    """The overlay's ``hand.waits`` for a 13-tile :class:`scoring.waits.WaitsReport` valued
+    under ``context`` (its ``honba`` and ``riichi_sticks``: what any win adds to the hand)."""
     from scoring.tiles import tile
+    from vision.banner import HONBA_POINTS, STICK_POINTS
 
+    ctx = context or {}
     tenpai = report.shanten == 0
-    waits = [{"tile": str(tile(w.kind)), "left": w.left, "ron": _value(w.ron),
-              "tsumo": _value(w.tsumo), "note": w.note} for w in report.waits]
+    waits = [{"tile": str(tile(w.kind)), "left": w.left, "ron": _value(w.ron, ctx),
+              "tsumo": _value(w.tsumo, ctx), "note": w.note} for w in report.waits]
+    riichi = ctx.get("ruleset", "riichi") == "riichi"
     return {"shanten": report.shanten, "tenpai": tenpai, "waits": waits,
             "waits_left": sum(w.left for w in report.waits),
-            "accept_left": sum(a.left for a in report.accept), "notes": list(report.notes)}
+            "accept_left": sum(a.left for a in report.accept), "notes": list(report.notes),
+            "honba_points": HONBA_POINTS * int(ctx.get("honba") or 0) if riichi else 0,
+            "stick_points": STICK_POINTS * int(ctx.get("riichi_sticks") or 0) if riichi else 0}
 
 
 def waits_summary(waits: dict) -> str:

@@ -452,7 +452,7 @@ def hand_message(event: HandEvent | None, scored: dict | None, time_s: float) ->
     guessed = _guessed_numbers(warnings)
     unsure, doubted = unsure_tiles(warnings)
     waits = scored.get("waits")
-    summary = waits_summary(waits) if waits else summarize(scored.get("result"))
+    summary = waits_summary(waits) if waits else summarize(scored.get("result"), scored.get("request"))
     if unsure and (waits or scored.get("result") and not scored["result"].get("error")):
         summary += f" ({_doubt_words(guessed, [n for n in doubted if n not in guessed])})"
     return {

@@ -9,9 +9,14 @@ async function post(path, body) {
   const r = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
     body: JSON.stringify(body || {})});
   const data = await r.json();
-  document.getElementById("error").textContent = r.ok ? "" : data.error;
+  document.getElementById("error").textContent = r.ok ? "" : plain(data.error);
   if (r.ok) render(data);
   return r.ok;
+}
+
+// the server's refusal as a sentence: no error code, no "GAME-ID:LINE:" of the file
+function plain(text) {
+  return String(text || "").replace(/^[a-z0-9]+(?:_[a-z0-9]+)+: /, "").replace(/^[\w.-]+:\d+: /, "");
 }
 
 // the form's settings: an empty choice gives the setting back to the run (null)
@@ -42,12 +47,34 @@ function render(state) {
   const hand = state.context.hand;
   for (const n of ["win", "winner", "discarder", "seat_wind", "round_wind", "riichi", "honba"])
     field(n).value = hand[n] == null ? "" : String(hand[n]);
-  field("camera").checked = hand.dora_indicators === "camera";
-  field("dora_indicators").value = hand.dora_indicators && hand.dora_indicators !== "camera" ? hand.dora_indicators : "";
   const ctx = state.context.context;
-  document.getElementById("context").textContent = Object.entries(ctx)
-    .map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`).join("  ")
-    + ("dora_indicators" in ctx ? "" : "  (dora: the camera's row)");
+  // ticked when the camera's row is what scores (set here, or no dora indicators at all)
+  field("camera").checked = !("dora_indicators" in ctx);
+  field("dora_indicators").value = hand.dora_indicators && hand.dora_indicators !== "camera" ? hand.dora_indicators : "";
+  document.getElementById("context").textContent = contextWords(ctx);
+}
+
+const WINDS = {E: "East", S: "South", W: "West", N: "North"};
+const RIICHI = {none: "no riichi", riichi: "riichi", double: "double riichi", true: "riichi", false: "no riichi"};
+const plural = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
+
+// the context in force, in words: "ron · seat South · round East · riichi · 0 honba ·
+// 1 riichi stick · dora: the row the camera sees"
+function contextWords(ctx) {
+  const said = {
+    ruleset: (v) => (v === "mcr" ? "MCR" : "riichi rules"),
+    win: (v) => v,
+    seat_wind: (v) => `seat ${WINDS[v] || v}`,
+    round_wind: (v) => `round ${WINDS[v] || v}`,
+    riichi: (v) => RIICHI[String(v)] || `riichi ${v}`,
+    honba: (v) => `${v} honba`,
+    riichi_sticks: (v) => plural(v, "riichi stick"),
+    dora_indicators: (v) => `dora indicators ${v}`,
+  };
+  const words = Object.entries(ctx).filter(([k]) => k !== "ruleset" || ctx.ruleset !== "riichi")
+    .map(([k, v]) => (said[k] ? said[k](v) : `${k.replace(/_/g, " ")} ${typeof v === "object" ? JSON.stringify(v) : v}`));
+  if (!("dora_indicators" in ctx) && ctx.ruleset !== "mcr") words.push("dora: the row the camera sees");
+  return words.join(" · ");
 }
 
 function renderTable(t) {
@@ -65,7 +92,9 @@ function renderTable(t) {
       b.onclick = () => post("/api/control/ledger", {action: "add", event: {type: "riichi", player: n}});
       rb.appendChild(b);
       const l = document.createElement("label");
-      l.innerHTML = `<input type="checkbox" value="${n}"> ${n}`;
+      const box = document.createElement("input");
+      box.type = "checkbox"; box.value = n;
+      l.append(box, " " + n);
       tp.appendChild(l);
     }
   }
@@ -77,24 +106,46 @@ function renderTable(t) {
       row.insertCell().textContent = text;
   }
   document.getElementById("round").textContent =
-    `${t.round} · ${t.honba} honba · ${t.sticks} riichi stick(s)` + (t.ended ? ` · game over: ${t.ended}` : "");
+    `${t.round} · ${t.honba} honba · ${plural(t.sticks, "riichi stick")}` + (t.ended ? ` · game over: ${t.ended}` : "");
   const pr = t.proposal;
   document.getElementById("proposal").textContent = !pr ? "—" : pr.error ? pr.error
     : `${describe(pr.event)}\n${pr.lines.join("\n")}`;
   document.getElementById("confirm").disabled = !(pr && pr.event);
+  // another last event (a confirm, an undo from elsewhere): a pending undo named the old one
+  if (JSON.stringify(t.last ? t.last.event : null) !== JSON.stringify(lastEvent)) disarmUndo();
+  lastEvent = t.last ? t.last.event : null;
   document.getElementById("last").textContent = t.last ? `${describe(t.last.event)}\n${t.last.lines.join("\n")}` : "—";
 }
+
+const ABORTIVE = {nine_terminals: "nine terminals and honours", four_kans: "four kans",
+  four_winds: "four winds", four_riichi: "four riichi", triple_ron: "triple ron"};
 
 function describe(e) {
   if (e.type === "ron") return `ron: ${e.winners.map((w) => w.player).join(", ")} from ${e.discarder}`;
   if (e.type === "tsumo") return `tsumo: ${e.player}`;
   if (e.type === "draw") return `draw, tenpai: ${(e.tenpai || []).join(", ") || "none"}`;
-  return `${e.type}${e.player ? ": " + e.player : ""}${e.reason ? " (" + e.reason + ")" : ""}`;
+  if (e.type === "abortive") return `abortive draw: ${ABORTIVE[e.reason] || e.reason}`;
+  if (e.type === "false_win") return `false hu: ${e.player}`;
+  return `${e.type}${e.player ? ": " + e.player : ""}`;
 }
 
 const apply = () => post("/api/control/hand", settings());
 const confirmWin = () => post("/api/control/ledger", {action: "confirm"});
-const undo = () => post("/api/control/ledger", {action: "undo"});
+// undo asks first: the first press names the event it would take out, a second press (button
+// or key) within 5 s takes it out
+let lastEvent = null, undoArmed = null;
+const undoButton = document.getElementById("undo");
+const UNDO_LABEL = undoButton.innerHTML;
+function disarmUndo() {
+  clearTimeout(undoArmed); undoArmed = null;
+  undoButton.innerHTML = UNDO_LABEL;
+}
+function undo() {
+  if (!lastEvent) { document.getElementById("error").textContent = "nothing to undo"; return; }
+  if (undoArmed) { disarmUndo(); post("/api/control/ledger", {action: "undo"}); return; }
+  undoButton.textContent = `Undo: ${describe(lastEvent)}? Press again`;
+  undoArmed = setTimeout(disarmUndo, 5000);
+}
 document.getElementById("apply").onclick = apply;
 document.getElementById("new-hand").onclick = () => post("/api/control/new-hand");
 document.getElementById("confirm").onclick = confirmWin;
@@ -103,6 +154,9 @@ document.getElementById("draw").onclick = () => post("/api/control/ledger", {act
   tenpai: [...document.querySelectorAll("#tenpai input:checked")].map((i) => i.value)}});
 document.getElementById("abortive").onclick = () => post("/api/control/ledger", {action: "add",
   event: {type: "abortive", reason: document.getElementById("abortive-reason").value}});
+// typed dora indicators and the camera's row exclude each other
+field("dora_indicators").addEventListener("input", () => { field("camera").checked = false; });
+field("camera").addEventListener("change", () => { if (field("camera").checked) field("dora_indicators").value = ""; });
 document.getElementById("add").onclick = () => {
   let event;
   try { event = JSON.parse(document.getElementById("event").value); } catch (e) {
@@ -115,7 +169,7 @@ document.getElementById("add").onclick = () => {
 document.addEventListener("keydown", (e) => {
   if (e.target.matches("input:not([type=checkbox]), select") || e.ctrlKey || e.metaKey || e.altKey) return;
   const keys = {t: () => { field("win").value = "tsumo"; apply(); }, r: () => { field("win").value = "ron"; apply(); },
-    c: () => { field("camera").checked = !field("camera").checked; apply(); }, a: apply,
+    c: () => { field("camera").checked = !field("camera").checked; if (field("camera").checked) field("dora_indicators").value = ""; apply(); }, a: apply,
     n: () => post("/api/control/new-hand"), Enter: confirmWin, u: undo};
   if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
 });

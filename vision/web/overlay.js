@@ -83,6 +83,16 @@ function showWaits(waits) {
     }
     box.appendChild(row);
   }
+  // the counters' bonus and the sticks on the table go to whoever wins: said once, apart
+  // from each wait's own payment
+  const extras = [[waits && waits.honba_points, "honba"], [waits && waits.stick_points, "sticks"]]
+    .filter(([n]) => n).map(([n, what]) => `${n} ${what}`);
+  if (extras.length && (waits.waits || []).length) {
+    const line = document.createElement("div");
+    line.className = "extras";
+    line.textContent = `+ ${extras.join(" + ")} to the winner`;
+    box.appendChild(line);
+  }
   for (const n of (waits && waits.notes) || []) {
     const note = document.createElement("div");
     note.className = "note";

@@ -12,6 +12,18 @@ function status(text, error = false) {
   const p = $("#table-status");
   p.textContent = text;
   p.classList.toggle("error", error);
+  // a refusal is read where the form was sent from, not below the fold
+  if (error && p.scrollIntoView) p.scrollIntoView({ block: "nearest" });
+}
+
+// the server's refusal as a sentence: no error code, no "GAME-ID:LINE:" of the file, and the
+// page's own words for the events (the button says "False hu", the file says false_win)
+function plain(text) {
+  return String(text)
+    .replace(/^[a-z0-9]+(?:_[a-z0-9]+)+: /, "")          // an error code ("bad_value: ")
+    .replace(/^[\w.-]+:\d+: /, "")                       // the game file's "ID:LINE: "
+    .replace(/\bfalse_win\b/g, "“False hu”")
+    .replace(/^./, (c) => c.toUpperCase());
 }
 
 async function api(method, path, body) {
@@ -27,7 +39,7 @@ async function api(method, path, body) {
     throw new Error("the server did not answer (" + e.message + ")");
   }
   const data = await r.json().catch(() => ({}));
-  if (!r.ok) throw new Error((data.code ? data.code + ": " : "") + (data.error || r.statusText));
+  if (!r.ok) throw new Error(plain(data.error || r.statusText));
   return data;
 }
 
@@ -102,11 +114,15 @@ async function openGame(id) {
 // ---- the game ----
 
 function fillPlayers(select, players, optional) {
-  const keep = select.value;
-  select.replaceChildren();
-  if (optional) select.append(new Option("—", ""));
+  // no player is chosen for the user: a form sent as it opened records nothing
+  select.replaceChildren(new Option(optional ? "—" : "choose…", ""));
   for (const p of players) select.append(new Option(p, p));
-  if ([...select.options].some((o) => o.value === keep)) select.value = keep;
+}
+
+// the player a select names, or an error in words when none was chosen
+function chosen(select, what) {
+  if (!select.value) throw new Error(`Choose ${what}.`);
+  return select.value;
 }
 
 function renderPlayers(g) {
@@ -152,6 +168,7 @@ function show(g) {
       : ` · ${s.honba} counter${s.honba === 1 ? "" : "s"} · ${sticks}`);
   renderPlayers(g);
   for (const sel of $$("select.who")) fillPlayers(sel, g.players, sel.dataset.optional);
+  for (const box of $$("#false-kind input")) box.checked = false;
   const tenpai = $("#tenpai");
   tenpai.replaceChildren();
   for (const p of g.players) {
@@ -164,6 +181,10 @@ function show(g) {
     label.append(box, " " + p);
     tenpai.append(label);
   }
+  // what the last event did, under its name (not to be read as the answer to a refused form)
+  const last = g.history[g.history.length - 1];
+  $("#last-event").hidden = !last;
+  $("#last-event").textContent = last ? "Last: " + describe(last.event) : "";
   const lines = $("#last-lines");
   lines.replaceChildren(...s.lines.map((t) => Object.assign(document.createElement("li"), { textContent: t })));
   $("#history").replaceChildren(...g.history.map((h) => Object.assign(document.createElement("li"), {
@@ -179,16 +200,34 @@ function show(g) {
     })));
   }
   for (const b of $$("#actions button")) b.disabled = !!s.ended && b.id !== "act-undo";
+  $("#act-undo").disabled = !g.history.length;
   panel(null);
 }
 
+const ABORTIVE = { nine_terminals: "nine terminals and honours", four_kans: "four kans",
+  four_winds: "four winds", four_riichi: "four riichi", triple_ron: "triple ron" };
+
+// an event in words: "Bob declares riichi", "Dan wins by ron from Ann", "chombo by Cai"
 function describe(ev) {
-  const who = ev.player || (ev.winners || []).map((w) => w.player).join(" & ");
-  return ev.type + (who ? " " + who : "") + (ev.discarder ? " from " + ev.discarder : "");
+  const winners = (ev.winners || []).map((w) => w.player);
+  switch (ev.type) {
+    case "riichi": return `${ev.player} declares riichi`;
+    case "tsumo": return `${ev.player} wins by tsumo`;
+    case "ron": return `${winners.join(" and ")} win${winners.length > 1 ? "" : "s"} by ron from ${ev.discarder}`;
+    case "draw": return "exhaustive draw" + (ev.tenpai ? ", tenpai: " + (ev.tenpai.join(", ") || "nobody") : "");
+    case "abortive": return "abortive draw: " + (ABORTIVE[ev.reason] || ev.reason);
+    case "chombo": return `chombo by ${ev.player}`;
+    case "false_win": return `false hu by ${ev.player}`;
+    default: return ev.type + (ev.player ? " " + ev.player : "");
+  }
 }
 
 function panel(id) {
   for (const f of $$("form.panel")) f.hidden = f.id !== id;
+  // the button of the open form is the one highlighted
+  for (const [button, form] of PANELS) $(button).setAttribute("aria-expanded", String(form === id));
+  // a form opened anew: the last refusal was about another one
+  if (id && $("#table-status").classList.contains("error")) status("");
   if (id === "form-win" && !$("#winners").children.length) addWinner();
   if (id === "form-abortive") $("#kans-row").hidden = $("#abortive-reason").value !== "four_kans";
 }
@@ -207,7 +246,7 @@ function number(input) {
 
 function winnerValue(row) {
   // a winner's value: MCR fan; riichi: the hand to score, or yakuman, or han and fu
-  const w = { player: $(".w-player", row).value };
+  const w = { player: chosen($(".w-player", row), "the winner") };
   const hand = $(".w-hand", row).value.trim();
   if (game.ruleset === "mcr") {
     const fl = number($(".w-flowers", row));
@@ -242,7 +281,7 @@ function winEvent() {
     if (winners.length > 1) throw new Error("a tsumo has one winner");
     return { type: "tsumo", ...winners[0] };
   }
-  return { type: "ron", discarder: $("#win-from").value, winners };
+  return { type: "ron", discarder: chosen($("#win-from"), "who discarded the winning tile"), winners };
 }
 
 async function send(build) {
@@ -256,6 +295,22 @@ async function send(build) {
     show(await api("POST", `/api/games/${encodeURIComponent(game.id)}/events`, event));
     $("#winners").replaceChildren();
     status("Recorded: " + describe(event) + ".");
+    $("#table-status").scrollIntoView?.({ block: "nearest" });
+  } catch (e) {
+    status(e.message, true);
+  }
+}
+
+// each action button and the form it opens (a second press closes it)
+const PANELS = [["#act-riichi", "form-riichi"], ["#act-win", "form-win"],
+  ["#act-draw", "form-draw"], ["#act-abortive", "form-abortive"],
+  ["#act-chombo", "form-chombo"], ["#act-false", "form-false"], ["#act-undo", "form-undo"]];
+
+async function undo() {
+  const last = game.history[game.history.length - 1];
+  try {
+    show(await api("POST", `/api/games/${encodeURIComponent(game.id)}/undo`));
+    status(`Undone: ${describe(last.event)}.`);
   } catch (e) {
     status(e.message, true);
   }
@@ -265,18 +320,20 @@ function wire() {
   $("#start").addEventListener("click", start);
   $("#ruleset").addEventListener("change", () => showRuleset($("#ruleset").value));
   $("#leave").addEventListener("click", startScreen);
-  for (const [button, form] of [["#act-riichi", "form-riichi"], ["#act-win", "form-win"],
-    ["#act-draw", "form-draw"], ["#act-abortive", "form-abortive"],
-    ["#act-chombo", "form-chombo"], ["#act-false", "form-false"]]) {
+  for (const [button, form] of PANELS) {
     $(button).addEventListener("click", () => panel($("#" + form).hidden ? form : null));
   }
-  $("#act-undo").addEventListener("click", async () => {
-    try {
-      show(await api("POST", `/api/games/${encodeURIComponent(game.id)}/undo`));
-      status("Last event undone.");
-    } catch (e) {
-      status(e.message, true);
-    }
+  // undo asks first, naming the event it takes out and what that event did
+  $("#act-undo").addEventListener("click", () => {
+    const last = game.history[game.history.length - 1];
+    $("#undo-what").textContent = last
+      ? `Undo: ${describe(last.event)}?` + (last.lines.length ? ` (${last.lines.join("; ")})` : "")
+      : "Nothing to undo.";
+  });
+  $("#undo-keep").addEventListener("click", () => panel(null));
+  $("#form-undo").addEventListener("submit", (e) => {
+    e.preventDefault();
+    undo();
   });
   $("#win-how").addEventListener("change", () => {
     $("#win-from-label").hidden = $("#win-how").value === "tsumo";
@@ -287,7 +344,7 @@ function wire() {
     e.preventDefault();
     send(build);
   });
-  submit("#form-riichi", () => ({ type: "riichi", player: $("#riichi-player").value }));
+  submit("#form-riichi", () => ({ type: "riichi", player: chosen($("#riichi-player"), "who declares riichi") }));
   submit("#form-win", winEvent);
   submit("#form-draw", () => (game.ruleset === "mcr" ? { type: "draw" } : {
     type: "draw", tenpai: $$("#tenpai input:checked").map((b) => b.value),
@@ -296,11 +353,16 @@ function wire() {
     const reason = $("#abortive-reason").value;
     if (reason !== "four_kans") return { type: "abortive", reason };
     const kans = $$("#kans-row select.kan").map((s) => s.value).filter(Boolean);
+    if (kans.length < 4) throw new Error("Choose who made each of the four kans.");
     return { type: "abortive", reason, kans };
   });
-  submit("#form-chombo", () => ({ type: "chombo", player: $("#chombo-player").value }));
-  submit("#form-false", () => ({ type: "false_win", player: $("#false-player").value,
-    kind: $("#false-kind").value }));
+  submit("#form-chombo", () => ({ type: "chombo", player: chosen($("#chombo-player"), "who made the chombo") }));
+  submit("#form-false", () => {
+    const player = chosen($("#false-player"), "who declared the false hu");
+    const kind = $("#false-kind input:checked");
+    if (!kind) throw new Error("Choose the hand shown: 4 sets and a pair, or not a hand.");
+    return { type: "false_win", player, kind: kind.value };
+  });
 }
 
 wire();
