@@ -389,19 +389,16 @@ def check(req: HandRequest, count: bool = True) -> Tally:
     ``count=False`` skips the number of tiles alone (a verdict rules on a hand of the wrong
     size as a false win, but every other check still holds).
 
-    Checks, in this order: ruleset and enum fields; legal melds (at most 4); tile count
-    (13 - 3 x melds concealed tiles); flowers only as the MCR ``flowers`` count; physical tile
-    set (at most 4 of a kind, a red five counting as its five, one red five per suit); dora
-    and ura indicators among the tiles left; win-event flags that cannot go together (chankan:
-    the robbed tile is the only one of its kind the winner can hold; rinshan without a kan or
-    by ron, chankan on a tsumo, haitei/houtei with rinshan or chankan); then the ruleset's own
-    checks (riichi: ippatsu without riichi, riichi on an open hand, tenhou for a non-dealer,
-    chiihou for the dealer, tenhou/chiihou after a call or by ron, no flowers; MCR: the
-    riichi-only fields left at their defaults). ``last_copy`` and ``win_tile_shown`` are facts
-    of any win and are ignored by riichi.
-
-    Speed: every hand valued passes here (``benchmarks.waits``), so each step past the fields
-    is called only when the hand has what it checks (melds, indicators, a win event).
+    Checks, in order: ruleset and enum fields; legal melds (at most 4); tile count (13 - 3 x
+    melds concealed tiles); flowers only as the MCR ``flowers`` count; physical tile set (at
+    most 4 of a kind, a red five counting as its five, one red five per suit); dora and ura
+    indicators among the tiles left; win-event flags that cannot go together (chankan: the
+    robbed tile is the only one of its kind the winner can hold; rinshan without a kan or by
+    ron, chankan on a tsumo, haitei/houtei with rinshan or chankan); the ruleset's own checks
+    (riichi: ippatsu without riichi, riichi on an open hand, tenhou for a non-dealer, chiihou
+    for the dealer, tenhou/chiihou after a call or by ron, no flowers; MCR: riichi-only fields
+    at their defaults). ``last_copy`` and ``win_tile_shown`` are ignored by riichi. Every hand
+    valued passes here: a step runs only when the hand has what it checks (melds, indicators).
     """
     _check_fields(req)
     melds = req.melds

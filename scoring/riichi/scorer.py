@@ -93,38 +93,22 @@ def score_riichi(req: HandRequest, tally: Tally | None = None) -> RiichiResult:
     for an impossible request or a hand that is not complete (no reading as four sets + pair,
     seven pairs or thirteen orphans). A complete hand without yaku is a result with
     ``valid=False``.
+
+    Each reading (:func:`_reading_facts`) is valued as the rules do: yakuman, or yaku plus dora
+    → han; fu; base points; payment with honba and riichi sticks. A lone reading with a yaku
+    is the result; else the one paid most (:func:`_best_reading`).
     """
     if tally is None:
         tally = check(req)
-    melds = req.melds
-    win_kind = req.win_tile.kind
-    if tally.shape:     # from check: the keys and the meld groups are there
-        key, hand, groups = tally.shape, tally.key, tally.melds
-    else:
-        hand, groups = bytes(tally.hand), meld_groups(melds)
-        key = shape_key(hand, groups, win_kind)
+    fs = _reading_facts(req, tally)
     all_counts = tally.all
-    shape = _SHAPES.get(key, _MISSING)
-    if shape is _MISSING:
-        fs = _first_facts(req, key, hand, groups, win_kind, all_counts)
-    elif shape is None:
-        fs = None
-    else:
-        rs, sf = shape
-        h = hand_facts(req, all_counts, shape=sf)
-        fs = [facts_of(h, p) for p in rs]
-    if not fs:
-        shown = "".join(f" +{m.type} {to_mpsz(m.tiles)}" for m in melds)
-        raise HandError(
-            f"not a complete hand: {to_mpsz(req.concealed)} + {req.win_tile}{shown} is not four "
-            "sets and a pair, seven different pairs or thirteen orphans")
     h = fs[0].h
     rules = h.rules
     maybe_yakuman = h.yakuman_traits
     dealer = req.seat_wind == "E"
     tsumo = h.tsumo
     honba, sticks = req.honba, req.riichi_sticks
-    dora_han = -1                               # counted when a reading first needs it
+    dora, dora_han = None, -1                   # counted when a reading first needs it
     several = len(fs) > 1
     best_key = None
     best = None     # (reading, yaku lines or None when no yaku, han, fu, fu lines, payment, limit, yakuman?)
@@ -160,12 +144,48 @@ def score_riichi(req: HandRequest, tally: Tally | None = None) -> RiichiResult:
         key = (pay.total, bool(ym), han, fu, raw)
         if best_key is None or key > best_key:
             best_key, best = key, (r, found, han, fu, lines, pay, limit, bool(ym))
+    return _best_reading(req, tally, rules, best, dora, dora_han)
+
+
+def _reading_facts(req: HandRequest, tally: Tally) -> list[Facts]:
+    """The Facts of every reading of the checked hand, from the shape cache (:data:`_SHAPES`)
+    when its shape was valued before; HandError when the hand is not complete."""
+    melds = req.melds
+    win_kind = req.win_tile.kind
+    if tally.shape:     # from check: the keys and the meld groups are there
+        key, hand, groups = tally.shape, tally.key, tally.melds
+    else:
+        hand, groups = bytes(tally.hand), meld_groups(melds)
+        key = shape_key(hand, groups, win_kind)
+    all_counts = tally.all
+    shape = _SHAPES.get(key, _MISSING)
+    if shape is _MISSING:
+        fs = _first_facts(req, key, hand, groups, win_kind, all_counts)
+    elif shape is None:
+        fs = None
+    else:
+        rs, sf = shape
+        h = hand_facts(req, all_counts, shape=sf)
+        fs = [facts_of(h, p) for p in rs]
+    if not fs:
+        shown = "".join(f" +{m.type} {to_mpsz(m.tiles)}" for m in melds)
+        raise HandError(
+            f"not a complete hand: {to_mpsz(req.concealed)} + {req.win_tile}{shown} is not four "
+            "sets and a pair, seven different pairs or thirteen orphans")
+    return fs
+
+
+def _best_reading(req: HandRequest, tally: Tally, rules, best: tuple, dora,
+                  dora_han: int) -> RiichiResult:
+    """The result of a hand with several readings, or with none that has a yaku: ``best``,
+    the reading paid most (with no yaku, the one with most fu, as a result with
+    ``valid=False``). Its dora are counted here when no reading needed them."""
     r, found, han, fu, lines, pay, limit, is_yakuman = best
     fu_lines = tuple(lines)
     if is_yakuman:
         dora = _NO_DORA
     elif dora_han < 0:
-        dora = _dora(req, all_counts, tally.reds, rules)[0]
+        dora = _dora(req, tally.all, tally.reds, rules)[0]
     if found is None:
         return RiichiResult(False, 0, fu, None, (), dora, fu_lines, None, NO_YAKU, r)
     return RiichiResult(True, han, fu, limit, tuple(found), dora, fu_lines, pay, None, r)
