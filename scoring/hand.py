@@ -398,19 +398,18 @@ def check(req: HandRequest, count: bool = True) -> Tally:
     (riichi: ippatsu without riichi, riichi on an open hand, tenhou for a non-dealer, chiihou
     for the dealer, tenhou/chiihou after a call or by ron, no flowers; MCR: riichi-only fields
     at their defaults). ``last_copy`` and ``win_tile_shown`` are ignored by riichi. Every hand
-    valued passes here: a step runs only when the hand has what it checks (melds, indicators).
-    """
-    _check_fields(req)
+    valued passes here: a step is called only when the hand has what it checks."""
+    if (req.ruleset not in RULESETS or req.win not in WIN_KINDS or req.seat_wind not in WINDS
+            or req.round_wind not in WINDS):
+        _check_fields(req)      # raises, naming the first unknown value
     melds = req.melds
     if len(melds) > 4:
         _fail(f"{len(melds)} melds; a hand has at most 4 sets")
     groups, codes, meld_reds = _meld_facts(melds) if melds else ((), b"", 0)
     want = 13 - 3 * len(melds)
     if len(req.concealed) != want and count:
-        _fail(
-            f"wrong tile count: {len(req.concealed)} concealed tiles (without the winning tile) "
-            f"with {len(melds)} meld(s); expected {want}"
-        )
+        _fail(f"wrong tile count: {len(req.concealed)} concealed tiles (without the winning tile) "
+              f"with {len(melds)} meld(s); expected {want}")
     concealed, win_tile = req.concealed, req.win_tile
     hand = bytearray(NUM_KINDS)     # counts by kind (a bytearray: its bytes() key is a copy)
     try:
@@ -447,7 +446,8 @@ def check(req: HandRequest, count: bool = True) -> Tally:
 
 
 def _check_fields(req: HandRequest) -> None:
-    """The ruleset and the enum fields (win, seat and round wind) are known values."""
+    """Raise HandError naming the first of the ruleset and the enum fields (win, seat and
+    round wind) that is not a known value."""
     if req.ruleset not in RULESETS:
         _fail(f"unknown ruleset {quoted(req.ruleset)} (use riichi or mcr)")
     if req.win not in WIN_KINDS:

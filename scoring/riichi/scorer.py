@@ -94,14 +94,38 @@ def score_riichi(req: HandRequest, tally: Tally | None = None) -> RiichiResult:
     seven pairs or thirteen orphans). A complete hand without yaku is a result with
     ``valid=False``.
 
-    Each reading (:func:`_reading_facts`) is valued as the rules do: yakuman, or yaku plus dora
-    → han; fu; base points; payment with honba and riichi sticks. A lone reading with a yaku
-    is the result; else the one paid most (:func:`_best_reading`).
+    Steps: the readings' facts (cached by the hand's shape); each reading valued as the rules
+    do: yakuman, or yaku plus dora → han; fu; base points; payment with honba and riichi
+    sticks. A lone reading with a yaku is the result; else the one paid most
+    (:func:`_best_reading`).
+
+    Long because every hand valued runs it (``benchmarks.waits`` values each wait both ways):
+    the facts' look-up as a function of its own cost 1-2% of its time (measured, 2,000 hands).
     """
     if tally is None:
         tally = check(req)
-    fs = _reading_facts(req, tally)
+    melds = req.melds
+    win_kind = req.win_tile.kind
+    if tally.shape:     # from check: the keys and the meld groups are there
+        key, hand, groups = tally.shape, tally.key, tally.melds
+    else:
+        hand, groups = bytes(tally.hand), meld_groups(melds)
+        key = shape_key(hand, groups, win_kind)
     all_counts = tally.all
+    shape = _SHAPES.get(key, _MISSING)
+    if shape is _MISSING:
+        fs = _first_facts(req, key, hand, groups, win_kind, all_counts)
+    elif shape is None:
+        fs = None
+    else:
+        rs, sf = shape
+        h = hand_facts(req, all_counts, shape=sf)
+        fs = [facts_of(h, p) for p in rs]
+    if not fs:
+        shown = "".join(f" +{m.type} {to_mpsz(m.tiles)}" for m in melds)
+        raise HandError(
+            f"not a complete hand: {to_mpsz(req.concealed)} + {req.win_tile}{shown} is not four "
+            "sets and a pair, seven different pairs or thirteen orphans")
     h = fs[0].h
     rules = h.rules
     maybe_yakuman = h.yakuman_traits
@@ -145,34 +169,6 @@ def score_riichi(req: HandRequest, tally: Tally | None = None) -> RiichiResult:
         if best_key is None or key > best_key:
             best_key, best = key, (r, found, han, fu, lines, pay, limit, bool(ym))
     return _best_reading(req, tally, rules, best, dora, dora_han)
-
-
-def _reading_facts(req: HandRequest, tally: Tally) -> list[Facts]:
-    """The Facts of every reading of the checked hand, from the shape cache (:data:`_SHAPES`)
-    when its shape was valued before; HandError when the hand is not complete."""
-    melds = req.melds
-    win_kind = req.win_tile.kind
-    if tally.shape:     # from check: the keys and the meld groups are there
-        key, hand, groups = tally.shape, tally.key, tally.melds
-    else:
-        hand, groups = bytes(tally.hand), meld_groups(melds)
-        key = shape_key(hand, groups, win_kind)
-    all_counts = tally.all
-    shape = _SHAPES.get(key, _MISSING)
-    if shape is _MISSING:
-        fs = _first_facts(req, key, hand, groups, win_kind, all_counts)
-    elif shape is None:
-        fs = None
-    else:
-        rs, sf = shape
-        h = hand_facts(req, all_counts, shape=sf)
-        fs = [facts_of(h, p) for p in rs]
-    if not fs:
-        shown = "".join(f" +{m.type} {to_mpsz(m.tiles)}" for m in melds)
-        raise HandError(
-            f"not a complete hand: {to_mpsz(req.concealed)} + {req.win_tile}{shown} is not four "
-            "sets and a pair, seven different pairs or thirteen orphans")
-    return fs
 
 
 def _best_reading(req: HandRequest, tally: Tally, rules, best: tuple, dora,
