@@ -381,11 +381,10 @@ def _fans_for(f: Facts, rules: McrRules, hand_cache: dict) -> tuple[dict[str, in
     Fans of scope ``hand`` depend only on the tiles and the win's context, so they are
     evaluated once per hand (per kind of shape) and reused for every reading.
 
-    Long because it is one pass down the fan groups in table order (the reading's own fans,
-    packs and chows, pungs, Nine Gates, the wait, the chow pairs; then the non-repeat
-    principle), each gated by a cheap fact of the reading, and it runs for every reading and
-    slot of every hand valued (``benchmarks.waits``' MCR line): a call per group would cost
-    time on each."""
+    Long because it is one pass down the fan groups (the reading's own fans, packs and chows,
+    pungs, Nine Gates, the wait, the chow pairs; then the non-repeat principle), each gated
+    by a cheap fact of the reading, and it runs for every reading and slot of every hand
+    valued (``benchmarks.waits``' MCR line): a helper per group would add a call to each."""
     shape = f.reading.shape
     key = shape in _TILE_LEVEL_SHAPES
     found = hand_cache.get(key)
