@@ -389,45 +389,27 @@ def check(req: HandRequest, count: bool = True) -> Tally:
     ``count=False`` skips the number of tiles alone (a verdict rules on a hand of the wrong
     size as a false win, but every other check still holds).
 
-    Checks: ruleset and enum fields; tile count (13 - 3 x melds concealed tiles); flowers only
-    as the MCR ``flowers`` count; legal melds; physical tile set (at most 4 of a kind, a red
-    five counting as its five, one red five per suit); the winning tile not contradicting the
-    hand (chankan: the robbed tile is the only one of its kind the winner can hold); win-event
-    and riichi flags that cannot go together (ippatsu without riichi, riichi on an open hand,
-    rinshan without a kan or by ron, chankan on a tsumo, haitei/houtei with rinshan or chankan,
-    tenhou for a non-dealer, chiihou for the dealer, tenhou/chiihou after a call or by ron);
-    riichi-only fields left at their defaults in an MCR request, and no flowers in a riichi one
-    (``last_copy`` and ``win_tile_shown`` are facts of any win and are ignored by riichi).
-    """
-    if req.ruleset not in RULESETS:
-        _fail(f"unknown ruleset {quoted(req.ruleset)} (use riichi or mcr)")
-    if req.win not in WIN_KINDS:
-        _fail(f"'win' must be tsumo or ron, got {quoted(req.win)}")
-    if req.seat_wind not in WINDS:
-        _fail(f"seat_wind must be E, S, W or N, got {quoted(req.seat_wind)}")
-    if req.round_wind not in WINDS:
-        _fail(f"round_wind must be E, S, W or N, got {quoted(req.round_wind)}")
+    Checks, in order: ruleset and enum fields; legal melds (at most 4); tile count (13 - 3 x
+    melds concealed tiles); flowers only as the MCR ``flowers`` count; physical tile set (at
+    most 4 of a kind, a red five counting as its five, one red five per suit); dora and ura
+    indicators among the tiles left; win-event flags that cannot go together (chankan: the
+    robbed tile is the only one of its kind the winner can hold; rinshan without a kan or by
+    ron, chankan on a tsumo, haitei/houtei with rinshan or chankan); the ruleset's own checks
+    (riichi: ippatsu without riichi, riichi on an open hand, tenhou for a non-dealer, chiihou
+    for the dealer, tenhou/chiihou after a call or by ron, no flowers; MCR: riichi-only fields
+    at their defaults). ``last_copy`` and ``win_tile_shown`` are ignored by riichi. Every hand
+    valued passes here: a step is called only when the hand has what it checks."""
+    if (req.ruleset not in RULESETS or req.win not in WIN_KINDS or req.seat_wind not in WINDS
+            or req.round_wind not in WINDS):
+        _check_fields(req)      # raises, naming the first unknown value
     melds = req.melds
     if len(melds) > 4:
         _fail(f"{len(melds)} melds; a hand has at most 4 sets")
-    groups = ()
-    codes = []                  # the melds' bytes of the shape key (shape_key)
-    meld_reds = 0
-    if melds:
-        i = 0
-        for m in melds:
-            _, _, by_index, code, five = _checked_meld(m, i)
-            groups += (by_index[i],)
-            codes.append(code)
-            if five:
-                meld_reds += sum(map(_RED, m.tiles))
-            i += 1
+    groups, codes, meld_reds = _meld_facts(melds) if melds else ((), b"", 0)
     want = 13 - 3 * len(melds)
     if len(req.concealed) != want and count:
-        _fail(
-            f"wrong tile count: {len(req.concealed)} concealed tiles (without the winning tile) "
-            f"with {len(melds)} meld(s); expected {want}"
-        )
+        _fail(f"wrong tile count: {len(req.concealed)} concealed tiles (without the winning tile) "
+              f"with {len(melds)} meld(s); expected {want}")
     concealed, win_tile = req.concealed, req.win_tile
     hand = bytearray(NUM_KINDS)     # counts by kind (a bytearray: its bytes() key is a copy)
     try:
@@ -442,21 +424,74 @@ def check(req: HandRequest, count: bool = True) -> Tally:
     counts = key
     if melds:
         reds += meld_reds
-        counts = hand.copy()
-        for shape, k, _, _ in groups:
-            if shape == RUN:
-                counts[k] += 1
-                counts[k + 1] += 1
-                counts[k + 2] += 1
-            else:
-                counts[k] += 3 if shape == TRIPLET else 4
-        counts = bytes(counts)
+        counts = _with_melds(hand, groups)
     # more than 4 of a kind or two red fives: the precise message comes from check_physical
     if reds > 1 or counts.translate(None, _UP_TO_FOUR):
         try:
             check_physical(req.all_tiles)
         except TileError as exc:
             raise HandError(str(exc)) from None
+    shown = _shown_indicators(req, counts) if req.dora_indicators or req.ura_dora_indicators else ()
+    if (counts[4] == 4 or counts[13] == 4 or counts[22] == 4) and req.ruleset == "riichi" and req.rules.aka:
+        four_plain_fives(req.all_tiles, "")     # a red five written plain: its dora lost
+    if req.robbing_kong or req.replacement_tile:
+        _check_win_events(req, counts, shown)
+    if req.ruleset == "riichi":
+        _validate_riichi(req)
+    else:
+        _validate_mcr(req)
+    # shape_key(key, groups, win kind), from the meld bytes found above
+    shape = key + codes + _KIND_BYTES[win_tile.kind]
+    return _new(Tally, (hand, counts, reds, key, groups, shape))
+
+
+def _check_fields(req: HandRequest) -> None:
+    """Raise HandError naming the first of the ruleset and the enum fields (win, seat and
+    round wind) that is not a known value."""
+    if req.ruleset not in RULESETS:
+        _fail(f"unknown ruleset {quoted(req.ruleset)} (use riichi or mcr)")
+    if req.win not in WIN_KINDS:
+        _fail(f"'win' must be tsumo or ron, got {quoted(req.win)}")
+    if req.seat_wind not in WINDS:
+        _fail(f"seat_wind must be E, S, W or N, got {quoted(req.seat_wind)}")
+    if req.round_wind not in WINDS:
+        _fail(f"round_wind must be E, S, W or N, got {quoted(req.round_wind)}")
+
+
+def _meld_facts(melds: tuple[Meld, ...]) -> tuple[tuple[Group, ...], bytes, int]:
+    """Each meld checked (:func:`_checked_meld`, in order): the melds' groups, their bytes of
+    the shape key (:func:`shape_key`) and the red fives among their tiles."""
+    groups = ()
+    codes = []
+    meld_reds = 0
+    i = 0
+    for m in melds:
+        _, _, by_index, code, five = _checked_meld(m, i)
+        groups += (by_index[i],)
+        codes.append(code)
+        if five:
+            meld_reds += sum(map(_RED, m.tiles))
+        i += 1
+    return groups, bytes(codes), meld_reds
+
+
+def _with_melds(hand: bytearray, groups: tuple[Group, ...]) -> bytes:
+    """Every tile of the hand by kind: the concealed counts ``hand`` plus the melds' tiles."""
+    counts = hand.copy()
+    for shape, k, _, _ in groups:
+        if shape == RUN:
+            counts[k] += 1
+            counts[k + 1] += 1
+            counts[k + 2] += 1
+        else:
+            counts[k] += 3 if shape == TRIPLET else 4
+    return bytes(counts)
+
+
+def _shown_indicators(req: HandRequest, counts: bytes) -> tuple[Tile, ...]:
+    """The dora and ura indicators (at most 5 each, no flowers), checked against the hand's
+    ``counts``: an indicator is a tile of the same set, so a kind held four times cannot also
+    be one. Returns them, dora first."""
     indicators = req.dora_indicators
     if indicators:
         for t in indicators:
@@ -476,8 +511,13 @@ def check(req: HandRequest, count: bool = True) -> Tally:
             if counts[t.kind] >= most or t.red or (t.kind in _FIVES and counts[t.kind] >= most - 1):
                 _check_shown(req, counts, shown)
                 break
-    if (counts[4] == 4 or counts[13] == 4 or counts[22] == 4) and req.ruleset == "riichi" and req.rules.aka:
-        four_plain_fives(req.all_tiles, "")     # a red five written plain: its dora lost
+    return shown
+
+
+def _check_win_events(req: HandRequest, counts: bytes, shown: tuple[Tile, ...]) -> None:
+    """Chankan and rinshan fit the hand and the win: a robbed tile completes another player's
+    kan (a ron; the winner holds no other copy, none is an indicator), a replacement tile
+    follows the winner's kan (a tsumo), and neither is the last tile of the wall (riichi)."""
     if req.robbing_kong:
         if req.win != "ron":
             _fail("robbing_kong (chankan) is a win on another player's tile, not a tsumo")
@@ -490,7 +530,7 @@ def check(req: HandRequest, count: bool = True) -> Tally:
             _fail(f"robbing_kong: the other three {req.win_tile} are in the robbed kan, so none "
                   "can be a dora indicator")
     if req.replacement_tile:
-        if not any(m.type in ("daiminkan", "kakan", "ankan") for m in melds):
+        if not any(m.type in ("daiminkan", "kakan", "ankan") for m in req.melds):
             _fail("replacement_tile (rinshan) needs a kan among the melds")
         if req.win != "tsumo":
             _fail("replacement_tile (rinshan) is a self-drawn win, not a ron")
@@ -500,13 +540,6 @@ def check(req: HandRequest, count: bool = True) -> Tally:
             _fail("replacement_tile and last_wall_tile cannot go together (no haitei on a replacement tile)")
     if req.robbing_kong and req.last_wall_tile:
         _fail("robbing_kong and last_wall_tile cannot go together (no kan on the last tile)")
-    if req.ruleset == "riichi":
-        _validate_riichi(req)
-    else:
-        _validate_mcr(req)
-    # shape_key(key, groups, win kind), from the meld bytes found above
-    shape = key + (bytes(codes) if codes else b"") + _KIND_BYTES[win_tile.kind]
-    return _new(Tally, (hand, counts, reds, key, groups, shape))
 
 
 def _check_shown(req: HandRequest, counts: bytes, shown: tuple[Tile, ...]) -> None:

@@ -253,22 +253,13 @@ def _chombo(req: HandRequest, tournament: bool, options: PenaltyOptions) -> tupl
 
 def _check_riichi(req: HandRequest, discards: Sequence[Tile], tournament: bool,
                   count_problem: str | None, options: PenaltyOptions) -> Verdict:
+    """A riichi win declared, ruled in the order a referee asks: is the hand complete, is it
+    furiten (a ron only), has it a yaku; then its value."""
     from .api import score_hand
-    from .decompose import is_complete, waits
-    from .riichi.limits import liability_note
-    from .tiles import counts34
 
     hand = _hand_text(req)
-    if count_problem is None:
-        complete = is_complete(counts34(req.hand_tiles), len(req.melds))
-        problem = None if complete else ("its tiles are not four sets and a pair, seven pairs or "
-                                         "thirteen orphans")
-    else:
-        complete = False
-        # seed 001: too many or too few tiles is a dead hand in play, and a win declared with
-        # them a false mahjong (« Mah-jong invalide »), chombo
-        problem = _count_words(req)
-    if not complete:
+    problem = _riichi_incomplete(req, count_problem)
+    if problem is not None:
         pen, how = _chombo(req, tournament, options)
         return Verdict("riichi", RIICHI_NOT_COMPLETE, False,
                        f"Chombo. {hand} is not a winning hand: {problem}. Declaring a win with it is "
@@ -276,27 +267,62 @@ def _check_riichi(req: HandRequest, discards: Sequence[Tile], tournament: bool,
     result = score_hand(req).to_json()
     if result.get("error"):
         raise HandError(result["error"])
-    from .riichi.limits import value_words, yaku_value_words
+    from .riichi.limits import yaku_value_words
     # a yakuman by name ("kokushi musou, yakuman"), not as 13 han
     yaku = ", ".join(f"{y['name']}, {yaku_value_words(y['han'])}" if y["han"] >= 13 else f"{y['name']} {y['han']}"
                      for y in result.get("yaku", [])) or "none"
     if req.win == "ron":
-        hand_waits = waits(req.concealed, req.melds)
-        seen = {t.kind for t in discards}
-        in_discards = [k for k in hand_waits if k in seen]
-        if in_discards:
-            pen, how = _chombo(req, tournament, options)
-            names = ", ".join(str(Tile(k)) for k in in_discards)
-            all_w = ", ".join(str(Tile(k)) for k in hand_waits)
-            return Verdict("riichi", RIICHI_FURITEN, False,
-                           f"Chombo. {hand} is complete (yaku: {yaku}), but the hand waits on {all_w} and "
-                           f"the player's own discards hold {names}: the hand is furiten and cannot win by "
-                           f"ron (EMA/WRC riichi rules). {how}", pen, result)
+        furiten = _riichi_furiten(req, discards, tournament, options, hand, yaku, result)
+        if furiten is not None:
+            return furiten
     if not result["valid"]:
         pen, how = _chombo(req, tournament, options)
         return Verdict("riichi", RIICHI_NO_YAKU, False,
                        f"Chombo. {hand} is a complete hand but has no yaku (dora are not yaku), so it "
                        f"is not a win (EMA/WRC riichi rules). {how}", pen, result)
+    return _riichi_valid(req, discards, hand, yaku, result)
+
+
+def _riichi_incomplete(req: HandRequest, count_problem: str | None) -> str | None:
+    """Why the declared hand is not a winning shape, or None when it is complete."""
+    from .decompose import is_complete
+    from .tiles import counts34
+
+    if count_problem is not None:
+        # seed 001: too many or too few tiles is a dead hand in play, and a win declared with
+        # them a false mahjong (« Mah-jong invalide »), chombo
+        return _count_words(req)
+    if is_complete(counts34(req.hand_tiles), len(req.melds)):
+        return None
+    return "its tiles are not four sets and a pair, seven pairs or thirteen orphans"
+
+
+def _riichi_furiten(req: HandRequest, discards: Sequence[Tile], tournament: bool,
+                    options: PenaltyOptions, hand: str, yaku: str, result: dict) -> Verdict | None:
+    """The chombo verdict of a ron whose waits include a tile of the player's own discards
+    (furiten); None when none does."""
+    from .decompose import waits
+
+    hand_waits = waits(req.concealed, req.melds)
+    seen = {t.kind for t in discards}
+    in_discards = [k for k in hand_waits if k in seen]
+    if not in_discards:
+        return None
+    pen, how = _chombo(req, tournament, options)
+    names = ", ".join(str(Tile(k)) for k in in_discards)
+    all_w = ", ".join(str(Tile(k)) for k in hand_waits)
+    return Verdict("riichi", RIICHI_FURITEN, False,
+                   f"Chombo. {hand} is complete (yaku: {yaku}), but the hand waits on {all_w} and "
+                   f"the player's own discards hold {names}: the hand is furiten and cannot win by "
+                   f"ron (EMA/WRC riichi rules). {how}", pen, result)
+
+
+def _riichi_valid(req: HandRequest, discards: Sequence[Tile], hand: str, yaku: str,
+                  result: dict) -> Verdict:
+    """The verdict of a valid win: its yaku, dora, value and payment, and what the referee
+    must still check (furiten beyond the discards given, liability)."""
+    from .riichi.limits import liability_note, value_words
+
     value = value_words(result)
     dora = result.get("dora") or {}
     extra = ", ".join(f"{name} {dora[key]}" for key, name in

@@ -380,7 +380,11 @@ def _fans_for(f: Facts, rules: McrRules, hand_cache: dict) -> tuple[dict[str, in
 
     Fans of scope ``hand`` depend only on the tiles and the win's context, so they are
     evaluated once per hand (per kind of shape) and reused for every reading.
-    """
+
+    Long because it is one pass down the fan groups (the reading's own fans, packs and chows,
+    pungs, Nine Gates, the wait, the chow pairs; then the non-repeat principle), each gated
+    by a cheap fact of the reading, and it runs for every reading and slot of every hand
+    valued (``benchmarks.waits``' MCR line): a helper per group would add a call to each."""
     shape = f.reading.shape
     key = shape in _TILE_LEVEL_SHAPES
     found = hand_cache.get(key)
@@ -498,7 +502,6 @@ def score_mcr(req: HandRequest, rules: McrRules | None = None) -> McrResult:
     rules = rules or _DEFAULT_RULES
     h = _reduce(req)
     w = h.win
-    c13 = h.c13
     readings = S.all_readings(h.c14, h.melds, h.concealed_mask)
     if not readings:
         raise NotCompleteError(
@@ -511,12 +514,29 @@ def score_mcr(req: HandRequest, rules: McrRules | None = None) -> McrResult:
     if req.last_copy and h.c14[w] > 1:
         raise HandError(f"last_copy: the winner holds another {req.win_tile} concealed, so the winning "
                         f"tile is not the last of its kind shown (Last Tile needs the other three exposed)")
+    pts, found, reading = _best_reading(req, h, readings, rules, last_copy)
+    fans = _fan_list(found)
+    if rules.kong_pair_5 and "Concealed Kong" in found and "Melded Kong" in found:
+        fans = [x for x in fans if x.name not in ("Concealed Kong", "Melded Kong")]
+        fans.append(FanCount("Concealed Kong and Melded Kong", 5, 1))
+        fans.sort(key=lambda x: -x.points)
+        fans = tuple(fans)
+    if req.flowers:
+        fans += (_FLOWERS.get(req.flowers) or FanCount("Flower Tiles", 1, req.flowers),)
+    return _settle(pts, req.flowers, fans, reading, rules, h.self_drawn)
+
+
+def _best_reading(req: HandRequest, h: _Hand, readings, rules: McrRules,
+                  last_copy: bool) -> tuple[int, dict[str, int], S.Reading]:
+    """The reading (and the slot of the winning tile in it) that scores the most points
+    (Green Book: the hand is scored the way that gives the most): (points, fans found,
+    reading). Later readings win only with more points."""
+    w = h.win
     nine_gates = not h.melds and w < 27 and _is_nine_gates(h)
     seat, prevalent = WIND_KIND[req.seat_wind], WIND_KIND[req.round_wind]
     shown = req.win_tile_shown
     self_drawn = h.self_drawn
     unique = None  # the winning tile was the hand's only wait: worked out when first needed
-
     counts = h.held
     mask = h.mask
     hand_cache: dict = {}
@@ -559,16 +579,15 @@ def score_mcr(req: HandRequest, rules: McrRules | None = None) -> McrResult:
                 pts += 2  # 5 instead of 2 + 1
             if best is None or pts > best[0]:
                 best = (pts, found, r)
-    pts, found, reading = best
-    fans = _fan_list(found)
-    if kong_pair_5 and "Concealed Kong" in found and "Melded Kong" in found:
-        fans = [x for x in fans if x.name not in ("Concealed Kong", "Melded Kong")]
-        fans.append(FanCount("Concealed Kong and Melded Kong", 5, 1))
-        fans.sort(key=lambda x: -x.points)
-        fans = tuple(fans)
-    if req.flowers:
-        fans += (_FLOWERS.get(req.flowers) or FanCount("Flower Tiles", 1, req.flowers),)
-    total = pts + req.flowers
+    return best
+
+
+def _settle(pts: int, flowers: int, fans: tuple[FanCount, ...], reading: S.Reading,
+            rules: McrRules, self_drawn: bool) -> McrResult:
+    """The result: a win needs ``rules.min_points`` without flowers; then each of the three
+    others pays the base payment plus the total (flowers included) on a self-draw, and on a
+    discard the discarder pays that and the other two the base payment."""
+    total = pts + flowers
     valid = pts >= rules.min_points
     payment = None
     reason = None

@@ -195,60 +195,92 @@ def random_request(rng: random.Random, *, double_wind_pair_fu: int = 4, red_rate
 
 
 def _attempt(rng, double_wind_pair_fu, red_rate, theme):
+    """One random win of ``theme``, or None when the wall cannot give the tiles drawn. Drawn
+    in the order of a hand's story: the tiles and calls, the winning tile, the win's events,
+    the dora indicators, the table's rules (the order of the draws fixes a seed's hands)."""
     wall = _Wall()
-    melds: list[Meld] = []
+    dealt = _deal(rng, theme, wall, red_rate)
+    if dealt is None:
+        return None
+    concealed, melds = dealt
+    rng.shuffle(concealed)
+    win_index = rng.randrange(len(concealed))
+    win_tile = concealed.pop(win_index)
+    kans = sum(1 for m in melds if m.type in ("ankan", "daiminkan", "kakan"))
+    events = _win_events(rng, concealed, melds, win_tile, kans)
+    dora, ura = _indicators(rng, wall, kans, events, win_tile)
+    rules = _table_rules(rng, double_wind_pair_fu)
+    return HandRequest(
+        ruleset="riichi", concealed=tuple(concealed), melds=tuple(melds), win_tile=win_tile,
+        round_wind=rng.choice("EESSWN"), dora_indicators=dora, ura_dora_indicators=ura,
+        honba=rng.choice((0, 0, 0, 1, 2, 5)), riichi_sticks=rng.choice((0, 0, 1, 2)), rules=rules,
+        **events)
+
+
+def _deal(rng, theme, wall, red_rate) -> tuple[list[Tile], list[Meld]] | None:
+    """The tiles of a win of ``theme``: (concealed tiles, the winning one among them; melds),
+    or None when the wall cannot give them."""
     concealed: list[Tile] = []
     if theme == "seven_pairs":
         kinds = rng.sample(range(34), 7) if rng.random() < 0.7 else rng.sample(
             [9 * rng.randrange(3) + i for i in range(9)] + list(_HONOURS), 7)
         for k in kinds:
             concealed += wall.take([k, k], rng, red_rate)
-    elif theme == "orphans":
+        return concealed, []
+    if theme == "orphans":
         kinds = list(_TERMINALS + _HONOURS) + [rng.choice(_TERMINALS + _HONOURS)]
-        concealed = wall.take(kinds, rng, red_rate)
-    else:
-        got = _standard_hand(rng, theme, wall, red_rate)
-        if got is None:
-            return None
-        shape, body = got
-        if shape == "nine_gates":
-            concealed = body
-        else:
-            sets, pair = body
-            concealed += pair
-            open_rate = rng.choice((0.0, 0.0, 0.25, 0.5, 0.8))
-            for s in sets:
-                is_run = s[0].kind != s[1].kind
-                roll = rng.random()
-                if is_run:
-                    if roll < open_rate:
-                        called = rng.choice(s)
-                        melds.append(Meld("chi", tuple(s), called, "left"))
-                    else:
-                        concealed += s
-                    continue
-                kan_roll = rng.random()
-                if kan_roll < 0.18 and wall.can([s[0].kind]):
-                    four = tuple(s) + tuple(wall.take([s[0].kind], rng, red_rate))
-                    kind = rng.choice(("ankan", "ankan", "daiminkan", "kakan"))
-                    if kind == "ankan":
-                        melds.append(Meld("ankan", four))
-                    else:
-                        if roll >= open_rate and kind == "daiminkan" and rng.random() < 0.5:
-                            kind = "ankan"
-                        if kind == "ankan":
-                            melds.append(Meld("ankan", four))
-                        else:
-                            melds.append(Meld(kind, four, rng.choice(four), rng.choice(("left", "across", "right"))))
-                elif roll < open_rate:
-                    melds.append(Meld("pon", tuple(s), rng.choice(s), rng.choice(("left", "across", "right"))))
+        return wall.take(kinds, rng, red_rate), []
+    got = _standard_hand(rng, theme, wall, red_rate)
+    if got is None:
+        return None
+    shape, body = got
+    if shape == "nine_gates":
+        return body, []
+    sets, pair = body
+    concealed += pair
+    return _call_sets(rng, sets, concealed, wall, red_rate)
+
+
+def _call_sets(rng, sets, concealed, wall, red_rate) -> tuple[list[Tile], list[Meld]]:
+    """Each set of a four-sets hand kept concealed (added to ``concealed``) or called: a run
+    as chi, a triplet as pon, or with its fourth tile from the wall as a kan."""
+    melds: list[Meld] = []
+    open_rate = rng.choice((0.0, 0.0, 0.25, 0.5, 0.8))
+    for s in sets:
+        is_run = s[0].kind != s[1].kind
+        roll = rng.random()
+        if is_run:
+            if roll < open_rate:
+                called = rng.choice(s)
+                melds.append(Meld("chi", tuple(s), called, "left"))
+            else:
+                concealed += s
+            continue
+        kan_roll = rng.random()
+        if kan_roll < 0.18 and wall.can([s[0].kind]):
+            four = tuple(s) + tuple(wall.take([s[0].kind], rng, red_rate))
+            kind = rng.choice(("ankan", "ankan", "daiminkan", "kakan"))
+            if kind == "ankan":
+                melds.append(Meld("ankan", four))
+            else:
+                if roll >= open_rate and kind == "daiminkan" and rng.random() < 0.5:
+                    kind = "ankan"
+                if kind == "ankan":
+                    melds.append(Meld("ankan", four))
                 else:
-                    concealed += s
-    rng.shuffle(concealed)
-    win_index = rng.randrange(len(concealed))
-    win_tile = concealed.pop(win_index)
+                    melds.append(Meld(kind, four, rng.choice(four), rng.choice(("left", "across", "right"))))
+        elif roll < open_rate:
+            melds.append(Meld("pon", tuple(s), rng.choice(s), rng.choice(("left", "across", "right"))))
+        else:
+            concealed += s
+    return concealed, melds
+
+
+def _win_events(rng, concealed, melds, win_tile, kans) -> dict:
+    """The win and its events as HandRequest fields (tsumo or ron, riichi and ippatsu,
+    rinshan, chankan, haitei/houtei, the seat, tenhou/chiihou), drawn so that they can go
+    together (scoring.hand.check)."""
     closed = all(m.type == "ankan" for m in melds)
-    kans = sum(1 for m in melds if m.type in ("ankan", "daiminkan", "kakan"))
     win = rng.choice(("tsumo", "ron"))
     riichi = "none"
     ippatsu = False
@@ -272,14 +304,28 @@ def _attempt(rng, double_wind_pair_fu, red_rate, theme):
             tenhou = True
         else:
             chiihou = True
+    return {"win": win, "seat_wind": seat, "last_wall_tile": last, "replacement_tile": replacement,
+            "robbing_kong": robbing, "riichi": riichi, "ippatsu": ippatsu, "tenhou": tenhou,
+            "chiihou": chiihou}
+
+
+def _indicators(rng, wall, kans, events, win_tile) -> tuple[tuple[Tile, ...], tuple[Tile, ...]]:
+    """Dora indicators (one, and one more per kan) and, after riichi, as many ura indicators,
+    from the tiles the wall has left."""
     n_ind = 1 + kans
     left = [k for k in range(34) for _ in range(wall.left[k])]
     rng.shuffle(left)
-    if robbing:         # the robbed kan holds the other three: none of them is an indicator
+    if events["robbing_kong"]:  # the robbed kan holds the other three: none is an indicator
         left = [k for k in left if k != win_tile.kind]
     dora = wall.shown(left[:n_ind])
-    ura = wall.shown(left[n_ind:2 * n_ind]) if riichi != "none" else ()
-    rules = RiichiRules(
+    ura = wall.shown(left[n_ind:2 * n_ind]) if events["riichi"] != "none" else ()
+    return dora, ura
+
+
+def _table_rules(rng, double_wind_pair_fu) -> RiichiRules:
+    """The table's rule options (red fives, open tanyao, kiriage mangan, double yakuman,
+    kazoe yakuman)."""
+    return RiichiRules(
         aka=rng.random() < 0.8,
         open_tanyao=rng.random() < 0.7,
         kiriage=rng.random() < 0.25,
@@ -287,9 +333,3 @@ def _attempt(rng, double_wind_pair_fu, red_rate, theme):
         kazoe=rng.choice(("yakuman", "yakuman", "sanbaiman", "none")),
         double_wind_pair_fu=double_wind_pair_fu,
     )
-    return HandRequest(
-        ruleset="riichi", concealed=tuple(concealed), melds=tuple(melds), win_tile=win_tile,
-        win=win, seat_wind=seat, round_wind=rng.choice("EESSWN"), last_wall_tile=last,
-        replacement_tile=replacement, robbing_kong=robbing, riichi=riichi, ippatsu=ippatsu,
-        tenhou=tenhou, chiihou=chiihou, dora_indicators=dora, ura_dora_indicators=ura,
-        honba=rng.choice((0, 0, 0, 1, 2, 5)), riichi_sticks=rng.choice((0, 0, 1, 2)), rules=rules)

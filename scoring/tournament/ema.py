@@ -212,6 +212,16 @@ def score_table(seats: Sequence[Seat], events: Iterable[Event] = (),
     events = list(events)
     prior = dict(prior_delay_of_game or {})
     _check_types(seats, events, prior)
+    names = _check_table(seats, prior)
+    session = _Session(names, prior)
+    for ev in events:
+        session.apply(ev)
+    return _table_points(seats, session)
+
+
+def _check_table(seats: list[Seat], prior: dict[str, int]) -> list[str]:
+    """The players' names, after the checks of the table itself: four distinct players whose
+    scores sum to 0, prior penalties only for them."""
     if len(seats) != 4:
         raise TableError(f"a table has 4 players, got {len(seats)}")
     names = [s.name for s in seats]
@@ -226,93 +236,135 @@ def score_table(seats: Sequence[Seat], events: Iterable[Event] = (),
             raise TableError(f"prior_delay_of_game names {name!r}, who is not at this table")
         if count < 0:
             raise TableError(f"prior_delay_of_game for {name!r} must be >= 0, got {count}")
+    return names
 
-    reasons: dict[str, list[str]] = {n: [] for n in names}
-    penalty: dict[str, int] = {n: 0 for n in names}
-    out_of_session: dict[str, str] = {}
-    out_of_tournament: set[str] = set()
-    ladders: dict[tuple[str, str], int] = {(n, "delay_of_game"): prior.get(n, 0) for n in names}
-    late_seen: set[str] = set()
-    substitutes: dict[str, str] = {}        # absent player -> who sits in for them
-    replaced: set[str] = set()
 
-    for ev in events:
-        if ev.player not in names:
+class _Session:
+    """What the session's events did to each player: the reasons, penalty points, who is out
+    of the session's ranking (and why) or of the tournament, and the penalty ladders. One
+    method per kind of event (§2.2 lateness, §3.1 penalties, §4 substitutes and
+    disqualifications)."""
+
+    def __init__(self, names: list[str], prior: dict[str, int]):
+        self.names = names
+        self.reasons: dict[str, list[str]] = {n: [] for n in names}
+        self.penalty: dict[str, int] = {n: 0 for n in names}
+        self.out_of_session: dict[str, str] = {}
+        self.out_of_tournament: set[str] = set()
+        self.ladders: dict[tuple[str, str], int] = {(n, "delay_of_game"): prior.get(n, 0)
+                                                    for n in names}
+        self.late_seen: set[str] = set()
+        self.substitutes: dict[str, str] = {}       # absent player -> who sits in for them
+        self.replaced: set[str] = set()
+
+    def apply(self, ev: Event) -> None:
+        """Record one event, after checking that it names a player at this table."""
+        if ev.player not in self.names:
             raise TableError(f"{type(ev).__name__.lower()} event names {ev.player!r}, "
-                             f"who is not at this table {names}")
-        who = ev.player
+                             f"who is not at this table {self.names}")
         if isinstance(ev, Substitute):
-            if ev.replaces in names:
-                raise TableError(f"{who!r} cannot substitute for {ev.replaces!r}, "
-                                 f"who is seated at this table")
-            if ev.replaces in substitutes:
-                raise TableError(f"{ev.replaces!r} has two substitutes: "
-                                 f"{substitutes[ev.replaces]!r} and {who!r}")
-            if who in substitutes.values():
-                raise TableError(f"{who!r} substitutes for two players at one table")
-            substitutes[ev.replaces] = who
-            reasons[who].append(f"§4: substitute for {ev.replaces} from the start of the "
-                                f"session, plays for table points")
+            self.substitute(ev)
         elif isinstance(ev, Replaced):
-            if who in replaced:
-                raise TableError(f"two 'replaced' records for {who!r}")
-            replaced.add(who)
-            out_of_session.setdefault(who, "replaced")
-            reasons[who].append(f"§4: replaced during the session ({ev.reason}): "
-                                f"0 table points")
+            self.replace(ev)
         elif isinstance(ev, Disqualified):
-            out_of_session.setdefault(who, "disqualified")
-            why = f" ({ev.reason})" if ev.reason else ""
-            if ev.scope == "tournament":
-                out_of_tournament.add(who)
-                reasons[who].append(f"§4: disqualified from the tournament{why}: "
-                                    f"0 table points for the whole tournament")
-            else:
-                reasons[who].append(f"§4: disqualified from the session{why}: 0 table points")
+            self.disqualify(ev)
         elif isinstance(ev, Penalty):
-            key = (who, ev.kind)
-            count = ladders.get(key, 0)
-            pts = escalated_penalty(count)
-            ladders[key] = count + 1
-            penalty[who] -= pts
-            what = "delay of game" if ev.kind == "delay_of_game" else "infraction"
-            why = f" ({ev.reason})" if ev.reason else ""
-            scope = "in the tournament" if ev.kind == "delay_of_game" else "this session"
-            verdict = "warning" if pts == 0 else f"-{pts}"
-            reasons[who].append(f"§3.1: {what}{why}, penalty no. {count + 1} {scope}: {verdict}")
+            self.penalise(ev)
         elif isinstance(ev, Late):
-            if who in late_seen:
-                raise TableError(f"two lateness records for {who!r}")
-            late_seen.add(who)
-            pts = lateness_penalty(ev.minutes)
-            if pts is None:
-                out_of_session.setdefault(who, "late")
-                reasons[who].append(f"§2.2: {ev.minutes:g} minutes late (over "
-                                    f"{LATE_LARGE_MINUTES}): disqualified from the session, "
-                                    f"0 table points")
-            elif pts:
-                penalty[who] -= pts
-                reasons[who].append(f"§2.2: {ev.minutes:g} minutes late: -{pts}")
+            self.late(ev)
         else:  # pragma: no cover - _check_types refused any other event
             raise TableError(f"unknown event {ev!r}")
 
-    ranked = [s for s in seats if s.name not in out_of_session]
-    finals = {s.name: s.score + penalty[s.name] for s in seats}
+    def substitute(self, ev: Substitute) -> None:
+        """§4: a substitute plays for table points from the start of the session."""
+        who = ev.player
+        if ev.replaces in self.names:
+            raise TableError(f"{who!r} cannot substitute for {ev.replaces!r}, "
+                             f"who is seated at this table")
+        if ev.replaces in self.substitutes:
+            raise TableError(f"{ev.replaces!r} has two substitutes: "
+                             f"{self.substitutes[ev.replaces]!r} and {who!r}")
+        if who in self.substitutes.values():
+            raise TableError(f"{who!r} substitutes for two players at one table")
+        self.substitutes[ev.replaces] = who
+        self.reasons[who].append(f"§4: substitute for {ev.replaces} from the start of the "
+                                 f"session, plays for table points")
+
+    def replace(self, ev: Replaced) -> None:
+        """§4: a player replaced during the session gets 0 table points."""
+        who = ev.player
+        if who in self.replaced:
+            raise TableError(f"two 'replaced' records for {who!r}")
+        self.replaced.add(who)
+        self.out_of_session.setdefault(who, "replaced")
+        self.reasons[who].append(f"§4: replaced during the session ({ev.reason}): "
+                                 f"0 table points")
+
+    def disqualify(self, ev: Disqualified) -> None:
+        """§4: a disqualified player gets 0 table points, for the session or the tournament."""
+        who = ev.player
+        self.out_of_session.setdefault(who, "disqualified")
+        why = f" ({ev.reason})" if ev.reason else ""
+        if ev.scope == "tournament":
+            self.out_of_tournament.add(who)
+            self.reasons[who].append(f"§4: disqualified from the tournament{why}: "
+                                     f"0 table points for the whole tournament")
+        else:
+            self.reasons[who].append(f"§4: disqualified from the session{why}: 0 table points")
+
+    def penalise(self, ev: Penalty) -> None:
+        """§3.1: a penalty on the player's ladder for its kind (delay of game over the
+        tournament, an infraction within the session)."""
+        who = ev.player
+        key = (who, ev.kind)
+        count = self.ladders.get(key, 0)
+        pts = escalated_penalty(count)
+        self.ladders[key] = count + 1
+        self.penalty[who] -= pts
+        what = "delay of game" if ev.kind == "delay_of_game" else "infraction"
+        why = f" ({ev.reason})" if ev.reason else ""
+        scope = "in the tournament" if ev.kind == "delay_of_game" else "this session"
+        verdict = "warning" if pts == 0 else f"-{pts}"
+        self.reasons[who].append(f"§3.1: {what}{why}, penalty no. {count + 1} {scope}: {verdict}")
+
+    def late(self, ev: Late) -> None:
+        """§2.2: lateness costs points, or past the limit the session."""
+        who = ev.player
+        if who in self.late_seen:
+            raise TableError(f"two lateness records for {who!r}")
+        self.late_seen.add(who)
+        pts = lateness_penalty(ev.minutes)
+        if pts is None:
+            self.out_of_session.setdefault(who, "late")
+            self.reasons[who].append(f"§2.2: {ev.minutes:g} minutes late (over "
+                                     f"{LATE_LARGE_MINUTES}): disqualified from the session, "
+                                     f"0 table points")
+        elif pts:
+            self.penalty[who] -= pts
+            self.reasons[who].append(f"§2.2: {ev.minutes:g} minutes late: -{pts}")
+
+
+def _table_points(seats: list[Seat], session: _Session) -> TableResult:
+    """The players still ranked share the table points by final score (session score plus
+    penalties); the others get 0. Each seat's reasons end with its place."""
+    ranked = [s for s in seats if s.name not in session.out_of_session]
+    finals = {s.name: s.score + session.penalty[s.name] for s in seats}
     ranking = dict(zip((s.name for s in ranked),
                        shared_table_points([finals[s.name] for s in ranked])))
     results = []
     for s in seats:
         place, tied, points = ranking.get(s.name, (None, False, Fraction(0)))
-        why = reasons[s.name]
+        why = session.reasons[s.name]
         if place is not None:
             share = f"tied for place {place}" if tied else f"place {place}"
             of = "" if len(ranked) == 4 else f" of {len(ranked)} ranked"
             unit = "table point" if points == 1 else "table points"
             why.append(f"{share}{of} on {finals[s.name]}: {_fmt(points)} {unit}")
         results.append(SeatResult(
-            name=s.name, score=s.score, penalty_points=penalty[s.name],
+            name=s.name, score=s.score, penalty_points=session.penalty[s.name],
             final_score=finals[s.name], place=place, tied=tied, table_points=points,
-            disqualified_from_tournament=s.name in out_of_tournament, reasons=tuple(why)))
+            disqualified_from_tournament=s.name in session.out_of_tournament,
+            reasons=tuple(why)))
     return TableResult(seats=tuple(results))
 
 

@@ -183,53 +183,69 @@ def score_match(teams: Sequence[Team], games: Sequence[Game],
         raise GoujiError(f"a match is {GAMES_PER_MATCH} games plus at most one tie-break "
                          f"game, got {len(games)}")
     scored = [score_game(teams, g) for g in games]
-
-    def total(upto: int) -> dict[str, int]:
-        return {n: sum(g.team_scores[n] for g in scored[:upto]) for n in names}
-
-    def leader(t: dict[str, int]) -> str | None:
-        a, b = names
-        return None if t[a] == t[b] else (a if t[a] > t[b] else b)
-
-    def fmt(t: dict[str, int]) -> str:
-        return " : ".join(f"{n} {t[n]}" for n in names)
-
-    totals = total(len(scored))
-    reasons = [f"after {len(scored)} game(s): {fmt(totals)}"]
+    totals = _total(scored, names, len(scored))
+    reasons = [f"after {len(scored)} game(s): {_fmt_totals(totals, names)}"]
     status: MatchStatus
     winner = decided_by = None
-    needs_lots = False
     if len(scored) < GAMES_PER_MATCH:
         status = "in_progress"
         reasons.append(f"{GAMES_PER_MATCH - len(scored)} game(s) still to play")
     elif len(scored) == GAMES_PER_MATCH:
-        winner = leader(totals)
-        if winner is None:
-            status = "play_one_more_game"
-            reasons.append("tied after 3 games: play one more game")
-        else:
-            status, decided_by = "won", "score"
-            reasons.append(f"{winner} wins the match")
+        status, winner, decided_by = _after_three_games(totals, names, reasons)
     else:
-        if leader(total(GAMES_PER_MATCH)) is not None:
-            raise GoujiError("a 4th game is played only when the first 3 are tied, but they "
-                             f"are {fmt(total(GAMES_PER_MATCH))}")
-        winner = leader(totals)
-        if winner is not None:
-            status, decided_by = "won", "extra game"
-            reasons.append(f"tied after 3 games; {winner} wins the extra game and the match")
-        else:
-            needs_lots = True
-            if lots_winner is None:
-                status = "draw_lots"
-                reasons.append("still tied after the extra game: draw lots")
-            else:
-                if lots_winner not in names:
-                    raise GoujiError(f"lots winner {lots_winner!r} is not a team {names}")
-                status, winner, decided_by = "won", lots_winner, "lots"
-                reasons.append(f"still tied after the extra game; {winner} wins by lots")
+        status, winner, decided_by = _after_extra_game(scored, totals, names, lots_winner, reasons)
+    needs_lots = status == "draw_lots" or decided_by == "lots"
     if lots_winner is not None and not needs_lots:
         raise GoujiError("lots are drawn only when the extra game is tied too; "
                          "remove lots_winner")
     return MatchResult(games=tuple(scored), totals=totals, status=status, winner=winner,
                        decided_by=decided_by, reasons=tuple(reasons))
+
+
+def _total(scored: Sequence[GameScore], names: list[str], upto: int) -> dict[str, int]:
+    """Each team's points over the first ``upto`` games."""
+    return {n: sum(g.team_scores[n] for g in scored[:upto]) for n in names}
+
+
+def _leader(totals: dict[str, int], names: list[str]) -> str | None:
+    """The team ahead on ``totals``; None when the two are tied."""
+    a, b = names
+    return None if totals[a] == totals[b] else (a if totals[a] > totals[b] else b)
+
+
+def _fmt_totals(totals: dict[str, int], names: list[str]) -> str:
+    return " : ".join(f"{n} {totals[n]}" for n in names)
+
+
+def _after_three_games(totals: dict[str, int], names: list[str],
+                       reasons: list[str]) -> tuple[MatchStatus, str | None, str | None]:
+    """The three games played: won on the score, or tied → one more game. Returns (status,
+    winner, decided by) and appends the reason to ``reasons``."""
+    winner = _leader(totals, names)
+    if winner is None:
+        reasons.append("tied after 3 games: play one more game")
+        return "play_one_more_game", None, None
+    reasons.append(f"{winner} wins the match")
+    return "won", winner, "score"
+
+
+def _after_extra_game(scored: Sequence[GameScore], totals: dict[str, int], names: list[str],
+                      lots_winner: str | None,
+                      reasons: list[str]) -> tuple[MatchStatus, str | None, str | None]:
+    """The extra game played (only after three tied games): won on it, or still tied → lots.
+    Returns (status, winner, decided by) and appends the reason to ``reasons``."""
+    after_three = _total(scored, names, GAMES_PER_MATCH)
+    if _leader(after_three, names) is not None:
+        raise GoujiError("a 4th game is played only when the first 3 are tied, but they "
+                         f"are {_fmt_totals(after_three, names)}")
+    winner = _leader(totals, names)
+    if winner is not None:
+        reasons.append(f"tied after 3 games; {winner} wins the extra game and the match")
+        return "won", winner, "extra game"
+    if lots_winner is None:
+        reasons.append("still tied after the extra game: draw lots")
+        return "draw_lots", None, None
+    if lots_winner not in names:
+        raise GoujiError(f"lots winner {lots_winner!r} is not a team {names}")
+    reasons.append(f"still tied after the extra game; {lots_winner} wins by lots")
+    return "won", lots_winner, "lots"

@@ -83,45 +83,50 @@ def _answer(concealed, melds, ctx, discards, given, warnings=None) -> dict:
     return out
 
 
+def _typed_work(obj: Any) -> dict:
+    """A typed hand in play (the decoded JSON body) → the answer."""
+    try:
+        concealed, melds, ctx, discards, given = parse_waits_request(obj)
+    except HandError as exc:
+        raise ApiError(422, "bad_hand", str(exc)) from None
+    return _answer(concealed, melds, ctx, discards, given)
+
+
+def _photo_work(state: ServerState, data: bytes, form: dict, set_name: str | None) -> dict:
+    """A photo of a hand in play (its bytes, the form's text fields, the tile set named) → the
+    answer, read with ``state``'s readers."""
+    from vision.fixspec import in_api_words
+    from vision.pipeline import read_hand_in_play
+
+    context = parse_json_field("context", form.get("context"), {})
+    try:
+        fixes = fixes_from_json(parse_json_field("fixes", form.get("fixes"), None))
+        meld_map = melds_from_json(parse_json_field("melds", form.get("melds"), None))
+    except FixSpecError as exc:
+        raise ApiError(422, exc.code, str(exc)) from None
+    if not isinstance(context, dict):
+        raise ApiError(422, "bad_context", "context must be a JSON object of hand-request keys")
+    if form.get("discards") is not None:
+        context = {**context, "discards": form["discards"]}
+    try:
+        _, _, ctx, discards, given = parse_waits_request(context, photo=True)
+    except HandError as exc:
+        raise ApiError(422, "bad_context", str(exc)) from None
+    reader, tag = state.sets.reader_for(set_name)
+    img = state.decode(data)
+    try:
+        concealed, melds, dora, warnings = read_hand_in_play(
+            img, ctx["ruleset"], reader=state.readings.reader(reader, data, tag),
+            fixes=fixes or None, melds=meld_map or None)
+    except ValueError as exc:       # PhotoError: a fix or group that does not fit the photo
+        raise ApiError(422, "invalid_request", in_api_words(str(exc))) from None
+    if dora and "dora_indicators" not in ctx and ctx["ruleset"] == "riichi":
+        ctx["dora_indicators"] = dora       # the photo's dora row, as `tilescope waits` takes it
+    return _answer(concealed, melds, ctx, discards, given, warnings)
+
+
 def install(app: FastAPI, state: ServerState) -> None:
     """Add ``POST /api/waits`` to ``app``."""
-
-    def typed_work(obj: Any) -> dict:
-        try:
-            concealed, melds, ctx, discards, given = parse_waits_request(obj)
-        except HandError as exc:
-            raise ApiError(422, "bad_hand", str(exc)) from None
-        return _answer(concealed, melds, ctx, discards, given)
-
-    def photo_work(data: bytes, form: dict, set_name: str | None) -> dict:
-        from vision.fixspec import in_api_words
-        from vision.pipeline import read_hand_in_play
-
-        context = parse_json_field("context", form.get("context"), {})
-        try:
-            fixes = fixes_from_json(parse_json_field("fixes", form.get("fixes"), None))
-            meld_map = melds_from_json(parse_json_field("melds", form.get("melds"), None))
-        except FixSpecError as exc:
-            raise ApiError(422, exc.code, str(exc)) from None
-        if not isinstance(context, dict):
-            raise ApiError(422, "bad_context", "context must be a JSON object of hand-request keys")
-        if form.get("discards") is not None:
-            context = {**context, "discards": form["discards"]}
-        try:
-            _, _, ctx, discards, given = parse_waits_request(context, photo=True)
-        except HandError as exc:
-            raise ApiError(422, "bad_context", str(exc)) from None
-        reader, tag = state.sets.reader_for(set_name)
-        img = state.decode(data)
-        try:
-            concealed, melds, dora, warnings = read_hand_in_play(
-                img, ctx["ruleset"], reader=state.readings.reader(reader, data, tag),
-                fixes=fixes or None, melds=meld_map or None)
-        except ValueError as exc:       # PhotoError: a fix or group that does not fit the photo
-            raise ApiError(422, "invalid_request", in_api_words(str(exc))) from None
-        if dora and "dora_indicators" not in ctx and ctx["ruleset"] == "riichi":
-            ctx["dora_indicators"] = dora       # the photo's dora row, as `tilescope waits` takes it
-        return _answer(concealed, melds, ctx, discards, given, warnings)
 
     @app.post("/api/waits", response_model=None, responses=ERRORS,
               summary="A hand in play (typed or a photo) → shanten, waits and their values",
@@ -143,7 +148,7 @@ def install(app: FastAPI, state: ServerState) -> None:
                                                        "Content-Type: application/json) or a photo "
                                                        "as the form field 'image'")
             body = await strict_body(request)
-            return JSONResponse(await state.workers.run(typed_work, body, typed=True))
+            return JSONResponse(await state.workers.run(_typed_work, body, typed=True))
         form = await request.form()
         unknown = sorted(k for k in form.keys() if k not in _FORM_FIELDS)
         if unknown:
@@ -155,4 +160,4 @@ def install(app: FastAPI, state: ServerState) -> None:
                                                    "multipart/form-data request (curl -F image=@photo.jpg)")
         data = await read_upload(image, request, state.limits.max_upload_bytes)
         texts = {k: v for k, v in form.items() if isinstance(v, str)}
-        return JSONResponse(await state.workers.run(photo_work, data, texts, texts.get("set") or None))
+        return JSONResponse(await state.workers.run(_photo_work, state, data, texts, texts.get("set") or None))
