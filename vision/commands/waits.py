@@ -7,7 +7,8 @@
   leaves and the tiles that then help (kinds and copies left), waits valued for a discard
   that leaves the hand tenpai.
 - ``PHOTO``: the same for the hand read from a photo (13 or 14 tiles, melds as the layout
-  groups them, the dora row when one is seen).
+  groups them, the dora row when one is seen), after the tiles read, numbered as ``tilescope
+  score`` numbers them: ``--fix N=TILE`` and ``--meld N-M=TYPE`` correct the reading.
 
 ``--json`` prints the result of ``docs/waits-json.md``. Exit codes: 0 done, 1 a photo whose
 hand could not be read, 2 bad usage or a malformed or impossible hand (message on stderr).
