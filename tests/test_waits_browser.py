@@ -61,8 +61,9 @@ def test_a_hand_in_play_shows_its_waits_values_and_furiten_on_a_phone(waiting_ur
         # each value names its yaku, as the CLI does (tests/test_waits_cli.py works them out)
         assert items[0].splitlines() == ["4s · 2 left", "ron no yaku · tsumo 8000 (mangan, 5 han: menzen tsumo, "
                                          "dora 3, red 1)", "no yaku by ron: only tsumo wins (or declare riichi)"]
-        assert items[1].splitlines() == ["2z · 2 left", "ron 8000 (mangan, 4 han: yakuhai (seat wind), dora 2, red 1)"
-                                         " · tsumo 8000 (mangan, 5 han: menzen tsumo, yakuhai (seat wind), dora 2, red 1)"]
+        assert items[1].splitlines() == ["2z · 2 left", "ron 8000 (mangan, 4 han: yakuhai (seat wind), dora 2, "
+                                         "red 1) · tsumo 8000 (mangan, 5 han: menzen tsumo, yakuhai (seat wind), "
+                                         "dora 2, red 1)"]
         assert "furiten" not in _lines(browser).lower()
 
         # readable on the phone: nothing wider than the screen, every text 12 CSS px or more

@@ -167,8 +167,9 @@ def test_riichi_on_a_hand_not_tenpai_is_said(capsys):
 
 
 def test_refused_by_name(capsys):
-    for argv, words in ((["--ruleset", "mcr", "--text", "1122334455667m", "--dora", "7m"], "--dora: MCR has no dora"),
-                        (["--ruleset", "mcr", "--text", "11223344556m777z", "--dora", "7z7z"], "--dora: MCR has no dora"),
+    mcr = ["--ruleset", "mcr", "--text"]
+    for argv, words in (([*mcr, "1122334455667m", "--dora", "7m"], "--dora: MCR has no dora"),
+                        ([*mcr, "11223344556m777z", "--dora", "7z7z"], "--dora: MCR has no dora"),
                         (["--text", "123456m789p1122s", "--riichi", "--discards", "1f"], "1f is a flower"),
                         (["--text", "123456m789p1122s", "--fix", "1=1m"], "--fix corrects a photo")):
         code, out, err = run(capsys, *argv)

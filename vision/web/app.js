@@ -508,6 +508,7 @@ function scoredWith(req) {
 
 function clearResult() {
   markStale(null);
+  inPlay(false);
   $("result-section").hidden = true;
   for (const id of ["hand", "headline", "scored-with", "lines", "verdict"]) $(id).textContent = "";
 }
