@@ -12,8 +12,8 @@ time (the machine's other work does not count), one thread.
 """
 from __future__ import annotations
 
+import argparse
 import random
-import sys
 import time
 
 from scoring.hand import HandError
@@ -80,5 +80,16 @@ def main(n: int = 2000) -> None:
         print(_line(f"{ruleset} warm", *_time(timed)))
 
 
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.waits",
+                                     description="hands per second: shanten and waits with values")
+    parser.add_argument("n", nargs="?", type=int, default=2000,
+                        help="hands timed per ruleset (and as many as warm-up; default 2000)")
+    args = parser.parse_args(argv)
+    if args.n < 1:
+        parser.error(f"n: at least 1 hand, got {args.n}")
+    return args
+
+
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 2000)
+    main(parse_args().n)

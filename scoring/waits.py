@@ -17,7 +17,9 @@ win by ron, only by tsumo); a wait whose ron has no yaku (a closed hand without 
 riichi or tsumo) says so. MCR: the shanten over every MCR shape (:mod:`scoring.mcr.shanten`),
 the waits of every shape (:func:`scoring.mcr.shapes.waits`, knitted hands included) and the
 points of each win; one under the 8-point minimum is no win. A wait whose four copies are all
-in sight (indicators, discards) has the scorer's refusal for its values, and says so.
+in sight (hand, melds, indicators, discards) has no copy left (``Wait.no_copy_left``), whatever
+its values (the scorer's refusal when winning on it would make a fifth copy), and says so. A
+furiten hand marks each wait (``Wait.furiten``): its ron value is kept, but no ron is paid.
 The winning tile is valued as a plain tile (a red five adds one han more under ``rules.aka``),
 but as the red five when the hand holds the three plain fives of its suit.
 """
@@ -33,6 +35,11 @@ from .tiles import NUM_KINDS, Tile, TileError, check_physical, counts34, tile
 NO_YAKU = "no yaku"                 # a win without yaku: no win (riichi)
 UNDER_MINIMUM = "under 8 points"    # MCR: a win under the minimum is no win
 NO_COPY_LEFT = "no copy left: all four are in sight, so no win can take this tile"
+FURITEN_NO_RON = "furiten: no ron"  # the words each wait's ron says when the hand is furiten
+# riichi asked for a hand that cannot declare it: said, not refused, as the shanten and the tiles
+# that help are still what the player asked for (and riichi changes no value shown)
+RIICHI_NOT_TENPAI = ("riichi: the hand is not tenpai (nor is it after any discard), so it cannot "
+                     "declare riichi; the riichi asked for changes no value here")
 # fields of a HandRequest that a hand in play cannot know yet (how it will be won)
 _WIN_FIELDS = ("concealed", "melds", "win_tile", "win")
 
@@ -48,19 +55,26 @@ class Wait:
     ron: dict
     tsumo: dict
     riichi_helps: bool = False      # a closed hand without riichi: riichi would be a yaku
+    furiten: bool = False           # riichi: the hand is furiten, so this ron would not be paid
+
+    @property
+    def no_copy_left(self) -> bool:
+        """Every copy is in sight: no win can take this tile, whatever its values say."""
+        return self.left == 0
 
     def to_json(self) -> dict:
-        return {"tile": str(tile(self.kind)), "left": self.left, "ron": self.ron, "tsumo": self.tsumo,
-                "note": self.note}
+        return {"tile": str(tile(self.kind)), "left": self.left, "no_copy_left": self.no_copy_left,
+                "furiten": self.furiten, "ron": self.ron, "tsumo": self.tsumo, "note": self.note}
 
     @property
     def note(self) -> str | None:
-        """What a player must know before winning on it, in words; None when both wins count."""
+        """What a player must know before winning on it, in words; None when both wins count.
+        No copy left comes first: it rules out both wins, whatever their values."""
+        if self.no_copy_left:
+            return NO_COPY_LEFT
         ron, tsumo = self.ron.get("valid"), self.tsumo.get("valid")
         if ron and tsumo:
             return None
-        if self.ron.get("error"):
-            return NO_COPY_LEFT
         why = NO_YAKU if "han" in self.ron else UNDER_MINIMUM
         if not ron and not tsumo:
             return f"{why} on this wait: neither ron nor tsumo is a win"
@@ -153,6 +167,13 @@ def _check_visible(hand: Sequence[Tile], melds: Sequence[Meld], ctx: dict, disca
         seen += list(ctx.get(name) or ())
     if any(t.is_flower for t in hand):
         raise HandError("flowers are not part of the hand; give their number in 'flowers' (MCR)")
+    flower = next((t for t in discards if t.is_flower), None)
+    if flower is not None:      # a flower is set aside and replaced, never discarded
+        raise HandError(f"discards: {flower} is a flower; flowers are set aside, never discarded")
+    if ctx.get("ruleset", "riichi") == "mcr":
+        for name in ("dora_indicators", "ura_dora_indicators"):
+            if ctx.get(name):   # the scorer refuses them too, but not on a wait it never scores
+                raise HandError(f"{name}: MCR has no dora (a riichi field); give seen tiles as discards")
     try:
         check_physical(seen)
     except TileError as exc:
@@ -196,6 +217,8 @@ def hand_waits(concealed: Sequence[Tile], melds: Sequence[Meld] = (), context: d
     if len(concealed) == want:
         s, waits, accept, furiten = _thirteen(concealed, melds, ctx, discards, counts, held, seen)
         notes = _notes(ruleset, s, waits, furiten, given)
+        if s > TENPAI and ctx.get("riichi", "none") != "none":
+            notes += (RIICHI_NOT_TENPAI,)
         return WaitsReport(ruleset, concealed, melds, s, waits, accept, furiten, (), given, notes)
     s = _shanten_of(ruleset)(counts, n)
     choices = []
@@ -214,6 +237,8 @@ def hand_waits(concealed: Sequence[Tile], melds: Sequence[Meld] = (), context: d
         choices.append(DiscardChoice(thrown, s13, accept, waits, furiten))
     choices.sort(key=lambda d: (d.shanten, -sum(a.left for a in d.accept), d.tile.kind))
     notes = ("complete hand: score it with `tilescope hand` (the last tile written wins)",) if s == COMPLETE else ()
+    if ctx.get("riichi", "none") != "none" and all(d.shanten > TENPAI for d in choices):
+        notes += (RIICHI_NOT_TENPAI,)
     return WaitsReport(ruleset, concealed, melds, s, (), (), (), tuple(choices), given, notes)
 
 
@@ -240,16 +265,16 @@ def _thirteen(concealed, melds, ctx, discards, counts, held, seen):
         if s != TENPAI:
             return s, (), accepting(counts, n, seen, held, s), ()
         kinds = [a.kind for a in accepting(counts, n, seen, held, s)]
-    waits = tuple(_valued(concealed, melds, ctx, k, max(0, 4 - seen[k])) for k in kinds)
     furiten = ()
     if ruleset == "riichi":
         thrown = {t.kind for t in discards}
         furiten = tuple(k for k in kinds if k in thrown)
+    waits = tuple(_valued(concealed, melds, ctx, k, max(0, 4 - seen[k]), bool(furiten)) for k in kinds)
     accept = tuple(Accept(w.kind, w.left) for w in waits)
     return s, waits, accept, furiten
 
 
-def _valued(concealed, melds, ctx, kind: int, left: int) -> Wait:
+def _valued(concealed, melds, ctx, kind: int, left: int, furiten: bool = False) -> Wait:
     from .api import score_hand
     win_tile = tile(kind)
     out = []
@@ -266,7 +291,7 @@ def _valued(concealed, melds, ctx, kind: int, left: int) -> Wait:
         out.append(result)
     ron, tsumo = out
     dama = all(not m.is_open for m in melds) and ctx.get("riichi", "none") == "none"
-    return Wait(kind, left, ron, tsumo, "han" in ron and dama)
+    return Wait(kind, left, ron, tsumo, "han" in ron and dama, furiten)
 
 
 def _notes(ruleset: str, s: int, waits: Sequence[Wait], furiten: Sequence[int], given: bool) -> tuple[str, ...]:

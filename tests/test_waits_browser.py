@@ -58,9 +58,12 @@ def test_a_hand_in_play_shows_its_waits_values_and_furiten_on_a_phone(waiting_ur
         assert head.text == "Tenpai — waits 4s 2z (4 left)"
         assert "not a complete hand" not in browser.page_source
         items = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#lines li.wait")]
-        assert items[0].splitlines() == ["4s · 2 left", "ron no yaku · tsumo 8000 (mangan, 5 han)",
-                                         "no yaku by ron: only tsumo wins (or declare riichi)"]
-        assert items[1].splitlines() == ["2z · 2 left", "ron 8000 (mangan, 4 han) · tsumo 8000 (mangan, 5 han)"]
+        # each value names its yaku, as the CLI does (tests/test_waits_cli.py works them out)
+        assert items[0].splitlines() == ["4s · 2 left", "ron no yaku · tsumo 8000 (mangan, 5 han: menzen tsumo, "
+                                         "dora 3, red 1)", "no yaku by ron: only tsumo wins (or declare riichi)"]
+        assert items[1].splitlines() == ["2z · 2 left", "ron 8000 (mangan, 4 han: yakuhai (seat wind), dora 2, "
+                                         "red 1) · tsumo 8000 (mangan, 5 han: menzen tsumo, yakuhai (seat wind), "
+                                         "dora 2, red 1)"]
         assert "furiten" not in _lines(browser).lower()
 
         # readable on the phone: nothing wider than the screen, every text 12 CSS px or more
@@ -69,6 +72,21 @@ def test_a_hand_in_play_shows_its_waits_values_and_furiten_on_a_phone(waiting_ur
             "return [...document.querySelectorAll('#result-section li, #result-section li *, #headline')]"
             ".filter((e) => e.textContent.trim()).map((e) => parseFloat(getComputedStyle(e).fontSize))")
         assert sizes and min(sizes) >= 12
+        # the tile row's suit letters too, and every control a finger can hit is 44 px tall
+        small = browser.execute_script("return [...document.querySelectorAll('#hand .tile small')]"
+                                       ".map((e) => parseFloat(getComputedStyle(e).fontSize))")
+        assert small and min(small) >= 12
+        low = browser.execute_script(
+            "return [...document.querySelectorAll('#context select, #context input:not([type=checkbox]), "
+            "#context label.check')].filter((e) => e.offsetParent)"
+            ".map((e) => [e.name || e.textContent.trim(), e.getBoundingClientRect().height])"
+            ".filter(([, h]) => h < 44)")
+        assert low == []
+        # a hand in play: titled Waits, nothing only a win has (the win, the winning tile, ippatsu)
+        assert browser.find_element(By.ID, "result-title").text == "Waits"
+        for name in ("win", "win_tile", "ippatsu", "ura_dora_indicators", "tenhou", "last_wall_tile"):
+            assert not form.find_element(By.NAME, name).is_displayed(), name
+        assert "winning" not in browser.find_element(By.CSS_SELECTOR, "header .tagline").text
 
         # a wait among the player's discards: furiten, said plainly
         field = form.find_element(By.NAME, "discards")
@@ -77,7 +95,92 @@ def test_a_hand_in_play_shows_its_waits_values_and_furiten_on_a_phone(waiting_ur
         WebDriverWait(browser, 30).until(lambda d: "Furiten" in _lines(d), message="no furiten line")
         furiten = browser.find_element(By.CSS_SELECTOR, "#lines li.furiten")
         assert furiten.text == "Furiten: a wait is among your discards — no ron on any wait, only tsumo"
-        assert _lines(browser).lower().count("furiten") == 1          # said once
+        # said once as a line, and on each wait's ron (its tsumo still valued)
+        assert _lines(browser).lower().count("furiten") == 3
+        items = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#lines li.wait")]
+        assert items[1].splitlines()[1].startswith("ron furiten: no ron · tsumo 8000 (mangan, 5 han")
         assert browser.find_element(By.ID, "headline").text == "Tenpai — waits 4s 2z (3 left)"
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_a_win_keeps_the_win_fields_and_the_placeholder_fits(waiting_url, browser):  # noqa: F811
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True})
+    try:
+        browser.get(waiting_url + "/")
+        field = browser.find_element(By.NAME, "win_tile")
+        # "as set apart" whole in its box (it was cut to "as set apa"): its text's width fits
+        # inside the padding
+        assert browser.execute_script(
+            "const e = arguments[0], s = getComputedStyle(e), c = document.createElement('canvas').getContext('2d');"
+            "c.font = s.font; return c.measureText(e.placeholder).width"
+            " <= e.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight)", field)
+        assert field.is_displayed() and browser.find_element(By.NAME, "win").is_displayed()
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_a_wait_with_no_copy_left_is_said_so_on_the_page(waiting_url, browser):  # noqa: F811
+    # dora indicators 4s4s with the hand's two 4s: every 4s in sight; the page says no copy
+    # left instead of "ron cannot be won", and 2z is still valued
+    browser.get(waiting_url + "/")
+    form = browser.find_element(By.ID, "context")
+    Select(form.find_element(By.NAME, "seat_wind")).select_by_value("S")
+    form.find_element(By.NAME, "dora_indicators").send_keys("4s4s")
+    browser.find_element(By.ID, "file").send_keys(str(PHOTO))
+    WebDriverWait(browser, 30).until(lambda d: "Tenpai" in d.find_element(By.ID, "headline").text,
+                                     message="no waits shown")
+    items = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#lines li.wait")]
+    assert items[0].splitlines() == ["4s · 0 left", "no copy left: all four are in sight, no win on it"]
+    assert items[1].startswith("2z · 2 left")
+
+
+def test_a_context_the_scorer_refuses_falls_back_to_the_waits(waiting_url, browser):  # noqa: F811
+    # four 1m dora indicators: /api/score checks a photo's context on its own, before the tiles,
+    # and answers 422 ("context: 5 copies of 1m": its check hands hold a 1m); the hand in play
+    # (234m067p44567s22z, no 1m) is fine, and /api/waits answers: its waits are shown
+    browser.get(waiting_url + "/")
+    form = browser.find_element(By.ID, "context")
+    Select(form.find_element(By.NAME, "seat_wind")).select_by_value("S")
+    form.find_element(By.NAME, "dora_indicators").send_keys("1m1m1m1m")
+    browser.find_element(By.ID, "file").send_keys(str(PHOTO))
+    WebDriverWait(browser, 30).until(lambda d: "Tenpai" in d.find_element(By.ID, "headline").text
+                                     or "Could not" in d.find_element(By.ID, "status").text,
+                                     message="neither the waits nor an error")
+    assert browser.find_element(By.ID, "headline").text == "Tenpai — waits 4s 2z (4 left)"
+    assert "Could not" not in browser.find_element(By.ID, "status").text
+
+
+class DrawnTileReader(WaitingReader):
+    """The sample with a 14th tile, 5z, drawn at the right end of the row (the boxes squeezed
+    to 90 % across to make room, one tile's step on)."""
+
+    def read(self, img) -> Detections:
+        d = super().read(img)
+        sx = img.shape[1] / TRUTH["image"]["width"]
+        squeezed = [Detection(t.tile, (t.box[0] * .9, t.box[1], t.box[2] * .9, t.box[3]), t.confidence)
+                    for t in d.tiles]
+        last = squeezed[-1].box
+        step = (last[0] - squeezed[-2].box[0])
+        extra = Detection("5z", (last[0] + step, last[1] - 6 * sx, last[2] + step, last[3] - 6 * sx), 0.97)
+        return Detections(d.width, d.height, squeezed + [extra])
+
+
+@pytest.fixture(scope="module")
+def drawn_url():
+    yield from _serve(DrawnTileReader())
+
+
+def test_fourteen_tiles_are_a_hand_in_play_without_not_a_win_noise(drawn_url, browser):  # noqa: F811
+    # 234m067p44567s22z + 5z: not a complete hand, one discard (5z) from tenpai on 4s and 2z;
+    # the page shows the discard choices, not the scorer's "Not a win as read: ..." reasons
+    browser.get(drawn_url + "/")
+    browser.find_element(By.ID, "file").send_keys(str(PHOTO))
+    WebDriverWait(browser, 30).until(lambda d: "discard" in d.find_element(By.ID, "headline").text,
+                                     message="no discard choices for the 14-tile photo")
+    assert browser.find_element(By.ID, "headline").text == "Shanten 0: choose a discard"
+    first = browser.find_element(By.CSS_SELECTOR, "#lines li.discard").text.splitlines()[0]
+    assert first == "Discard 5z → tenpai"
+    assert "Not a win" not in _lines(browser) and "not a complete hand" not in browser.page_source
+    assert browser.find_element(By.ID, "result-title").text == "Waits"

@@ -352,13 +352,19 @@ def read_hand_in_play(image: Any, ruleset: str = "riichi", *, reader=None, weigh
     """The tiles of a hand in play in a photo, read and grouped as :func:`score_photo` reads
     and groups a winning hand (the same reader, :func:`parse_layout` and its corrections), for
     ``tilescope waits``: ``(concealed, melds, dora indicators, warnings)`` as Tile and
-    :class:`scoring.hand.Meld` tuples. A tile set apart (the tile just drawn) joins the
-    concealed tiles. ``weights``/``tile_set``/``fixes``/``melds``: as ``score_photo``. Raises PhotoError when the
+    :class:`scoring.hand.Meld` tuples (:func:`layout_in_play` then :func:`hand_in_play`).
+    ``weights``/``tile_set``/``fixes``/``melds``: as ``score_photo``. Raises PhotoError when the
     photo shows no tile, ImageError for an unreadable image, and PhotoError for a meld the
     layout could not make legal."""
-    from scoring.hand import Meld
-    from scoring.tiles import TileError, parse_tile, parse_tiles
+    return hand_in_play(layout_in_play(image, ruleset, reader=reader, weights=weights, tile_set=tile_set,
+                                       fixes=fixes, melds=melds))
 
+
+def layout_in_play(image: Any, ruleset: str = "riichi", *, reader=None, weights: str | None = None,
+                   tile_set=None, fixes: dict[int, str] | None = None,
+                   melds: dict[tuple[int, int], str] | None = None) -> Layout:
+    """The layout of a hand in play in a photo, fixes and declared melds applied (its
+    numbering is the one ``--fix N=TILE`` uses). Raises as :func:`read_hand_in_play`."""
     if reader is None and weights:
         reader = get_reader(weights)
     grouped = group(_read(image, _reading_with(reader, tile_set)).detections, ruleset)
@@ -372,6 +378,16 @@ def read_hand_in_play(image: Any, ruleset: str = "riichi", *, reader=None, weigh
             _, layout = reparse_fixed(layout, grouped.detections, fixes, declared=declared_melds(melds))
         except ValueError as exc:
             raise PhotoError(str(exc)) from None
+    return layout
+
+
+def hand_in_play(layout: Layout) -> tuple[tuple, tuple, tuple, list[LayoutWarning]]:
+    """``(concealed, melds, dora indicators, warnings)`` of a hand in play's layout: a tile set
+    apart (the tile just drawn) joins the concealed tiles; the warnings a winning hand owes are
+    left out. Raises PhotoError when the tiles make no hand."""
+    from scoring.hand import Meld
+    from scoring.tiles import TileError, parse_tile, parse_tiles
+
     req = layout.tile_request
     try:
         concealed = tuple(parse_tiles(req.get("concealed", "")))

@@ -7,7 +7,8 @@
   leaves and the tiles that then help (kinds and copies left), waits valued for a discard
   that leaves the hand tenpai.
 - ``PHOTO``: the same for the hand read from a photo (13 or 14 tiles, melds as the layout
-  groups them, the dora row when one is seen).
+  groups them, the dora row when one is seen), after the tiles read, numbered as ``tilescope
+  score`` numbers them: ``--fix N=TILE`` and ``--meld N-M=TYPE`` correct the reading.
 
 ``--json`` prints the result of ``docs/waits-json.md``. Exit codes: 0 done, 1 a photo whose
 hand could not be read, 2 bad usage or a malformed or impossible hand (message on stderr).
@@ -36,6 +37,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("reading a photo")
     g.add_argument("--weights", metavar="PATH", help="detector weights (default the bundled model)")
     g.add_argument("--set", metavar="NAME|FILE", help="read with a learned tile set (tilescope set)")
+    g.add_argument("--fix", action="append", default=[], metavar="N=TILE",
+                   help="tile N (reading order, see the report) is really TILE; repeatable")
+    g.add_argument("--meld", action="append", default=[], metavar="N-M=TYPE",
+                   help="tiles N to M are an exposed meld of TYPE (chi, pon, daiminkan, kakan, "
+                        "ankan) or part of the concealed hand (concealed); repeatable")
 
 
 def context_from_flags(args) -> dict:
@@ -75,19 +81,46 @@ def _text_hand(text: str):
     return concealed, melds
 
 
+def _split(pay: dict) -> str:
+    """A tsumo's payment as players say it: ``1300/2600`` (non-dealers/dealer), ``2600 all``."""
+    if "from_each" in pay:
+        return f"{pay['from_each']} all"
+    if "from_dealer" in pay:
+        return f"{pay['from_non_dealer']}/{pay['from_dealer']}"
+    return ""
+
+
 def _value(result: dict) -> str:
-    """One win in a few words: ``3900 (2 han 40 fu: ittsu)``, ``no yaku``, MCR points."""
+    """One win in a few words: ``3900 (2 han 40 fu: ittsu)``, ``no yaku``, MCR points; a tsumo
+    with its split, ``5200 = 1300/2600 (...)``."""
     if "han" in result:
         from scoring.riichi.limits import value_words
         if not result.get("valid"):
             return "no yaku"
         d = result.get("dora") or {}
-        yaku = ", ".join([y["name"] for y in result["yaku"]]
-                         + [f"{name} {d[key]}" for key, name in (("dora", "dora"), ("aka", "aka"), ("ura", "ura"))
-                            if d.get(key)])
-        return f"{result['payment']['total']} ({value_words(result)}: {yaku})"
+        words = value_words(result)
+        # a yakuman's value already names its yakuman: naming them again repeated the line
+        names = [y["name"] for y in result["yaku"] if y["han"] < 13 or y["name"] not in words]
+        yaku = ", ".join(names + [f"{name} {d[key]}" for key, name in
+                                  (("dora", "dora"), ("aka", "aka"), ("ura", "ura")) if d.get(key)])
+        split = _split(result["payment"])
+        return (f"{result['payment']['total']}" + (f" = {split}" if split else "")
+                + f" ({words}" + (f": {yaku}" if yaku else "") + ")")
     total = result.get("total_without_flowers", result.get("total"))
-    return f"{total} points" + ("" if result.get("valid") else " (under 8: no win)")
+    fans = ", ".join(f["name"] + (f" x{f['count']}" if f.get("count", 1) > 1 else "") for f in result.get("fans", ()))
+    return f"{total} points" + (f" ({fans})" if fans else "") + ("" if result.get("valid") else ": under 8, no win")
+
+
+def _wait_line(w, indent: str) -> str:
+    """One wait: its copies left, then its ron and tsumo values, or why it cannot be won."""
+    from scoring.tiles import tile
+    from scoring.waits import FURITEN_NO_RON
+
+    head = f"{indent}{tile(w.kind)!s:<3} {w.left} left   "
+    if w.no_copy_left:
+        return head + "no copy left: all four are in sight, no win on it"
+    ron = FURITEN_NO_RON if w.furiten else _value(w.ron)
+    return head + f"ron {ron}   tsumo {_value(w.tsumo)}"
 
 
 def _tiles_left(accept) -> str:
@@ -104,16 +137,18 @@ def format_report(report) -> str:
     from scoring.tiles import to_mpsz, to_unicode, tile
 
     melds = "".join(f"  +{m.type} {to_mpsz(m.tiles)}" for m in report.melds)
+    glyphs = "  ".join([to_unicode(sorted(report.concealed, key=lambda t: t.kind))]
+                       + [to_unicode(m.tiles) for m in report.melds])
     lines = [f"Hand:    {to_mpsz(report.concealed)}{melds}  ({report.tiles} tiles)",
-             f"         {to_unicode(sorted(report.concealed, key=lambda t: t.kind))}",
+             f"         {glyphs}",
              f"Shanten: {report.shanten} ({_words(report.shanten)})"]
     if report.tiles == 13:
         if report.waits:
             lines.append(f"Waits:   {' '.join(str(tile(w.kind)) for w in report.waits)}  "
                          f"({sum(w.left for w in report.waits)} tiles left)")
             for w in report.waits:
-                lines.append(f"  {tile(w.kind)!s:<3} {w.left} left   ron {_value(w.ron)}   tsumo {_value(w.tsumo)}")
-                if w.note:
+                lines.append(_wait_line(w, "  "))
+                if w.note and not w.no_copy_left:
                     lines.append(f"          {w.note}")
         elif report.accept:
             lines.append(f"Helps:   {_tiles_left(report.accept)}")
@@ -128,30 +163,56 @@ def format_report(report) -> str:
                 line += "  FURITEN"
             lines.append(line)
             for w in d.waits:
-                lines.append(f"        wait {tile(w.kind)!s:<3} ron {_value(w.ron)}   tsumo {_value(w.tsumo)}"
-                             + (f"   ({w.note})" if w.note else ""))
+                lines.append(_wait_line(w, "        wait ")
+                             + (f"   ({w.note})" if w.note and not w.no_copy_left else ""))
     lines += [f"Note:    {n}" for n in report.notes]
     return "\n".join(lines)
 
 
-def _photo_hand(args):
-    """(concealed, melds, dora indicators, warnings) of the hand read from ``args.photo``;
-    PhotoError or ImageError when it cannot be read."""
-    from vision.pipeline import read_hand_in_play
+def _photo_layout(args):
+    """The layout of the hand read from ``args.photo``, ``--fix`` and ``--meld`` applied;
+    PhotoError or ImageError when it cannot be read, FixSpecError for a malformed fix."""
+    from vision.fixspec import parse_fixes, parse_melds
+    from vision.pipeline import layout_in_play
 
-    ruleset = args.ruleset or "riichi"
-    return read_hand_in_play(args.photo, ruleset=ruleset, weights=args.weights, tile_set=args.set)
+    fixes, melds = parse_fixes(args.fix), parse_melds(args.meld)
+    return layout_in_play(args.photo, ruleset=args.ruleset or "riichi", weights=args.weights,
+                          tile_set=args.set, fixes=fixes or None, melds=melds or None)
+
+
+def _photo_lines(args, layout, warnings) -> list[str]:
+    """The tiles read, one line per group with their reading-order numbers (the N of
+    ``--fix N=TILE``, as ``tilescope score`` shows them), and the layout's warnings, each fix
+    said once."""
+    from vision.report import group_lines, warning_lines
+
+    lines = [f"{args.photo}: {len(layout.order)} tiles read"] + group_lines(layout)
+    if warnings:
+        lines += ["Warnings:"] + warning_lines(warnings)
+    return lines
+
+
+def _flag_words(message: str) -> str:
+    """A scoring message naming request fields, in this command's flag words."""
+    return message.replace("dora_indicators:", "--dora:").replace("ura_dora_indicators:", "--ura:") \
+        .replace("give seen tiles as discards", "give seen tiles with --discards")
 
 
 def run(args) -> int:
     from scoring.hand import HandError
     from scoring.tiles import TileError, parse_tiles
     from scoring.waits import hand_waits
+    from vision.fixspec import FixSpecError
+    from vision.pipeline import hand_in_play
 
     if (args.text is None) == (args.photo is None):
         print("tilescope waits: give a PHOTO or --text, one of the two", file=sys.stderr)
         return 2
-    warnings = []
+    if args.text is not None and (args.fix or args.meld):
+        print(f"tilescope waits: {'--fix' if args.fix else '--meld'} corrects a photo's reading; "
+              "with --text, type the hand as it is", file=sys.stderr)
+        return 2
+    warnings, photo_lines = [], []
     try:
         ctx = context_from_flags(args)
         discards = tuple(parse_tiles(args.discards))
@@ -159,15 +220,20 @@ def run(args) -> int:
             concealed, melds = _text_hand(args.text)
         else:
             try:
-                concealed, melds, dora, warnings = _photo_hand(args)
+                layout = _photo_layout(args)
+                concealed, melds, dora, warnings = hand_in_play(layout)
+            except FixSpecError as exc:
+                print(f"tilescope waits: {exc}", file=sys.stderr)
+                return 2
             except ValueError as exc:       # PhotoError, ImageError: the photo, not the flags
                 print(f"tilescope waits: {exc}", file=sys.stderr)
                 return 1
+            photo_lines = _photo_lines(args, layout, warnings)
             if dora and not ctx.get("dora_indicators") and ctx["ruleset"] == "riichi":
                 ctx["dora_indicators"] = dora
         report = hand_waits(concealed, melds, ctx, discards, discards_given=bool(args.discards))
     except (HandError, TileError) as exc:
-        print(f"tilescope waits: {exc}", file=sys.stderr)
+        print(f"tilescope waits: {_flag_words(str(exc))}", file=sys.stderr)
         return 2
     if args.win:
         print("tilescope waits: note: each wait is valued both by ron and by tsumo; --win changes nothing",
@@ -181,8 +247,7 @@ def run(args) -> int:
         from vision.commands.hand import assumed_line
         args.win = "ron"            # both are shown: nothing assumed about the win
         line = assumed_line(args, report.ruleset)
-        text = format_report(report)
-        for w in warnings:
-            text += f"\nWarning: {w.message}" + (f" ({w.fix})" if w.fix else "")
-        print((line + "\n" if line else "") + text)
+        text = "\n".join(photo_lines + ([""] if photo_lines else []) + ([line] if line else [])
+                         + [format_report(report)])
+        print(text)
     return 0

@@ -444,9 +444,18 @@ async function score() {
   try {
     const resp = await fetch("/api/score", { method: "POST", body, signal: ctl.signal });
     answer = await resp.json();
-    if (!resp.ok) throw new Error(answer.error || `server answered ${resp.status}`);
+    if (!resp.ok) throw Object.assign(new Error(answer.error || `server answered ${resp.status}`),
+      { status: resp.status });
   } catch (e) {
     if (e.name === "AbortError") return;
+    // a hand the scorer refuses as a win (its context makes a fifth copy with the tile it
+    // would win on...) may still be a hand in play that /api/waits can answer
+    if (e.status === 422 && seq === state.seq && await waits(body, seq, null)) {
+      state.data = null;
+      markStale(null);
+      draw();
+      return;
+    }
     if (seq === state.seq) {
       // an answer for other inputs must not stay on screen as if it were this one's
       state.data = null;
@@ -499,6 +508,7 @@ function scoredWith(req) {
 
 function clearResult() {
   markStale(null);
+  inPlay(false);
   $("result-section").hidden = true;
   for (const id of ["hand", "headline", "scored-with", "lines", "verdict"]) $(id).textContent = "";
 }
@@ -579,6 +589,7 @@ function li(text, value) {
 
 function showResult(data) {
   $("result-section").hidden = false;
+  inPlay(false);
   const req = data.request, res = data.result || {};
   const hand = $("hand");
   hand.textContent = "";
@@ -676,29 +687,35 @@ function waitsForm(body) {
   return form;
 }
 
-// scored: the /api/score answer, whose reason the hand is no win stays on screen
+// scored: the /api/score answer (null when it refused the hand); true when the waits are shown
 async function waits(body, seq, scored) {
   let answer;
   try {
     const resp = await fetch("/api/waits", { method: "POST", body: waitsForm(body) });
     answer = await resp.json();
-    if (!resp.ok) return;       // not a hand in play either: the score's message stands
+    if (!resp.ok) return false;       // not a hand in play either: the score's message stands
   } catch (e) {
-    return;
+    return false;
   }
-  if (seq !== state.seq) return;
+  if (seq !== state.seq) return false;
   showWaits(answer, scored);
+  return true;
 }
 
-// One win in a few words: "3900 (2 han 40 fu)", "no yaku", "24 points", "under 8 points"
+// One win in a few words: "3900 (2 han 40 fu: ittsu)", "no yaku", "24 points (Full Flush...)"
 function winWords(r) {
   if (!r || r.error) return "cannot be won";
   if (r.han !== undefined) {
     if (!r.valid) return "no yaku";
-    return `${r.payment.total} (${r.limit ? `${r.limit}, ${r.han} han` : `${r.han} han ${r.fu} fu`})`;
+    const d = r.dora || {};
+    const names = (r.yaku || []).map((y) => y.name)
+      .concat([["dora", "dora"], ["aka", "red"], ["ura", "ura"]].filter(([k]) => d[k]).map(([k, n]) => `${n} ${d[k]}`));
+    const value = r.limit ? `${r.limit}, ${r.han} han` : `${r.han} han ${r.fu} fu`;
+    return `${r.payment.total} (${value}${names.length ? `: ${names.join(", ")}` : ""})`;
   }
   const pts = r.total_without_flowers !== undefined ? r.total_without_flowers : r.total;
-  return r.valid ? `${pts} points` : `${pts} points: under 8, no win`;
+  const fans = (r.fans || []).map((f) => f.count > 1 ? `${f.name} ×${f.count}` : f.name).join(", ");
+  return r.valid ? `${pts} points${fans ? ` (${fans})` : ""}` : `${pts} points: under 8, no win`;
 }
 
 function shantenWords(s) {
@@ -715,9 +732,11 @@ function waitItem(w, prefix = "") {
   e.classList.add("wait");
   const v = document.createElement("span");
   v.className = "v";
-  v.textContent = `ron ${winWords(w.ron)} · tsumo ${winWords(w.tsumo)}`;
+  // no copy left: no win takes it, whatever its values; furiten: its ron is not paid
+  v.textContent = w.no_copy_left ? "no copy left: all four are in sight, no win on it"
+    : `ron ${w.furiten ? "furiten: no ron" : winWords(w.ron)} · tsumo ${winWords(w.tsumo)}`;
   e.appendChild(v);
-  if (w.note) {
+  if (w.note && !w.no_copy_left) {
     const p = document.createElement("p");
     p.className = "note";
     p.textContent = w.note;
@@ -726,8 +745,16 @@ function waitItem(w, prefix = "") {
   return e;
 }
 
+// A hand in play has no win yet: the section is titled "Waits" and the win-only fields are
+// hidden (a complete 14-tile hand keeps them: setting its winning tile scores it)
+function inPlay(yes) {
+  document.body.classList.toggle("in-play", yes);
+  $("result-title").textContent = yes ? "Waits" : "Value";
+}
+
 function showWaits(data, scored) {
   $("result-section").hidden = false;
+  inPlay(!data.complete);
   const hand = $("hand"), head = $("headline"), lines = $("lines");
   hand.textContent = "";
   hand.appendChild(group(splitMpsz(data.concealed)));
@@ -757,8 +784,6 @@ function showWaits(data, scored) {
   } else {
     head.textContent = data.complete ? "Complete hand: set the winning tile apart to score it"
       : `Shanten ${data.shanten}: choose a discard`;
-    const why = ((scored || {}).result || {}).error;
-    if (why) lines.appendChild(li(`Not a win as read: ${inPageWords(why)}`));
     for (const d of data.discards.slice(0, 8)) {
       const e = li(`Discard ${d.discard} → ${shantenWords(d.shanten)}`);
       e.classList.add("discard");
