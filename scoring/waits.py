@@ -25,10 +25,10 @@ but as the red five when the hand holds the three plain fives of its suit.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Sequence
 
-from .hand import HandError, HandRequest, Meld, four_plain_fives, validate_meld
+from .hand import HandError, HandRequest, Meld, _as_tiles, four_plain_fives, validate_meld
 from .shanten import COMPLETE, TENPAI, Accept, accepting, shanten
 from .tiles import NUM_KINDS, Tile, TileError, check_physical, counts34, tile
 
@@ -150,12 +150,33 @@ class WaitsReport:
         return out
 
 
+_TABLE_FIELDS = frozenset(f.name for f in fields(HandRequest)) - set(_WIN_FIELDS)
+
+
 def _context(context: dict | None) -> dict:
+    """The table's facts as HandRequest fields; indicators may be mpsz text ("3s")."""
+    if context is not None and not isinstance(context, dict):
+        raise HandError(f"context must be a dict of HandRequest fields, got {type(context).__name__}")
     ctx = dict(context or {})
-    for name in _WIN_FIELDS:
-        if name in ctx:
+    for name in ctx:
+        if name in _WIN_FIELDS:
             raise HandError(f"context: {name!r} is the hand or the win, not the table")
+        if name not in _TABLE_FIELDS:
+            raise HandError(f"context: unknown key {name!r} (the table's keys: "
+                            f"{', '.join(sorted(_TABLE_FIELDS))})")
+    for name in ("dora_indicators", "ura_dora_indicators"):
+        if name in ctx:
+            ctx[name] = _as_tiles(name, ctx[name])
     return ctx
+
+
+def _as_melds(melds) -> tuple[Meld, ...]:
+    """``melds`` as a tuple of Meld; HandError naming what to pass for anything else (a
+    string would otherwise count its characters as melds)."""
+    if not isinstance(melds, (list, tuple)) or not all(isinstance(m, Meld) for m in melds):
+        raise HandError("melds must be a sequence of scoring.hand.Meld, e.g. (Meld('pon', "
+                        f"'777z'),), got {type(melds).__name__}")
+    return tuple(melds)
 
 
 def _check_visible(hand: Sequence[Tile], melds: Sequence[Meld], ctx: dict, discards: Sequence[Tile]) -> None:
@@ -191,15 +212,16 @@ def hand_waits(concealed: Sequence[Tile], melds: Sequence[Meld] = (), context: d
                discards: Sequence[Tile] = (), discards_given: bool | None = None) -> WaitsReport:
     """Shanten, waits and their values, or the discards table, of a hand in play.
 
-    ``concealed``: 13 or 14 tiles less 3 per meld. ``context``: HandRequest fields for the
+    ``concealed``: 13 or 14 tiles less 3 per meld (Tile objects or mpsz text). ``melds``:
+    :class:`scoring.hand.Meld` values (``Meld("pon", "777z")``). ``context``: HandRequest fields for the
     table (``ruleset``, ``seat_wind``, ``round_wind``, ``riichi``, ``dora_indicators``,
     ``rules``...; not the hand nor the win). ``discards``: the player's own discards (furiten;
     they and the indicators count as visible tiles). Raises HandError for a wrong tile count,
     an illegal meld, more copies of a tile than a set holds, or a context the scorer refuses.
     """
-    concealed, melds = tuple(concealed), tuple(melds)
+    concealed, melds = _as_tiles("concealed", concealed), _as_melds(melds)
     ctx = _context(context)
-    discards = tuple(discards)
+    discards = _as_tiles("discards", discards)
     given = bool(discards) if discards_given is None else discards_given
     ruleset = ctx.get("ruleset", "riichi")
     if len(melds) > 4:
