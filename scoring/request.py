@@ -286,7 +286,7 @@ _SWITCHES = ("last_wall_tile", "replacement_tile", "robbing_kong", "ippatsu", "t
 _COUNTS = ("honba", "riichi_sticks", "flowers")      # their ranges: scoring.hand.check
 
 
-def _table_problem(table: dict[str, Any]) -> None:
+def _check_table(table: dict[str, Any]) -> None:
     """Refuse a table fact of the wrong kind, named by its keyword (the JSON key's name):
     TypeError for a wrong type, HandError for a word that is not one of its choices."""
     for name, choices in _CHOICES.items():
@@ -355,7 +355,7 @@ def request_from_text(text: str, *, win: str, ruleset: str = "riichi", win_tile:
                  last_wall_tile=last_wall_tile, replacement_tile=replacement_tile,
                  robbing_kong=robbing_kong, ippatsu=ippatsu, tenhou=tenhou, chiihou=chiihou,
                  last_copy=last_copy, win_tile_shown=win_tile_shown)
-    _table_problem(table)
+    _check_table(table)
     return HandRequest(concealed=concealed, melds=melds, win_tile=win_at, rules=_rules(rules),
                        dora_indicators=_indicators(dora_indicators, "dora_indicators"),
                        ura_dora_indicators=_indicators(ura_dora_indicators, "ura_dora_indicators"),
@@ -378,3 +378,15 @@ def request_from_json(request: dict | str) -> HandRequest:
         raise TypeError(f"request_from_json takes a request dict or its JSON text "
                         f"(docs/hand-json.md), got {type(request).__name__}")
     return parse_request(request)
+
+
+def as_request(req: Any, who: str) -> HandRequest:
+    """``req`` as a :class:`HandRequest` for the Python function ``who``: one already, or a
+    request dict (:func:`parse_request`: HandError naming a malformed key); TypeError saying
+    what to pass for anything else."""
+    if isinstance(req, HandRequest):
+        return req
+    if isinstance(req, dict):
+        return parse_request(req)
+    raise TypeError(f"{who} takes a HandRequest or a request dict (docs/hand-json.md), got "
+                    f"{type(req).__name__} (scoring.request_from_text reads a typed hand)")

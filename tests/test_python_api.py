@@ -122,3 +122,17 @@ def test_score_photo_takes_fixes_by_number():
     # tile 3 in reading order is the 4p (tests/test_pipeline.py): fixed to 1p, as there
     photo = _photo(fixes={"3": "1p"})
     assert tiles(photo.request.to_json()["concealed"]) == tiles("23m106p678s88s")
+
+
+def test_verdict_takes_a_request_dict():
+    from scoring.verdict import check
+    # the hand above, declared: a complete hand with a yaku (chun), so the win stands
+    assert check(JSON).to_json() == check(parse_request(JSON)).to_json()
+    assert check(JSON).valid is True
+
+
+@pytest.mark.parametrize("call", ["score_hand", "check"])
+def test_a_request_of_another_type_is_refused_saying_what_to_pass(call):
+    from scoring.verdict import check
+    with pytest.raises(TypeError, match=rf"^{call} takes a HandRequest or a request dict .*got str .*request_from_text"):
+        {"score_hand": score_hand, "check": check}[call](HAND)
