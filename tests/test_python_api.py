@@ -20,7 +20,8 @@ JSON = {"ruleset": "riichi", "concealed": "234m456p678s8s", "melds": [{"type": "
 
 def test_top_level_names():
     assert {"request_from_text", "request_from_json", "score_hand", "HandRequest"} <= set(scoring.__all__)
-    assert {"score_photo", "check_photo"} == set(vision.__all__)
+    assert {"score_photo", "check_photo", "PhotoError"} == set(vision.__all__)
+    assert vision.PhotoError is PhotoError
 
 
 def test_request_from_text_is_the_json_request():

@@ -2,10 +2,11 @@
 
 from typing import TYPE_CHECKING
 
-__all__ = ["score_photo", "check_photo"]
+__all__ = ["score_photo", "check_photo", "PhotoError"]
 
 if TYPE_CHECKING:       # for type checkers and IDEs; at run time the names load lazily below
     from .api import check_photo, score_photo
+    from .judging import PhotoError
 
 
 def __getattr__(name: str):
@@ -14,4 +15,8 @@ def __getattr__(name: str):
         from . import api       # the pipeline's, its errors in the words of their arguments
 
         return getattr(api, name)
+    if name == "PhotoError":    # what score_photo raises for a bad context, fix or winning tile
+        from .judging import PhotoError
+
+        return PhotoError
     raise AttributeError(f"module 'vision' has no attribute {name!r}")
