@@ -62,8 +62,8 @@ def score_hand(req: HandRequest | dict, mcr_rules: McrRules | None = None) -> Ri
         except HandError as exc:
             return ErrorResult(str(exc))
     elif not isinstance(req, HandRequest):
-        raise TypeError(f"score_hand takes a HandRequest or a request dict (docs/hand-json.md), "
-                        f"not {type(req).__name__}")
+        from .request import as_request
+        as_request(req, "score_hand")       # raises TypeError saying what to pass
     try:
         tally = check(req)
         if req.ruleset == "riichi":

@@ -275,3 +275,118 @@ def parse_text_hand(text: str, win_tile: str | None = None,
                 "tile: write the winning tile last, or name it separately (--win-tile)")
         win = tiles.pop()
     return tuple(tiles), tuple(melds), win
+
+
+# ---- the Python constructors: request_from_text, request_from_json ----
+
+_CHOICES = {"ruleset": ("riichi", "mcr"), "win": ("tsumo", "ron"), "seat_wind": tuple("ESWN"),
+            "round_wind": tuple("ESWN"), "riichi": ("none", "riichi", "double")}
+_SWITCHES = ("last_wall_tile", "replacement_tile", "robbing_kong", "ippatsu", "tenhou",
+             "chiihou", "last_copy", "win_tile_shown")
+_COUNTS = ("honba", "riichi_sticks", "flowers")      # their ranges: scoring.hand.check
+
+
+def _check_table(table: dict[str, Any]) -> None:
+    """Refuse a table fact of the wrong kind, named by its keyword (the JSON key's name):
+    TypeError for a wrong type, HandError for a word that is not one of its choices."""
+    for name, choices in _CHOICES.items():
+        if table[name] not in choices:
+            raise HandError(f"{name}: one of {', '.join(map(repr, choices))}, got {quoted(table[name])}")
+    for name in _SWITCHES:
+        if not isinstance(table[name], bool):
+            raise TypeError(f"{name}: True or False, got {type(table[name]).__name__}")
+    for name in _COUNTS:
+        if not isinstance(table[name], int) or isinstance(table[name], bool):
+            raise TypeError(f"{name}: a whole number, got {type(table[name]).__name__}")
+
+
+def _rules(rules: Any) -> RiichiRules:
+    """``rules`` as a :class:`RiichiRules`: one already, None (the defaults), or the JSON
+    ``rules`` object (a dict, checked as ``docs/hand-json.md`` says)."""
+    if rules is None:
+        return RiichiRules()
+    if isinstance(rules, RiichiRules):
+        return rules
+    if not isinstance(rules, dict):
+        raise TypeError(f"rules: a RiichiRules or a dict such as {{'aka': False}}, got {type(rules).__name__}")
+    try:
+        return RiichiRules(**_RulesModel.model_validate(rules).model_dump())
+    except ValidationError as exc:
+        raise HandError(_explain(exc).replace("bad request: ", "rules: ", 1)) from None
+
+
+def _indicators(value: Any, name: str) -> tuple[Tile, ...]:
+    if isinstance(value, str):
+        return _tiles(value, name)
+    if isinstance(value, (tuple, list)) and all(type(t) is Tile for t in value):
+        return tuple(value)
+    raise TypeError(f"{name}: tiles in mpsz such as '4m7z', got {type(value).__name__}")
+
+
+def request_from_text(text: str, *, win: str, ruleset: str = "riichi", win_tile: str | None = None,
+                      seat_wind: str = "E", round_wind: str = "E", riichi: str = "none",
+                      dora_indicators: str = "", ura_dora_indicators: str = "",
+                      honba: int = 0, riichi_sticks: int = 0, rules: RiichiRules | dict | None = None,
+                      flowers: int = 0, last_wall_tile: bool = False, replacement_tile: bool = False,
+                      robbing_kong: bool = False, ippatsu: bool = False, tenhou: bool = False,
+                      chiihou: bool = False, last_copy: bool = False, win_tile_shown: bool = True,
+                      short_hand: bool = False) -> HandRequest:
+    """A :class:`HandRequest` from a hand typed as ``tilescope hand --text`` reads it.
+
+    ``text``: ``"234m456p678s8s8s +pon 777z"``, the concealed tiles in mpsz with the winning
+    tile written last (or named by ``win_tile``), then ``+chi``/``+pon``/``+kan``/``+kakan``/
+    ``+ankan`` melds (:func:`parse_text_hand`). The keywords are the table facts, named and
+    valued as the JSON request's keys (``docs/hand-json.md``): ``win`` (``"tsumo"`` or
+    ``"ron"``, no default), ``seat_wind``, ``round_wind``, ``riichi``, ``dora_indicators``
+    (mpsz text) … ``rules``: a :class:`RiichiRules` or the JSON ``rules`` object.
+    ``short_hand``: as :func:`parse_text_hand` (a verdict on a hand one tile short).
+
+    Raises HandError (a ValueError) naming a malformed hand or a bad value, TypeError naming
+    a keyword of the wrong type (an unknown keyword: Python's own TypeError). Does not check
+    that the hand is possible: :func:`scoring.score_hand` does.
+    """
+    if not isinstance(text, str):
+        hint = "; a request dict goes to request_from_json" if isinstance(text, dict) else ""
+        raise TypeError(f"request_from_text takes the hand as text such as "
+                        f"'234m456p678s8s8s +pon 777z', got {type(text).__name__}{hint}")
+    concealed, melds, win_at = parse_text_hand(text, win_tile, short_hand)
+    table = dict(win=win, ruleset=ruleset, seat_wind=seat_wind, round_wind=round_wind,
+                 riichi=riichi, honba=honba, riichi_sticks=riichi_sticks, flowers=flowers,
+                 last_wall_tile=last_wall_tile, replacement_tile=replacement_tile,
+                 robbing_kong=robbing_kong, ippatsu=ippatsu, tenhou=tenhou, chiihou=chiihou,
+                 last_copy=last_copy, win_tile_shown=win_tile_shown)
+    _check_table(table)
+    return HandRequest(concealed=concealed, melds=melds, win_tile=win_at, rules=_rules(rules),
+                       dora_indicators=_indicators(dora_indicators, "dora_indicators"),
+                       ura_dora_indicators=_indicators(ura_dora_indicators, "ura_dora_indicators"),
+                       **table)
+
+
+def request_from_json(request: dict | str) -> HandRequest:
+    """A :class:`HandRequest` from one JSON request (``docs/hand-json.md``): the decoded
+    object (a dict) or its JSON text. Raises HandError naming a malformed request (as
+    :func:`parse_request`), TypeError for anything but a dict or a str."""
+    if isinstance(request, (str, bytes)):
+        from json import JSONDecodeError, loads
+        try:
+            request = loads(request)
+        except JSONDecodeError as exc:
+            raise HandError(f"not JSON: {exc}") from None
+        if not isinstance(request, dict):
+            raise HandError(f"a request is a JSON object, got {json_kind(request)}")
+    elif not isinstance(request, dict):
+        raise TypeError(f"request_from_json takes a request dict or its JSON text "
+                        f"(docs/hand-json.md), got {type(request).__name__}")
+    return parse_request(request)
+
+
+def as_request(req: Any, who: str) -> HandRequest:
+    """``req`` as a :class:`HandRequest` for the Python function ``who``: one already, or a
+    request dict (:func:`parse_request`: HandError naming a malformed key); TypeError saying
+    what to pass for anything else."""
+    if isinstance(req, HandRequest):
+        return req
+    if isinstance(req, dict):
+        return parse_request(req)
+    raise TypeError(f"{who} takes a HandRequest or a request dict (docs/hand-json.md), got "
+                    f"{type(req).__name__} (scoring.request_from_text reads a typed hand)")

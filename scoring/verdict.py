@@ -117,8 +117,8 @@ def check(req: HandRequest, declared: str = "hu", revealed: bool = True, discard
           count_as_typed: bool = False) -> Verdict:
     """Rule on a declared win.
 
-    ``req``: the hand as declared. A wrong tile count raises :class:`CountError` unless
-    ``count_as_typed`` confirms that the player holds those tiles: then it is a false win (a
+    ``req``: the hand as declared (a HandRequest or a request dict). A wrong tile count
+    raises :class:`CountError` unless ``count_as_typed`` confirms that the player holds those tiles: then it is a false win (a
     wrong number of tiles is a false hu, EMA MCR rules §2.9.2; a false mahjong, chombo, in
     riichi), and the explanation says the ruling rests on the count. ``declared``: what the
     player called; only ``"hu"`` (a win: ron/tsumo/hu/mahjong) is ruled on. ``revealed``: the hand was laid open (MCR penalties
@@ -127,6 +127,9 @@ def check(req: HandRequest, declared: str = "hu", revealed: bool = True, discard
     chombo as a standings penalty. Raises HandError for an impossible request (five of a kind,
     contradictory flags, an unknown ``declared``).
     """
+    if not isinstance(req, HandRequest):        # a request dict, or a TypeError saying what to pass
+        from .request import as_request
+        req = as_request(req, "check")
     if declared not in DECLARED_WINS:
         raise HandError(f"declared must be 'hu' (a declared win), got {declared!r}")
     if declared in WIN_KINDS and declared != req.win:

@@ -6,6 +6,9 @@ Two spellings, one module:
   :func:`parse_melds`), as ``tilescope score`` and ``tilescope check PHOTO`` take them;
 - the JSON form fields ``fixes`` and ``melds`` of the HTTP API (:func:`fixes_from_json`,
   :func:`melds_from_json`), which also take the command line's items.
+- the Python arguments ``fixes={3: '5p'}`` and ``melds={(9, 11): 'chi'}`` of
+  :func:`vision.score_photo` (:func:`fixes_from_python`, :func:`melds_from_python`; the
+  pipeline's messages in their words: :func:`in_python_words`).
 
 Both give ``{tile number (1-based): tile code}`` and ``{(first, last): type}``; the tiles and
 types are checked against the photo later (:func:`vision.layout.check_declared`). A malformed
@@ -161,3 +164,75 @@ def melds_from_json(value) -> dict[tuple[int, int], str]:
         return parse_melds(items)
     except FixSpecError as exc:
         raise FixSpecError(in_api_words(str(exc)), exc.code) from None
+
+
+# ---- a Python caller's arguments (vision.score_photo(..., fixes=..., melds=...)) ----
+
+def _number(value: Any) -> int | None:
+    """A tile number as a Python caller writes it: an int (not a bool: True is not tile 1)
+    or its digits."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    return small_int(value) if isinstance(value, str) else None
+
+
+def fixes_from_python(value: Any) -> dict[int, str] | None:
+    """``fixes`` as :func:`vision.score_photo` takes them, ``{3: '5p'}``, checked for shape:
+    TypeError or ValueError naming ``fixes`` for anything else (a list, a key that is no
+    tile number). The tile codes and numbers are checked against the photo later."""
+    if not value:
+        if value is None or isinstance(value, dict):
+            return None
+    if not isinstance(value, dict):
+        raise TypeError(f"fixes: a dict {{tile number: tile code}}, e.g. {{3: '5p'}}, "
+                        f"got {type(value).__name__}")
+    out: dict[int, str] = {}
+    for key, tile in value.items():
+        n = _number(key)
+        if n is None:
+            raise ValueError(f"fixes: key {quoted(key)} is not a tile number (1-based, as the "
+                             "report numbers the tiles), e.g. {3: '5p'}")
+        if not isinstance(tile, str):
+            raise TypeError(f"fixes: tile {n}: a tile code such as '5p', got {type(tile).__name__}")
+        out[n] = tile
+    return out
+
+
+def melds_from_python(value: Any) -> dict[tuple[int, int], str] | None:
+    """``melds`` as :func:`vision.score_photo` takes them, ``{(9, 11): 'chi'}``, checked for
+    shape: TypeError or ValueError naming ``melds`` for anything else. The types and sizes
+    are checked against the photo later (:func:`vision.layout.check_declared`)."""
+    if not value:
+        if value is None or isinstance(value, dict):
+            return None
+    if not isinstance(value, dict):
+        raise TypeError(f"melds: a dict {{(first, last): type}}, e.g. {{(9, 11): 'chi'}}, "
+                        f"got {type(value).__name__}")
+    out: dict[tuple[int, int], str] = {}
+    for span, kind in value.items():
+        ends = tuple(_number(n) for n in span) if isinstance(span, (tuple, list)) else ()
+        if len(ends) != 2 or None in ends:
+            raise ValueError(f"melds: key {quoted(span)} is not (first, last) tile numbers, "
+                             "e.g. {(9, 11): 'chi'}")
+        if not isinstance(kind, str):
+            raise TypeError(f"melds: {ends}: a type such as 'chi', got {type(kind).__name__}")
+        out[ends] = kind
+    return out
+
+
+# the command line's options as a Python caller writes the arguments
+_PYTHON_WORDS = (
+    (re.compile(r"--fix (\d+)=([^\s:]*)"), r"fixes {\1: '\2'}"),
+    (re.compile(r"--fix N=TILE"), "fixes {N: 'TILE'}"),
+    (re.compile(r"--meld (\d+)-(\d+)=([^\s:]*)"), r"melds {(\1, \2): '\3'}"),
+    (re.compile(r"--meld (\d+)-(\d+)\b(?!=)"), r"melds {(\1, \2): ...}"),
+    (re.compile(r"--win-tile ([^\s:]*)"), r"win_tile '\1'"),
+)
+
+
+def in_python_words(message: str) -> str:
+    """A pipeline error naming ``--fix 3=5p``, ``--meld 9-11=chi`` or ``--win-tile 4m`` with
+    the arguments a Python caller passed instead (``fixes {3: '5p'}``…)."""
+    for pattern, words in _PYTHON_WORDS:
+        message = pattern.sub(words, message)
+    return message

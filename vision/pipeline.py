@@ -35,6 +35,7 @@ from scoring.request import parse_request
 
 from .corrections import correct
 from .detections import MAX_BOXES, Detections
+from .fixspec import fixes_from_python, melds_from_python
 from .grouping import NOT_IN_RIICHI, group, without_names  # noqa: F401 - without_names, NOT_IN_RIICHI: public here
 from .judging import Job, Judgement, PhotoError, PhotoRequest, Reading, failed, score
 from .layout import Layout, LayoutWarning
@@ -289,6 +290,7 @@ def score_photo(image: Any, context: dict | None = None, *, reader=None,
     fix, declared group or winning tile, ``vision.imageio.ImageError`` (a ValueError) for an unreadable image,
     and ``vision.detector.ModelError`` when no model can be loaded.
     """
+    fixes, melds = fixes_from_python(fixes), melds_from_python(melds)   # named if malformed
     return _run(image, context, _reading_with(reader, tile_set), fixes, win_tile, score,
                 hand_only=True, melds=melds)
 
@@ -321,6 +323,8 @@ def check_photo(image: Any, context: dict | None = None, *, reader=None,
     from scoring.api import ErrorResult
     from scoring.tiles import TileError, parse_tiles
     from scoring.verdict import check
+
+    fixes, melds = fixes_from_python(fixes), melds_from_python(melds)   # named if malformed
 
     try:
         discard_tiles = tuple(parse_tiles(discards)) if discards else ()

@@ -157,19 +157,20 @@ def assumed_line(args, ruleset: str) -> str | None:
 
 
 def _request_from_args(args, short_hand: bool = False):
-    """The HandRequest of ``--text`` and the flags; ``short_hand``: a hand one tile short is
-    a hand (``check`` rules on it), not one typed without its winning tile."""
-    from scoring.hand import HandRequest, RiichiRules
-    from scoring.request import parse_text_hand
+    """The HandRequest of ``--text`` and the flags (:func:`scoring.request_from_text`);
+    ``short_hand``: a hand one tile short is a hand (``check`` rules on it), not one typed
+    without its winning tile."""
+    from scoring.hand import RiichiRules
+    from scoring.request import request_from_text
     from scoring.tiles import parse_tiles
 
-    concealed, melds, win_tile = parse_text_hand(args.text, args.win_tile, short_hand)
-    return HandRequest(
-        ruleset=args.ruleset or "riichi", concealed=concealed, melds=melds, win_tile=win_tile,
-        win=args.win or "ron", seat_wind=args.seat or "E", round_wind=args.round or "E",
-        last_wall_tile=args.last_tile,
+    return request_from_text(
+        args.text, win_tile=args.win_tile, short_hand=short_hand,
+        ruleset=args.ruleset or "riichi", win=args.win or "ron", seat_wind=args.seat or "E",
+        round_wind=args.round or "E", last_wall_tile=args.last_tile,
         replacement_tile=args.replacement, robbing_kong=args.robbing_kong, riichi=riichi_from_flags(args),
         ippatsu=args.ippatsu, tenhou=args.tenhou, chiihou=args.chiihou,
+        # parsed here: a bad --dora is named by its tiles, as the command line always said it
         dora_indicators=tuple(parse_tiles("".join(args.dora or ()))),
         ura_dora_indicators=tuple(parse_tiles("".join(args.ura or ()))),
         honba=args.honba or 0, riichi_sticks=args.sticks or 0,
