@@ -15,9 +15,9 @@ from scoring.verdict import Verdict, no_ruling
 from test_pipeline import RIICHI, RIICHI_CONTEXT, FakeReader, truth
 from vision import corrections
 from vision.grouping import group
-from vision.judging import Job, Reading, score
+from vision.judging import Job, Reading, TableContext, score
 from vision.layout import LayoutWarning
-from vision.pipeline import check_photo, score_photo, validate_context
+from vision.pipeline import check_photo, score_photo
 
 
 def _first_reading(dets) -> Reading:
@@ -35,7 +35,7 @@ def test_a_clean_photo_is_judged_once_and_no_step_says_anything():
         calls.append(hand)
         return score(hand)
 
-    job = Job(validate_context(RIICHI_CONTEXT), counting, hand_only=True)
+    job = Job(TableContext.of(RIICHI_CONTEXT), counting, hand_only=True)
     reading, notes, seconds = corrections.correct(_first_reading(dets), job)
     assert len(calls) == 1 and notes == []
     assert reading.result.payment.total == 2000 and reading.as_read is reading.detections
