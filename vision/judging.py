@@ -4,9 +4,12 @@ The values passed along the pipeline after the layout live here, so that the sta
 (``vision.pipeline``) and the correction steps (``vision.corrections``) share them without
 importing each other:
 
-- :class:`PhotoRequest`: the request scored, typed (``scoring.hand.HandRequest``) and as
-  written (``docs/hand-json.md``: the context's keys as the caller gave them, the photo's tiles),
-  the written form kept for the JSON edges only;
+- :class:`TableContext`: the context a photo cannot show, checked and typed once at the
+  pipeline's entry (:meth:`TableContext.of`; :func:`validate_context` is its JSON side);
+- :class:`PhotoRequest`: the request scored: the photo's tiles (``vision.layout.TileRequest``),
+  the context, and the scorer's typed ``scoring.hand.HandRequest`` built from both
+  (:func:`typed_hand`); its ``to_json()`` writes it for the JSON edges only
+  (``docs/hand-json.md``);
 - :data:`Judgement`: the scorer's result object (``scoring.riichi.RiichiResult``,
   ``scoring.mcr.McrResult``), the referee's ``scoring.verdict.Verdict``, or
   ``scoring.api.ErrorResult`` for a hand that cannot be valued — each with ``.to_json()``;
@@ -14,7 +17,9 @@ importing each other:
   its request, judgement and warnings;
 - :class:`Job`: what the caller asked for (context, fixes, score or check).
 
-:func:`judge_layout` turns a layout into a judged :class:`Reading`.
+:func:`judge_layout` turns a layout into a judged :class:`Reading`; it is the one place the
+winning tile is chosen when the photo does not set it apart (among ``Layout.win_candidates``,
+:class:`WinChoice`).
 """
 from __future__ import annotations
 
