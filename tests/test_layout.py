@@ -859,3 +859,19 @@ def test_each_layout_module_says_its_job_and_its_functions_stay_short():
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef) and node.end_lineno - node.lineno + 1 > 60:
                 assert "long because" in (ast.get_docstring(node) or ""), f"{path.name}: {node.name}"
+
+
+def test_a_hand_in_play_is_a_typed_value_that_still_unpacks():
+    # 11 tiles in the row and an open pon: 14, the tile just drawn not set apart (the last of
+    # the row); all 11 are concealed tiles, in the row's order; no warning a winning hand owes
+    from vision.pipeline import HandInPlay, read_hand_in_play
+
+    t = Table().row("1234567899m5p").row(["7z", "7z", "7z"], gap=APART)
+    hand = read_hand_in_play(to_detections(t), "riichi")
+    assert isinstance(hand, HandInPlay)
+    concealed, melds, dora, warnings = hand
+    assert (concealed, melds, dora, warnings) == (hand.concealed, hand.melds, hand.dora_indicators,
+                                                  hand.warnings)
+    assert "".join(str(t) for t in hand.concealed) == "1m2m3m4m5m6m7m8m9m9m5p"
+    assert [(m.type, "".join(map(str, m.tiles))) for m in melds] == [("pon", "7z7z7z")]
+    assert not any(w.code in ("win_tile_not_shown", "tile_count") for w in warnings)
