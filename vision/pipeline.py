@@ -76,7 +76,8 @@ class PhotoResult:
     when the hand cannot be valued) or, for :func:`check_photo`, the referee's
     ``scoring.verdict.Verdict``; each has ``to_json()`` (``hand-json.md``).
     ``warnings``: every uncertain step, each with a fix to pass.
-    ``seconds``: time spent per stage (``read``, ``layout``, ``score``).
+    ``seconds``: time spent per stage (``read``, ``layout``, ``score``), each correction step's
+    counted to the stage :data:`vision.corrections.STAGE_OF` names.
     """
 
     detections: Detections
