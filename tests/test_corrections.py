@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from scoring.api import score_json
 from scoring.hand import HandRequest
 from scoring.riichi import RiichiResult
@@ -15,9 +17,9 @@ from scoring.verdict import Verdict, no_ruling
 from test_pipeline import RIICHI, RIICHI_CONTEXT, FakeReader, truth
 from vision import corrections
 from vision.grouping import group
-from vision.judging import Job, Reading, score
+from vision.judging import Job, Reading, TableContext, score
 from vision.layout import LayoutWarning
-from vision.pipeline import check_photo, score_photo, validate_context
+from vision.pipeline import check_photo, score_photo
 
 
 def _first_reading(dets) -> Reading:
@@ -35,7 +37,7 @@ def test_a_clean_photo_is_judged_once_and_no_step_says_anything():
         calls.append(hand)
         return score(hand)
 
-    job = Job(validate_context(RIICHI_CONTEXT), counting, hand_only=True)
+    job = Job(TableContext.of(RIICHI_CONTEXT), counting, hand_only=True)
     reading, notes, seconds = corrections.correct(_first_reading(dets), job)
     assert len(calls) == 1 and notes == []
     assert reading.result.payment.total == 2000 and reading.as_read is reading.detections
@@ -79,6 +81,27 @@ def test_the_request_and_result_are_typed_with_json_at_the_edge():
     assert str(photo.request.hand.win_tile) == "4m" and photo.result.han == 2 and photo.result.fu == 30
     out = photo.to_json()
     assert out["result"] == score_json(out["request"]) == photo.result.to_json()
+
+
+@pytest.mark.parametrize("ruleset, context", [
+    ("riichi", {"win": "ron", "riichi": "riichi", "dora_indicators": "1z"}),
+    ("riichi", {"rules": {"aka": False}, "honba": 2}),
+    ("mcr", {"flowers": 3, "seat_wind": "S"}),
+    ("mcr", {"win_tile_shown": True}),
+])
+def test_the_typed_request_is_its_json_parsed(ruleset, context):
+    # the HandRequest built from the layout's tiles and the typed context is the one
+    # scoring.request.parse_request makes of the request's JSON (docs/hand-json.md), for a
+    # winning tile set apart and for one chosen among candidates (MCR: not shown, whatever
+    # the context says)
+    from scoring.request import parse_request
+    from synthetic_hands import APART, Table, to_detections
+
+    for table in (Table().row("123m456p789s11z22z").row(["2z"], gap=APART),
+                  Table().row("123m456p789s11z222z")):
+        photo = score_photo(to_detections(table), {"ruleset": ruleset, **context})
+        assert photo.request.hand == parse_request(photo.request.to_json())
+    assert photo.layout.win_candidates and photo.request.hand.win_tile_shown is (ruleset != "mcr")
 
 
 def test_a_ruling_held_back_is_a_verdict_with_the_keys_of_no_ruling():

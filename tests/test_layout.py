@@ -195,17 +195,32 @@ def test_misread_flower_beside_the_flowers_is_pointed_out_for_mcr():
 
 
 def test_winning_tile_not_set_apart():
-    # 11123455678999m waits on every tile; read without a gap the rightmost one is the guess
+    # 11123455678999m waits on every tile: read without a gap, the layout names each tile that
+    # could have won, the rightmost first, and chooses none (the judging does: see
+    # test_the_judging_chooses_the_winning_tile_not_set_apart)
     t = Table().row("1112345678999m5m")
-    lay = parse_layout(to_detections(t), "riichi")
-    assert lay.tile_request["win_tile"] == "5m"
-    assert lay.win_candidates[0] == "5m"
-    assert set(lay.win_candidates) == {"1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m"}
-    assert "win_tile_shown" not in lay.tile_request
-    [w] = lay.warnings
+    for ruleset in ("riichi", "mcr"):
+        lay = parse_layout(to_detections(t), ruleset)
+        assert "win_tile" not in lay.tile_request and "win_tile_shown" not in lay.tile_request
+        assert lay.win_candidates[0] == "5m"
+        assert set(lay.win_candidates) == {"1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m"}
+        assert lay.warnings == []
+
+
+def test_the_judging_chooses_the_winning_tile_not_set_apart():
+    # every candidate makes nine gates, a yakuman (scoring/riichi/RULES.md: chuuren poutou),
+    # one value for all (no double yakuman by default): the first, the rightmost 5m, is kept,
+    # with the one warning that names the others and the flag that overrules the choice
+    from vision.judging import Job, TableContext, judge_layout, score
+
+    t = Table().row("1112345678999m5m")
+    dets = to_detections(t)
+    lay = parse_layout(dets, "riichi")
+    judged = judge_layout(dets, lay, Job(TableContext.of({}), score, hand_only=True))
+    assert str(judged.request.hand.win_tile) == "5m" and judged.result.limit == "yakuman"
+    [w] = judged.warnings
     assert w.code == "win_tile_not_shown" and w.fix == "--win-tile 5m"
-    lay = parse_layout(to_detections(t), "mcr")
-    assert lay.tile_request["win_tile_shown"] is False
+    assert "could also be 9m, 8m, 7m, 6m, 4m, 3m, 2m, 1m" in w.message
 
 
 def test_a_missing_tile_is_reported_not_hidden():
@@ -213,7 +228,7 @@ def test_a_missing_tile_is_reported_not_hidden():
     t.tiles.pop(4)                                  # the 5p was not seen
     lay = parse_layout(to_detections(t), "riichi")
     assert "tile_count" in [w.code for w in lay.warnings]
-    assert "win_tile" in lay.tile_request           # the best guess is still given
+    assert "win_tile" in lay.tile_request           # the tile set apart is still given
 
 
 def test_low_confidence_tile_names_the_fix():
@@ -844,3 +859,19 @@ def test_each_layout_module_says_its_job_and_its_functions_stay_short():
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef) and node.end_lineno - node.lineno + 1 > 60:
                 assert "long because" in (ast.get_docstring(node) or ""), f"{path.name}: {node.name}"
+
+
+def test_a_hand_in_play_is_a_typed_value_that_still_unpacks():
+    # 11 tiles in the row and an open pon: 14, the tile just drawn not set apart (the last of
+    # the row); all 11 are concealed tiles, in the row's order; no warning a winning hand owes
+    from vision.pipeline import HandInPlay, read_hand_in_play
+
+    t = Table().row("1234567899m5p").row(["7z", "7z", "7z"], gap=APART)
+    hand = read_hand_in_play(to_detections(t), "riichi")
+    assert isinstance(hand, HandInPlay)
+    concealed, melds, dora, warnings = hand
+    assert (concealed, melds, dora, warnings) == (hand.concealed, hand.melds, hand.dora_indicators,
+                                                  hand.warnings)
+    assert "".join(str(t) for t in hand.concealed) == "1m2m3m4m5m6m7m8m9m9m5p"
+    assert [(m.type, "".join(map(str, m.tiles))) for m in melds] == [("pon", "7z7z7z")]
+    assert not any(w.code in ("win_tile_not_shown", "tile_count") for w in warnings)

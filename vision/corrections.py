@@ -32,7 +32,7 @@ from .detections import Detections
 from .grouping import group
 from .held_ruling import layout_doubts, unsure_ruling
 from .joint_fix import concealed_row_sorted, is_sorted_row, joint_correction, playing_kind
-from .judging import Job, PhotoError, Reading, failed, hand_request, judge_layout, judge_written, score
+from .judging import Job, PhotoError, Reading, TableContext, failed, first_guess, judge_layout, score
 from .layout import LOW_CONFIDENCE, Layout, LayoutWarning, declare_groups, reparse_fixed, set_shape, tiles_add_up
 from .photo_warnings import unsure_photo_warning
 
@@ -217,6 +217,22 @@ def refused_repair(reading: Reading, job: Job) -> tuple[Reading, list[LayoutWarn
 STEPS: list[Step] = [second_look, user_fixes, mcr_flowers, judge, red_fives, meld_repairs,
                      joint_re_reading, one_tile, hold_ruling, unsorted_row, refused_repair]
 
+# The pipeline stage each step's seconds count to (``PhotoResult.seconds``): a second look
+# reads the photo again, the user's fixes and the flowers regroup the tiles; a step not named
+# here (the judging and every correction that re-judges the hand) counts to ``score``.
+STAGE_OF: dict[Step, str] = {second_look: "read", user_fixes: "layout", mcr_flowers: "layout"}
+
+
+def stage_seconds(seconds: dict[str, float]) -> dict[str, float]:
+    """The steps' seconds (by step name, as :func:`correct` returns them) summed by the stage
+    :data:`STAGE_OF` gives each step: ``{"read": ..., "layout": ..., "score": ...}``."""
+    stage = {step.__name__: STAGE_OF.get(step, "score") for step in STEPS}
+    out = {"read": 0.0, "layout": 0.0, "score": 0.0}
+    for name, spent in seconds.items():
+        out[stage.get(name, "score")] += spent
+    return out
+
+
 # The order the steps' returned warnings are listed in, after the judged hand's own (the
 # report's order since these warnings were written; JSON readers may rely on it). A step not
 # named here has its warnings listed after these, in the order of STEPS.
@@ -395,8 +411,8 @@ def _suggest_fixes(detections: Detections, layout: Layout, job: Job, limit: int 
                 _, fixed = reparse_fixed(layout, detections, {n: alt})
             except ValueError:
                 continue
-            written, _ = hand_request(fixed, job.ctx, None)
-            if written is not None and not failed(judge_written(written, job.judge)[1]):
+            judged = first_guess(fixed, job.ctx, job.judge)
+            if judged is not None and not failed(judged[1]):
                 out.append(_Correction(n, d.tile, d.confidence, alt))
                 break
         if len(out) >= limit:
@@ -404,14 +420,14 @@ def _suggest_fixes(detections: Detections, layout: Layout, job: Job, limit: int 
     return out
 
 
-def _red_fives(layout: Layout, ctx: dict, keep: frozenset[int] = frozenset()) -> dict[int, str]:
+def _red_fives(layout: Layout, ctx: TableContext, keep: frozenset[int] = frozenset()) -> dict[int, str]:
     """Fixes ``{number: "0m"}`` that make one five red in each suit whose four fives the hand
     (concealed part, winning tile, melds) shows, all read plain, when riichi is played with red
     fives (``rules.aka``): such a set has one red five per suit, so one of the four is red
     (scoring.hand refuses four plain ones), and which one does not change the score. The five
     the reader thought likeliest red is chosen, else the surest one (the least sure may be no
     five at all); tiles ``keep`` (the user's own --fix) are never changed."""
-    if ctx.get("ruleset", "riichi") != "riichi" or not (ctx.get("rules") or {}).get("aka", True):
+    if ctx.ruleset != "riichi" or not ctx.aka:
         return {}
     out = {}
     hand = [d for g in layout.groups if g.kind in ("concealed", "win", "meld") for d in g.detections]

@@ -20,11 +20,11 @@ from .layout import LOW_CONFIDENCE, Layout, LayoutWarning
 def _value_text(judgement: Judgement) -> str:
     """A scored hand's value in a few words: ``2 han 30 fu, 2000``, ``yakuman (kokushi
     musou), 32000`` or ``27 points``."""
-    result = judgement.to_json()     # value_words reads the spec's result
-    if "han" in result:
+    if hasattr(judgement, "han"):           # scoring.riichi.RiichiResult
         from scoring.riichi.limits import value_words
-        return f"{value_words(result)}, {result['payment']['total']}"
-    return f"{result['total']} points"
+        # value_words words the spec's JSON result (tilescope hand's report shares it)
+        return f"{value_words(judgement.to_json())}, {judgement.payment.total}"
+    return f"{judgement.total} points"      # scoring.mcr.McrResult
 
 
 def in_doubt(d) -> bool:

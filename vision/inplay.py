@@ -22,11 +22,11 @@ def table_context(context: dict | None) -> dict:
     can carry (``vision.pipeline.validate_context`` refused it already at the start)."""
     from scoring.hand import HandError
     from scoring.request import parse_request
-    from vision.pipeline import _PLACEHOLDERS
+    from vision.pipeline import PLACEHOLDERS
 
     ctx = {k: v for k, v in (context or {}).items() if k not in _WIN_KEYS}
     problem = None
-    for hand in _PLACEHOLDERS:     # a placeholder hand: parse_request checks only with tiles
+    for hand in PLACEHOLDERS:     # a placeholder hand: parse_request checks only with tiles
         try:
             req = parse_request({"ruleset": "riichi", "win": "tsumo", **hand, **ctx})
         except HandError as exc:

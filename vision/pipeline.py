@@ -30,27 +30,18 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from scoring.hand import HandError, check
-from scoring.request import parse_request
+from scoring.hand import HandError, Meld
 
-from .corrections import correct
+from .corrections import correct, stage_seconds
 from .detections import MAX_BOXES, Detections
 from .fixspec import fixes_from_python, melds_from_python
 from .grouping import NOT_IN_RIICHI, group, without_names  # noqa: F401 - without_names, NOT_IN_RIICHI: public here
-from .judging import Job, Judgement, PhotoError, PhotoRequest, Reading, failed, score
+from .judging import (PHOTO_KEYS, PLACEHOLDERS, Job, Judgement, PhotoError,  # noqa: F401 - PHOTO_KEYS, PLACEHOLDERS, validate_context: public here
+                      PhotoRequest, Reading, TableContext, failed, score, validate_context)
 from .layout import Layout, LayoutWarning
 from .photo_warnings import (SMALL_TILE_PX, UNSURE_PHOTO, no_colour_warning,  # noqa: F401 - public here
                              reflections_warning, small_tiles_warning, too_many_boxes,
                              unsure_photo_warning)
-
-# Keys of a request that come from the photo, never from the context. (``win_tile``,
-# ``dora_indicators`` and ``flowers`` may come from either; the context wins.)
-PHOTO_KEYS = ("concealed", "melds")
-# Complete hands, used only to check the context on its own: a closed one without melds, and
-# one with a closed kan whose winning tile is its only copy (room for rinshan and chankan).
-_PLACEHOLDERS = ({"concealed": "123m456m789m123p4p", "win_tile": "4p"},
-                 {"concealed": "123m456m46p11s", "melds": [{"type": "ankan", "tiles": "1111z"}],
-                  "win_tile": "5p"})
 
 _READER = None
 _READER_WEIGHTS = None
@@ -86,7 +77,8 @@ class PhotoResult:
     when the hand cannot be valued) or, for :func:`check_photo`, the referee's
     ``scoring.verdict.Verdict``; each has ``to_json()`` (``hand-json.md``).
     ``warnings``: every uncertain step, each with a fix to pass.
-    ``seconds``: time spent per stage (``read``, ``layout``, ``score``).
+    ``seconds``: time spent per stage (``read``, ``layout``, ``score``), each correction step's
+    counted to the stage :data:`vision.corrections.STAGE_OF` names.
     """
 
     detections: Detections
@@ -139,41 +131,6 @@ class PhotoResult:
         }
 
 
-def validate_context(context: dict | None) -> dict:
-    """Check the context as ``tilescope hand`` checks a request, without the tiles.
-
-    Returns a copy. Raises :class:`PhotoError` for a non-object, a tile key the photo gives
-    (``concealed``, ``melds``), an unknown key, a bad value/type, or flags that no hand could
-    carry, such as ippatsu without riichi (the scorer's message).
-    """
-    if context is None:
-        return {}
-    if not isinstance(context, dict):
-        raise PhotoError(f"the context must be a JSON object, got {type(context).__name__}")
-    ctx = dict(context)
-    for key in PHOTO_KEYS:
-        if key in ctx:
-            raise PhotoError(f"context key {key!r}: the tiles come from the photo "
-                             "(correct a misread tile with --fix N=TILE)")
-    try:
-        parse_request({"ruleset": "riichi", "win": "tsumo", **_PLACEHOLDERS[0], **ctx})
-    except HandError as exc:
-        raise PhotoError(f"context: {exc}") from None
-    # Flags that no hand can carry (ippatsu without riichi, tenhou by ron...) are the
-    # context's fault: an error on every placeholder hand is one. One that only some hand
-    # avoids (rinshan needs a kan) waits for the photo's tiles.
-    flags = {k: v for k, v in ctx.items() if k != "win_tile"}
-    problems = []
-    for hand in _PLACEHOLDERS:
-        try:
-            check(parse_request({"ruleset": "riichi", "win": "tsumo", **hand, **flags}))
-        except HandError as exc:
-            problems.append(str(exc))
-        else:
-            return ctx
-    raise PhotoError(f"context: {problems[0]}")
-
-
 @dataclass(frozen=True, slots=True)
 class _Read:
     """The read stage's output: the reader's detections, the seconds taken, the photo as an
@@ -223,7 +180,7 @@ def _photo_warnings(reading: Reading, notes: list[LayoutWarning], job: Job) -> l
     if reading.crowded is not None:
         warnings = [reading.crowded] + [w for w in warnings if w.code != "tile_count"]
     photo = (small_tiles_warning(reading.detections),
-             no_colour_warning(job.array, job.ctx, reading.layout),
+             no_colour_warning(job.array, job.ctx.written, reading.layout),
              unsure_photo_warning(reading.as_read), reflections_warning(reading.detections))
     return warnings + notes + reading.renamed + [w for w in photo if w is not None]
 
@@ -243,24 +200,21 @@ def _rests_on_re_reading(result: Judgement, warnings: list[LayoutWarning]) -> Ju
 def _run(image, context, reader, fixes, win_tile, judge, hand_only: bool, melds=None,
          discards: frozenset = frozenset()) -> PhotoResult:
     """The stages: read → layout → corrections (which judge the hand) → photo warnings."""
-    ctx = validate_context(context)
+    ctx = TableContext.of(context)
     read = _read(image, reader)
     t0 = time.perf_counter()
     detections, crowded = _not_crowded(read.detections)
-    grouped = group(detections, ctx.get("ruleset", "riichi"))
+    grouped = group(detections, ctx.ruleset)
     job = Job(ctx, judge, hand_only, _int_fixes(fixes), melds, win_tile, discards, read.array, read.reader)
     first = Reading(grouped.detections, grouped.layout, crowded=crowded, renamed=grouped.warnings())
     t_group = time.perf_counter() - t0
     reading, notes, spent = correct(first, job)
     warnings = _photo_warnings(reading, notes, job)
     result = reading.result if hand_only else _rests_on_re_reading(reading.result, warnings)
-    # seconds per stage: a second look is reading, the user's fixes and the flowers are
-    # grouping, the rest judge the hand
-    reading_again, grouping = ("second_look",), ("user_fixes", "mcr_flowers")
+    stages = stage_seconds(spent)       # each step's seconds to its stage (corrections.STAGE_OF)
     return PhotoResult(reading.detections, reading.layout, reading.request, result, warnings, {
-        "read": read.seconds + sum(spent.get(s, 0.0) for s in reading_again),
-        "layout": t_group + sum(spent.get(s, 0.0) for s in grouping),
-        "score": sum(v for s, v in spent.items() if s not in reading_again + grouping)})
+        "read": read.seconds + stages["read"], "layout": t_group + stages["layout"],
+        "score": stages["score"]})
 
 
 def score_photo(image: Any, context: dict | None = None, *, reader=None,
@@ -347,16 +301,36 @@ def check_photo(image: Any, context: dict | None = None, *, reader=None,
 
 # warnings about a *winning* hand's layout, which a hand in play (13 tiles, or 14 with the tile
 # just drawn, no winning tile) does not owe
-_WIN_ONLY_WARNINGS = frozenset(("tile_count", "win_tile_not_shown", "hand_invalid"))
+WIN_ONLY_WARNINGS = frozenset(("tile_count", "win_tile_not_shown", "hand_invalid"))
+
+
+@dataclass(frozen=True, slots=True)
+class HandInPlay:
+    """The tiles of a hand in play read from a photo: ``concealed`` (Tile tuple, a tile set
+    apart — the one just drawn — among them), ``melds`` (:class:`scoring.hand.Meld` tuple),
+    ``dora_indicators`` (Tile tuple) and the layout's ``warnings`` (those a winning hand owes
+    left out: :data:`WIN_ONLY_WARNINGS`). It unpacks as the 4-tuple
+    ``(concealed, melds, dora_indicators, warnings)`` its callers took before it was a value
+    (``concealed, melds, dora, warnings = read_hand_in_play(...)``)."""
+
+    concealed: tuple
+    melds: tuple[Meld, ...]
+    dora_indicators: tuple
+    warnings: list[LayoutWarning]
+
+    def __iter__(self):
+        return iter((self.concealed, self.melds, self.dora_indicators, self.warnings))
 
 
 def read_hand_in_play(image: Any, ruleset: str = "riichi", *, reader=None, weights: str | None = None,
                       tile_set=None, fixes: dict[int, str] | None = None,
-                      melds: dict[tuple[int, int], str] | None = None) -> tuple[tuple, tuple, tuple, list[LayoutWarning]]:
-    """The tiles of a hand in play in a photo, read and grouped as :func:`score_photo` reads
-    and groups a winning hand (the same reader, :func:`parse_layout` and its corrections), for
-    ``tilescope waits``: ``(concealed, melds, dora indicators, warnings)`` as Tile and
-    :class:`scoring.hand.Meld` tuples (:func:`layout_in_play` then :func:`hand_in_play`).
+                      melds: dict[tuple[int, int], str] | None = None) -> HandInPlay:
+    """The tiles of a hand in play in a photo, for ``tilescope waits``: read and grouped as
+    :func:`score_photo` reads and groups a winning hand (the same reader and
+    :func:`vision.grouping.group`), then the user's ``fixes`` and ``melds`` laid over the
+    layout (:func:`vision.layout.reparse_fixed`, as the ``user_fixes`` step does):
+    :func:`layout_in_play` then :func:`hand_in_play`. None of the other correction steps
+    (:data:`vision.corrections.STEPS`) runs: they judge a winning hand.
     ``weights``/``tile_set``/``fixes``/``melds``: as ``score_photo``. Raises PhotoError when the
     photo shows no tile, ImageError for an unreadable image, and PhotoError for a meld the
     layout could not make legal."""
@@ -385,25 +359,24 @@ def layout_in_play(image: Any, ruleset: str = "riichi", *, reader=None, weights:
     return layout
 
 
-def hand_in_play(layout: Layout) -> tuple[tuple, tuple, tuple, list[LayoutWarning]]:
-    """``(concealed, melds, dora indicators, warnings)`` of a hand in play's layout: a tile set
-    apart (the tile just drawn) joins the concealed tiles; the warnings a winning hand owes are
-    left out. Raises PhotoError when the tiles make no hand."""
-    from scoring.hand import Meld
+def hand_in_play(layout: Layout) -> HandInPlay:
+    """The hand in play of a layout (its typed ``Layout.hand``): a tile set apart (the tile
+    just drawn) joins the concealed tiles; the warnings a winning hand owes are left out.
+    Raises PhotoError when the tiles make no hand."""
     from scoring.tiles import TileError, parse_tile, parse_tiles
 
-    req = layout.tile_request
+    hand = layout.hand
     try:
-        concealed = tuple(parse_tiles(req.get("concealed", "")))
-        if req.get("win_tile"):
-            concealed += (parse_tile(req["win_tile"]),)
-        melds = tuple(Meld(m["type"], tuple(parse_tiles(m["tiles"])),
-                           parse_tile(m["called"]) if m.get("called") else None, m.get("from"))
-                      for m in req.get("melds", ()))
-        dora = tuple(parse_tiles(req.get("dora_indicators", "")))
-    except (TileError, KeyError) as exc:
+        concealed = tuple(parse_tiles(hand.concealed))
+        if hand.win_tile:
+            concealed += (parse_tile(hand.win_tile),)
+        hand_melds = tuple(Meld(m.type, tuple(parse_tiles(m.tiles)),
+                                parse_tile(m.called) if m.called else None, m.from_)
+                           for m in hand.melds)
+        dora = tuple(parse_tiles(hand.dora_indicators or ""))
+    except TileError as exc:
         raise PhotoError(f"the tiles read do not make a hand: {exc}") from None
-    if not concealed and not melds:
+    if not concealed and not hand_melds:
         raise PhotoError("no tiles could be read in the photo")
-    warnings = [w for w in layout.warnings if w.code not in _WIN_ONLY_WARNINGS]
-    return concealed, melds, dora, warnings
+    return HandInPlay(concealed, hand_melds, dora,
+                      [w for w in layout.warnings if w.code not in WIN_ONLY_WARNINGS])

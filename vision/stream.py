@@ -415,7 +415,7 @@ def pipeline_scorer(context=None) -> Callable[[np.ndarray, Detections], dict]:
     no winning hand is formed, ``"waits"``: the hand in play's (``vision.inplay.stream_waits``).
     Raises ``vision.pipeline.PhotoError`` now for a bad context, not at the first hand."""
     from vision.inplay import stream_waits
-    from vision.pipeline import _WIN_ONLY_WARNINGS, score_photo, validate_context
+    from vision.pipeline import WIN_ONLY_WARNINGS, score_photo, validate_context
 
     live = context if hasattr(context, "current") else None
     fixed = None if live is not None else validate_context(context)
@@ -427,7 +427,7 @@ def pipeline_scorer(context=None) -> Callable[[np.ndarray, Detections], dict]:
             scored["waits"] = stream_waits(detections, ctx)
             if scored["waits"] is not None:   # "13 tiles: no winning hand" is no news then
                 scored["warnings"] = [w for w in scored.get("warnings", [])
-                                      if w.get("code") not in _WIN_ONLY_WARNINGS]
+                                      if w.get("code") not in WIN_ONLY_WARNINGS]
         return scored
 
     return score

@@ -2,8 +2,9 @@
 
 :func:`finish` turns the chosen groups into a :class:`vision.layout.result.Layout`: every tile
 gets its number in the player's reading order (or the numbering of an earlier reading), every
-uncertain group and tile a :class:`LayoutWarning` naming the flag that undoes the guess, and a
-winning tile not set apart is guessed from the tiles that complete the hand.
+uncertain group and tile a :class:`LayoutWarning` naming the flag that undoes the guess, and
+when no winning tile is set apart the tiles that could be it are named
+(:func:`vision.layout.request.win_candidates`; the judging chooses among them).
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import Callable
 from ..detections import Detection
 from ..rows import BACK
 from .groups import Group, LayoutWarning
-from .request import TileRequest, build_request, parse_tiles_safe, win_candidates
+from .request import TileRequest, build_request, win_candidates
 from .result import Layout
 
 
@@ -32,7 +33,9 @@ def finish(groups: list[Group], ruleset: str, warnings: list[LayoutWarning],
     warnings.extend(_low_confidence_warnings(order, low_confidence, num))
     layout.ruleset = ruleset
     layout.hand = build_request(groups, ruleset)
-    _guess_win_tile(layout, warnings)
+    # a winning tile not set apart: the layout names the tiles that could be it; the judging
+    # (vision.judging.judge_layout) scores each, chooses, and warns (win_tile_not_shown)
+    layout.win_candidates = win_candidates(layout.hand)
     return layout
 
 
@@ -93,27 +96,6 @@ def _low_confidence_warnings(order: list[Detection], low_confidence: float,
                                           f"--fix {num(d)}=TILE"),
                 f"--fix {num(d)}={best_alt}", (num(d),)))
     return out
-
-
-def _guess_win_tile(layout: Layout, warnings: list[LayoutWarning]) -> None:
-    """A hand of the right size with no winning tile set apart: take the likeliest of the
-    tiles that complete it (:func:`win_candidates`) as the winning tile, and say so."""
-    hand = layout.hand
-    n_concealed = len(parse_tiles_safe(hand.concealed))
-    if hand.win_tile is not None or not hand.concealed or n_concealed != 14 - 3 * len(hand.melds):
-        return
-    layout.win_candidates = win_candidates(hand)
-    guess = layout.win_candidates[0]
-    layout.hand = layout.hand_for_win(guess, shown=False)
-    others = ", ".join(layout.win_candidates[1:])
-    if layout.ruleset == "mcr":
-        text = ("the winning tile is not set apart: scored with it not shown (no wait fans, "
-                f"Last Tile or Nine Gates, seed rules 1.9), taking {guess}"
-                + (f" (could also be {others})" if others else ""))
-    else:
-        text = (f"the winning tile is not set apart: scored with {guess} as the winning tile"
-                + (f" (could also be {others})" if others else ""))
-    warnings.append(LayoutWarning("win_tile_not_shown", text, f"--win-tile {guess}"))
 
 
 def _beside_flowers(loose: Group, groups: list[Group], ruleset: str, num) -> list[LayoutWarning]:

@@ -22,12 +22,15 @@ LOW_CONFIDENCE = 0.6        # below this a tile is reported with its alternative
 class LayoutWarning:
     """One uncertain step of the parse.
 
-    ``code``: a stable identifier (``low_confidence``, ``win_tile_not_shown``,
-    ``tile_count``, ``ambiguous_grouping``, ``meld_without_sideways``, ``illegal_meld``,
-    ``loose_tiles``, ``beside_flowers``, ``flowers_in_riichi``, ``back_tile``, ``hand_invalid``;
-    the pipeline adds ``corrected``, ``not_flowers``, ``not_backs``, ``unsorted_row``,
-    ``small_tiles``, ``unsure_photo``, ``reflections``, ``recounted``, ``no_colour`` and
-    ``too_many_boxes``). ``message``: one sentence a player can read, with the best guess that
+    ``code``: a stable identifier. The layout's: ``low_confidence``, ``tile_count``,
+    ``ambiguous_grouping``, ``meld_without_sideways``, ``loose_tiles``, ``beside_flowers``,
+    ``flowers_in_riichi``, ``back_tile``, ``doubled``; the layout stage's renamings
+    (``vision.grouping``): ``not_flowers``, ``not_backs``; the judging and the corrections
+    (``vision.judging``, ``vision.corrections``): ``win_tile_not_shown``, ``hand_invalid``,
+    ``corrected``, ``repair_refused``, ``unsorted_row``, ``recounted``; the photo's
+    (``vision.photo_warnings``): ``small_tiles``, ``unsure_photo``, ``reflections``,
+    ``no_colour``, ``too_many_boxes`` (tests/test_warning_codes.py keeps this list the codes
+    the code emits). ``message``: one sentence a player can read, with the best guess that
     was used. ``fix``: the command-line option(s) that correct it (``--fix 3=5p``,
     ``--win-tile 7m``), or ``""`` when there is nothing to pass (:attr:`arguments`: the same
     for the Python API). ``tiles``: the 1-based reading-order numbers of the tiles concerned.

@@ -3,13 +3,13 @@
 :class:`TileRequest` holds what the photo says of the hand (concealed tiles, melds, winning tile,
 dora indicators, flowers); :meth:`TileRequest.to_json` gives the keys of ``docs/hand-json.md``
 that the scorer's request is built from (the context adds the rest). :func:`win_candidates`
-lists the tiles that could have won when none was set apart.
+lists the tiles that could have won when none was set apart (the judging chooses among them).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scoring.tiles import Tile, TileError, parse_tile, to_mpsz
+from scoring.tiles import Tile, TileError, parse_tile, parse_tiles, to_mpsz
 
 from ..detections import Detection
 from ..rows import BACK
@@ -161,20 +161,23 @@ def _request_meld(g: Group, ruleset: str) -> RequestMeld:
 
 def win_candidates(request: TileRequest) -> list[str]:
     """Tiles of the concealed part that could be the winning tile (the hand minus that tile
-    waits on it), in the order they appear; used when the photo does not set the winning tile
-    apart. Falls back to every distinct tile when none completes a standard, seven-pairs or
-    thirteen-orphans hand (MCR knitted shapes, or a misread tile)."""
-    from types import SimpleNamespace
-
+    waits on it), for a hand of a winning hand's size whose winning tile the photo does not
+    set apart; [] for any other (a tile set apart, a count that is not a winning hand's).
+    Likeliest first: the rightmost tile of the row first, as a winning tile not set apart
+    usually still ends the row, then leftwards (each kind once). Falls back to every distinct
+    tile so ordered when none completes a standard, seven-pairs or thirteen-orphans hand (MCR
+    knitted shapes, or a misread tile). The layout names them (``Layout.win_candidates``);
+    the judging (:func:`vision.judging.judge_layout`) chooses among them."""
     from scoring.decompose import waits
-    from scoring.tiles import parse_tiles
+    from scoring.hand import Meld
 
+    tiles = parse_tiles_safe(request.concealed)
+    if request.win_tile is not None or not tiles or len(tiles) != 14 - 3 * len(request.melds):
+        return []
     try:
-        tiles = parse_tiles(request.concealed)
-        melds = [SimpleNamespace(tiles=parse_tiles(m.tiles)) for m in request.melds]
+        melds = [Meld(m.type, tuple(parse_tiles(m.tiles))) for m in request.melds]
     except TileError:
         return []
-    # the rightmost tile first: a winning tile not set apart usually still ends the row
     distinct = list(dict.fromkeys(str(t) for t in reversed(tiles)))
     out = []
     for code in distinct:
@@ -187,8 +190,6 @@ def win_candidates(request: TileRequest) -> list[str]:
 
 def parse_tiles_safe(text: str) -> list[Tile]:
     """Parse mpsz, [] on a bad code (the layout's own strings are always well formed)."""
-    from scoring.tiles import parse_tiles
-
     try:
         return parse_tiles(text)
     except TileError:
