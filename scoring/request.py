@@ -125,11 +125,28 @@ def json_kind(value: Any) -> str:
         type(value), type(value).__name__)
 
 
-def _tiles(text: str, where: str) -> tuple[Tile, ...]:
+def tiles_of(text: str, where: str) -> tuple[Tile, ...]:
+    """mpsz text as Tile values; HandError naming ``where`` for a code that is no tile."""
     try:
         return tuple(parse_tiles(text))
     except TileError as exc:
         raise HandError(f"{where}: {exc}") from None
+
+
+def melds_of(items) -> tuple[Meld, ...]:
+    """Melds written as the request writes them (each with ``type``, ``tiles`` and ``called``
+    as mpsz text and ``from_``) as Meld values; HandError naming ``melds.N.tiles`` or
+    ``melds.N.called`` for a tile that is none."""
+    melds = []
+    for i, mm in enumerate(items):
+        called = None
+        if mm.called is not None:
+            try:
+                called = parse_tile(mm.called)
+            except TileError as exc:
+                raise HandError(f"melds.{i}.called: {exc}") from None
+        melds.append(Meld(mm.type, tiles_of(mm.tiles, f"melds.{i}.tiles"), called, mm.from_))
+    return tuple(melds)
 
 
 def parse_request(obj: Any) -> HandRequest:
@@ -145,22 +162,14 @@ def parse_request(obj: Any) -> HandRequest:
         m = _RequestModel.model_validate(obj)
     except ValidationError as exc:
         raise HandError(_explain(exc)) from None
-    melds = []
-    for i, mm in enumerate(m.melds):
-        called = None
-        if mm.called is not None:
-            try:
-                called = parse_tile(mm.called)
-            except TileError as exc:
-                raise HandError(f"melds.{i}.called: {exc}") from None
-        melds.append(Meld(mm.type, _tiles(mm.tiles, f"melds.{i}.tiles"), called, mm.from_))
+    melds = melds_of(m.melds)
     try:
         win_tile = parse_tile(m.win_tile)
     except TileError as exc:
         raise HandError(f"win_tile: {exc}") from None
     return HandRequest(
         ruleset=m.ruleset,
-        concealed=_tiles(m.concealed, "concealed"),
+        concealed=tiles_of(m.concealed, "concealed"),
         melds=tuple(melds),
         win_tile=win_tile,
         win=m.win,
@@ -173,8 +182,8 @@ def parse_request(obj: Any) -> HandRequest:
         ippatsu=m.ippatsu,
         tenhou=m.tenhou,
         chiihou=m.chiihou,
-        dora_indicators=_tiles(m.dora_indicators, "dora_indicators"),
-        ura_dora_indicators=_tiles(m.ura_dora_indicators, "ura_dora_indicators"),
+        dora_indicators=tiles_of(m.dora_indicators, "dora_indicators"),
+        ura_dora_indicators=tiles_of(m.ura_dora_indicators, "ura_dora_indicators"),
         honba=m.honba,
         riichi_sticks=m.riichi_sticks,
         rules=RiichiRules(**m.rules.model_dump()),
@@ -317,7 +326,7 @@ def _rules(rules: Any) -> RiichiRules:
 
 def _indicators(value: Any, name: str) -> tuple[Tile, ...]:
     if isinstance(value, str):
-        return _tiles(value, name)
+        return tiles_of(value, name)
     if isinstance(value, (tuple, list)) and all(type(t) is Tile for t in value):
         return tuple(value)
     raise TypeError(f"{name}: tiles in mpsz such as '4m7z', got {type(value).__name__}")

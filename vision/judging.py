@@ -28,9 +28,9 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Union
 
 from scoring.api import ErrorResult
-from scoring.hand import HandError, HandRequest, Meld, check
-from scoring.request import parse_request
-from scoring.tiles import Tile, TileError, parse_tile, parse_tiles
+from scoring.hand import HandError, HandRequest, check
+from scoring.request import melds_of, parse_request, tiles_of
+from scoring.tiles import TileError, parse_tile
 
 from .detections import Detections
 from .layout import Layout, LayoutWarning, TileRequest
@@ -131,13 +131,6 @@ class TableContext:
         return key in self.written
 
 
-def _parsed(text: str, where: str) -> tuple[Tile, ...]:
-    try:
-        return tuple(parse_tiles(text))
-    except TileError as exc:
-        raise HandError(f"{where}: {exc}") from None
-
-
 def typed_hand(tiles: TileRequest, ctx: TableContext, not_shown: bool = False) -> HandRequest:
     """The scorer's request: the photo's tiles (``tiles``, with a winning tile) and the
     context, which wins over the photo (its ``dora_indicators``, ``flowers``,
@@ -145,24 +138,16 @@ def typed_hand(tiles: TileRequest, ctx: TableContext, not_shown: bool = False) -
     ``not_shown``: MCR, the winning tile was not set apart (``win_tile_shown`` false whatever
     the context says). Raises HandError naming a tile that is none, as
     ``scoring.request.parse_request`` names it."""
-    melds = []
-    for i, m in enumerate(tiles.melds):
-        called = None
-        if m.called is not None:
-            try:
-                called = parse_tile(m.called)
-            except TileError as exc:
-                raise HandError(f"melds.{i}.called: {exc}") from None
-        melds.append(Meld(m.type, _parsed(m.tiles, f"melds.{i}.tiles"), called, m.from_))
+    melds = melds_of(tiles.melds)
     try:
         win = parse_tile(tiles.win_tile)
     except TileError as exc:
         raise HandError(f"win_tile: {exc}") from None
-    changes: dict = {"concealed": _parsed(tiles.concealed, "concealed"), "melds": tuple(melds),
+    changes: dict = {"concealed": tiles_of(tiles.concealed, "concealed"), "melds": tuple(melds),
                      "win_tile": win}
     ruleset = ctx.ruleset
     if ruleset == "riichi" and tiles.dora_indicators is not None and not ctx.gives("dora_indicators"):
-        changes["dora_indicators"] = _parsed(tiles.dora_indicators, "dora_indicators")
+        changes["dora_indicators"] = tiles_of(tiles.dora_indicators, "dora_indicators")
     if ruleset == "mcr" and tiles.flowers is not None and not ctx.gives("flowers"):
         changes["flowers"] = tiles.flowers
     if ruleset == "mcr" and not_shown:
