@@ -272,12 +272,9 @@ def fingerprint(path: str | os.PathLike) -> str:
 
 def data_dir() -> Path:
     """The folder of named profiles: ``$TILESCOPE_DATA/sets`` or the user's data folder."""
-    root = os.environ.get("TILESCOPE_DATA")
-    if root:
-        return Path(root) / "sets"
-    from platformdirs import user_data_path
+    from vision.userdata import user_folder
 
-    return user_data_path("tilescope", appauthor=False) / "sets"
+    return user_folder("sets")
 
 
 def is_name(text: str) -> bool:

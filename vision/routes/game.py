@@ -17,7 +17,6 @@ Errors answer ``{"error": message, "code": code}`` as the rest of the API.
 from __future__ import annotations
 
 import json
-import os
 import re
 import secrets
 import threading
@@ -32,6 +31,7 @@ from scoring.tournament import riichi_game as rg
 from vision.game_file import (GameFileError, decode_json, ranking_json, read_game, state_json,
                               write_game)
 from vision.routes.errors import ApiError
+from vision.userdata import user_folder
 from vision.routes.site import WEB_DIR
 from vision.routes.state import ServerState
 
@@ -42,12 +42,7 @@ _LOCK = threading.Lock()             # one writer at a time: read, check, replac
 
 def games_dir() -> Path:
     """Where the games live: ``$TILESCOPE_DATA/games`` or the user's data folder."""
-    root = os.environ.get("TILESCOPE_DATA")
-    if root:
-        return Path(root) / "games"
-    from platformdirs import user_data_path
-
-    return user_data_path("tilescope", appauthor=False) / "games"
+    return user_folder("games")
 
 
 def _path(game_id: str) -> Path:
