@@ -26,7 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "table": ("vision.commands.table", "MCR table points of one table (EMA MCR rules)"),
     "gouji": ("vision.commands.gouji", "Gouji team match scoring"),
     "xiangqi": ("vision.commands.xiangqi", "Xiangqi knockout: bracket by lots, byes, forfeits, places 1-3"),
-    "game": ("vision.commands.game", "a riichi game's ledger, hand to hand (JSON Lines of events)"),
+    "game": ("vision.commands.game", "a riichi game's or an MCR session's ledger, hand to hand (JSON Lines of events)"),
 }
 
 # Top-level modules of optional extras -> the extra that installs them.
