@@ -98,7 +98,7 @@ def test_no_hand_why_points_at_warnings_only_when_there_are_some():
 
     det = Detection("1m", (0.0, 0.0, 10.0, 14.0), 0.9)
     twelve = Layout(groups=[], order=[det] * 12, hand=TileRequest(concealed="123456789m123p"[:-1]))
-    assert no_hand_why(twelve) == ("no winning hand could be formed from the tiles read; "
+    assert no_hand_why(twelve) == ("no winning hand could be formed from the tiles seen; "
                                    "pass --fix N=TILE or --win-tile TILE")
     warned = no_hand_why(twelve, [LayoutWarning("unsure", "tile 3 is unsure", "--fix 3=TILE")])
     assert "(see the warnings)" in warned

@@ -288,7 +288,7 @@ def no_hand_why(layout: Layout, warnings: list[LayoutWarning] | None = None) -> 
     if tiles == 13 - 3 * len(layout.hand.melds):
         return (f"{tiles} tiles read, one short of a win — this looks like a hand in play: "
                 "`tilescope waits PHOTO` shows its waits")
-    return f"no winning hand could be formed from the tiles read{see}; pass --fix N=TILE or --win-tile TILE"
+    return f"no winning hand could be formed from the tiles seen{see}; pass --fix N=TILE or --win-tile TILE"
 
 
 def judge_tiles(tiles: TileRequest, ctx: TableContext, judge, not_shown: bool = False,
