@@ -137,8 +137,8 @@ def test_a_rerun_skips_what_the_output_holds_and_redoes_what_a_crash_cut(one_wor
     total = len(PHOTOS) + 1 + 3
     assert f"{total - 2} of {total} photos and video segments already in" in err
     assert results(out) == results(one_worker)              # each result once
-    # 3 photos + 2 hands, the text file
-    assert "6 photos and hands" in err and "4 scored with no warning, 1 scored with warnings, " \
+    # 3 photos and the text file (4 photo lines), 2 hands of the clip
+    assert "4 photos, 2 video hands in" in err and "4 scored with no warning, 1 scored with warnings, " \
         "0 not scored, 1 unreadable" in err
     # and again: nothing left to do
     assert run_batch(folder, out, "--workers", "1", "--segment", "4") == 0
@@ -188,3 +188,27 @@ def test_ray_writes_the_same_lines(one_worker, folder, tmp_path):
     finally:
         ray.shutdown()
     assert results(out) == results(one_worker)
+
+
+# ---- a fresh user's findings on the command line ----
+
+def test_a_typed_path_that_names_nothing_is_refused_before_starting(tmp_path, folder, capsys):
+    # a typo is said at once (one line, exit 2), not found hours later inside the results;
+    # nothing is written, so a rerun with the path corrected starts clean
+    out = tmp_path / "r.jsonl"
+    assert main(["batch", str(tmp_path / "nope_dir"), str(folder / "photos"), "--out", str(out), *FLAGS]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"tilescope batch: {tmp_path / 'nope_dir'}: no such file or folder"]
+    assert not out.exists()
+
+
+def test_the_progress_line_and_the_summary_count_the_same_photos(tmp_path, folder, capsys):
+    # the text file posing as a photo and a glob that matches nothing: two photo lines, each
+    # counted by the progress line (2/2) and by the closing summary (2 photos)
+    out = tmp_path / "r.jsonl"
+    missing = str(tmp_path / "nowhere" / "*.jpg")
+    flags = [f for f in FLAGS if f != "--no-progress"]
+    assert main(["batch", missing, str(folder / "photos" / "notes.jpg"), "--out", str(out), *flags]) == 0
+    err = capsys.readouterr().err
+    assert "tilescope batch: 2/2 photos (100%)" in err
+    assert "tilescope batch: 2 photos in " in err and "2 unreadable" in err

@@ -346,7 +346,9 @@ def test_a_whole_east_only_game_of_8_hands_worked_by_hand():
 # pinfu tout caché tiré comptera que pour 2 yakus (pinfu et tsumo) et 20 mini-points ».
 def test_one_han_twenty_fu_does_not_exist():
     msg = refused(E_BAD_VALUE, [Tsumo("B", Value(han=1, fu=20))])
-    assert "Une main à 1 yaku 20 mini-points n'existe pas" in msg and "B's tsumo" in msg
+    # said in English with a short citation; the French stays here, as the source
+    assert "a 20-fu hand is a closed pinfu tsumo: pinfu and menzen tsumo, 2 han (riichi rules, fu)" in msg
+    assert "B's tsumo" in msg and "«" not in msg
     # pinfu tsumo, 2 han 20 fu: base 20 × 2^4 = 320: the dealer A pays 640 → 700, C and D 400
     s = at([Tsumo("B", Value(han=2, fu=20))])
     assert points(s) == {"A": 24300, "B": 26500, "C": 24600, "D": 24600}

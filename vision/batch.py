@@ -536,11 +536,13 @@ def _key(line: dict) -> tuple:
 
 def summary(lines: Iterable[dict]) -> Counter:
     """Photos and video hands by status (``scored``, ``warnings``, ``not_scored``,
-    ``error``), and ``videos`` segments read."""
+    ``error``) and by kind (``photo``, ``hand``, ``video``: a video that could not be read),
+    and ``segments`` of video read."""
     counts: Counter = Counter()
     for x in lines:
         if x.get("kind") in ("photo", "hand", "video"):
             counts[x["status"]] += 1
+            counts[x["kind"]] += 1
         elif x.get("kind") == "segment":
             counts["segments"] += 1
     return counts

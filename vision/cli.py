@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import importlib
+import re
 import sys
 
 # verb -> (module, one-line help). Kept here so `tilescope --help` needs no imports.
@@ -25,12 +26,35 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "table": ("vision.commands.table", "MCR table points of one table (EMA MCR rules)"),
     "gouji": ("vision.commands.gouji", "Gouji team match scoring"),
     "xiangqi": ("vision.commands.xiangqi", "Xiangqi knockout: bracket by lots, byes, forfeits, places 1-3"),
-    "game": ("vision.commands.game", "a riichi game's ledger, hand to hand (JSON Lines of events)"),
+    "game": ("vision.commands.game", "a riichi game's or an MCR session's ledger, hand to hand (JSON Lines of events)"),
 }
 
 # Top-level modules of optional extras -> the extra that installs them.
 OPTIONAL_EXTRAS = {"fastapi": "serve", "uvicorn": "serve", "multipart": "serve", "websockets": "serve",
                    "starlette": "serve"}
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line naming the problem, then the
+    ``--help`` to read, exit code 2 (argparse's own print the whole usage block first). Its
+    subparsers (``tilescope set learn``) are of this class too: argparse makes them of the
+    parent's class."""
+
+    def error(self, message: str):
+        print(f"{self.prog}: {_plain(message)} ({self.prog} --help)", file=sys.stderr)
+        raise SystemExit(2)
+
+
+_CHOICE = re.compile(r"argument (?P<arg>\S+): invalid choice: (?P<got>.+?) \(choose from (?P<ok>.*)\)$")
+
+
+def _plain(message: str) -> str:
+    """argparse's message in fewer words: ``--seat: 'X' is not one of E, S, W, N``."""
+    choice = _CHOICE.match(message)
+    if choice:
+        ok = ", ".join(c.strip().strip("'") for c in choice["ok"].split(","))
+        return f"{choice['arg']}: {choice['got']} is not one of {ok}"
+    return message.removeprefix("argument ")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -56,8 +80,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if not argv or argv[0] in ("-h", "--help") or argv[0] not in COMMANDS:
         if argv and argv[0] not in ("-h", "--help"):
-            parser.print_usage(sys.stderr)
-            print(f"tilescope: error: unknown command {argv[0]!r}", file=sys.stderr)
+            print(f"tilescope: unknown command {argv[0]!r}: one of {', '.join(COMMANDS)} (tilescope --help)",
+                  file=sys.stderr)
             return 2
         parser.print_help()
         return 0
@@ -72,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
                   file=sys.stderr)
             return 2
         raise
-    verb_parser = argparse.ArgumentParser(prog=f"tilescope {verb}", description=module.HELP)
+    verb_parser = OneLineParser(prog=f"tilescope {verb}", description=module.HELP)
     module.add_arguments(verb_parser)
     words = argv[1:]
     if verb in ("hand", "check", "score", "stream", "waits", "batch"):

@@ -259,12 +259,21 @@ def photo_tiles(layout: Layout, win: str | None) -> TileRequest | None:
     return layout.hand if layout.hand.win_tile is not None else None
 
 
-def no_hand_why(layout: Layout) -> str:
-    """Why no hand request could be made of ``layout`` (no winning tile known)."""
+def no_hand_why(layout: Layout, warnings: list[LayoutWarning] | None = None) -> str:
+    """Why no hand request could be made of ``layout`` (no winning tile known), in words that
+    stand alone: "see the warnings" only when ``warnings`` has some, and a hand in play (13
+    tiles less 3 per meld: no tile drawn yet) named as one, with the verb that reads it."""
+    see = " (see the warnings)" if warnings else ""
     if not layout.order:
-        return "no tiles could be read in the photo (see the warnings)"
-    return ("no winning hand could be formed from the tiles seen "
-            "(see the warnings; pass --fix N=TILE or --win-tile TILE)")
+        return f"no tiles could be read in the photo{see}"
+    try:
+        tiles = len(parse_tiles(layout.hand.concealed))
+    except TileError:
+        tiles = -1
+    if tiles == 13 - 3 * len(layout.hand.melds):
+        return (f"{tiles} tiles read, one short of a win — this looks like a hand in play: "
+                "`tilescope waits PHOTO` shows its waits")
+    return f"no winning hand could be formed from the tiles seen{see}; pass --fix N=TILE or --win-tile TILE"
 
 
 def judge_tiles(tiles: TileRequest, ctx: TableContext, judge, not_shown: bool = False,
@@ -362,7 +371,7 @@ def judge_layout(detections: Detections, layout: Layout, job: Job) -> Reading:
     tiles = photo_tiles(layout, win)
     if win or not layout.win_candidates:
         if tiles is None:
-            return Reading(detections, layout, None, ErrorResult(no_hand_why(layout)), warnings)
+            return Reading(detections, layout, None, ErrorResult(no_hand_why(layout, warnings)), warnings)
         request, result = judge_tiles(tiles, job.ctx, job.judge)
         return Reading(detections, layout, request, result, warnings)
     best = _best_win_tile(layout, job.ctx, job.judge)

@@ -264,10 +264,9 @@ def _seat(state: GameState, name: str) -> int:
 #   2-han yaku (common riichi rules; the text's yaku table is not in seed 001), always closed,
 #   so a tsumo adds menzen tsumo: 3.
 FEWEST_HAN = {"ron": {20: None, 25: 2}, "tsumo": {20: 2, 25: 3}}
-_WHY_FU = {20: "a 20-fu hand is a closed pinfu tsumo (« Une main à 1 yaku 20 mini-points "
-               "n'existe pas »: pinfu and menzen tsumo, 2 han)",
-           25: "25 fu is seven pairs (« Une victoire sur 7 paires vaut 25 mini-points »): "
-               "chiitoitsu is 2 han, 3 with menzen tsumo"}
+# the user-facing lines name the rule in English and cite it short; the French is above
+_WHY_FU = {20: "a 20-fu hand is a closed pinfu tsumo: pinfu and menzen tsumo, 2 han (riichi rules, fu)",
+           25: "25 fu is seven pairs: chiitoitsu is 2 han, 3 with menzen tsumo (riichi rules, fu)"}
 
 
 def _fu_problem(v: Value, win: str) -> str | None:
@@ -277,9 +276,8 @@ def _fu_problem(v: Value, win: str) -> str | None:
         return f"fu are 25 or 20..110 in tens under 5 han, got {fu}"
     fewest = FEWEST_HAN[win].get(fu, 1)
     if fewest is None:
-        return ("a ron has 30 fu at least (« portés à 30 si la main est entièrement cachée "
-                "et que la victoire est obtenue en volant la tuile gagnante »; open: 20 + 2, "
-                f"rounded up to 30), or 25 for seven pairs; got {fu}")
+        return ("a ron has 30 fu at least (closed: 30; open: 20 + 2, rounded up to 30), or 25 "
+                f"for seven pairs (riichi rules, fu); got {fu}")
     if han < fewest:
         dora = f" ({v.dora} of them dora)" if v.dora else ""
         return f"{v.han} han{dora} {fu} fu does not exist: {_WHY_FU[fu]}"
@@ -304,9 +302,11 @@ def _check_value(state: GameState, name: str, v: Value, options: Options, win: s
         if problem:
             raise GameError(E_BAD_VALUE, f"{name}'s {win}: {problem}")
         if options.two_han_from_five and state.honba >= 5 and v.han - v.dora < 2:
-            raise GameError(E_TWO_HAN_MINIMUM, f"{state.honba} counters: « au bout de 5 "
-                            "compteurs, il faut au minimum 2 hans (les doras ne comptent jamais "
-                            f"pour ce minimum) »; {name} has {v.han - v.dora} without dora")
+            # « au bout de 5 compteurs, il faut au minimum 2 hans (les doras ne comptent
+            # jamais pour ce minimum) »
+            raise GameError(E_TWO_HAN_MINIMUM, f"{state.honba} counters: from 5 counters a win "
+                            "needs 2 han, dora not counted (riichi rules, counters); "
+                            f"{name} has {v.han - v.dora} without dora")
     return base_points(v.han, v.fu, options.rules, v.yakuman)[0]
 
 
@@ -336,8 +336,9 @@ def _riichi(state: GameState, ev: Riichi, options: Options) -> GameState:
     if s in state.in_riichi:
         raise GameError(E_RIICHI_TWICE, f"{ev.player} already declared riichi in this hand")
     if state.points[s] < STICK:
+        # riichi « met en gage un bâton de 1000 points »
         raise GameError(E_RIICHI_WITHOUT_1000, f"{ev.player} has {state.points[s]} points; a "
-                        "riichi « met en gage un bâton de 1000 points »")
+                        "riichi puts up a 1000-point stick (riichi rules, riichi)")
     points = list(state.points)
     points[s] -= STICK
     return replace(state, points=tuple(points), sticks=state.sticks + 1,
@@ -387,8 +388,9 @@ def _ron(state: GameState, ev: Ron, options: Options) -> GameState:
     for name, s in zip(ev.winners, seats):
         v = ev.winners[name]
         if v.furiten:
-            raise GameError(E_FURITEN, f"{name} is furiten: « ne pourra pas déclarer de "
-                                       "victoire sur écart » (a ron declared so is chombo)")
+            # « ne pourra pas déclarer de victoire sur écart »
+            raise GameError(E_FURITEN, f"{name} is furiten: no win on a discard, a ron declared "
+                                       "so is chombo (riichi rules, furiten)")
         base = _check_value(state, name, v, options, "ron")
         honba = state.honba if (options.honba_to_each_winner or s == nearest) else 0
         amount = payment(base, s == state.dealer, False, honba).from_discarder
@@ -452,8 +454,9 @@ def _abortive(state: GameState, ev: Abortive, options: Options) -> GameState:
                                            f"got {ev.reason!r}")
     _check_kans(state, ev)
     if ev.reason == "four_riichi" and len(state.in_riichi) < 4:
-        raise GameError(E_FOUR_RIICHI, f"« Tous les joueurs ont déclaré riichi »: only "
-                                       f"{len(state.in_riichi)} did in this hand")
+        # « Tous les joueurs ont déclaré riichi »
+        raise GameError(E_FOUR_RIICHI, "four_riichi is all four players in riichi (riichi rules, "
+                                       f"abortive draws): only {len(state.in_riichi)} did in this hand")
     lines = [f"abortive draw ({ev.reason.replace('_', ' ')}): no noten payment, dealer stays, "
              "no counter added" + (f"; {state.sticks} stick(s) stay on the table"
                                    if state.sticks else "")]
@@ -475,8 +478,9 @@ def _check_kans(state: GameState, ev: Abortive) -> None:
         raise GameError(E_FOUR_KANS, "four_kans: list who made each kan (4, or 5 if one player "
                                      f"made the first four), got {len(ev.kans)}")
     if len(ev.kans) == 4 and len(set(ev.kans)) == 1:
-        raise GameError(E_FOUR_KANS, f"the four kans are all {ev.kans[0]}'s: « sauf si les "
-                        "quatre appartiennent au même joueur » the hand goes on")
+        # « sauf si les quatre appartiennent au même joueur »
+        raise GameError(E_FOUR_KANS, f"the four kans are all {ev.kans[0]}'s: four by one player "
+                        "end nothing, the hand goes on (riichi rules, abortive draws)")
     if len(ev.kans) == 5 and len(set(ev.kans[:4])) != 1:
         raise GameError(E_FOUR_KANS, "a fifth kan only matters after four by one player; the "
                                      "hand was over at the fourth: list four")
@@ -513,8 +517,9 @@ def _annulled(state: GameState, points: list[int], penalties: list[int], lines: 
 def _noten_riichi(state: GameState, seats: list[int], options: Options) -> GameState:
     """A draw where riichi players are noten: each pays a chombo, no noten payment."""
     points, penalties = list(state.points), list(state.penalties)
+    # « Dans le cas contraire une pénalité est appliquée »
     lines = [", ".join(state.players[s] for s in seats) + " declared riichi and is noten: "
-             "« Dans le cas contraire une pénalité est appliquée » (chombo)"]
+             "chombo (riichi rules, exhaustive draw)"]
     for s in seats:
         lines += _pay_chombo(state, s, points, penalties, options)
     return _annulled(state, points, penalties, lines, options)

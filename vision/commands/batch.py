@@ -8,6 +8,7 @@ loaded, or an output made with other settings; 130 interrupted (a rerun goes on 
 from __future__ import annotations
 
 import argparse
+import glob
 import math
 import os
 import sys
@@ -84,6 +85,7 @@ def run(args: argparse.Namespace, reader=None) -> int:
     try:
         settings, workers, notes = _settings(args)
         files, missing = batch.expand(args.paths)
+        _refuse_missing(missing)
         out_path = os.path.abspath(args.out)
         files = [f for f in files if os.path.abspath(f) != out_path]
         tasks = batch.plan(files, args.fps, args.segment or batch.SEGMENT_S)
@@ -99,6 +101,16 @@ def run(args: argparse.Namespace, reader=None) -> int:
         return 2
     print(summary_text(batch.summary(output.lines), args.out), file=sys.stderr)
     return 0
+
+
+def _refuse_missing(missing: list[dict]) -> None:
+    """A path typed on the command line that names nothing (no file, folder or glob) is a typo
+    to fix before hours of work, not a line in the results; a glob that matches nothing stays
+    an error line (a folder of the night's photos may be empty)."""
+    typed = [m["input"] for m in missing if not glob.has_magic(m["input"])]
+    if typed:
+        more = f" (and {len(typed) - 1} more)" if len(typed) > 1 else ""
+        raise _Refused(f"{typed[0]}: no such file or folder{more}")
 
 
 def _settings(args: argparse.Namespace):
@@ -148,16 +160,19 @@ def _read_all(args, tasks, missing, output, settings, workers: int, reader) -> N
     written as it ends; files that are missing get their line too."""
     from vision import batch
 
-    for line in missing:
-        if ("photo", os.path.abspath(line["input"])) not in output.done:
-            output.write([line])
+    missing = [line for line in missing if ("photo", os.path.abspath(line["input"])) not in output.done]
     pending = list(batch.iter_pending(tasks, output))
     skipped = len(tasks) - len(pending)
     if skipped:
         print(f"tilescope batch: {skipped} of {len(tasks)} photos and video segments already "
               f"in {args.out}, skipped",
               file=sys.stderr)
-    progress = Progress(sum(t.cost for t in pending), enabled=not args.no_progress)
+    # a glob that matched nothing is one photo line, as the closing summary counts it
+    unit = "photos and video frames" if any(isinstance(t, batch.SegmentTask) for t in pending) else "photos"
+    progress = Progress(sum(t.cost for t in pending) + len(missing), enabled=not args.no_progress, unit=unit)
+    for line in missing:
+        output.write([line])
+        progress.update(1)
 
     def done(task, lines) -> None:
         output.write(lines)
@@ -182,22 +197,25 @@ def _cores() -> int:
 
 
 def summary_text(counts, out: str) -> str:
-    """The closing line: how many photos and hands were read right with no warning, with
+    """The closing line: the photos and the hands of videos in ``out`` (a photo line each, as
+    the progress line counts photos), how many were read right with no warning, with
     warnings, not scored, and files that could not be read."""
-    total = sum(counts[k] for k in ("scored", "warnings", "not_scored", "error"))
-    return (f"tilescope batch: {total} photos and hands in {out}: {counts['scored']} scored with no "
+    what = [f"{n} {word}{'' if n == 1 else 's'}" for n, word in
+            ((counts["photo"], "photo"), (counts["hand"], "video hand"), (counts["video"], "unread video segment"))
+            if n or word == "photo"]
+    return (f"tilescope batch: {', '.join(what)} in {out}: {counts['scored']} scored with no "
             f"warning, {counts['warnings']} scored with warnings, {counts['not_scored']} not scored, "
             f"{counts['error']} unreadable")
 
 
 class Progress:
-    """A progress bar in photos (a video frame read counts as one) with photos/s and the time
-    left: tqdm on a terminal, else a plain line every PLAIN_EVERY_S seconds."""
+    """A progress bar in photos (a video frame read counts as one; ``unit`` says so) with the
+    rate and the time left: tqdm on a terminal, else a plain line every PLAIN_EVERY_S seconds."""
 
     PLAIN_EVERY_S = 10.0
 
-    def __init__(self, total: int, enabled: bool = True):
-        self.total, self.n = total, 0
+    def __init__(self, total: int, enabled: bool = True, unit: str = "photos"):
+        self.total, self.n, self.unit = total, 0, unit
         self.enabled = enabled and total > 0
         self.t0 = self.last = time.monotonic()
         self.bar = None
@@ -219,8 +237,8 @@ class Progress:
             self.last = now
             rate = self.n / max(now - self.t0, 1e-9)
             left = (self.total - self.n) / rate if rate > 0 else math.inf
-            print(f"tilescope batch: {self.n}/{self.total} photos ({100 * self.n // self.total}%), "
-                  f"{rate:.1f} photos/s, {_clock(left)} left", file=sys.stderr, flush=True)
+            print(f"tilescope batch: {self.n}/{self.total} {self.unit} ({100 * self.n // self.total}%), "
+                  f"{rate:.1f}/s, {_clock(left)} left", file=sys.stderr, flush=True)
 
     def close(self) -> None:
         if self.bar is not None:

@@ -44,7 +44,8 @@ from vision.game_file import (GameFileError, Options, State, decode_json, rankin
                               ranking_lines, read_game, read_lines, standings_line, state_json,
                               write_game)
 
-HELP = "a riichi game's ledger: points, counters and sticks from hand to hand (JSON Lines)"
+HELP = ("a riichi game's ledger (points, counters and sticks) or an MCR session's (points per "
+        "hand), from hand to hand (JSON Lines)")
 
 
 def _describe(obj: dict) -> str:

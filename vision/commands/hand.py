@@ -291,40 +291,53 @@ def run_json_lines(stream, out, answer=None, unreadable=_plain_error) -> None:
     ``answer``: dict -> dict that never raises (default ``scoring.api.score_json``);
     ``unreadable``: the result of a line that is not UTF-8 or not JSON, from its message.
     """
+    for _, result in _results(stream, answer, unreadable):
+        _write(out, result)
+
+
+def _write(out, result: dict) -> None:
+    out.write(json.dumps(result, ensure_ascii=False) + "\n")
+    out.flush()
+
+
+def _results(stream, answer=None, unreadable=_plain_error):
+    """``(problem, result)`` for each non-blank line of ``stream`` (as :func:`run_json_lines`
+    reads it): ``problem`` the words of a line that is no JSON text (``line 3: not JSON: …``),
+    None for a JSON line, whose result is ``answer``'s."""
     if answer is None:
         from scoring.api import score_json as answer
 
     binary = hasattr(stream, "readinto")
-    for line in _lines(stream, MAX_LINE_BYTES) if binary else stream:
+    for number, line in enumerate(_lines(stream, MAX_LINE_BYTES) if binary else stream, start=1):
         if isinstance(line, int) or (not binary and len(line) > MAX_LINE_BYTES):
             size = line if isinstance(line, int) else len(line.encode("utf-8", "surrogateescape"))
-            result = unreadable(f"a line of {size:,} bytes, over the limit of "
-                                f"{MAX_LINE_BYTES:,} bytes per line")
-        else:           # bytes that are not UTF-8 kept as surrogates, named by _answer_line
-            result = _answer_line(line.decode("utf-8", "surrogateescape") if binary else line,
-                                  answer, unreadable)
-        if result is not None:
-            out.write(json.dumps(result, ensure_ascii=False) + "\n")
-            out.flush()
+            problem = f"a line of {size:,} bytes, over the limit of {MAX_LINE_BYTES:,} bytes per line"
+            yield f"line {number}: {problem}", unreadable(problem)
+            continue
+        # bytes that are not UTF-8 kept as surrogates, named by _line_problem
+        text = (line.decode("utf-8", "surrogateescape") if binary else line).removeprefix("\ufeff")
+        if not text.strip():
+            continue
+        obj, problem = _parsed_line(text)
+        if problem is not None:
+            yield f"line {number}: {problem}", unreadable(problem)
+        else:
+            yield None, answer(obj)
 
 
-def _answer_line(line: str, answer, unreadable=_plain_error) -> dict | None:
-    """The result for one JSON Lines line (see :func:`run_json_lines`); None for a blank line."""
-    line = line.removeprefix("\ufeff")
+def _parsed_line(line: str) -> tuple[object, str | None]:
+    """One non-blank JSON Lines line as ``(value, None)``, or ``(None, why it is no JSON)``."""
     bad = next((i for i, ch in enumerate(line) if "\udc80" <= ch <= "\udcff"), None)
     if bad is not None:         # a byte that is not UTF-8, kept by surrogateescape
-        return unreadable(f"not UTF-8 text: byte 0x{ord(line[bad]) - 0xDC00:02x} at column {bad + 1}")
+        return None, f"not UTF-8 text: byte 0x{ord(line[bad]) - 0xDC00:02x} at column {bad + 1}"
     if "\x00" in line:          # binary data, not a JSON text (json would say "Expecting value")
-        return unreadable(f"not text: a NUL byte at column {line.index(chr(0)) + 1}")
-    if not line.strip():
-        return None
+        return None, f"not text: a NUL byte at column {line.index(chr(0)) + 1}"
     from vision.jsontext import load_json
 
     try:
-        obj = load_json(line)
+        return load_json(line), None
     except ValueError as exc:
-        return unreadable(f"not JSON: {exc}")
-    return answer(obj)
+        return None, f"not JSON: {exc}"
 
 
 def _not_json_lines(head: bytes) -> str | None:
@@ -357,8 +370,7 @@ def run_json_file(verb: str, path: str | None, answer=None, unreadable=_plain_er
                 if why.endswith(("image, not JSON Lines text", "document, not JSON Lines text")) else ""
             print(f"tilescope {verb}: {name} is {why}{photo}", file=sys.stderr)
             return 2
-        run_json_lines(fh, sys.stdout, answer, unreadable)
-        return 0
+        return _answer_file(verb, fh, name, answer, unreadable)
 
     if path in (None, "-"):
         if sys.stdin is None:
@@ -371,6 +383,40 @@ def run_json_file(verb: str, path: str | None, answer=None, unreadable=_plain_er
     except OSError as exc:
         print(f"tilescope {verb}: cannot read {path}: {exc.strerror}", file=sys.stderr)
         return 2
+
+
+# bad lines held before the first JSON line: that many and none JSON is a file of another kind
+HELD_BAD_LINES = 100
+
+
+def _answer_file(verb: str, fh, name: str, answer, unreadable) -> int:
+    """Answer the lines of ``fh`` on stdout; a line that is no JSON is answered once a JSON
+    line shows the file is JSON Lines. Exit code 2 with one message when no line of it is JSON
+    (a text file given by mistake: no error result per line), 0 with "no hand" said on stderr
+    for a file without a line (an empty file of hands is no mistake)."""
+    held: list[dict] = []
+    first_problem, seen_json = None, False
+    for problem, result in _results(fh, answer, unreadable):
+        if seen_json:
+            _write(sys.stdout, result)
+        elif problem is None:
+            seen_json = True
+            for bad in held:
+                _write(sys.stdout, bad)
+            _write(sys.stdout, result)
+        else:
+            first_problem = first_problem or problem
+            held.append(result)
+            if len(held) >= HELD_BAD_LINES:
+                break
+    if seen_json:
+        return 0
+    if first_problem is not None:
+        print(f"tilescope {verb}: {name} is not JSON Lines ({first_problem}; docs/hand-json.md)",
+              file=sys.stderr)
+        return 2
+    print(f"tilescope {verb}: no hand in {name}", file=sys.stderr)
+    return 0
 
 
 def run(args) -> int:

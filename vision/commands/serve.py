@@ -7,11 +7,37 @@ import sys
 
 from vision.commands.setflag import add_set_argument, with_set
 
-HELP = ("HTTP API (/api/read, /api/score, /api/hand, /api/check, /api/check-photo, /api/health, docs at /docs) and a phone web "
-        "page at /; binds 127.0.0.1:8000 unless --host/--port say otherwise")
+HELP = ("HTTP API (/api/read, /api/score, /api/hand, /api/waits, /api/check, /api/check-photo, /api/set/..., "
+        "/api/games..., /api/health, docs at /docs), a phone web page at / and a table mode at /table; "
+        "binds 127.0.0.1:8000 unless --host/--port say otherwise")
+
+# every route the server has, one line each (kept so by tests/test_read_cli.py against the app)
+EPILOG = """\
+Endpoints (JSON in and out; the schemas at /docs):
+  GET  /                      the phone web page: photograph a hand, tap a tile to correct it
+  GET  /table                 table mode: a game's score kept on this device (docs/game-json.md)
+  POST /api/read              a photo -> the tiles read
+  POST /api/score             a photo (+ context) -> the hand's value (docs/hand-json.md)
+  POST /api/hand              a typed hand -> its value
+  POST /api/waits             a hand in play -> shanten, waits and their values (docs/waits-json.md)
+  POST /api/check             a typed declared win -> the verdict
+  POST /api/check-photo       a photographed declared win -> the verdict
+  POST /api/set/learn         learn a tile set from a photo of it
+  POST /api/set/add           add corrected tiles to a set
+  POST /api/set/undo          take the last addition out
+  GET  /api/sets              the sets learned
+  GET  /api/games             the games kept on this device
+  POST /api/games             start a game
+  GET  /api/games/ID          a game's standings and history
+  POST /api/games/ID/events   add one event (docs/game-json.md)
+  POST /api/games/ID/undo     take the last event out
+  GET  /api/health            liveness and limits
+"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = EPILOG
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to bind (default 127.0.0.1: this machine only; "
                              "0.0.0.0 lets phones on your network connect)")

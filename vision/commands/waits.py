@@ -11,7 +11,8 @@
   score`` numbers them: ``--fix N=TILE`` and ``--meld N-M=TYPE`` correct the reading.
 
 ``--json`` prints the result of ``docs/waits-json.md``. Exit codes: 0 done, 1 a photo whose
-hand could not be read, 2 bad usage or a malformed or impossible hand (message on stderr).
+tiles make no hand, 2 bad usage, a missing or unreadable photo, a ``--fix``/``--meld`` that does
+not fit it, or a malformed or impossible hand (message on stderr).
 """
 from __future__ import annotations
 
@@ -169,24 +170,31 @@ def format_report(report) -> str:
     return "\n".join(lines)
 
 
-def _photo_layout(args):
-    """The layout of the hand read from ``args.photo``, ``--fix`` and ``--meld`` applied;
-    PhotoError or ImageError when it cannot be read, FixSpecError for a malformed fix."""
+def _photo_layout(args, image):
+    """The layout of the hand read from ``image`` (``args.photo`` loaded), ``--fix`` and
+    ``--meld`` applied; PhotoError when a fix or meld does not fit, FixSpecError for a
+    malformed one."""
     from vision.fixspec import parse_fixes, parse_melds
     from vision.pipeline import layout_in_play
 
     fixes, melds = parse_fixes(args.fix), parse_melds(args.meld)
-    return layout_in_play(args.photo, ruleset=args.ruleset or "riichi", weights=args.weights,
+    return layout_in_play(image, ruleset=args.ruleset or "riichi", weights=args.weights,
                           tile_set=args.set, fixes=fixes or None, melds=melds or None)
 
 
-def _photo_lines(args, layout, warnings) -> list[str]:
-    """The tiles read, one line per group with their reading-order numbers (the N of
-    ``--fix N=TILE``, as ``tilescope score`` shows them), and the layout's warnings, each fix
-    said once."""
+def _photo_lines(args, image, layout, warnings) -> list[str]:
+    """The tiles read under the header ``tilescope score`` prints (the file's name, the size
+    read), one line per group with their reading-order numbers (the N of ``--fix N=TILE``),
+    and the layout's warnings, each fix said once."""
+    import os
+
+    from vision.commands.score import _read_smaller
     from vision.report import group_lines, warning_lines
 
-    lines = [f"{args.photo}: {len(layout.order)} tiles read"] + group_lines(layout)
+    name = "standard input" if args.photo == "-" else os.path.basename(args.photo)
+    h, w = image.shape[:2]
+    lines = [f"{name}{_read_smaller(args.photo, image)}: {w}x{h} px, {len(layout.order)} tiles read"] \
+        + group_lines(layout)
     if warnings:
         lines += ["Warnings:"] + warning_lines(warnings)
     return lines
@@ -202,7 +210,7 @@ def run(args) -> int:
     from scoring.hand import HandError
     from scoring.tiles import TileError, parse_tiles
     from scoring.waits import hand_waits
-    from vision.fixspec import FixSpecError
+    from vision.imageio import load_image
     from vision.pipeline import hand_in_play
 
     if (args.text is None) == (args.photo is None):
@@ -220,15 +228,19 @@ def run(args) -> int:
             concealed, melds = _text_hand(args.text)
         else:
             try:
-                layout = _photo_layout(args)
-                concealed, melds, dora, warnings = hand_in_play(layout)
-            except FixSpecError as exc:
+                # a missing or unreadable file, or a --fix/--meld the photo has no place for:
+                # bad input (2), as `tilescope score` says
+                image = load_image(args.photo)
+                layout = _photo_layout(args, image)
+            except ValueError as exc:       # FixSpecError, ImageError, PhotoError
                 print(f"tilescope waits: {exc}", file=sys.stderr)
                 return 2
-            except ValueError as exc:       # PhotoError, ImageError: the photo, not the flags
+            try:
+                concealed, melds, dora, warnings = hand_in_play(layout)
+            except ValueError as exc:       # PhotoError: tiles read that make no hand
                 print(f"tilescope waits: {exc}", file=sys.stderr)
                 return 1
-            photo_lines = _photo_lines(args, layout, warnings)
+            photo_lines = _photo_lines(args, image, layout, warnings)
             if dora and not ctx.get("dora_indicators") and ctx["ruleset"] == "riichi":
                 ctx["dora_indicators"] = dora
         report = hand_waits(concealed, melds, ctx, discards, discards_given=bool(args.discards))
