@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Union
 from scoring.api import ErrorResult
 from scoring.hand import HandError, HandRequest, check
 from scoring.request import melds_of, parse_request, tiles_of
-from scoring.tiles import TileError, parse_tile
+from scoring.tiles import TileError, parse_tile, parse_tiles
 
 from .detections import Detections
 from .layout import Layout, LayoutWarning, TileRequest

@@ -149,8 +149,10 @@ def _check(name: str, v: McrWin) -> None:
             raise GameError(E_BAD_VALUE, f"{name}'s {key} must be a whole number ≥ 0"
                                          + (f" and ≤ {most}" if most else "") + f", got {x!r}")
     if v.fan - v.flowers < MIN_POINTS:
+        # « необходимые 8 очков » (EMA MCR clarifications §2.9.2)
         raise GameError(E_UNDER_8, f"{name}'s {v.fan - v.flowers} points without flowers: a "
-                        "win needs « необходимые 8 очков » (§2.9.2); record a false_win")
+                        "win needs 8 points without flowers (MCR rules §2.9.2); record a "
+                        "false_win (a false hu)")
 
 
 def _next_hand(state: McrState, points: list[int], lines: list[str]) -> McrState:
