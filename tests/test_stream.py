@@ -670,12 +670,12 @@ def test_a_clip_with_an_overlay_keeps_serving_the_last_hand_until_stopped(tmp_pa
     monkeypatch.setattr(vision.pipeline, "get_reader", lambda weights=None: GreyReader())
     clip, port = tmp_path / "clip.avi", _free_port()
     write_clip(clip, clip_frames())
-    seen = {}
+    seen, returned = {}, threading.Event()
 
     def visit():
         url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and not returned.is_set():
             try:
                 current = json.loads(urllib.request.urlopen(url + "/api/current", timeout=2).read())
             except OSError:
@@ -684,19 +684,22 @@ def test_a_clip_with_an_overlay_keeps_serving_the_last_hand_until_stopped(tmp_pa
                 break
             time.sleep(0.1)
         time.sleep(1.5)             # the 50-frame clip has long ended: the pages still answer
-        try:
-            seen["page"] = urllib.request.urlopen(url + "/", timeout=2).status
-            seen["control"] = urllib.request.urlopen(url + "/control", timeout=2).status
-            seen["current"] = json.loads(urllib.request.urlopen(url + "/api/current", timeout=2).read())
-        finally:
+        seen["page"] = urllib.request.urlopen(url + "/", timeout=2).status
+        seen["control"] = urllib.request.urlopen(url + "/control", timeout=2).status
+        seen["current"] = json.loads(urllib.request.urlopen(url + "/api/current", timeout=2).read())
+        if not returned.is_set():   # (a stream that returned has put back pytest's SIGTERM)
             os.kill(os.getpid(), signal.SIGTERM)    # as Ctrl-C (the command's handler)
 
     visitor = threading.Thread(target=visit)
     visitor.start()
-    assert main(["stream", str(clip), "--overlay", str(port), "--context", json.dumps(CONTEXT)]) == 0
+    try:
+        code = main(["stream", str(clip), "--overlay", str(port), "--context", json.dumps(CONTEXT)])
+    finally:
+        returned.set()
     visitor.join()
+    assert code == 0
     captured = capsys.readouterr()
-    assert seen["page"] == seen["control"] == 200
+    assert seen.get("page") == seen.get("control") == 200, "the pages were gone after the clip"
     assert seen["current"]["hand"]["tiles"] == HAND_B           # the last hand, still shown
     assert "clip ended; the overlay stays up — Ctrl-C to stop" in captured.err
     assert "50 frames, 50 detected" in captured.err and "2 hand changes" in captured.err
