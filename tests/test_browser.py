@@ -797,3 +797,29 @@ def test_teach_a_set_score_with_it_and_undo_a_correction_kept_in_it(real_reader_
         assert len(ts) == 37 and "5p" not in ts.sources[-1]
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_a_photo_that_needs_no_scaling_is_read_as_the_cli_reads_it(real_reader_url, browser, capsys):
+    """``vision/samples/mcr_flowers.jpg`` (960x720, under the page's 2048-px side) is sent as
+    it is: the page re-encoded it as JPEG 0.92 (115 KB -> 136 KB, 47.7 dB PSNR), which flipped
+    a near-tie of the reader (the CLI's tile 15 "5z 0.10" read "1f 0.09") and numbered the
+    tiles set aside as flowers apart from the CLI's, so the page's "tile 16" was not the CLI's
+    and `--fix N` advice did not carry over. The same tiles, numbers and warnings as
+    `tilescope score --json`; 27 points (vision/samples/README.md)."""
+    from vision.cli import main
+
+    photo = ROOT_SAMPLES / "mcr_flowers.jpg"
+    browser.get(real_reader_url + "/")
+    form = browser.find_element(By.ID, "context")
+    Select(form.find_element(By.NAME, "ruleset")).select_by_value("mcr")
+    Select(form.find_element(By.NAME, "win")).select_by_value("ron")
+    Select(form.find_element(By.NAME, "seat_wind")).select_by_value("S")
+    browser.find_element(By.ID, "file").send_keys(str(photo))
+    _headline(browser, "27", timeout=60)
+    assert browser.execute_script("return state.blob.size") == photo.stat().st_size   # as it is
+    page = browser.execute_script("return state.data")
+    assert main(["score", str(photo), "--ruleset", "mcr", "--win", "ron", "--seat", "S", "--json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    assert [t["tile"] for t in page["tiles"]] == [t["tile"] for t in cli["tiles"]]
+    assert [(w["code"], w.get("tiles")) for w in page["warnings"]] == \
+        [(w["code"], w.get("tiles")) for w in cli["warnings"]]

@@ -165,7 +165,7 @@ async function loadPhoto(file) {
   c.width = w; c.height = h;
   c.getContext("2d").drawImage(bitmap, 0, 0, w, h);
   const drawn = await createImageBitmap(c);
-  const blob = await new Promise((res) => c.toBlob(res, "image/jpeg", 0.92));
+  const blob = await uploadBlob(file, c, scale);
   if (mine !== state.photoSeq) return;
   state.bitmap = drawn; state.blob = blob; state.shown = mine;
   newHand(mine, lastFixes);
@@ -1017,7 +1017,19 @@ async function undoAdded() {
   loadSets();
 }
 
-// File -> the photo scaled to MAX_SIDE: a bitmap to draw and a JPEG blob to send
+// The photo to send: the file itself when it needs no scaling and the server reads its format
+// (it applies the EXIF rotation as the browser does), so the page reads what `tilescope score`
+// reads — a JPEG 0.92 copy of mcr_flowers.jpg flipped a near-tie (tile 5z 0.10 read 1f 0.09)
+// and the tiles set aside as flowers were numbered apart from the CLI's; else the canvas's
+// JPEG (scaled to MAX_SIDE, or a format the server does not read)
+const SENT_AS_IS = ["image/jpeg", "image/png", "image/webp"];
+const AS_IS_MAX_BYTES = 8 * 1024 * 1024;
+function uploadBlob(file, canvas, scale) {
+  if (scale === 1 && SENT_AS_IS.includes(file.type) && file.size <= AS_IS_MAX_BYTES) return Promise.resolve(file);
+  return new Promise((res) => canvas.toBlob(res, "image/jpeg", 0.92));
+}
+
+// File -> the photo scaled to MAX_SIDE: a bitmap to draw and the blob to send (uploadBlob)
 async function scaledPhoto(file) {
   const bitmap = await decodePhoto(file);
   const bw = bitmap.naturalWidth || bitmap.width, bh = bitmap.naturalHeight || bitmap.height;
@@ -1026,7 +1038,7 @@ async function scaledPhoto(file) {
   c.width = Math.round(bw * scale); c.height = Math.round(bh * scale);
   c.getContext("2d").drawImage(bitmap, 0, 0, c.width, c.height);
   const drawn = await createImageBitmap(c);
-  const blob = await new Promise((res) => c.toBlob(res, "image/jpeg", 0.92));
+  const blob = await uploadBlob(file, c, scale);
   return { bitmap: drawn, blob };
 }
 
