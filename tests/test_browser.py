@@ -187,6 +187,15 @@ def test_a_file_that_is_not_a_photo_says_so(server_url, browser, tmp_path):
     WebDriverWait(browser, 10).until(lambda d: "not an image" in status.text,
                                      message="no error shown for a non-image file")
     assert "error" in status.get_attribute("class")
+    # a text file is not "a HEIC photo" (it was called one); the formats read are named
+    assert "HEIC" not in status.text and "expected JPEG, PNG, WebP" in status.text
+    # a file whose first box is an ftyp of brand heic (an iPhone photo; ISO/IEC 23008-12) is
+    heic = tmp_path / "IMG_0001.heic"
+    heic.write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(64))
+    browser.find_element(By.ID, "file").send_keys(str(heic))
+    WebDriverWait(browser, 10).until(lambda d: "HEIC photo" in status.text,
+                                     message="a HEIC file was not named as one")
+    assert "save it as JPEG" in status.text
 
 
 def test_overlay_page_shows_what_the_websocket_sends(browser):
@@ -447,6 +456,34 @@ def test_on_a_phone_labels_read_and_a_small_tile_opens_enlarged(server_url, brow
         guess.click()
         assert _headline(browser, "2 han") == "2 han 30 fu"
         assert "2000" in browser.find_element(By.ID, "payment").text
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_on_a_phone_links_are_a_fingertip_and_the_value_shows_above_the_photo(flat_meld_url, browser):
+    """At 390 x 844 (an iPhone): the footer's links ("API" 22x16, "/openapi.json" 91x16) and
+    "Table mode…" (326x41) were under a fingertip's 44 CSS px (Apple HIG); "12-14=concealed"
+    broke at its hyphen; the value was below the fold after a photo was scored. The status
+    line above the photo now says it: 1 han 30 fu, as sample_truth works it out."""
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True})
+    try:
+        _score_the_sample(browser, flat_meld_url)
+        for link in browser.find_elements(By.CSS_SELECTOR, "footer a, .tagline a"):
+            r = _css_rect(browser, link)
+            assert r["w"] >= 44 and r["h"] >= 44, (link.text, r)
+        status = browser.find_element(By.ID, "status")
+        WebDriverWait(browser, 10).until(lambda d: "1 han 30 fu" in status.text,
+                                         message="the value is not on the line above the photo")
+        assert browser.execute_script(
+            "const r = arguments[0].getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight "
+            "&& r.bottom <= document.getElementById('view').getBoundingClientRect().top", status)
+        WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#warnings button.meld"))
+        codes = browser.execute_script(
+            "return [...document.querySelectorAll('#warnings .code')]"
+            ".map(e => [e.textContent, e.getClientRects().length])")
+        assert ["12-14=concealed", 1] in codes                  # one line, never "12-" / "14=…"
+        assert all(lines == 1 for _, lines in codes), codes
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
@@ -760,3 +797,29 @@ def test_teach_a_set_score_with_it_and_undo_a_correction_kept_in_it(real_reader_
         assert len(ts) == 37 and "5p" not in ts.sources[-1]
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_a_photo_that_needs_no_scaling_is_read_as_the_cli_reads_it(real_reader_url, browser, capsys):
+    """``vision/samples/mcr_flowers.jpg`` (960x720, under the page's 2048-px side) is sent as
+    it is: the page re-encoded it as JPEG 0.92 (115 KB -> 136 KB, 47.7 dB PSNR), which flipped
+    a near-tie of the reader (the CLI's tile 15 "5z 0.10" read "1f 0.09") and numbered the
+    tiles set aside as flowers apart from the CLI's, so the page's "tile 16" was not the CLI's
+    and `--fix N` advice did not carry over. The same tiles, numbers and warnings as
+    `tilescope score --json`; 27 points (vision/samples/README.md)."""
+    from vision.cli import main
+
+    photo = ROOT_SAMPLES / "mcr_flowers.jpg"
+    browser.get(real_reader_url + "/")
+    form = browser.find_element(By.ID, "context")
+    Select(form.find_element(By.NAME, "ruleset")).select_by_value("mcr")
+    Select(form.find_element(By.NAME, "win")).select_by_value("ron")
+    Select(form.find_element(By.NAME, "seat_wind")).select_by_value("S")
+    browser.find_element(By.ID, "file").send_keys(str(photo))
+    _headline(browser, "27", timeout=60)
+    assert browser.execute_script("return state.blob.size") == photo.stat().st_size   # as it is
+    page = browser.execute_script("return state.data")
+    assert main(["score", str(photo), "--ruleset", "mcr", "--win", "ron", "--seat", "S", "--json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    assert [t["tile"] for t in page["tiles"]] == [t["tile"] for t in cli["tiles"]]
+    assert [(w["code"], w.get("tiles")) for w in page["warnings"]] == \
+        [(w["code"], w.get("tiles")) for w in cli["warnings"]]

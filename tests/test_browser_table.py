@@ -98,10 +98,10 @@ def settle(d, text):
                                + d.find_element(By.ID, "table-status").text)
 
 
-# every visible control under 44 CSS px tall (a checkbox or radio measured by its label, its
-# hit area): "[id or class] height"
+# every visible control or link under 44 CSS px tall (a checkbox or radio measured by its
+# label, its hit area): "[id or class] height" ("Score a hand" was a 41-px link)
 SHORT_CONTROLS = """
-    return [...document.querySelectorAll('input, select, button, summary')]
+    return [...document.querySelectorAll('input, select, button, summary, a')]
       .filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
       .map(e => [e, /checkbox|radio/.test(e.type) ? e.closest('label') : e])
       .filter(([e, hit]) => hit.getBoundingClientRect().height < 44)

@@ -275,7 +275,7 @@ _OWN = {
     "score": {"--json", "--win-tile", "--fix", "--meld", "--annotate", "--weights", "--context",
               "--set", "--learn"},
     "stream": {"--json", "--weights", "--context", "--out", "--overlay", "--host", "--stable",
-               "--every", "--turns", "--set", "--game"},                # a video's own
+               "--every", "--turns", "--set", "--game", "--exit-at-end"},   # a video's own
 }
 
 

@@ -144,6 +144,7 @@ def test_a_short_game_kept_from_the_control_page_and_shown_on_the_overlay(tmp_pa
     import json
 
     from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.support.ui import Select
 
     from vision.control import Control
@@ -253,9 +254,10 @@ def phone():
     shutil.rmtree(profile, ignore_errors=True)
 
 
-# every visible control under 44 CSS px tall (a checkbox measured by its label, its hit area)
+# every visible control or link under 44 CSS px tall (a checkbox measured by its label, its
+# hit area)
 SHORT_CONTROLS = """
-    return [...document.querySelectorAll('input, select, button, summary')]
+    return [...document.querySelectorAll('input, select, button, summary, a')]
       .filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
       .map(e => [e, e.type === 'checkbox' ? e.closest('label') : e])
       .filter(([e, hit]) => hit.getBoundingClientRect().height < 44)
@@ -278,6 +280,7 @@ POOR_TEXT = """
 def test_the_control_page_on_a_phone(tmp_path, phone):
     import json
 
+    from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.support.ui import Select
 
     from vision.control import Control
@@ -299,6 +302,16 @@ def test_the_control_page_on_a_phone(tmp_path, phone):
         WebDriverWait(d, 20).until(lambda x: x.find_elements(By.CSS_SELECTOR, "#riichi-buttons button"))
         assert d.execute_script("return window.innerWidth") == 390
         assert d.execute_script(SHORT_CONTROLS) == []          # a finger's 44 px (Apple HIG)
+        # the camera's dora row: a 22-px checkbox whose label is the hit area, a tap on the
+        # label's far end ticks it
+        camera = d.find_element(By.NAME, "camera")
+        label = camera.find_element(By.XPATH, "ancestor::label")
+        assert label.size["height"] >= 44 and label.size["width"] >= 44
+        ticked = camera.is_selected()
+        ActionChains(d).move_to_element_with_offset(label, label.size["width"] // 2 - 4, 0).click().perform()
+        assert camera.is_selected() != ticked
+        ActionChains(d).move_to_element_with_offset(label, label.size["width"] // 2 - 4, 0).click().perform()
+        assert camera.is_selected() == ticked
         assert d.execute_script(POOR_TEXT) == []
         assert d.execute_script("return document.documentElement.scrollWidth") <= 390
         # the keys are a keyboard's: no legend, no key hints on a phone

@@ -627,7 +627,7 @@ def test_the_documented_messages_are_the_ones_sent(tmp_path, capsys, monkeypatch
     game = tmp_path / "game.jsonl"
     game.write_text(json.dumps({"type": "game", "players": ["Ann", "Bob", "Cai", "Dan"]}) + "\n")
     assert main(["stream", str(clip), "--json", "--context", json.dumps(CONTEXT),
-                 "--overlay", str(_free_port()), "--game", str(game)]) == 0
+                 "--overlay", str(_free_port()), "--game", str(game), "--exit-at-end"]) == 0
     sent = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     hands = [m for m in sent if m["type"] == "hand"]
     assert [m["type"] for m in sent if m["type"] != "table"] == ["hand", "hand", "hand", "hand", "end"]
@@ -643,6 +643,95 @@ def test_the_documented_messages_are_the_ones_sent(tmp_path, capsys, monkeypatch
         if d["type"] != "table":                # (tests/test_control.py sends each table)
             assert any(_fits(m, d) for m in sent), f"documented but not sent: {d}"
     assert {m["type"] for m in sent} == {d["type"] for d in documented} == {"hand", "table", "end"}
+
+
+# the values of the two hands under CONTEXT (dealer tsumo, East round; ../shared/rules riichi):
+# A = 123m 456p 789s 23s+4s, pair 5z (White, a dragon): menzen tsumo 1 han; fu 20 + 2 tsumo
+# + 2 dragon pair = 24 -> 30; dealer 1 han 30 fu tsumo: 500 all = 1500.
+# B = the same with pair 5p: pinfu + menzen tsumo 2 han 20 fu; dealer tsumo: 700 all = 2100
+VALUE_A = "1 han 30 fu · 1500"
+VALUE_B = "2 han 20 fu · 2100"
+
+
+def test_a_clip_with_an_overlay_keeps_serving_the_last_hand_until_stopped(tmp_path, capsys, monkeypatch):
+    # a 30-frame clip with --overlay stopped after ~2 s: / and /control could not be opened.
+    # Now the pages stay up, showing the last hand, until Ctrl-C / kill (SIGTERM here, sent
+    # once the pages were read after the end); stdout says each hand change in words
+    import json
+    import os
+    import signal
+    import threading
+    import time
+    import urllib.request
+
+    import vision.pipeline
+    from vision.cli import main
+
+    monkeypatch.setattr(vision.pipeline, "get_reader", lambda weights=None: GreyReader())
+    clip, port = tmp_path / "clip.avi", _free_port()
+    write_clip(clip, clip_frames())
+    seen, returned = {}, threading.Event()
+
+    def visit():
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not returned.is_set():
+            try:
+                current = json.loads(urllib.request.urlopen(url + "/api/current", timeout=2).read())
+            except OSError:
+                current = None
+            if current and current["hand"] and current["hand"]["tiles"] == HAND_B:
+                break
+            time.sleep(0.1)
+        time.sleep(1.5)             # the 50-frame clip has long ended: the pages still answer
+        seen["page"] = urllib.request.urlopen(url + "/", timeout=2).status
+        seen["control"] = urllib.request.urlopen(url + "/control", timeout=2).status
+        seen["current"] = json.loads(urllib.request.urlopen(url + "/api/current", timeout=2).read())
+        if not returned.is_set():   # (a stream that returned has put back pytest's SIGTERM)
+            os.kill(os.getpid(), signal.SIGTERM)    # as Ctrl-C (the command's handler)
+
+    visitor = threading.Thread(target=visit)
+    visitor.start()
+    try:
+        code = main(["stream", str(clip), "--overlay", str(port), "--context", json.dumps(CONTEXT)])
+    finally:
+        returned.set()
+    visitor.join()
+    assert code == 0
+    captured = capsys.readouterr()
+    assert seen.get("page") == seen.get("control") == 200, "the pages were gone after the clip"
+    assert seen["current"]["hand"]["tiles"] == HAND_B           # the last hand, still shown
+    assert "clip ended; the overlay stays up — Ctrl-C to stop" in captured.err
+    assert "50 frames, 50 detected" in captured.err and "2 hand changes" in captured.err
+    # one human line per hand change: hand A, from frame 10, is tracked after 3 frames (the
+    # tracker's enter) and held still 8 more: frame 19,
+    # 1.90 s at the clip's 10 fps (VALUE_A, VALUE_B: worked out where they are defined)
+    lines = captured.out.splitlines()
+    assert len(lines) == 2 and all(not x.startswith("{") for x in lines)
+    assert lines[0] == "1.90 s  " + " ".join(HAND_A) + "  " + VALUE_A
+    assert lines[1].endswith(" ".join(HAND_B) + "  " + VALUE_B)
+
+
+def test_stream_prints_words_by_default_json_with_the_flag_and_one_hand_change(tmp_path, capsys,
+                                                                                 monkeypatch):
+    # --help said --json printed the hands, yet stdout was JSON without it (and nothing with
+    # --out); the summary said "1 hand changes"
+    import json
+
+    import vision.pipeline
+    from vision.cli import main
+
+    monkeypatch.setattr(vision.pipeline, "get_reader", lambda weights=None: GreyReader())
+    clip = tmp_path / "clip.avi"
+    write_clip(clip, [render(None)] * 10 + [render(HAND_A)] * 20)
+    assert main(["stream", str(clip), "--out", str(tmp_path / "a.mp4"),
+                 "--context", json.dumps(CONTEXT)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines() == [f"1.90 s  {' '.join(HAND_A)}  {VALUE_A}"]
+    assert "1 hand change" in captured.err and "1 hand changes" not in captured.err
+    assert main(["stream", str(clip), "--json", "--context", json.dumps(CONTEXT)]) == 0
+    sent = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [m["type"] for m in sent] == ["hand", "end"] and sent[0]["hand"]["tiles"] == HAND_A
 
 
 def test_stream_takes_the_win_flags_of_tilescope_score(tmp_path, capsys, monkeypatch):

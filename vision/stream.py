@@ -667,18 +667,27 @@ class StreamRunner:
         self._boxes: Detections | None = None
         self._windows: tuple = ()
         self._shown: tuple[int, bool] = (0, False)   # tiles of the hand on screen, and scored?
+        self._last: Frame | None = None     # the last frame stepped: rescored after the end
         self.stats = StreamStats()
 
     def step(self, frame: Frame, detect: bool = True) -> dict | None:
         """Process one frame; returns the overlay message when the stable hand changed, or
         when the hand on screen was rescored under a changed context."""
         self.stats.frames += 1
+        self._last = frame
         message = self._detect(frame) if detect else None
         if message is None and self.context is not None and self.context.version != self._version:
             message = self._rescore(frame)
         if self.writer is not None:
             self._write(frame)
         return message
+
+    def refresh(self) -> dict | None:
+        """After the source ended (the overlay kept up): the hand on screen rescored when the
+        context changed since, as :meth:`step` would; None otherwise."""
+        if self._last is None or self.context is None or self.context.version == self._version:
+            return None
+        return self._rescore(self._last)
 
     def _detect(self, frame: Frame) -> dict | None:
         """Read one frame's tiles into the stabiliser; score and publish a new stable hand."""

@@ -35,7 +35,9 @@ The overlay (--overlay PORT): http://HOST:PORT/ for OBS; http://HOST:PORT/contro
   and undoes the last event (u). A change rescores the hand on screen. A stable 13-tile hand
   shows its waits and what each would pay by ron and by tsumo.
 
-Messages (--json, --overlay): docs/overlay-json.md.
+Stdout: one line per hand change (time, tiles, value); --json: the messages as JSON lines.
+Messages (--json, --overlay): docs/overlay-json.md. With --overlay, a video file that ends
+leaves the overlay up, showing the last hand, until Ctrl-C (--exit-at-end: stop there).
 
 Examples:
   tilescope stream game.mp4 --out annotated.mp4 --win ron --seat S --dora 3s
@@ -70,7 +72,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="video files: detect every k-th frame (default 1); live sources "
                              "always take the newest frame and drop the rest")
     parser.add_argument("--json", action="store_true",
-                        help="print each new stable hand as one JSON line on stdout")
+                        help="print each message as one JSON line on stdout (docs/overlay-json.md) "
+                             "instead of one line per hand change (time, tiles, value)")
+    parser.add_argument("--exit-at-end", action="store_true",
+                        help="with --overlay and a video file: stop when the file ends (by "
+                             "default the overlay and control page stay up, showing the last "
+                             "hand, until Ctrl-C)")
     parser.add_argument("--turns", type=int, choices=(1, 2, 4), default=4,
                         help="quarter turns each tile crop is classified under (default 4, as "
                              "tilescope score); 2 is faster on a hand camera's small tiles (the "
@@ -157,8 +164,6 @@ def _checked(args):
         raise StreamFailure("--stable and --every must be at least 1")
     if args.game and args.overlay is None:
         raise StreamFailure("--game needs --overlay PORT: the game is kept on its control page")
-    if not args.out and args.overlay is None and not args.json:
-        args.json = True  # nothing else asked for: at least print the hands
     try:
         context = LiveContext(_load_context(args))   # checked as `tilescope hand` would
     except ValueError as exc:
@@ -285,6 +290,8 @@ def _sinks(args, hub, control):
             hub.publish(message)
         if args.json:
             print(json.dumps(message, ensure_ascii=False), flush=True)
+        elif message.get("type") == "hand":
+            print(hand_line(message), flush=True)
 
     def on_hand(message: dict) -> None:
         publish(message)
@@ -298,8 +305,37 @@ def _sinks(args, hub, control):
     return on_hand
 
 
+def hand_line(message: dict) -> str:
+    """A ``hand`` message as one line for the terminal: time, tiles, value
+    (``12.40 s  1m 2m 3m …  3 han 40 fu · 5200``)."""
+    hand = message.get("hand")
+    when = f"{message.get('time_s') or 0:.2f} s"
+    if hand is None:
+        return f"{when}  no hand on the table"
+    return f"{when}  {' '.join(hand['tiles'])}  {hand['summary']}"
+
+
+def _holds(args, source) -> bool:
+    """Whether the overlay stays up after the source ends: a video file with --overlay (a
+    30-frame clip ended before its pages could be opened), unless --exit-at-end."""
+    return args.overlay is not None and not source.live and not args.exit_at_end
+
+
+def _hold(runner) -> None:
+    """Keep the overlay and control page serving the last hand until Ctrl-C / kill; a context
+    set on the control page meanwhile rescores it."""
+    import time
+
+    print("tilescope stream: clip ended; the overlay stays up — Ctrl-C to stop",
+          file=sys.stderr, flush=True)
+    while True:
+        time.sleep(0.2)
+        runner.refresh()
+
+
 def _play(runner, source, writer, args):
-    """Run until the source ends or Ctrl-C / kill; ``(stats, interrupted)``."""
+    """Run until the source ends (then, with an overlay on a file, until Ctrl-C: ``_hold``)
+    or Ctrl-C / kill; ``(stats, interrupted)``."""
     import signal
     import threading
 
@@ -308,10 +344,18 @@ def _play(runner, source, writer, args):
 
     main_thread = threading.current_thread() is threading.main_thread()   # signals need it
     before = signal.signal(signal.SIGTERM, stop) if main_thread else None
+    stats = None
     try:
-        return runner.run(source, progress=bool(args.out) and not source.live), False
+        stats = runner.run(source, progress=bool(args.out) and not source.live)
+        source.close()
+        if writer is not None:
+            writer.release()        # the annotated copy is whole before the wait
+            writer = None
+        if _holds(args, source):
+            _hold(runner)
+        return stats, False
     except KeyboardInterrupt:
-        return runner.stats, True
+        return runner.stats, stats is None      # Ctrl-C after the file ended: not cut short
     finally:
         if main_thread:
             signal.signal(signal.SIGTERM, before)
@@ -325,7 +369,8 @@ def _report(stats, source, interrupted: bool, args) -> int:
     from vision.stream import NETWORK_TIMEOUT_S
 
     print(f"tilescope stream: {stats.frames} frames, {stats.detected} detected "
-          f"({stats.detect_fps:.1f}/s), {stats.dropped} dropped, {stats.events} hand changes",
+          f"({stats.detect_fps:.1f}/s), {stats.dropped} dropped, {stats.events} hand "
+          f"change{'' if stats.events == 1 else 's'}",
           file=sys.stderr)
     if stats.frames == 0:
         return _fail(f"no frame could be read from {args.source!r}: not a video, or a camera "

@@ -80,6 +80,22 @@ async function decodePhoto(file) {
   }
 }
 
+// Why a file the browser could not decode is refused, from its first bytes: an ISO media
+// file's brand (as vision/filekind.py) names a HEIC photo (an iPhone's) or an AVIF image;
+// anything else is not an image (a text file named notes.jpg was called "a HEIC photo")
+const HEIC_BRANDS = ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"];
+async function unreadableMessage(file) {
+  let head = new Uint8Array(0);
+  try { head = new Uint8Array(await file.slice(0, 12).arrayBuffer()); } catch (e) { /* unreadable */ }
+  const text = (a, b) => String.fromCharCode(...head.slice(a, b));
+  if (head.length >= 12 && text(4, 8) === "ftyp") {
+    const brand = text(8, 12);
+    if (HEIC_BRANDS.includes(brand)) return "That file is a HEIC photo, which this browser cannot read: save it as JPEG (iPhone: Settings › Camera › Formats › Most Compatible).";
+    if (brand === "avif" || brand === "avis") return "That file is an AVIF image, which this browser cannot read: save it as JPEG.";
+  }
+  return "That file is not an image (expected JPEG, PNG, WebP, BMP or TIFF).";
+}
+
 function forgetPhoto() {
   closePicker();
   if (state.pending) state.pending.abort();
@@ -138,7 +154,7 @@ async function loadPhoto(file) {
     if (mine !== state.photoSeq) return;
     // the last photo's value must not stay on screen under this file's name
     forgetPhoto();
-    setStatus("That file is not an image this browser can read (a HEIC photo: save it as JPEG).", true);
+    setStatus(await unreadableMessage(file), true);
     return;
   }
   if (mine !== state.photoSeq) return;     // a newer photo was picked meanwhile
@@ -149,7 +165,7 @@ async function loadPhoto(file) {
   c.width = w; c.height = h;
   c.getContext("2d").drawImage(bitmap, 0, 0, w, h);
   const drawn = await createImageBitmap(c);
-  const blob = await new Promise((res) => c.toBlob(res, "image/jpeg", 0.92));
+  const blob = await uploadBlob(file, c, scale);
   if (mine !== state.photoSeq) return;
   state.bitmap = drawn; state.blob = blob; state.shown = mine;
   newHand(mine, lastFixes);
@@ -469,9 +485,11 @@ async function score() {
   state.data = answer;
   markStale(null);
   const n = (answer.tiles || []).length;
-  setStatus(`${n} tile${n === 1 ? "" : "s"} found.`);
   draw();
   showResult(answer);
+  // the value in one line above the photo: on a phone the value's section is below the fold
+  const value = answer.request && !(answer.result || {}).error ? $("headline").textContent : "";
+  setStatus(`${n} tile${n === 1 ? "" : "s"} found` + (value ? `: ${value} (details below).` : "."));
   // a win: the referee's ruling; not a win (13 tiles, or 14 that are not complete): a hand
   // in play, whose waits and their values replace "not a complete hand" when it has them
   if (answer.request && !(answer.result || {}).error) verdict(body, answer.request, seq);
@@ -646,6 +664,19 @@ function showResult(data) {
   showWarnings(data.warnings);
 }
 
+// text into el, each tile range or grouping ("9-11", "12-14=concealed") in a span kept on
+// one line: a phone broke "12-14=concealed" at its hyphen, which then read as two things
+function withCodes(el, text) {
+  const parts = String(text).split(/(\b\d+-\d+(?:=\w+)?)/);
+  parts.forEach((part, i) => {
+    if (i % 2 === 0) { if (part) el.appendChild(document.createTextNode(part)); return; }
+    const code = document.createElement("span");
+    code.className = "code"; code.textContent = part;
+    el.appendChild(code);
+  });
+  return el;
+}
+
 function showWarnings(list) {
   const warn = $("warnings");
   warn.textContent = "";
@@ -655,7 +686,7 @@ function showWarnings(list) {
     const meld = (w.fix || "").startsWith("--meld");
     const hint = !w.fix || meld || w.message.includes(w.fix) ? "" : w.fix.startsWith("--fix") ? " — tap the tile to correct it"
       : w.fix.startsWith("--win-tile") ? ` — set the winning tile (${w.fix.split(" ")[1] || ""})` : ` (${w.fix})`;
-    const item = li(inPageWords(w.message) + hint);
+    const item = withCodes(li(""), inPageWords(w.message) + hint);
     if (meld) {            // a grouping the photo cannot show: one tap declares it
       const b = document.createElement("button");
       // the button says which grouping it applies (the warning's other reading, not the one scored)
@@ -865,7 +896,7 @@ async function teachSet(file) {
   try {
     ({ bitmap, blob } = await scaledPhoto(file));
   } catch (e) {
-    setStatusLine("That file is not an image this browser can read (a HEIC photo: save it as JPEG).", true);
+    setStatusLine(await unreadableMessage(file), true);
     return;
   }
   const body = new FormData();
@@ -986,7 +1017,19 @@ async function undoAdded() {
   loadSets();
 }
 
-// File -> the photo scaled to MAX_SIDE: a bitmap to draw and a JPEG blob to send
+// The photo to send: the file itself when it needs no scaling and the server reads its format
+// (it applies the EXIF rotation as the browser does), so the page reads what `tilescope score`
+// reads — a JPEG 0.92 copy of mcr_flowers.jpg flipped a near-tie (tile 5z 0.10 read 1f 0.09)
+// and the tiles set aside as flowers were numbered apart from the CLI's; else the canvas's
+// JPEG (scaled to MAX_SIDE, or a format the server does not read)
+const SENT_AS_IS = ["image/jpeg", "image/png", "image/webp"];
+const AS_IS_MAX_BYTES = 8 * 1024 * 1024;
+function uploadBlob(file, canvas, scale) {
+  if (scale === 1 && SENT_AS_IS.includes(file.type) && file.size <= AS_IS_MAX_BYTES) return Promise.resolve(file);
+  return new Promise((res) => canvas.toBlob(res, "image/jpeg", 0.92));
+}
+
+// File -> the photo scaled to MAX_SIDE: a bitmap to draw and the blob to send (uploadBlob)
 async function scaledPhoto(file) {
   const bitmap = await decodePhoto(file);
   const bw = bitmap.naturalWidth || bitmap.width, bh = bitmap.naturalHeight || bitmap.height;
@@ -995,7 +1038,7 @@ async function scaledPhoto(file) {
   c.width = Math.round(bw * scale); c.height = Math.round(bh * scale);
   c.getContext("2d").drawImage(bitmap, 0, 0, c.width, c.height);
   const drawn = await createImageBitmap(c);
-  const blob = await new Promise((res) => c.toBlob(res, "image/jpeg", 0.92));
+  const blob = await uploadBlob(file, c, scale);
   return { bitmap: drawn, blob };
 }
 
