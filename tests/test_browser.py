@@ -13,57 +13,28 @@ Skipped with the reason when chromium, chromedriver or selenium is missing
 from __future__ import annotations
 
 import json
-import shutil
-import socket
-import tempfile
 import threading
-import time
+
 import pytest
+from browsing import chromium, free_port, need_browser, phone_size, serve
 from sample_truth import SAMPLE, SamplesReader, TruthReader
 
 from scoring.tiles import parse_tiles
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
-if not (CHROMIUM and CHROMEDRIVER):
-    pytest.skip("chromium and chromedriver are not installed (run .ci/install_browser.sh)",
-                allow_module_level=True)
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install selenium)")
-pytest.importorskip("uvicorn", reason="uvicorn (the 'serve' extra) is not installed")
+need_browser()
 
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _serve(reader, score_photo=None, **limits):
     """The app on a free local port, with ``reader`` for a detector, ``score_photo`` (None: the
     pipeline's) and ``limits`` for its Limits: yields its URL."""
-    import uvicorn
-
     from vision.server import Limits, create_app
 
-    port = _free_port()
-    app = create_app(reader=reader, limits=Limits(**limits), score_photo=score_photo)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1",
-                                           port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the test server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=5)
+    with serve(create_app(reader=reader, limits=Limits(**limits), score_photo=score_photo)) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -73,18 +44,8 @@ def server_url():
 
 @pytest.fixture(scope="module")
 def browser():
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    profile = tempfile.mkdtemp(prefix="tilescope-chromium-")
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", f"--user-data-dir={profile}", "--window-size=800,1200"):
-        opts.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=opts)
-    driver.set_page_load_timeout(30)
-    yield driver
-    driver.quit()
-    shutil.rmtree(profile, ignore_errors=True)
+    with chromium(window="800,1200") as driver:
+        yield driver
 
 
 def _headline(driver, expect: str, timeout: float = 30) -> str:
@@ -202,7 +163,7 @@ def test_overlay_page_shows_what_the_websocket_sends(browser):
     from vision.overlay import OverlayHub, OverlayServer
 
     hub = OverlayHub()
-    server = OverlayServer(hub, _free_port())
+    server = OverlayServer(hub, free_port())
     server.start()
     try:
         browser.get(f"http://127.0.0.1:{server.server.config.port}/")
@@ -406,9 +367,7 @@ def test_on_a_phone_labels_read_and_a_small_tile_opens_enlarged(server_url, brow
     at least 12 CSS px high, white on a colour with WCAG AA contrast (4.5:1); a tap a few px
     beside a tile opens it; the picker shows it enlarged with the reader's next guess (0p,
     tests/sample_truth.py), one 44-px tap from the fix: 2 han 30 fu, 2000."""
-    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                            {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True})
-    try:
+    with phone_size(browser):
         _score_the_sample(browser, server_url)
         canvas = browser.find_element(By.ID, "view")
         browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", canvas)
@@ -456,8 +415,6 @@ def test_on_a_phone_labels_read_and_a_small_tile_opens_enlarged(server_url, brow
         guess.click()
         assert _headline(browser, "2 han") == "2 han 30 fu"
         assert "2000" in browser.find_element(By.ID, "payment").text
-    finally:
-        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def test_on_a_phone_links_are_a_fingertip_and_the_value_shows_above_the_photo(flat_meld_url, browser):
@@ -465,9 +422,7 @@ def test_on_a_phone_links_are_a_fingertip_and_the_value_shows_above_the_photo(fl
     "Table mode…" (326x41) were under a fingertip's 44 CSS px (Apple HIG); "12-14=concealed"
     broke at its hyphen; the value was below the fold after a photo was scored. The status
     line above the photo now says it: 1 han 30 fu, as sample_truth works it out."""
-    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                            {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True})
-    try:
+    with phone_size(browser):
         _score_the_sample(browser, flat_meld_url)
         for link in browser.find_elements(By.CSS_SELECTOR, "footer a, .tagline a"):
             r = _css_rect(browser, link)
@@ -484,8 +439,6 @@ def test_on_a_phone_links_are_a_fingertip_and_the_value_shows_above_the_photo(fl
             ".map(e => [e.textContent, e.getClientRects().length])")
         assert ["12-14=concealed", 1] in codes                  # one line, never "12-" / "14=…"
         assert all(lines == 1 for _, lines in codes), codes
-    finally:
-        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 class Gate:
@@ -743,9 +696,7 @@ def test_teach_a_set_score_with_it_and_undo_a_correction_kept_in_it(real_reader_
     again (37)."""
     from vision.tileset import TileSet
 
-    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                            {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True})
-    try:
+    with phone_size(browser):
         browser.get(real_reader_url + "/")
         browser.execute_script("localStorage.clear(); document.getElementById('set-teach').open = true")
         browser.find_element(By.ID, "set-name").send_keys("club")
@@ -795,8 +746,6 @@ def test_teach_a_set_score_with_it_and_undo_a_correction_kept_in_it(real_reader_
         WebDriverWait(browser, 10).until(lambda d: pick.first_selected_option.text == "club (37 tiles)")
         ts = TileSet.load(tmp_path / "data" / "sets" / "club.npz")
         assert len(ts) == 37 and "5p" not in ts.sources[-1]
-    finally:
-        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def test_a_photo_that_needs_no_scaling_is_read_as_the_cli_reads_it(real_reader_url, browser, capsys):

@@ -8,22 +8,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import tempfile
-import threading
-import time
 
 import pytest
+from browsing import chromium, need_browser, serve
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
-if not (CHROMIUM and CHROMEDRIVER):
-    pytest.skip("chromium and chromedriver are not installed (run .ci/install_browser.sh)",
-                allow_module_level=True)
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
-pytest.importorskip("uvicorn", reason="uvicorn (the 'serve' extra) is not installed")
+need_browser()
 
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
@@ -32,52 +23,26 @@ PLAYERS = ["Ann", "Bob", "Cai", "Dan"]
 
 @pytest.fixture(scope="module")
 def server_url():
-    import uvicorn
-
     from vision.server import create_app
 
     data = tempfile.mkdtemp(prefix="tilescope-table-")
     old = os.environ.get("TILESCOPE_DATA")
     os.environ["TILESCOPE_DATA"] = data
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(reader=object()), host="127.0.0.1",
-                                           port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the test server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=5)
-    if old is None:
-        os.environ.pop("TILESCOPE_DATA", None)
-    else:
-        os.environ["TILESCOPE_DATA"] = old
-    shutil.rmtree(data, ignore_errors=True)
+    try:
+        with serve(create_app(reader=object())) as url:
+            yield url
+    finally:
+        if old is None:
+            os.environ.pop("TILESCOPE_DATA", None)
+        else:
+            os.environ["TILESCOPE_DATA"] = old
+        shutil.rmtree(data, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
 def phone():
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    profile = tempfile.mkdtemp(prefix="tilescope-chromium-")
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--disable-dev-shm-usage", f"--user-data-dir={profile}"):
-        opts.add_argument(flag)
-    # a phone's viewport (390 × 844 CSS px), touch and its user agent
-    opts.add_experimental_option("mobileEmulation", {
-        "deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0}})
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=opts)
-    driver.set_page_load_timeout(30)
-    yield driver
-    driver.quit()
-    shutil.rmtree(profile, ignore_errors=True)
+    with chromium(phone=True) as driver:
+        yield driver
 
 
 def points(d):

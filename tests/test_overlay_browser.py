@@ -9,24 +9,15 @@ Skipped with the reason when chromium, chromedriver, selenium or uvicorn is miss
 """
 from __future__ import annotations
 
-import shutil
-import socket
-import tempfile
 import threading
 
 import pytest
+from browsing import chromium, free_port, need_browser
 
 from grey_tiles import GreyReader, render
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
-if not (CHROMIUM and CHROMEDRIVER):
-    pytest.skip("chromium and chromedriver are not installed (run .ci/install_browser.sh)",
-                allow_module_level=True)
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install selenium)")
-pytest.importorskip("uvicorn", reason="uvicorn (the 'serve' extra) is not installed")
+need_browser()
 
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
@@ -38,26 +29,10 @@ TENPAI = ["1m", "2m", "3m", "1p", "2p", "3p", "2s", "3s", "7s", "8s", "9s", "5z"
 WAITING_CONTEXT = {"ruleset": "riichi", "win": "ron", "seat_wind": "S", "round_wind": "E"}
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def browser():
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    profile = tempfile.mkdtemp(prefix="tilescope-chromium-")
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", f"--user-data-dir={profile}", "--window-size=1000,900"):
-        opts.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=opts)
-    driver.set_page_load_timeout(30)
-    yield driver
-    driver.quit()
-    shutil.rmtree(profile, ignore_errors=True)
+    with chromium(window="1000,900") as driver:
+        yield driver
 
 
 class PausedClip:
@@ -238,20 +213,8 @@ def test_a_short_game_kept_from_the_control_page_and_shown_on_the_overlay(tmp_pa
 @pytest.fixture(scope="module")
 def phone():
     """Chromium at a phone's size: a 390 × 844 CSS px viewport."""
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    profile = tempfile.mkdtemp(prefix="tilescope-chromium-")
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--disable-dev-shm-usage", f"--user-data-dir={profile}"):
-        opts.add_argument(flag)
-    opts.add_experimental_option("mobileEmulation", {
-        "deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0}})
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=opts)
-    driver.set_page_load_timeout(30)
-    yield driver
-    driver.quit()
-    shutil.rmtree(profile, ignore_errors=True)
+    with chromium(phone=True) as driver:
+        yield driver
 
 
 # every visible control or link under 44 CSS px tall (a checkbox measured by its label, its

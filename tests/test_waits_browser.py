@@ -12,9 +12,11 @@ import json
 from pathlib import Path
 
 import pytest
+from browsing import chromium, need_browser, phone_size, serve
 
-from test_browser import _serve, browser  # noqa: F401  (the browser fixture)
 from vision.detections import Detection, Detections
+
+need_browser()
 
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
@@ -35,6 +37,19 @@ class WaitingReader:
 
 
 @pytest.fixture(scope="module")
+def browser():
+    with chromium(window="800,1200") as driver:
+        yield driver
+
+
+def _serve(reader):
+    from vision.server import create_app
+
+    with serve(create_app(reader=reader)) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
 def waiting_url():
     yield from _serve(WaitingReader())
 
@@ -43,10 +58,8 @@ def _lines(browser) -> str:
     return browser.find_element(By.ID, "lines").text
 
 
-def test_a_hand_in_play_shows_its_waits_values_and_furiten_on_a_phone(waiting_url, browser):  # noqa: F811
-    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                            {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True})
-    try:
+def test_a_hand_in_play_shows_its_waits_values_and_furiten_on_a_phone(waiting_url, browser):
+    with phone_size(browser):
         browser.get(waiting_url + "/")
         form = browser.find_element(By.ID, "context")
         Select(form.find_element(By.NAME, "seat_wind")).select_by_value("S")
@@ -100,14 +113,10 @@ def test_a_hand_in_play_shows_its_waits_values_and_furiten_on_a_phone(waiting_ur
         items = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#lines li.wait")]
         assert items[1].splitlines()[1].startswith("ron furiten: no ron · tsumo 8000 (mangan, 5 han")
         assert browser.find_element(By.ID, "headline").text == "Tenpai — waits 4s 2z (3 left)"
-    finally:
-        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
-def test_a_win_keeps_the_win_fields_and_the_placeholder_fits(waiting_url, browser):  # noqa: F811
-    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                            {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True})
-    try:
+def test_a_win_keeps_the_win_fields_and_the_placeholder_fits(waiting_url, browser):
+    with phone_size(browser):
         browser.get(waiting_url + "/")
         field = browser.find_element(By.NAME, "win_tile")
         # "as set apart" whole in its box (it was cut to "as set apa"): its text's width fits
@@ -117,11 +126,9 @@ def test_a_win_keeps_the_win_fields_and_the_placeholder_fits(waiting_url, browse
             "c.font = s.font; return c.measureText(e.placeholder).width"
             " <= e.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight)", field)
         assert field.is_displayed() and browser.find_element(By.NAME, "win").is_displayed()
-    finally:
-        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
-def test_a_wait_with_no_copy_left_is_said_so_on_the_page(waiting_url, browser):  # noqa: F811
+def test_a_wait_with_no_copy_left_is_said_so_on_the_page(waiting_url, browser):
     # dora indicators 4s4s with the hand's two 4s: every 4s in sight; the page says no copy
     # left instead of "ron cannot be won", and 2z is still valued
     browser.get(waiting_url + "/")
@@ -136,7 +143,7 @@ def test_a_wait_with_no_copy_left_is_said_so_on_the_page(waiting_url, browser): 
     assert items[1].startswith("2z · 2 left")
 
 
-def test_a_context_the_scorer_refuses_falls_back_to_the_waits(waiting_url, browser):  # noqa: F811
+def test_a_context_the_scorer_refuses_falls_back_to_the_waits(waiting_url, browser):
     # four 1m dora indicators: /api/score checks a photo's context on its own, before the tiles,
     # and answers 422 ("context: 5 copies of 1m": its check hands hold a 1m); the hand in play
     # (234m067p44567s22z, no 1m) is fine, and /api/waits answers: its waits are shown
@@ -172,7 +179,7 @@ def drawn_url():
     yield from _serve(DrawnTileReader())
 
 
-def test_fourteen_tiles_are_a_hand_in_play_without_not_a_win_noise(drawn_url, browser):  # noqa: F811
+def test_fourteen_tiles_are_a_hand_in_play_without_not_a_win_noise(drawn_url, browser):
     # 234m067p44567s22z + 5z: not a complete hand, one discard (5z) from tenpai on 4s and 2z;
     # the page shows the discard choices, not the scorer's "Not a win as read: ..." reasons
     browser.get(drawn_url + "/")
