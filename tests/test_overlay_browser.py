@@ -55,6 +55,12 @@ class PausedClip:
     def go(self, index: int) -> None:
         self.pauses[index].set()
 
+    def close(self) -> None:
+        """Let every paused frame go (the runner's thread ends) and close the clip."""
+        for i in self.pauses:
+            self.go(i)
+        self.source.close()
+
 
 def run_clip(source, scorer, on_hand, context=None, stable: int = 4) -> threading.Thread:
     """The stream runner over ``source`` on a thread (as ``tilescope stream`` runs it)."""
@@ -105,10 +111,27 @@ def test_the_overlay_shows_the_waits_of_a_hand_in_play_then_the_value_of_the_win
         assert "sanshoku" in browser.find_element(By.ID, "lines").text
         thread.join(30)
     finally:
-        for i in source.pauses:
-            source.go(i)
-        source.source.close()
+        source.close()
         server.stop()
+
+
+def new_game(tmp_path):
+    """A riichi game of Ann, Bob, Cai and Dan kept in ``tmp_path/game.jsonl``, fed to the live
+    context and driven from a control page: (game file, ledger, live context, hub, control)."""
+    import json
+
+    from vision.control import Control
+    from vision.ledger import LedgerSession
+    from vision.livecontext import LiveContext
+    from vision.overlay import OverlayHub
+
+    game = tmp_path / "game.jsonl"
+    game.write_text(json.dumps({"type": "game", "players": ["Ann", "Bob", "Cai", "Dan"]}) + "\n")
+    ledger = LedgerSession(str(game))
+    live = LiveContext({"ruleset": "riichi"})
+    live.table = ledger.context_for
+    hub = OverlayHub()
+    return game, ledger, live, hub, Control(live, ledger, hub.publish)
 
 
 # 234m 456m 678p 34s 88s + 5s: tanyao and pinfu (tests/test_control.py works out its values)
@@ -122,18 +145,9 @@ def test_a_short_game_kept_from_the_control_page_and_shown_on_the_overlay(tmp_pa
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.support.ui import Select
 
-    from vision.control import Control
-    from vision.ledger import LedgerSession
-    from vision.livecontext import LiveContext
-    from vision.overlay import OverlayHub, OverlayServer
+    from vision.overlay import OverlayServer
 
-    game = tmp_path / "game.jsonl"
-    game.write_text(json.dumps({"type": "game", "players": ["Ann", "Bob", "Cai", "Dan"]}) + "\n")
-    ledger = LedgerSession(str(game))
-    live = LiveContext({"ruleset": "riichi"})
-    live.table = ledger.context_for
-    hub = OverlayHub()
-    control = Control(live, ledger, hub.publish)
+    game, ledger, live, hub, control = new_game(tmp_path)
     hub.publish(ledger.table_message())
     server = OverlayServer(hub, free_port(), control=control)
     server.start()
@@ -203,9 +217,7 @@ def test_a_short_game_kept_from_the_control_page_and_shown_on_the_overlay(tmp_pa
         assert events == ["riichi", "ron", "draw"]
         thread.join(30)
     finally:
-        for i in source.pauses:
-            source.go(i)
-        source.source.close()
+        source.close()
         server.stop()
 
 
@@ -241,23 +253,13 @@ POOR_TEXT = """
 
 
 def test_the_control_page_on_a_phone(tmp_path, phone):
-    import json
-
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.support.ui import Select
 
-    from vision.control import Control
-    from vision.ledger import LedgerSession
-    from vision.livecontext import LiveContext
-    from vision.overlay import OverlayHub, OverlayServer
+    from vision.overlay import OverlayServer
 
-    game = tmp_path / "game.jsonl"
-    game.write_text(json.dumps({"type": "game", "players": ["Ann", "Bob", "Cai", "Dan"]}) + "\n")
-    ledger = LedgerSession(str(game))
-    live = LiveContext({"ruleset": "riichi"})
-    live.table = ledger.context_for
-    hub = OverlayHub()
-    server = OverlayServer(hub, free_port(), control=Control(live, ledger, hub.publish))
+    _, _, _, hub, control = new_game(tmp_path)
+    server = OverlayServer(hub, free_port(), control=control)
     server.start()
     d = phone
     try:

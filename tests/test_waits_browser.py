@@ -54,17 +54,23 @@ def waiting_url():
     yield from _serve(WaitingReader())
 
 
+def _upload(browser, url: str, dora: str):
+    """Open the page, seat South with dora indicators ``dora``, send the photo: the form."""
+    browser.get(url + "/")
+    form = browser.find_element(By.ID, "context")
+    Select(form.find_element(By.NAME, "seat_wind")).select_by_value("S")
+    form.find_element(By.NAME, "dora_indicators").send_keys(dora)
+    browser.find_element(By.ID, "file").send_keys(str(PHOTO))
+    return form
+
+
 def _lines(browser) -> str:
     return browser.find_element(By.ID, "lines").text
 
 
 def test_a_hand_in_play_shows_its_waits_values_and_furiten_on_a_phone(waiting_url, browser):
     with phone_size(browser):
-        browser.get(waiting_url + "/")
-        form = browser.find_element(By.ID, "context")
-        Select(form.find_element(By.NAME, "seat_wind")).select_by_value("S")
-        form.find_element(By.NAME, "dora_indicators").send_keys("3s")
-        browser.find_element(By.ID, "file").send_keys(str(PHOTO))
+        form = _upload(browser, waiting_url, "3s")
         WebDriverWait(browser, 30).until(lambda d: "Tenpai" in d.find_element(By.ID, "headline").text,
                                          message="no waits shown for the 13-tile photo")
         head = browser.find_element(By.ID, "headline")
@@ -131,11 +137,7 @@ def test_a_win_keeps_the_win_fields_and_the_placeholder_fits(waiting_url, browse
 def test_a_wait_with_no_copy_left_is_said_so_on_the_page(waiting_url, browser):
     # dora indicators 4s4s with the hand's two 4s: every 4s in sight; the page says no copy
     # left instead of "ron cannot be won", and 2z is still valued
-    browser.get(waiting_url + "/")
-    form = browser.find_element(By.ID, "context")
-    Select(form.find_element(By.NAME, "seat_wind")).select_by_value("S")
-    form.find_element(By.NAME, "dora_indicators").send_keys("4s4s")
-    browser.find_element(By.ID, "file").send_keys(str(PHOTO))
+    _upload(browser, waiting_url, "4s4s")
     WebDriverWait(browser, 30).until(lambda d: "Tenpai" in d.find_element(By.ID, "headline").text,
                                      message="no waits shown")
     items = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#lines li.wait")]
@@ -147,11 +149,7 @@ def test_a_context_the_scorer_refuses_falls_back_to_the_waits(waiting_url, brows
     # four 1m dora indicators: /api/score checks a photo's context on its own, before the tiles,
     # and answers 422 ("context: 5 copies of 1m": its check hands hold a 1m); the hand in play
     # (234m067p44567s22z, no 1m) is fine, and /api/waits answers: its waits are shown
-    browser.get(waiting_url + "/")
-    form = browser.find_element(By.ID, "context")
-    Select(form.find_element(By.NAME, "seat_wind")).select_by_value("S")
-    form.find_element(By.NAME, "dora_indicators").send_keys("1m1m1m1m")
-    browser.find_element(By.ID, "file").send_keys(str(PHOTO))
+    _upload(browser, waiting_url, "1m1m1m1m")
     WebDriverWait(browser, 30).until(lambda d: "Tenpai" in d.find_element(By.ID, "headline").text
                                      or "Could not" in d.find_element(By.ID, "status").text,
                                      message="neither the waits nor an error")
