@@ -168,32 +168,31 @@ def _next_hand(state: McrState, points: list[int], lines: list[str]) -> McrState
                    lines=tuple(lines))
 
 
+def _paid(state: McrState, winner: int, amount_from) -> McrState:
+    """Each other player pays the winner ``amount_from(seat)``; then the next hand."""
+    points, lines = list(state.points), []
+    for s in range(4):
+        if s != winner:
+            amount = amount_from(s)
+            points[s] -= amount
+            points[winner] += amount
+            lines.append(f"{state.players[s]} pays {state.players[winner]} {amount}")
+    return _next_hand(state, points, lines)
+
+
 def _ron(state: McrState, ev: McrRon) -> McrState:
     d, w = _seat(state, ev.discarder), _seat(state, ev.winner)
     if d == w:
         raise GameError(E_RON_BY_DISCARDER, f"{ev.winner} cannot win on their own discard")
     _check(ev.winner, ev.value)
-    points, lines = list(state.points), []
-    for s in range(4):
-        if s != w:
-            amount = BASE + ev.value.fan if s == d else BASE
-            points[s] -= amount
-            points[w] += amount
-            lines.append(f"{state.players[s]} pays {ev.winner} {amount}")
-    return _next_hand(state, points, lines)
+    # the discarder pays 8 + the hand's points, each other player 8
+    return _paid(state, w, lambda s: BASE + ev.value.fan if s == d else BASE)
 
 
 def _tsumo(state: McrState, ev: McrTsumo) -> McrState:
     w = _seat(state, ev.player)
     _check(ev.player, ev.value)
-    points, lines = list(state.points), []
-    amount = BASE + ev.value.fan
-    for s in range(4):
-        if s != w:
-            points[s] -= amount
-            points[w] += amount
-            lines.append(f"{state.players[s]} pays {ev.player} {amount}")
-    return _next_hand(state, points, lines)
+    return _paid(state, w, lambda s: BASE + ev.value.fan)       # each of the three: 8 + points
 
 
 def _false_hu(state: McrState, ev: FalseHu) -> McrState:
