@@ -158,12 +158,12 @@ def _run_text(args) -> int:
     from scoring.hand import HandError
     from scoring.tiles import TileError
     from scoring.verdict import CountError
-    from vision.commands.hand import _request_from_args, assumed_line, ignored_flags
+    from vision.commands.hand import request_from_args, assumed_line, ignored_flags
 
     try:
         # a hand one tile short reads with its last tile as the winning tile: the verdict
         # then names the count (and a left-out winning tile) unless --count-as-typed
-        req = _request_from_args(args, short_hand=True)
+        req = request_from_args(args, short_hand=True)
         verdict = verdict_for(req, args)
     except CountError as exc:
         short = exc.typed == 13 - 3 * exc.melds and args.win_tile is None

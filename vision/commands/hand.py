@@ -156,7 +156,7 @@ def assumed_line(args, ruleset: str) -> str | None:
     return f"Assumed: {'; '.join(assumed)}" if assumed else None
 
 
-def _request_from_args(args, short_hand: bool = False):
+def request_from_args(args, short_hand: bool = False):
     """The HandRequest of ``--text`` and the flags (:func:`scoring.request_from_text`);
     ``short_hand``: a hand one tile short is a hand (``check`` rules on it), not one typed
     without its winning tile."""
@@ -221,7 +221,7 @@ def _run_text(args) -> int:
     from scoring.tiles import TileError
 
     try:
-        req = _request_from_args(args)
+        req = request_from_args(args)
     except (HandError, TileError) as exc:
         print(f"tilescope hand: {exc}", file=sys.stderr)
         return 2
