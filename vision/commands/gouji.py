@@ -37,7 +37,7 @@ import argparse
 from pydantic import BaseModel, ConfigDict
 
 from scoring.tournament import gouji
-from vision.commands.table import named_twice, one_object, run_json_command
+from vision.commands.table import add_json_input, named_twice, one_object, run_json_command
 from vision.validation import Name
 
 HELP = "Gouji team match scoring from finishing orders (JSON in, JSON out)"
@@ -86,12 +86,7 @@ def gouji_json(data: object) -> dict:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    from vision.commands import doc_epilog
-
-    parser.epilog = doc_epilog(__doc__)
-    parser.add_argument("input", nargs="?", default="-",
-                        help="match JSON file ('-' or absent: stdin)")
+    add_json_input(parser, __doc__, "match")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -45,6 +45,16 @@ Examples:
 """
 
 
+def add_correction_arguments(parser) -> None:
+    """``--fix`` and ``--meld``: what the reader got wrong, by the report's tile numbers
+    (``tilescope score``, ``check PHOTO``, ``waits PHOTO``)."""
+    parser.add_argument("--fix", action="append", default=[], metavar="N=TILE",
+                        help="tile N (reading order, see the report) is really TILE; repeatable")
+    parser.add_argument("--meld", action="append", default=[], metavar="N-M=TYPE",
+                        help="tiles N to M are an exposed meld of TYPE (chi, pon, daiminkan, kakan, "
+                             "ankan) or part of the concealed hand (concealed); repeatable")
+
+
 def add_photo_arguments(parser: argparse.ArgumentParser) -> None:
     """Flags shared by ``tilescope score`` and the photo form of ``tilescope check``."""
     parser.add_argument("photo", metavar="PHOTO", help="photo of the hand: JPEG, PNG, WebP, BMP or TIFF (- : standard input)")
@@ -52,11 +62,7 @@ def add_photo_arguments(parser: argparse.ArgumentParser) -> None:
                         help="print the recognised tiles, layout, request and result as JSON")
     parser.add_argument("--annotate", metavar="OUT.jpg", help="also write the photo with boxes, labels and groups")
     parser.add_argument("--weights", metavar="DIR", help="model folder (default: the bundled vision/weights)")
-    parser.add_argument("--fix", action="append", default=[], metavar="N=TILE",
-                        help="tile N (reading order, see the report) is really TILE; repeatable")
-    parser.add_argument("--meld", action="append", default=[], metavar="N-M=TYPE",
-                        help="tiles N to M are an exposed meld of TYPE (chi, pon, daiminkan, kakan, "
-                             "ankan) or part of the concealed hand (concealed); repeatable")
+    add_correction_arguments(parser)
     parser.add_argument("--win-tile", metavar="TILE",
                         help="the winning tile, when the photo does not set it apart")
     parser.add_argument("--context", metavar="JSON|FILE",

@@ -165,13 +165,19 @@ def table_json(data: object) -> dict:
         "reasons": list(r.reasons)} for r in result.seats]}
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+def add_json_input(parser: argparse.ArgumentParser, doc: str, what: str) -> None:
+    """The one argument of the JSON-in, JSON-out verbs (table, gouji, xiangqi): the document
+    ``what`` from a file or stdin; the module's ``doc`` as the epilog."""
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     from vision.commands import doc_epilog
 
-    parser.epilog = doc_epilog(__doc__)
+    parser.epilog = doc_epilog(doc)
     parser.add_argument("input", nargs="?", default="-",
-                        help="table JSON file ('-' or absent: stdin)")
+                        help=f"{what} JSON file ('-' or absent: stdin)")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_json_input(parser, __doc__, "table")
 
 
 class InputError(ValueError):

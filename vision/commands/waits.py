@@ -25,6 +25,7 @@ HELP = "shanten, waits and their values for a hand in play (--text or a photo)"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from vision.commands.hand import TEXT_SYNTAX, add_table_arguments
+    from vision.commands.score import add_correction_arguments
 
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = TEXT_SYNTAX.replace("the LAST tile written being the winning tile,\n", "13 or 14 of them,\n") \
@@ -38,11 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("reading a photo")
     g.add_argument("--weights", metavar="PATH", help="detector weights (default the bundled model)")
     g.add_argument("--set", metavar="NAME|FILE", help="read with a learned tile set (tilescope set)")
-    g.add_argument("--fix", action="append", default=[], metavar="N=TILE",
-                   help="tile N (reading order, see the report) is really TILE; repeatable")
-    g.add_argument("--meld", action="append", default=[], metavar="N-M=TYPE",
-                   help="tiles N to M are an exposed meld of TYPE (chi, pon, daiminkan, kakan, "
-                        "ankan) or part of the concealed hand (concealed); repeatable")
+    add_correction_arguments(g)
 
 
 def context_from_flags(args) -> dict:

@@ -36,7 +36,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from scoring.tournament import xiangqi
-from vision.commands.table import run_json_command
+from vision.commands.table import add_json_input, run_json_command
 from vision.validation import Name
 
 HELP = "Xiangqi knockout: bracket by lots, byes, forfeits, places 1-3 (JSON in, JSON out)"
@@ -92,12 +92,7 @@ def xiangqi_json(data: object) -> dict:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    from vision.commands import doc_epilog
-
-    parser.epilog = doc_epilog(__doc__)
-    parser.add_argument("input", nargs="?", default="-",
-                        help="knockout JSON file ('-' or absent: stdin)")
+    add_json_input(parser, __doc__, "knockout")
 
 
 def run(args: argparse.Namespace) -> int:
