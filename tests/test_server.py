@@ -610,9 +610,9 @@ def _guard_run(messages, *, max_bytes=100, timeout_s=5.0, stall=False):
             else:
                 sent["body"] = message["body"]
 
-        scope = {"type": "http", "method": "POST", "headers": []}
-        guard = BodyGuard(app, 0, timeout_s)
-        guard.max_bytes = max_bytes
+        scope = {"type": "http", "method": "POST", "headers": [], "path": "/api/read"}
+        from vision.routes.queue import Gate
+        guard = BodyGuard(app, max_bytes - BodyGuard.FORM_SLACK, timeout_s, Gate(1, 1, 1), Gate(1, 1, 1))
         await guard(scope, receive, send)
 
     asyncio.run(main())
@@ -738,30 +738,6 @@ def test_the_same_photo_is_read_once_for_the_score_the_verdict_and_each_correcti
     assert reader.calls == 1 and first.json()["tiles"][0]["tile"] == "5m"
     c.post("/api/score", files={"image": ("b.png", png(coded_image(5)), "image/png")})
     assert reader.calls == 2
-
-
-def test_photos_past_the_limit_get_503_at_once_and_the_server_reads_on():
-    # a burst held every upload and decoded photo in memory (1.2 GB, 658 MB idle after it):
-    # photo requests past workers x photos_per_worker are answered 503 without being kept
-    hold = threading.Event()
-    reader = PixelReader(hold)
-    c = TestClient(create_app(reader=reader, limits=Limits(workers=1, photos_per_worker=2)))
-    post = lambda: c.post("/api/read", files={"image": ("a.png", png(coded_image(4)), "image/png")})
-    import time
-    with ThreadPoolExecutor(2) as pool:
-        held = [pool.submit(post) for _ in range(2)]
-        deadline = time.monotonic() + 5
-        while reader.calls < 1 and time.monotonic() < deadline:     # one read, one waiting
-            time.sleep(0.01)
-        time.sleep(0.1)
-        busy = post()
-        assert busy.status_code == 503 and busy.json()["code"] == "busy"
-        assert "reading 2 photos" in busy.json()["error"]
-        typed = c.post("/api/hand", json={"ruleset": "riichi"})    # typed hands are not photos
-        assert typed.status_code == 200
-        hold.set()
-        assert [h.result().status_code for h in held] == [200, 200]
-    assert post().status_code == 200
 
 
 def test_the_heap_is_trimmed_when_the_last_photo_is_read(monkeypatch):

@@ -36,9 +36,12 @@ Bounds: uploads over ``Limits.max_upload_bytes`` get 413 before they are decoded
 ``Limits.max_pixels`` get 413 from their header alone (no decompression bomb is decoded; a JPEG
 is read at 1/2, 1/4 or 1/8 scale first, as on the command line), work
 that runs past ``Limits.timeout_s`` gets 504. Errors are always ``{"error": message, "code":
-short_name}`` with status 400 (not an image, bad JSON), 413 (too big), 422 (well-formed JSON of
-the wrong shape), 503 (model missing, or ``busy``: more photos at once than
-``Limits.photos_per_worker`` per worker, answered before the upload is read) or 504 (time limit).
+short_name}`` with status 400 (not an image, bad JSON), 408 (a body that did not arrive within
+``Limits.body_timeout_s``), 413 (too big), 415 (a write that is not JSON or multipart), 422
+(well-formed JSON of the wrong shape), 403 (a write from another site), 503 (model missing, or
+``busy`` with ``Retry-After``: the line of ``Limits.queue_length`` photos waiting is full, or
+one waited ``Limits.queue_wait_s``) or 504 (time limit). A request's body is read whole before
+it takes its place in line (vision/routes/guard.py), so a slow upload holds no worker.
 
 The detector is loaded once (lazily, on the first photo) and shared by all requests:
 onnxruntime's ``InferenceSession.run`` is thread-safe, and every request works on its own
@@ -57,6 +60,7 @@ from vision.fixspec import in_api_words
 from vision.routes import errors, game, photos, sets, site, typed, waits
 from vision.routes.errors import ApiError
 from vision.routes.guard import BodyGuard
+from vision.routes.queue import Gate
 from vision.routes.site import WEB_DIR
 from vision.routes.state import Limits, Scorers, ServerState
 
@@ -92,7 +96,10 @@ def create_app(
     )
     app.add_middleware(BodyGuard, max_upload_bytes=limits.max_upload_bytes,
                        timeout_s=limits.body_timeout_s,
-                       max_photos=limits.workers * limits.photos_per_worker)
+                       photos=Gate(limits.workers, limits.queue_length, limits.queue_wait_s, "photos"),
+                       others=Gate(limits.other_slots, limits.other_queue_length,
+                                   limits.queue_wait_s),
+                       max_body_bytes=limits.max_body_bytes, max_held_bytes=limits.max_held_bytes)
     app.state.load_model = state.load_model     # tilescope serve loads the model at start
     errors.install(app)
     photos.install(app, state)

@@ -56,6 +56,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, default=2,
                         help="threads reading photos (default 2; typed hands have a thread of "
                              "their own)")
+    parser.add_argument("--queue", type=int, default=256, metavar="N",
+                        help="photos that may wait in line for a worker once uploaded, served in "
+                             "the order they came (default %(default)s); one more gets 503 busy "
+                             "with Retry-After (the web page sends it again by itself)")
+    parser.add_argument("--queue-wait", type=float, default=60.0, metavar="S",
+                        help="seconds a photo may wait in that line before it gets 503 busy "
+                             "(default %(default)g)")
+    parser.add_argument("--max-body-kb", type=float, default=1024.0, metavar="KB",
+                        help="largest body of a request that is not a photo (typed hand, game "
+                             "event, ...) in KiB (default %(default)g); 4 such requests are at "
+                             "work at once, 64 more wait in line")
+    parser.add_argument("--body-timeout", type=float, default=60.0, metavar="S",
+                        help="seconds a request's body may take to arrive (default %(default)g; "
+                             "it is read whole before the request waits in line, so a slow "
+                             "upload holds no worker)")
     parser.add_argument("--log-level", choices=("warning", "info", "debug"), default="warning",
                         help="what the server prints: warning (default: problems only), info (a "
                              "line per request with its status), debug")
@@ -72,10 +87,12 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         print(f"tilescope serve: --port {args.port} is not a TCP port (1..65535)", file=sys.stderr)
         return 2
-    sizes = (args.max_upload_mb, args.max_megapixels, args.timeout)
-    if not all(math.isfinite(v) and v > 0 for v in sizes) or args.workers < 1:
-        print("tilescope serve: --max-upload-mb, --max-megapixels, --timeout must be finite "
-              "numbers > 0 and --workers >= 1", file=sys.stderr)
+    sizes = (args.max_upload_mb, args.max_megapixels, args.timeout, args.queue_wait,
+             args.max_body_kb, args.body_timeout)
+    if not all(math.isfinite(v) and v > 0 for v in sizes) or args.workers < 1 or args.queue < 0:
+        print("tilescope serve: --max-upload-mb, --max-megapixels, --timeout, --queue-wait, "
+              "--max-body-kb, --body-timeout must be finite numbers > 0, --workers >= 1 and "
+              "--queue >= 0", file=sys.stderr)
         return 2
     if args.max_upload_mb * 1024 * 1024 < 1024 or args.max_megapixels * 1_000_000 < 1:
         print("tilescope serve: --max-upload-mb or --max-megapixels is too small for any photo",
@@ -103,7 +120,9 @@ def run(args: argparse.Namespace) -> int:
             return 2
     limits = Limits(max_upload_bytes=int(args.max_upload_mb * 1024 * 1024),
                     max_pixels=int(args.max_megapixels * 1_000_000),
-                    timeout_s=args.timeout, workers=args.workers)
+                    timeout_s=args.timeout, workers=args.workers, queue_length=args.queue,
+                    queue_wait_s=args.queue_wait, max_body_bytes=int(args.max_body_kb * 1024),
+                    body_timeout_s=args.body_timeout)
     app = create_app(reader=reader, limits=limits)
     import cv2     # its own warnings on odd uploads ("32-bit samples") say nothing to an operator
 

@@ -25,7 +25,10 @@ def install(app: FastAPI, state: ServerState) -> None:
                 "model_error": None if state.model_error is None else "the tile detector could "
                                "not be loaded: photo requests get 503 (the server's log says why)",
                 "limits": {"max_upload_bytes": limits.max_upload_bytes,
-                           "max_pixels": limits.max_pixels, "timeout_s": limits.timeout_s}}
+                           "max_pixels": limits.max_pixels, "timeout_s": limits.timeout_s,
+                           "queue_length": limits.queue_length,
+                           "queue_wait_s": limits.queue_wait_s,
+                           "max_body_bytes": limits.max_body_bytes}}
 
     @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def index():      # HEAD too: uptime checks use it

@@ -37,8 +37,13 @@ class Limits:
     event loop itself never blocks on them); typed hands have a thread of their own, so that
     they do not wait behind photos. ``body_timeout_s``: seconds a request's body may take to
     arrive (a phone whose upload stalled gets 408 and its connection is closed).
-    ``photos_per_worker``: photo requests taken at once (being uploaded, waiting or read) per
-    worker; one more gets 503 at once, so memory stays bounded by about that many uploads.
+    ``queue_length``: photos that may wait in line, once their upload has arrived, for a
+    worker (in the order they arrived); ``queue_wait_s``: how long one may wait there. A photo
+    finding the line full, or waiting longer, gets 503 ``busy`` with ``Retry-After``.
+    ``max_body_bytes``: largest body of a request that is not a photo (a typed hand, a game
+    event, a set's undo); ``other_slots`` of those are at work at once, the rest wait in a line
+    of ``other_queue_length`` as photos do. ``max_held_bytes``: the bodies of all requests
+    held at once (read, waiting or at work); past it, 503 ``busy``.
     """
 
     max_upload_bytes: int = 20 * 1024 * 1024
@@ -46,7 +51,12 @@ class Limits:
     timeout_s: float = 30.0
     workers: int = 2
     body_timeout_s: float = 60.0
-    photos_per_worker: int = 4
+    queue_length: int = 256
+    queue_wait_s: float = 60.0
+    max_body_bytes: int = 1024 * 1024
+    other_slots: int = 4
+    other_queue_length: int = 64
+    max_held_bytes: int = 256 * 1024 * 1024
 
 
 @dataclass(frozen=True)

@@ -458,7 +458,7 @@ async function score() {
   markStale("Reading the tiles…", true);
   let answer;
   try {
-    const resp = await fetch("/api/score", { method: "POST", body, signal: ctl.signal });
+    const resp = await send("/api/score", { body, signal: ctl.signal });
     answer = await resp.json();
     if (!resp.ok) throw Object.assign(new Error(answer.error || `server answered ${resp.status}`),
       { status: resp.status });
@@ -547,7 +547,7 @@ async function verdict(body, request, seq) {
   el.textContent = "Verdict: being ruled…";
   let v;
   try {
-    const resp = await fetch("/api/check-photo", { method: "POST", body: form });
+    const resp = await send("/api/check-photo", { body: form });
     const answer = await resp.json();
     v = resp.ok ? answer.result || {} : { error: answer.error || `server answered ${resp.status}` };
   } catch (e) {
@@ -586,6 +586,24 @@ function inPageWords(text) {
     .replace(/(?:pass )?(--fix \d+=\S+(?: --fix \d+=\S+)*)/g, (m, f) => `set ${fixes(f)} (tap the tile)`)
     .replace(/(?:pass )?--meld (\d+-\d+)=(\w+)/g, "write $1=$2 in the melds field")
     .replace(/(?:pass )?--win-tile (\w+)/g, "set the winning tile to $1");
+}
+
+// A POST; a 503 "busy" (the server's line of photos is full, or this one waited too long in
+// it) is sent again by itself after the Retry-After the server names, and the status line says
+// so, up to BUSY_TRIES times; the last answer is returned as it came.
+const BUSY_TRIES = 8;
+async function send(path, init) {
+  for (let attempt = 1; ; attempt++) {
+    const resp = await fetch(path, { method: "POST", ...init });
+    if (resp.status !== 503 || attempt >= BUSY_TRIES) return resp;
+    const data = await resp.clone().json().catch(() => ({}));
+    if (data.code !== "busy") return resp;
+    const wait = Math.min(30, Math.max(1, Number(resp.headers.get("retry-after")) || 2));
+    setStatus(`The server is busy with other photos: sending it again in ${wait} s ` +
+              `(try ${attempt + 1} of ${BUSY_TRIES})…`);
+    await new Promise((done) => setTimeout(done, wait * 1000));
+    if (init.signal && init.signal.aborted) throw new DOMException("aborted", "AbortError");
+  }
 }
 
 function setStatus(text, isError = false) {
@@ -722,7 +740,7 @@ function waitsForm(body) {
 async function waits(body, seq, scored) {
   let answer;
   try {
-    const resp = await fetch("/api/waits", { method: "POST", body: waitsForm(body) });
+    const resp = await send("/api/waits", { body: waitsForm(body) });
     answer = await resp.json();
     if (!resp.ok) return false;       // not a hand in play either: the score's message stands
   } catch (e) {
@@ -904,7 +922,7 @@ async function teachSet(file) {
   body.append("name", name);
   let answer, ok = false;
   try {
-    const resp = await fetch("/api/set/learn", { method: "POST", body });
+    const resp = await send("/api/set/learn", { body });
     answer = await resp.json();
     ok = resp.ok;
   } catch (e) {
@@ -984,7 +1002,7 @@ async function addToSet(n, tile) {
   showAdded(`Adding ${tile} to set ${name}…`, false);
   let answer;
   try {
-    const resp = await fetch("/api/set/add", { method: "POST", body });
+    const resp = await send("/api/set/add", { body });
     answer = await resp.json();
     if (!resp.ok) throw new Error(answer.error || `server answered ${resp.status}`);
   } catch (e) {
@@ -1006,7 +1024,7 @@ async function undoAdded() {
   body.append("expect", String(a.references));
   let answer;
   try {
-    const resp = await fetch("/api/set/undo", { method: "POST", body });
+    const resp = await send("/api/set/undo", { body });
     answer = await resp.json();
     if (!resp.ok) throw new Error(answer.error || `server answered ${resp.status}`);
   } catch (e) {

@@ -33,10 +33,17 @@ async function api(method, path, body) {
     init.body = JSON.stringify(body);
   }
   let r;
-  try {
-    r = await fetch(path, init);
-  } catch (e) {
-    throw new Error("the server did not answer (" + e.message + ")");
+  for (let attempt = 1; ; attempt++) {
+    try {
+      r = await fetch(path, init);
+    } catch (e) {
+      throw new Error("the server did not answer (" + e.message + ")");
+    }
+    // 503 busy: the server's line is full; sent again by itself after its retry-after, said
+    if (r.status !== 503 || attempt >= 8) break;
+    const wait = Math.min(30, Math.max(1, Number(r.headers.get("retry-after")) || 2));
+    status(`The server is busy: sending it again in ${wait} s (try ${attempt + 1} of 8)…`);
+    await new Promise((done) => setTimeout(done, wait * 1000));
   }
   const data = await r.json().catch(() => ({}));
   if (!r.ok) throw new Error(plain(data.error || r.statusText));

@@ -1,0 +1,171 @@
+"""Issue 39, "queue, then shed": photos wait in a bounded line in the order they came, "busy"
+(503 + Retry-After) only when the line is full or the wait is over, bodies other than photos
+bounded, and a client sending its body slowly holds no worker.
+
+The fake reader (tests/test_server.py's PixelReader) reads back the grey level of the image,
+so every answer says which upload it was for.
+"""
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from tests.test_server import PixelReader, coded_image, png  # noqa: E402
+from vision.classes import TILE_CLASSES  # noqa: E402
+from vision.routes.queue import Busy, Gate  # noqa: E402
+from vision.server import Limits, create_app  # noqa: E402
+
+
+def _photo(code: int) -> dict:
+    return {"image": (f"{code}.png", png(coded_image(code)), "image/png")}
+
+
+def _wait_for(cond, timeout=5.0):
+    deadline = time.monotonic() + timeout
+    while not cond() and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def test_ten_phones_at_once_are_all_scored_not_two_told_busy():
+    # 10 phones uploading at once: 2 were told "busy" (8 photos in flight at most)
+    hold = threading.Event()
+    reader = PixelReader(hold)
+    with TestClient(create_app(reader=reader, limits=Limits(workers=1))) as c:
+        with ThreadPoolExecutor(10) as pool:
+            answers = [pool.submit(c.post, "/api/read", files=_photo(code)) for code in range(10)]
+            _wait_for(lambda: reader.calls >= 1)
+            hold.set()
+            results = [a.result() for a in answers]
+    assert [r.status_code for r in results] == [200] * 10
+    assert [r.json()["tiles"][0]["tile"] for r in results] == list(TILE_CLASSES[:10])
+
+
+def test_photos_waiting_in_line_are_served_in_the_order_they_came():
+    async def main():
+        gate = Gate(1, 10, 5.0)
+        order = []
+        first = await gate.enter()
+
+        async def one(k):
+            since = await gate.enter()
+            order.append(k)
+            gate.leave(since)
+
+        tasks = []
+        for k in range(5):
+            tasks.append(asyncio.create_task(one(k)))
+            await asyncio.sleep(0)          # each in line before the next comes
+        gate.leave(first)
+        await asyncio.gather(*tasks)
+        return order, gate.running
+
+    assert asyncio.run(main()) == ([0, 1, 2, 3, 4], 0)
+
+
+def test_busy_only_when_the_line_is_full_with_retry_after():
+    hold = threading.Event()
+    reader = PixelReader(hold)
+    with TestClient(create_app(reader=reader, limits=Limits(workers=1, queue_length=2))) as c:
+        with ThreadPoolExecutor(3) as pool:
+            held = [pool.submit(c.post, "/api/read", files=_photo(4))]
+            _wait_for(lambda: reader.calls >= 1)
+            held += [pool.submit(c.post, "/api/read", files=_photo(5)) for _ in range(2)]
+            time.sleep(0.3)                   # both in line
+            busy = c.post("/api/read", files=_photo(6))
+            typed = c.post("/api/hand", json={"ruleset": "riichi"})   # typed hands: their own line
+            hold.set()
+            assert [h.result().status_code for h in held] == [200, 200, 200]
+    assert busy.status_code == 503 and busy.json()["code"] == "busy"
+    assert "2 photos are waiting" in busy.json()["error"]
+    assert 1 <= int(busy.headers["retry-after"]) <= 60
+    assert typed.status_code == 200
+
+
+def test_busy_when_the_wait_in_line_is_over():
+    hold = threading.Event()
+    reader = PixelReader(hold)
+    with TestClient(create_app(reader=reader, limits=Limits(workers=1, queue_wait_s=0.3))) as c:
+        with ThreadPoolExecutor(2) as pool:
+            first = pool.submit(c.post, "/api/read", files=_photo(4))
+            _wait_for(lambda: reader.calls >= 1)
+            late = c.post("/api/read", files=_photo(5))
+            hold.set()
+            assert first.result().status_code == 200
+    assert late.status_code == 503 and "waited 0.3 s in line" in late.json()["error"]
+    assert "retry-after" in late.headers
+
+
+def test_a_non_photo_body_over_its_bound_is_413():
+    # 150 concurrent 20 MB JSON bodies to /api/hand peaked at 3.4 GB
+    c = TestClient(create_app(reader=PixelReader(), limits=Limits(max_body_bytes=1000)))
+    r = c.post("/api/hand", content=b'{"a": "' + b"x" * 2000 + b'"}',
+               headers={"content-type": "application/json"})
+    assert r.status_code == 413 and "1,000 bytes for this route" in r.json()["error"]
+    assert c.post("/api/hand", json={"ruleset": "riichi"}).status_code == 200
+
+
+def test_non_photo_requests_are_bounded_in_number():
+    async def main():
+        gate = Gate(1, 1, 0.2)
+        held = await gate.enter()
+        waiting = asyncio.create_task(gate.enter())
+        await asyncio.sleep(0.01)
+        with pytest.raises(Busy):
+            await gate.enter()          # the line (1) is full
+        with pytest.raises(Busy):
+            await waiting               # and the one in it waited past 0.2 s
+        gate.leave(held)
+        return gate.running
+
+    assert asyncio.run(main()) == 0
+
+
+def test_serve_help_documents_the_queue_and_its_wait(capsys):
+    from vision.cli import main
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "--queue N" in out and "default 256" in out and "--queue-wait S" in out
+    assert "default 60" in out and "--max-body-kb" in out
+
+
+def test_the_web_page_sends_again_by_itself_on_503_and_says_so():
+    from vision.server import WEB_DIR
+    js = (WEB_DIR / "app.js").read_text() + (WEB_DIR / "table.js").read_text()
+    assert js.count("retry-after") >= 2 and "sending it again" in js
+
+
+def test_slow_clients_hold_no_worker_slot():
+    # 8 sockets sending a photo body a byte every 2 s made every other photo "busy" for 60 s
+    import httpx
+    from tests.browsing import serve
+
+    app = create_app(reader=PixelReader(), limits=Limits(workers=1, queue_length=1))
+    with serve(app) as url:
+        port = int(url.rsplit(":", 1)[1])
+        slow = []
+        for _ in range(8):
+            s = socket.create_connection(("127.0.0.1", port))
+            s.sendall(b"POST /api/read HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n"
+                      b"Content-Type: multipart/form-data; boundary=x\r\n\r\n-")
+            slow.append(s)
+        try:
+            time.sleep(0.5)
+            for s in slow:
+                s.sendall(b"-")
+            t = time.monotonic()
+            r = httpx.post(url + "/api/read", files=_photo(7), timeout=10)
+            took = time.monotonic() - t
+        finally:
+            for s in slow:
+                s.close()
+    assert r.status_code == 200 and r.json()["tiles"][0]["tile"] == TILE_CLASSES[7]
+    assert took < 1.0
