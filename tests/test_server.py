@@ -839,7 +839,7 @@ def test_bad_names_tiles_and_an_unknown_set_are_422_naming_them(set_client):
     assert _learn(set_client, "a/b").json()["code"] == "bad_set_name"
     r = _learn(set_client, "x", tiles="12345q")
     assert r.status_code == 422 and r.json()["code"] == "bad_tiles"
-    assert set_client.post("/api/set/undo", data={"name": "nosuch"}).json()["code"] == "unknown_set"
+    assert set_client.post("/api/set/undo", files={"name": (None, "nosuch")}).json()["code"] == "unknown_set"
 
 
 @needs_models
@@ -859,9 +859,9 @@ def test_a_corrected_tile_is_added_to_the_set_and_undone(set_client, tmp_path):
     res = _open_red(set_client, set="club").json()["result"]
     assert (res["han"], res["fu"], res["payment"]["total"]) == (2, 30, 2000)
     # an undo for another count than the set holds is refused: the set changed meanwhile
-    r = set_client.post("/api/set/undo", data={"name": "club", "expect": "39"})
+    r = set_client.post("/api/set/undo", files={"name": (None, "club"), "expect": (None, "39")})
     assert r.status_code == 409 and r.json()["code"] == "set_changed"
-    r = set_client.post("/api/set/undo", data={"name": "club", "expect": "38"})
+    r = set_client.post("/api/set/undo", files={"name": (None, "club"), "expect": (None, "38")})
     assert r.json() == {"name": "club", "references": 37, "kinds": 37, "tile": "2m"}
     assert len(TileSet.load(tmp_path / "data" / "sets" / "club.npz")) == 37
     # a tile the photo does not have, a code that is no tile

@@ -26,6 +26,9 @@ from vision.ledger import LedgerError, LedgerSession
 from vision.livecontext import ContextError, LiveContext
 
 
+MAX_BODY_BYTES = 64 * 1024     # one setting or event; a scored hand is well under 1 KB
+
+
 class Control:
     """The context and ledger the control page changes; ``publish`` sends overlay messages."""
 
@@ -93,10 +96,17 @@ def add_routes(app, control: Control) -> None:
             return JSONResponse({"error": str(exc)}, status_code=400)
 
     async def body_of(request: Request):
+        """The JSON body, read as a game file's line is (a key given twice refused), within
+        MAX_BODY_BYTES; a LedgerError naming the problem."""
+        from vision.jsontext import load_json
+
+        raw = await request.body()
+        if len(raw) > MAX_BODY_BYTES:
+            raise LedgerError(f"the body is over {MAX_BODY_BYTES:,} bytes")
         try:
-            return await request.json()
-        except ValueError:
-            return None
+            return load_json(raw.decode("utf-8-sig"))
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise LedgerError(f"the request body is not valid JSON: {exc}") from None
 
     @app.get("/control")
     async def page():
@@ -108,7 +118,11 @@ def add_routes(app, control: Control) -> None:
 
     @app.post("/api/control/hand")
     async def hand(request: Request):
-        return answer(control.set_hand, await body_of(request))
+        try:
+            body = await body_of(request)
+        except LedgerError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        return answer(control.set_hand, body)
 
     @app.post("/api/control/new-hand")
     async def new_hand():
@@ -116,4 +130,8 @@ def add_routes(app, control: Control) -> None:
 
     @app.post("/api/control/ledger")
     async def ledger(request: Request):
-        return answer(control.ledger_action, await body_of(request))
+        try:
+            body = await body_of(request)
+        except LedgerError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        return answer(control.ledger_action, body)

@@ -90,11 +90,23 @@ class OverlayHub:
             return len(self._clients)
 
 
-def create_overlay_app(hub: OverlayHub, control=None) -> FastAPI:
+def create_overlay_app(hub: OverlayHub, control=None, allowed_hosts=None) -> FastAPI:
     """The overlay's web app: ``GET /`` page, ``GET /api/current`` and WebSocket ``/ws``;
     with ``control`` (``vision.control.Control``) the control page ``GET /control`` and its
-    API (``vision.control.add_routes``)."""
+    API (``vision.control.add_routes``). Its writes are taken from its own pages only, and
+    only the ``allowed_hosts`` names are answered (None: any), as ``tilescope serve``'s
+    (``vision.routes.origin``)."""
+    from vision.routes.guard import BodyGuard
+    from vision.routes.origin import protect
+    from vision.routes.queue import Gate
+
     app = FastAPI(title="tilescope overlay", docs_url=None, redoc_url=None)
+    # bodies read whole within 64 KiB and 30 s, a few at a time (the control page sends one
+    # setting or event per tap)
+    app.add_middleware(BodyGuard, max_upload_bytes=0, timeout_s=30.0, photos=Gate(1, 0, 1.0),
+                       others=Gate(2, 16, 10.0), max_body_bytes=64 * 1024,
+                       max_held_bytes=4 * 1024 * 1024)
+    protect(app, allowed_hosts)
     if control is not None:
         from vision.control import add_routes
 
@@ -141,7 +153,10 @@ class OverlayServer:
 
         # an OBS browser source never closes its WebSocket: waiting for it made every stop 5 s
         self.hub = hub
-        config = uvicorn.Config(create_overlay_app(hub, control), host=host, port=port, log_level="warning",
+        from vision.routes.origin import known_hosts
+
+        app = create_overlay_app(hub, control, known_hosts(host))
+        config = uvicorn.Config(app, host=host, port=port, log_level="warning",
                                 timeout_graceful_shutdown=0.5)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, name="overlay", daemon=True)

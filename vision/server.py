@@ -52,7 +52,7 @@ each added by its ``install(app, state)`` with the one :class:`ServerState` they
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Sequence
 
 from fastapi import FastAPI
 
@@ -60,6 +60,7 @@ from vision.fixspec import in_api_words
 from vision.routes import errors, game, photos, sets, site, typed, waits
 from vision.routes.errors import ApiError
 from vision.routes.guard import BodyGuard
+from vision.routes.origin import protect
 from vision.routes.queue import Gate
 from vision.routes.site import WEB_DIR
 from vision.routes.state import Limits, Scorers, ServerState
@@ -76,6 +77,7 @@ def create_app(
     score_json: Callable | None = None,
     check_json: Callable | None = None,
     check_photo: Callable | None = None,
+    allowed_hosts: Sequence[str] | None = None,
 ) -> FastAPI:
     """Build the FastAPI app.
 
@@ -84,7 +86,8 @@ def create_app(
     ``limits``: request bounds (see ``Limits``). ``score_photo``/``score_json``/``check_json``/
     ``check_photo`` replace ``vision.pipeline.score_photo``, ``scoring.api.score_json``,
     ``scoring.verdict.check_json`` and ``vision.pipeline.check_photo`` (for tests); by default
-    they are imported on first use.
+    they are imported on first use. ``allowed_hosts``: the ``Host`` names answered
+    (``vision.routes.origin.known_hosts``; ``tilescope serve`` passes them); None: any.
     """
     state = ServerState(limits, reader, Scorers(score_photo=score_photo, check_photo=check_photo,
                                                 score_json=score_json, check_json=check_json))
@@ -100,6 +103,7 @@ def create_app(
                        others=Gate(limits.other_slots, limits.other_queue_length,
                                    limits.queue_wait_s),
                        max_body_bytes=limits.max_body_bytes, max_held_bytes=limits.max_held_bytes)
+    protect(app, allowed_hosts)       # writes from this server's pages only; known Host names
     app.state.load_model = state.load_model     # tilescope serve loads the model at start
     errors.install(app)
     photos.install(app, state)

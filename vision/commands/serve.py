@@ -41,6 +41,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to bind (default 127.0.0.1: this machine only; "
                              "0.0.0.0 lets phones on your network connect)")
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="a further name the server is reached by (Host header), e.g. a "
+                             "DNS name of this machine; repeatable. Known anyway: 127.0.0.1, "
+                             "localhost, ::1, --host, and with 0.0.0.0 this machine's name and "
+                             "addresses. Changes (sets, games) are taken only from this "
+                             "server's own pages, as JSON or multipart")
     parser.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
     parser.add_argument("--weights", default=None,
                         help="folder with detector.onnx (+ classifier.onnx) (default: the bundled vision/weights)")
@@ -123,7 +129,10 @@ def run(args: argparse.Namespace) -> int:
                     timeout_s=args.timeout, workers=args.workers, queue_length=args.queue,
                     queue_wait_s=args.queue_wait, max_body_bytes=int(args.max_body_kb * 1024),
                     body_timeout_s=args.body_timeout)
-    app = create_app(reader=reader, limits=limits)
+    from vision.routes.origin import known_hosts
+
+    app = create_app(reader=reader, limits=limits,
+                     allowed_hosts=known_hosts(args.host, tuple(args.allow_host)))
     import cv2     # its own warnings on odd uploads ("32-bit samples") say nothing to an operator
 
     cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)

@@ -1,0 +1,131 @@
+"""Issue 39, "who may write": a page of another site cannot change the ledger, a set or a
+game (Origin/Referer must be the server's own, the body JSON or multipart), and only known
+Host names are answered (DNS rebinding), on ``serve`` and on ``stream --overlay``'s server."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from vision.routes.origin import known_hosts  # noqa: E402
+from vision.server import create_app  # noqa: E402
+
+PLAYERS = ["Ann", "Bob", "Cai", "Dan"]
+EVIL = {"Origin": "http://evil.example"}
+RIICHI = '{"action":"add","event":{"type":"riichi","player":"Dan"}}'
+
+
+@pytest.fixture
+def games(tmp_path, monkeypatch):
+    monkeypatch.setenv("TILESCOPE_DATA", str(tmp_path))
+    c = TestClient(create_app(reader=object()))
+    gid = c.post("/api/games", json={"players": PLAYERS}).json()["id"]
+    assert c.post(f"/api/games/{gid}/events", json={"type": "riichi", "player": "Bob"}).status_code == 200
+    return c, gid, tmp_path / "games" / f"{gid}.jsonl"
+
+
+@pytest.fixture
+def ledger(tmp_path):
+    from vision.control import Control
+    from vision.ledger import LedgerSession
+    from vision.livecontext import LiveContext
+    from vision.overlay import OverlayHub, create_overlay_app
+
+    path = tmp_path / "g.jsonl"
+    path.write_text(json.dumps({"type": "game", "players": PLAYERS}) + "\n")
+    session = LedgerSession(str(path))
+    hub = OverlayHub()
+    app = create_overlay_app(hub, Control(LiveContext({"ruleset": "riichi"}), session, hub.publish),
+                             allowed_hosts=known_hosts("127.0.0.1"))
+    return TestClient(app, base_url="http://127.0.0.1:8765"), path
+
+
+def test_a_foreign_origin_text_plain_post_does_not_change_the_ledger(ledger):
+    c, path = ledger
+    before = path.read_text()
+    r = c.post("/api/control/ledger", content=RIICHI,
+               headers={**EVIL, "Content-Type": "text/plain"})
+    assert r.status_code == 403 and r.json()["code"] == "cross_origin"
+    r = c.post("/api/control/ledger", content=RIICHI, headers={"Content-Type": "text/plain"})
+    assert r.status_code == 415 and r.json()["code"] == "unsupported_media_type"
+    r = c.post("/api/control/hand", json={"winner": "Dan"}, headers=EVIL)
+    assert r.status_code == 403
+    assert path.read_text() == before          # not one event written
+
+
+def test_the_control_page_itself_and_curl_still_keep_the_ledger(ledger):
+    c, path = ledger
+    own = {"Origin": "http://127.0.0.1:8765", "Sec-Fetch-Site": "same-origin"}
+    r = c.post("/api/control/ledger", content=RIICHI,
+               headers={**own, "Content-Type": "application/json"})
+    assert r.status_code == 200, r.text
+    r = c.post("/api/control/ledger", json={"action": "undo"})      # curl: no Origin
+    assert r.status_code == 200
+    assert len(path.read_text().splitlines()) == 1
+
+
+def test_a_control_body_naming_a_key_twice_is_refused(ledger):
+    c, path = ledger
+    r = c.post("/api/control/ledger", content='{"action": "add", "event": {"type": "riichi", '
+               '"player": "Dan"}, "event": {"type": "riichi", "player": "Ann"}}',
+               headers={"Content-Type": "application/json"})
+    assert r.status_code == 400 and "'event' is given twice" in r.json()["error"]
+    assert len(path.read_text().splitlines()) == 1
+
+
+def test_the_overlay_answers_only_known_host_names(ledger):
+    c, _ = ledger
+    assert c.get("/api/current").status_code == 200
+    assert c.get("/api/current", headers={"Host": "rebound.evil.example"}).status_code == 400
+
+
+def test_a_foreign_origin_cannot_undo_a_game_event(games):
+    c, gid, path = games
+    before = path.read_text()
+    r = c.post(f"/api/games/{gid}/undo", headers=EVIL)
+    assert r.status_code == 403
+    r = c.post(f"/api/games/{gid}/undo", headers={"Referer": "http://evil.example/page.html"})
+    assert r.status_code == 403
+    r = c.post(f"/api/games/{gid}/undo", headers={"Origin": "null"})
+    assert r.status_code == 403
+    r = c.post(f"/api/games/{gid}/events", content='{"type": "riichi", "player": "Cai"}',
+               headers={"Content-Type": "text/plain"})
+    assert r.status_code == 415
+    assert path.read_text() == before
+    assert c.post(f"/api/games/{gid}/undo", headers={"Origin": "http://testserver"}).status_code == 200
+
+
+def test_a_form_encoded_set_undo_is_refused_with_415(tmp_path, monkeypatch):
+    monkeypatch.setenv("TILESCOPE_DATA", str(tmp_path))
+    c = TestClient(create_app(reader=object()))
+    r = c.post("/api/set/undo", data={"name": "club"})
+    assert r.status_code == 415
+    r = c.post("/api/set/undo", files={"name": (None, "club")}, headers=EVIL)
+    assert r.status_code == 403
+    r = c.post("/api/set/undo", files={"name": (None, "club")})
+    assert r.json()["code"] == "unknown_set"          # its own page's multipart: taken
+
+
+def test_reads_from_other_origins_are_not_writes(tmp_path, monkeypatch):
+    monkeypatch.setenv("TILESCOPE_DATA", str(tmp_path))
+    c = TestClient(create_app(reader=object()))
+    assert c.get("/api/games", headers=EVIL).status_code == 200
+
+
+def test_serve_answers_only_its_known_host_names():
+    # any Host: was accepted, so a DNS-rebinding page could read the server's state
+    c = TestClient(create_app(reader=object(), allowed_hosts=known_hosts("127.0.0.1")),
+                   base_url="http://127.0.0.1:8000")
+    assert c.get("/api/health").status_code == 200
+    assert c.get("/api/health", headers={"Host": "localhost:8000"}).status_code == 200
+    assert c.get("/api/health", headers={"Host": "attacker.example:8000"}).status_code == 400
+
+
+def test_known_hosts_are_the_loopback_names_and_the_bound_host():
+    assert known_hosts("127.0.0.1") == ["127.0.0.1", "::1", "[::1]", "localhost"]
+    assert "table.club.lan" in known_hosts("table.club.lan")
+    assert "scores.example" in known_hosts("127.0.0.1", ("scores.example",))
+    assert "evil.example" not in known_hosts("0.0.0.0")

@@ -1,0 +1,116 @@
+"""Who may write: the server's second gate (ASGI middleware), for ``serve`` and for
+``stream --overlay``'s server alike.
+
+Every request that changes something (a set, a game, the control page's hand and ledger:
+:func:`is_write`) is taken only
+
+- from this server's own pages: a browser names the page's origin in ``Origin`` (or, failing
+  that, ``Referer``), and it must be this server's (scheme and ``Host``); ``Sec-Fetch-Site``
+  saying ``cross-site`` or ``same-site`` is refused too. A client that names no origin at all
+  (curl, a script) is no browser page and is taken;
+- with a JSON or multipart body (``Content-Type``), so that no HTML form and no ``text/plain``
+  fetch of another page can send one without the browser first asking (CORS preflight, which
+  this server never grants); an empty body needs no type.
+
+Refusals answer 403 ``cross_origin`` and 415 ``unsupported_media_type``. Which ``Host`` names
+the server answers to at all is Starlette's ``TrustedHostMiddleware`` (:func:`known_hosts`):
+a page of another site that rebinds its DNS name to this machine names its own host, and is
+refused with 400.
+"""
+from __future__ import annotations
+
+import socket
+
+from starlette.datastructures import URL, Headers
+
+from .guard import send_error
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+WRITE_TYPES = ("application/json", "multipart/form-data")
+_DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+
+
+def is_write(method: str, path: str) -> bool:
+    """A request that changes a set, a game or the control page's state."""
+    if method in ("GET", "HEAD", "OPTIONS"):
+        return False
+    return (path.startswith(("/api/set/", "/api/games/", "/api/control/"))
+            or path in ("/api/games", "/api/control"))
+
+
+def known_hosts(host: str, extra: tuple[str, ...] = ()) -> list[str]:
+    """The ``Host`` names a server bound to ``host`` answers to: the loopback names, ``host``
+    itself, ``extra``; bound to every address (0.0.0.0, ::), this machine's name and its
+    addresses too (phones open ``http://ADDRESS:PORT/``)."""
+    names = list(LOOPBACK_HOSTS) + list(extra)
+    if host in ("0.0.0.0", "::", ""):
+        machine = socket.gethostname()
+        names += [machine, f"{machine}.local"]
+        try:
+            names += [info[4][0] for info in socket.getaddrinfo(machine, None)]
+        except OSError:
+            pass
+        try:    # the address a LAN route leaves by (a UDP "connect" sends nothing)
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+                probe.connect(("192.0.2.1", 9))
+                names.append(probe.getsockname()[0])
+        except OSError:
+            pass
+    else:
+        names.append(host)
+    names += [f"[{n}]" for n in names if ":" in n and not n.startswith("[")]
+    return sorted(set(names))
+
+
+def _netloc(url: URL) -> tuple[str, int | None]:
+    port = url.port or _DEFAULT_PORTS.get(url.scheme)
+    return (url.hostname or "").lower().strip("[]"), port
+
+
+def same_origin(headers: Headers, scheme: str) -> bool:
+    """The request names no origin, or this server's own (its scheme and Host)."""
+    site = headers.get("sec-fetch-site")
+    if site in ("cross-site", "same-site"):
+        return False
+    named = headers.get("origin") or headers.get("referer")
+    if named is None:
+        return site in (None, "same-origin", "none")
+    if named == "null":
+        return False
+    host = headers.get("host", "")
+    return _netloc(URL(named)) == _netloc(URL(f"{scheme}://{host}/")) \
+        and URL(named).scheme in (scheme, {"http": "ws", "https": "wss"}.get(scheme))
+
+
+class WriteGuard:
+    """ASGI middleware: writes (:func:`is_write`) only from this server's pages, with a JSON
+    or multipart body (see the module's words)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or not is_write(scope["method"], scope.get("path", "")):
+            return await self.app(scope, receive, send)
+        headers = Headers(scope=scope)
+        if not same_origin(headers, scope.get("scheme", "http")):
+            return await send_error(send, 403, "cross_origin",
+                                    "this server takes changes only from its own pages (the "
+                                    "request came from another site's page)")
+        kind = headers.get("content-type", "").split(";")[0].strip().lower()
+        empty = headers.get("content-length", "0") == "0" and "transfer-encoding" not in headers
+        if kind not in WRITE_TYPES and not (kind == "" and empty):
+            return await send_error(send, 415, "unsupported_media_type",
+                                    "a change is sent as application/json or "
+                                    f"multipart/form-data, not {kind or 'a body of no type'}")
+        return await self.app(scope, receive, send)
+
+
+def protect(app, allowed_hosts=None) -> None:
+    """Put the write gate on FastAPI ``app``, and Starlette's TrustedHostMiddleware with
+    ``allowed_hosts`` when given (the outermost: an unknown Host goes no further)."""
+    from starlette.middleware.trustedhost import TrustedHostMiddleware
+
+    app.add_middleware(WriteGuard)
+    if allowed_hosts is not None:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
