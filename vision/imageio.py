@@ -15,8 +15,13 @@ import re
 import sys
 from pathlib import Path
 
-import cv2
-import numpy as np
+# OpenCV's own limit on the pixels of any image it decodes (it reads the variable once, when
+# it is loaded; its default is 2^30): a file whose header the checks below cannot read is
+# still not decoded past MAX_FULL_PIXELS (defined below; kept equal)
+os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(256_000_000))
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
 
 from .filekind import READ_FORMATS, image_format
 
@@ -154,9 +159,18 @@ def _webp_size(data: bytes) -> tuple[int, int] | None:
 DNG_VERSION_TAG = 50706       # in the first IFD of every DNG (Adobe's DNG specification)
 
 
+# TIFF field types that hold whole numbers: (bytes per value, signed). libtiff takes an
+# ImageWidth or ImageLength of any of them (a 2.6 MB TIFF whose sizes were SLONG, SSHORT or
+# LONG8 passed a check that read SHORT and LONG only, and took 16 s and 5.5 GB to decode)
+_TIFF_INTS = {1: (1, False), 3: (2, False), 4: (4, False), 6: (1, True), 8: (2, True),
+              9: (4, True), 13: (4, False), 16: (8, False), 17: (8, True), 18: (8, False)}
+
+
 def _tiff_entries(data: bytes):
-    """``(tag, type, value field)`` of each entry of a TIFF's first IFD (the page OpenCV
-    decodes), as far as ``data`` holds them; the value field is the entry's last 4 bytes."""
+    """``(tag, type, value)`` of each entry of a TIFF's first IFD (the page OpenCV decodes),
+    as far as ``data`` holds them; the value is the entry's first whole number (read where the
+    entry points when it does not fit in the entry, as LONG8 does not), None for a type that
+    holds no whole number or a value past the data."""
     order = "little" if data[:2] == b"II" else "big"
     ifd = int.from_bytes(data[4:8], order)
     if ifd + 2 > len(data):
@@ -165,38 +179,44 @@ def _tiff_entries(data: bytes):
         e = ifd + 2 + 12 * k
         if e + 12 > len(data):
             break
-        yield (int.from_bytes(data[e:e + 2], order), int.from_bytes(data[e + 2:e + 4], order),
-               data[e + 8:e + 12])
+        kind, count = int.from_bytes(data[e + 2:e + 4], order), int.from_bytes(data[e + 4:e + 8], order)
+        size, signed = _TIFF_INTS.get(kind, (0, False))
+        raw = data[e + 8:e + 8 + size]
+        if size * count > 4:
+            at = int.from_bytes(data[e + 8:e + 12], order)
+            raw = data[at:at + size]
+        value = int.from_bytes(raw, order, signed=signed) if size and count and len(raw) == size else None
+        yield int.from_bytes(data[e:e + 2], order), kind, value
 
 
 def _is_raw(data: bytes) -> bool:
     """A TIFF that is a camera RAW: a DNG (its version tag), or a first page of sensor data
     (PhotometricInterpretation CFA 32803 or LinearRaw 34892)."""
-    order = "little" if data[:2] == b"II" else "big"
-    for tag, kind, value in _tiff_entries(data):
+    for tag, _kind, value in _tiff_entries(data):
         if tag == DNG_VERSION_TAG:
             return True
-        if tag == 262 and kind == 3 and int.from_bytes(value[:2], order) in (32803, 34892):
+        if tag == 262 and value in (32803, 34892):
             return True
     return False
 
 
 def _first_page_is_reduced(data: bytes) -> bool:
     """NewSubfileType (254) of the first IFD has bit 0 set: a reduced-resolution copy."""
-    order = "little" if data[:2] == b"II" else "big"
-    return any(tag == 254 and kind in (3, 4) and int.from_bytes(value[:2 if kind == 3 else 4], order) & 1
-               for tag, kind, value in _tiff_entries(data))
+    return any(tag == 254 and value is not None and value & 1
+               for tag, _kind, value in _tiff_entries(data))
 
 
 def _tiff_size(data: bytes) -> tuple[int, int] | None:
-    """ImageWidth (256) and ImageLength (257) of the first IFD (the page OpenCV decodes)."""
-    order = "little" if data[:2] == b"II" else "big"
-    found = {}
-    for tag, kind, value in _tiff_entries(data):
-        if tag in (256, 257) and kind in (3, 4):      # SHORT or LONG
+    """ImageWidth (256) and ImageLength (257) of the first IFD (the page OpenCV decodes),
+    whatever whole-number type they are given in; None when either is missing, not a whole
+    number or negative (the decoder is then not asked: :func:`decode_image` refuses it)."""
+    found: dict[int, int | None] = {}
+    for tag, _kind, value in _tiff_entries(data):
+        if tag in (256, 257):
             # the first of a repeated tag counts, as libtiff takes it
-            found.setdefault(tag, int.from_bytes(value[:2 if kind == 3 else 4], order))
-    return (found[256], found[257]) if len(found) == 2 else None
+            found.setdefault(tag, value)
+    w, h = found.get(256), found.get(257)
+    return (w, h) if w is not None and h is not None and w >= 0 and h >= 0 else None
 
 
 def _bmp_size(data: bytes) -> tuple[int, int] | None:
@@ -267,6 +287,10 @@ def decode_image(data: bytes, name: str = "image", max_pixels: int = MAX_PIXELS)
                          "at most about 10), which would take minutes to decode: save the "
                          "photo again as JPEG")
     size, complete = _header(data, fmt)
+    if size is None and fmt != "JPEG":      # a JPEG's walk may fail on a sound file; libjpeg
+        # and OPENCV_IO_MAX_IMAGE_PIXELS still bound it. The others would be decoded blind.
+        raise ImageError(f"{name}: the {fmt} header does not say the image's width and height "
+                         "as whole numbers (not decoded)")
     flags = cv2.IMREAD_COLOR
     if size is not None:
         w, h = size
