@@ -110,15 +110,23 @@ def expand(paths: Iterable[str]) -> tuple[list[str], list[dict]]:
     extension, all its subfolders, sorted), a glob's matches (a folder among them as a folder).
     Returns the files (each once, in the order given) and an error line for each path that
     names nothing."""
+    from vision.safe_files import check_regular
+
     files: list[str] = []
     errors: list[dict] = []
     seen: set[str] = set()
 
     def add(path: str) -> None:
         key = os.path.abspath(path)
-        if key not in seen:
-            seen.add(key)
-            files.append(path)
+        if key in seen:
+            return
+        seen.add(key)
+        try:            # a FIFO named like a photo would block its worker for ever
+            check_regular(path)
+        except OSError as exc:
+            errors.append(error_line(path, "photo", str(exc)))
+            return
+        files.append(path)
 
     def walk(folder: str) -> None:
         for root, dirs, names in os.walk(folder):

@@ -8,7 +8,6 @@ Shared by ``tilescope game``, the server's table mode (vision/routes/game.py) an
 """
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 from dataclasses import replace
@@ -18,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Valida
 
 from scoring.tournament import mcr_game as mcr
 from scoring.tournament import riichi_game as rg
+from scoring.hand import MAX_COUNTERS
 from vision.validation import Name
 
 
@@ -29,17 +29,24 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+# points a game's options may name: a club's start is 25,000-30,000, uma and penalties tens of
+# thousands; ten million is past any table and keeps the ledger's sums readable
+MAX_POINTS = 10_000_000
+Points = Annotated[StrictInt, Field(ge=-MAX_POINTS, le=MAX_POINTS)]
+
+
 class OptionsIn(_Strict):
     preset: Literal["ema"] | None = None
-    start: StrictInt | None = None
-    return_points: StrictInt | None = None
-    uma: Annotated[list[StrictInt], Field(min_length=4, max_length=4)] | None = None
+    start: Annotated[StrictInt, Field(ge=1, le=MAX_POINTS)] | None = None
+    return_points: Annotated[StrictInt, Field(ge=0, le=MAX_POINTS)] | None = None
+    uma: Annotated[list[Points], Field(min_length=4, max_length=4)] | None = None
     east_only: StrictBool | None = None
     bust_ends: StrictBool | None = None
     two_han_from_five: StrictBool | None = None
     honba_to_each_winner: StrictBool | None = None
     chombo: Literal["mangan", "tournament"] | None = None
-    chombo_penalty: StrictInt | None = None
+    # what the offender loses at the final ranking: -50000 paid the offender
+    chombo_penalty: Annotated[StrictInt, Field(ge=0, le=MAX_POINTS)] | None = None
 
     def options(self) -> rg.Options:
         base = rg.EMA if self.preset == "ema" else rg.Options()
@@ -226,8 +233,11 @@ def _value(state: rg.GameState, player: str, v: ValueIn, win: str) -> rg.Value:
         "seat_wind": (state.seat_wind(seat)[0], f"{player} sits {state.seat_wind(seat)} "
                                                 f"in {state.round_name}"),
         "round_wind": (rg.WINDS[state.round][0], f"the round is {rg.WINDS[state.round]}"),
-        "honba": (state.honba, f"{state.honba} counter(s) on the table"),
-        "riichi_sticks": (state.sticks, f"{state.sticks} riichi stick(s) on the table"),
+        # the hand's han and fu do not depend on the counters (the ledger pays them itself):
+        # past the hand's own range (99) they are given as 99, not refused (every win was)
+        "honba": (min(state.honba, MAX_COUNTERS), f"{state.honba} counter(s) on the table"),
+        "riichi_sticks": (min(state.sticks, MAX_COUNTERS),
+                          f"{state.sticks} riichi stick(s) on the table"),
         # a double riichi is a riichi the ledger cannot tell apart: the hand may say so
         "riichi": (("riichi", "double") if in_riichi else ("none",),
                    f"{player} {'declared' if in_riichi else 'did not declare'} riichi "
@@ -302,6 +312,7 @@ _SHOULD = {"int_type": "should be a whole number", "int_parsing": "should be a w
            "list_type": "should be a list", "dict_type": "should be a JSON object",
            "model_type": "should be a JSON object", "string_too_short": "should not be empty",
            "model_attributes_type": "should be a JSON object"}
+_RANGE = {"greater_than_equal": ("at least", "ge"), "less_than_equal": ("at most", "le")}
 EVENT_TYPES = ("riichi", "tsumo", "ron", "draw", "abortive", "chombo")
 MCR_EVENT_TYPES = ("ron", "tsumo", "draw", "false_win")
 
@@ -350,7 +361,8 @@ def say_invalid(exc: ValidationError, types: tuple[str, ...] = EVENT_TYPES) -> s
         elif kind == "literal_error":
             should = "should be " + str(ctx.get("expected", "")).replace("'", '"')
         else:
-            should = _SHOULD.get(kind) or err["msg"][:1].lower() + err["msg"][1:]
+            should = (f"should be {_RANGE[kind][0]} {ctx.get(_RANGE[kind][1]):,}" if kind in _RANGE
+                      else _SHOULD.get(kind) or err["msg"][:1].lower() + err["msg"][1:])
         shown = (f", got {_json(got)[:40]}" if not isinstance(got, dict)
                  else "")
         whose = subject + ("'" if subject.endswith("s") else "'s")
@@ -410,30 +422,38 @@ def read_game(lines: list[str], path: str = "game", new: str | None = None
 
 
 def read_lines(path: str) -> list[str]:
-    """The file's lines; GameFileError, one line, when it cannot be read as text."""
+    """The file's lines; GameFileError, one line, when it cannot be read as text (a FIFO or
+    other non-regular file is refused by name before it is opened: it would block)."""
+    from vision.safe_files import read_text
+
     try:
-        with open(path, encoding="utf-8-sig") as fh:
-            return [ln.rstrip("\n") for ln in fh]
+        return split_lines(read_text(path))
     except OSError as exc:
         raise GameFileError(f"cannot read {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise GameFileError(f"{path} is not a game's JSON Lines (not UTF-8 text)") from None
 
 
+def split_lines(text: str) -> list[str]:
+    """A file's text (newlines as Python's text mode reads them) → its lines, as iterating
+    the open file gives them, less their ends."""
+    lines = text.split("\n")
+    return lines[:-1] if lines[-1] == "" else lines
+
+
 def write_game(path: str, lines: list[str]) -> None:
-    """Replace the file at once (a crash mid-write leaves the old one whole); GameFileError,
-    one line, when it cannot be written."""
-    tmp = path + ".tmp"
+    """Replace the file at once: a temporary file in the same folder, created new (never
+    through a link planted there), fsynced and renamed (a crash mid-write leaves the old one
+    whole). A writer holds :func:`vision.safe_files.locked` from its read to this write.
+    GameFileError, one line, when it cannot be written."""
+    from vision.safe_files import atomic_write
+
     try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write("".join(ln.rstrip("\n") + "\n" for ln in lines))
-        os.replace(tmp, path)
+        atomic_write(path, "".join(ln.rstrip("\n") + "\n" for ln in lines))
     except FileNotFoundError:
         raise GameFileError(f"cannot write {path}: no such folder "
                             f"{os.path.dirname(os.path.abspath(path))}") from None
     except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.remove(tmp)
         raise GameFileError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 

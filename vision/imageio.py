@@ -378,6 +378,13 @@ def load_image(source: str | os.PathLike | bytes | bytearray | memoryview | np.n
             raise ImageError(f"standard input: more than {MAX_BYTES / 1e6:.0f} MB, not a photo")
         return decode_image(data, "standard input", max_pixels)
     path = Path(source)
+    return decode_image(_file_bytes(path), str(path), max_pixels)
+
+
+def _file_bytes(path: Path) -> bytes:
+    """The bytes of the photo file at ``path``, up to MAX_BYTES; ImageError naming the problem."""
+    from .safe_files import NotRegular, open_regular
+
     if not path.exists():
         raise ImageError(f"{path}: no such file")
     if path.is_dir():
@@ -387,10 +394,16 @@ def load_image(source: str | os.PathLike | bytes | bytearray | memoryview | np.n
         if size > MAX_BYTES:
             raise ImageError(f"{path}: file too large ({size / 1e6:.0f} MB, limit "
                              f"{MAX_BYTES / 1e6:.0f} MB)")
-        with path.open("rb") as fh:     # a pipe or device has no size: read up to the limit
+        # a FIFO named like a photo would wait for a writer for ever, a device never end:
+        # refused by name before they are opened (a photo from a pipe goes to "-")
+        with open_regular(path) as fh:
             data = fh.read(MAX_BYTES + 1)
         if len(data) > MAX_BYTES:
             raise ImageError(f"{path}: more than {MAX_BYTES / 1e6:.0f} MB, not a photo")
+    except NotRegular as exc:
+        raise ImageError(f"{exc}: give a photo file, or pipe the photo to '-' (standard "
+                         "input)") from None
     except OSError as exc:
         raise ImageError(f"{path}: cannot read ({exc.strerror or exc})") from exc
-    return decode_image(data, str(path), max_pixels)
+    return data
+

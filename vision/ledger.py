@@ -16,6 +16,7 @@ session:
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 
@@ -44,13 +45,7 @@ class LedgerSession:
 
     def __init__(self, path: str):
         self.path = path
-        try:
-            with open(path, encoding="utf-8-sig") as fh:
-                self.lines = [ln.rstrip("\n") for ln in fh if ln.strip()]
-        except OSError as exc:
-            raise LedgerError(f"cannot read {path}: {exc.strerror or exc}") from None
-        except UnicodeDecodeError:
-            raise LedgerError(f"{path} is not a game's JSON Lines (not UTF-8 text)") from None
+        self.lines = self._file_lines()
         self.options, self.states = _read(self.lines, path)
         if not isinstance(self.options, rg.Options):   # the overlay keeps riichi's points
             raise LedgerError(f"{path} is an MCR session; --game takes a riichi game")
@@ -141,8 +136,10 @@ class LedgerSession:
         (the file stays as it was)."""
         if not isinstance(event, dict):
             raise LedgerError("an event is a JSON object")
-        with self._lock:
-            lines = self.lines + [json.dumps(event, ensure_ascii=False)]
+        with self._lock, self._file_lock():
+            # the file as it is now: an event added beside the stream (tilescope game --add,
+            # the table page) is kept, not written over
+            lines = self._file_lines() + [json.dumps(event, ensure_ascii=False)]
             options, states = _read(lines, self.path, new="")   # named as the event
             self._write(lines)
             self.lines, self.options, self.states = lines, options, states
@@ -150,16 +147,43 @@ class LedgerSession:
 
     def undo(self) -> dict:
         """Take the last event out of FILE; returns it. LedgerError when there is none."""
-        with self._lock:
-            if len(self.lines) <= 1:
+        with self._lock, self._file_lock():
+            current = self._file_lines()
+            if len(current) <= 1:
                 raise LedgerError(f"{self.path}: no event to undo")
-            lines = self.lines[:-1]
+            lines = current[:-1]
             options, states = _read(lines, self.path)
             self._write(lines)
-            last = json.loads(self.lines[-1])
+            last = json.loads(current[-1])
             self.lines, self.options, self.states = lines, options, states
             self.proposal, self._settled = None, ()
         return last
+
+    def _file_lines(self) -> list[str]:
+        """FILE's non-empty lines as they are now; LedgerError when it cannot be read (a FIFO
+        or other non-regular file is refused by name, not waited on)."""
+        from vision.game_file import GameFileError, read_lines
+
+        try:
+            return [ln for ln in read_lines(self.path) if ln.strip()]
+        except GameFileError as exc:
+            raise LedgerError(str(exc)) from None
+
+    @contextlib.contextmanager
+    def _file_lock(self):
+        """FILE's lock, across processes (vision.safe_files.locked); LedgerError when the
+        lock file cannot be made."""
+        from vision.safe_files import locked
+
+        lock = locked(self.path)
+        try:
+            lock.__enter__()
+        except OSError as exc:
+            raise LedgerError(f"cannot lock {self.path}: {exc.strerror or exc}") from None
+        try:
+            yield
+        finally:
+            lock.__exit__(None, None, None)
 
     def _write(self, lines: list[str]) -> None:
         from vision.game_file import GameFileError, write_game

@@ -35,6 +35,7 @@ error code and message on stderr in one line, exit code 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 
@@ -43,6 +44,7 @@ from vision.commands.table import fail
 from vision.game_file import (GameFileError, Options, State, decode_json, ranking_json,
                               ranking_lines, read_game, read_lines, standings_line, state_json,
                               write_game)
+from vision.safe_files import locked
 
 HELP = ("a riichi game's ledger (points, counters and sticks) or an MCR session's (points per "
         "hand), from hand to hand (JSON Lines)")
@@ -109,15 +111,24 @@ def run(args: argparse.Namespace) -> int:
     path = args.file
     if (args.options != "{}" or args.ruleset != "riichi") and not args.new:
         return fail("game", "--options and --ruleset go with --new: they are the file's first line")
+    changes = args.new or args.add is not None or args.undo
     try:
-        lines, undone = _changed_lines(args)
-        # a refused --add or --new is named as the argument, not as a line of the file
-        options, states, events = read_game(lines, path, "--add" if args.add is not None
-                                            else "" if args.new else None)
-        if args.new or args.add is not None or args.undo:
-            write_game(path, lines)
+        # a change holds the file's lock from its read to its write: 20 --add at once keep
+        # all 20 events (each reads the file as the one before it left it)
+        with locked(path) if changes else contextlib.nullcontext():
+            lines, undone = _changed_lines(args)
+            # a refused --add or --new is named as the argument, not as a line of the file
+            options, states, events = read_game(lines, path, "--add" if args.add is not None
+                                                else "" if args.new else None)
+            if changes:
+                write_game(path, lines)
     except (GameFileError, rg.GameError) as exc:
         return fail("game", str(exc))
+    except FileNotFoundError:       # the lock file beside it cannot be made
+        return fail("game", f"cannot write {path}: no such folder "
+                            f"{os.path.dirname(os.path.abspath(path))}")
+    except OSError as exc:          # ... in a read-only folder
+        return fail("game", f"cannot lock {path}: {exc.strerror or exc}")
     if undone is not None and not args.all:
         out = _undone(options, states, undone, args.json)
     else:
@@ -134,7 +145,7 @@ def _changed_lines(args: argparse.Namespace) -> tuple[list[str], dict | None]:
     problem; the file as it stands must be a sound game before it is changed."""
     path = args.file
     if args.new:
-        if os.path.exists(path):
+        if os.path.lexists(path):
             raise GameFileError(f"{path} exists: a new game needs a new file")
         opts = decode_json(args.options, "--options")
         header = {"type": "game", "players": args.new, "options": opts}

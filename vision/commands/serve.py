@@ -90,19 +90,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"tilescope serve: needs the 'serve' extra (pip install '.[serve]' in a clone, or 'tilescope[serve]'): {exc}",
               file=sys.stderr)
         return 2
-    if not 0 < args.port < 65536:
-        print(f"tilescope serve: --port {args.port} is not a TCP port (1..65535)", file=sys.stderr)
-        return 2
-    sizes = (args.max_upload_mb, args.max_megapixels, args.timeout, args.queue_wait,
-             args.max_body_kb, args.body_timeout)
-    if not all(math.isfinite(v) and v > 0 for v in sizes) or args.workers < 1 or args.queue < 0:
-        print("tilescope serve: --max-upload-mb, --max-megapixels, --timeout, --queue-wait, "
-              "--max-body-kb, --body-timeout must be finite numbers > 0, --workers >= 1 and "
-              "--queue >= 0", file=sys.stderr)
-        return 2
-    if args.max_upload_mb * 1024 * 1024 < 1024 or args.max_megapixels * 1_000_000 < 1:
-        print("tilescope serve: --max-upload-mb or --max-megapixels is too small for any photo",
-              file=sys.stderr)
+    problem = _argument_problem(args)
+    if problem:
+        print(f"tilescope serve: {problem}", file=sys.stderr)
         return 2
     from vision.overlay import listen_problem
 
@@ -146,6 +136,20 @@ def run(args: argparse.Namespace) -> int:
                 access_log=args.log_level != "warning", http=_h11_with_header_timeout(),
                 timeout_graceful_shutdown=SHUTDOWN_WAIT_S)
     return 0
+
+
+def _argument_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the numbers given, in one line; None when nothing."""
+    if not 0 < args.port < 65536:
+        return f"--port {args.port} is not a TCP port (1..65535)"
+    sizes = (args.max_upload_mb, args.max_megapixels, args.timeout, args.queue_wait,
+             args.max_body_kb, args.body_timeout)
+    if not all(math.isfinite(v) and v > 0 for v in sizes) or args.workers < 1 or args.queue < 0:
+        return ("--max-upload-mb, --max-megapixels, --timeout, --queue-wait, --max-body-kb, "
+                "--body-timeout must be finite numbers > 0, --workers >= 1 and --queue >= 0")
+    if args.max_upload_mb * 1024 * 1024 < 1024 or args.max_megapixels * 1_000_000 < 1:
+        return "--max-upload-mb or --max-megapixels is too small for any photo"
+    return None
 
 
 SHUTDOWN_WAIT_S = 10        # Ctrl-C/SIGTERM waits this long for requests in flight, then stops

@@ -17,9 +17,9 @@ Errors answer ``{"error": message, "code": code}`` as the rest of the API.
 from __future__ import annotations
 
 import json
+import os
 import re
 import secrets
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -28,8 +28,9 @@ from fastapi import Body, FastAPI, Request
 from fastapi.responses import FileResponse
 
 from scoring.tournament import riichi_game as rg
-from vision.game_file import (GameFileError, decode_json, ranking_json, read_game, state_json,
-                              write_game)
+from vision.game_file import (GameFileError, decode_json, ranking_json, read_game, read_lines,
+                              state_json, write_game)
+from vision.safe_files import locked
 from vision.routes.errors import ApiError
 from vision.userdata import user_folder
 from vision.routes.site import WEB_DIR
@@ -37,7 +38,7 @@ from vision.routes.state import ServerState
 
 GAME_ID = re.compile(r"[0-9]{8}-[0-9]{6}-[0-9a-f]{6}")
 MAX_EVENT_BYTES = 64 * 1024          # one event line; a scored hand is well under 1 KB
-_LOCK = threading.Lock()             # one writer at a time: read, check, replace the file
+MAX_LISTED = 200                     # games GET /api/games reads (each is replayed), newest first
 
 
 def games_dir() -> Path:
@@ -50,14 +51,18 @@ def _path(game_id: str) -> Path:
         raise ApiError(404, "unknown_game", f"no game {game_id[:40]!r} (ids look like "
                                             "20261204-210000-a1b2c3)")
     path = games_dir() / f"{game_id}.jsonl"
-    if not path.is_file():
+    if not os.path.lexists(path):
         raise ApiError(404, "unknown_game", f"no game {game_id!r} on this device")
     return path
 
 
 def _lines(path: Path) -> list[str]:
-    with open(path, encoding="utf-8-sig") as fh:
-        return [ln.rstrip("\n") for ln in fh]
+    """The game file's lines; 422 ``broken_game`` when it cannot be read as text (not UTF-8,
+    or no regular file: a FIFO would block the reader)."""
+    try:
+        return read_lines(str(path))
+    except GameFileError as exc:
+        raise ApiError(422, "broken_game", str(exc).replace(str(games_dir()) + os.sep, "")) from None
 
 
 def _read(lines: list[str], game_id: str, new: str | None = None):
@@ -128,47 +133,60 @@ def create_game(body: Any) -> dict:
     lines = [json.dumps(header, ensure_ascii=False)]
     game_id = _new_id()
     out = game_json(game_id, lines, new="")      # refuses bad names, rulesets, options
-    with _LOCK:
-        games_dir().mkdir(parents=True, exist_ok=True)
-        write_game(str(games_dir() / f"{game_id}.jsonl"), lines)
+    games_dir().mkdir(parents=True, exist_ok=True)
+    path = games_dir() / f"{game_id}.jsonl"
+    with locked(path):
+        if os.path.lexists(path):
+            raise ApiError(409, "game_exists", f"a game {game_id} was started at the same "
+                                               "second: start it again")
+        _write(path, lines)
     return out
 
 
 def add_event(game_id: str, body: Any) -> dict:
     """Append one event if the rules take it; the game's JSON after it."""
     event = _one_object(body, "an event")
-    with _LOCK:
-        path = _path(game_id)
+    path = _path(game_id)
+    with locked(path):      # read again under the lock: the CLI or a stream may share it
         lines = _lines(path) + [json.dumps(event, ensure_ascii=False)]
         out = game_json(game_id, lines, new="")  # refused: nothing written
-        write_game(str(path), lines)
+        _write(path, lines)
     return out
 
 
 def undo(game_id: str) -> dict:
     """Take the last event out; the game's JSON after it."""
-    with _LOCK:
-        path = _path(game_id)
+    path = _path(game_id)
+    with locked(path):
         lines = [ln for ln in _lines(path) if ln.strip()]
         if len(lines) <= 1:
             raise ApiError(409, "nothing_to_undo", "no event to undo: the game has just started")
         lines.pop()
         out = game_json(game_id, lines)
-        write_game(str(path), lines)
+        _write(path, lines)
     return out
 
 
+def _write(path: Path, lines: list[str]) -> None:
+    try:
+        write_game(str(path), lines)
+    except GameFileError as exc:
+        raise ApiError(500, "cannot_write", str(exc).replace(str(games_dir()) + os.sep, "")) from None
+
+
 def list_games() -> list[dict]:
-    """The games kept, newest first: id, players, ruleset, round, ended."""
+    """The games kept, newest first: id, players, ruleset, round, ended; at most MAX_LISTED.
+    A file that cannot be read as a game (edited by hand into nonsense, not UTF-8, a FIFO) is
+    listed as ``{"id", "broken": true, "error"}``, not left out without a word."""
     folder = games_dir()
     out = []
-    for path in sorted(folder.glob("*.jsonl"), reverse=True) if folder.is_dir() else []:
-        if not GAME_ID.fullmatch(path.stem):
-            continue
+    paths = sorted(folder.glob("*.jsonl"), reverse=True) if folder.is_dir() else []
+    for path in [p for p in paths if GAME_ID.fullmatch(p.stem)][:MAX_LISTED]:
         try:
             g = game_json(path.stem, _lines(path))
-        except (ApiError, OSError, ValueError):
-            continue                              # a file edited by hand into nonsense
+        except ApiError as exc:
+            out.append({"id": path.stem, "broken": True, "error": exc.message})
+            continue
         out.append({"id": g["id"], "players": g["players"], "ruleset": g["ruleset"],
                     "round": g["state"]["round"], "ended": g["state"]["ended"]})
     return out

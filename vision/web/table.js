@@ -64,6 +64,11 @@ async function listGames() {
     ul.replaceChildren();
     for (const g of games.slice(0, 10)) {
       const li = document.createElement("li");
+      if (g.broken) {       // a file that cannot be read as a game: said, not opened
+        li.textContent = `${g.id}: cannot be read (${plain(g.error)})`;
+        ul.append(li);
+        continue;
+      }
       const b = document.createElement("button");
       b.type = "button";
       b.textContent = g.players.join(", ") + " · " + (g.ended ? "over" : g.round)
