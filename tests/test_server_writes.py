@@ -129,3 +129,50 @@ def test_known_hosts_are_the_loopback_names_and_the_bound_host():
     assert "table.club.lan" in known_hosts("table.club.lan")
     assert "scores.example" in known_hosts("127.0.0.1", ("scores.example",))
     assert "evil.example" not in known_hosts("0.0.0.0")
+
+
+def test_a_network_server_takes_changes_only_from_paired_clients(tmp_path, monkeypatch):
+    # with --host 0.0.0.0 nothing asked who was writing
+    from vision.routes.origin import Pairing
+
+    monkeypatch.setenv("TILESCOPE_DATA", str(tmp_path))
+    c = TestClient(create_app(reader=object(), pairing=Pairing("123456")))
+    r = c.post("/api/games", json={"players": PLAYERS})
+    assert r.status_code == 401 and r.json()["code"] == "pairing_needed"
+    assert c.get("/api/games").status_code == 200                  # reading needs no code
+    assert c.post("/api/pair", json={"code": "654321"}).status_code == 403
+    r = c.post("/api/pair", json={"code": "123456"})
+    assert r.status_code == 200 and "tilescope_pair" in r.cookies
+    assert c.post("/api/games", json={"players": PLAYERS}).status_code == 200    # the cookie
+    script = TestClient(create_app(reader=object(), pairing=Pairing("123456")))
+    r = script.post("/api/games", json={"players": PLAYERS}, headers={"X-Tilescope-Pairing": "123456"})
+    assert r.status_code == 200
+
+
+def test_ten_wrong_pairing_codes_lock_the_code_out_for_a_minute():
+    from vision.routes.origin import Pairing
+
+    p = Pairing("123456")
+    assert [p.try_code(f"{k:06d}") for k in range(10)] == [False] * 10
+    assert p.try_code("123456") is False          # locked out, even the right one
+    p._wrong = [t - 61 for t in p._wrong]         # a minute later
+    assert p.try_code("123456") is True
+
+
+def test_a_network_overlay_pairs_its_control_page_and_not_its_overlay():
+    from vision.control import Control
+    from vision.livecontext import LiveContext
+    from vision.overlay import OverlayHub, OverlayServer
+
+    hub = OverlayHub()
+    control = Control(LiveContext({"ruleset": "riichi"}), None, hub.publish)
+    assert OverlayServer(hub, 8765, "127.0.0.1", control=control).pairing is None
+    server = OverlayServer(hub, 8765, "0.0.0.0", control=control)
+    assert len(server.pairing.code) == 6
+    c = TestClient(server.server.config.app, base_url="http://localhost:8765")
+    assert c.get("/api/current").status_code == 200                 # the overlay: no code
+    r = c.post("/api/control/hand", json={"win": "tsumo"})
+    assert r.status_code == 401 and r.json()["code"] == "pairing_needed"
+    r = c.post("/api/control/hand", json={"win": "tsumo"},
+               headers={"X-Tilescope-Pairing": server.pairing.code})
+    assert r.status_code == 200

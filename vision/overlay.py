@@ -90,12 +90,12 @@ class OverlayHub:
             return len(self._clients)
 
 
-def create_overlay_app(hub: OverlayHub, control=None, allowed_hosts=None) -> FastAPI:
+def create_overlay_app(hub: OverlayHub, control=None, allowed_hosts=None, pairing=None) -> FastAPI:
     """The overlay's web app: ``GET /`` page, ``GET /api/current`` and WebSocket ``/ws``;
     with ``control`` (``vision.control.Control``) the control page ``GET /control`` and its
     API (``vision.control.add_routes``). Its writes are taken from its own pages only, and
     only the ``allowed_hosts`` names are answered (None: any), as ``tilescope serve``'s
-    (``vision.routes.origin``)."""
+    (``vision.routes.origin``); with ``pairing``, from paired clients only."""
     from vision.routes.guard import BodyGuard
     from vision.routes.origin import protect
     from vision.routes.queue import Gate
@@ -106,7 +106,7 @@ def create_overlay_app(hub: OverlayHub, control=None, allowed_hosts=None) -> Fas
     app.add_middleware(BodyGuard, max_upload_bytes=0, timeout_s=30.0, photos=Gate(1, 0, 1.0),
                        others=Gate(2, 16, 10.0), max_body_bytes=64 * 1024,
                        max_held_bytes=4 * 1024 * 1024)
-    protect(app, allowed_hosts)
+    protect(app, allowed_hosts, pairing)
     if control is not None:
         from vision.control import add_routes
 
@@ -153,9 +153,11 @@ class OverlayServer:
 
         # an OBS browser source never closes its WebSocket: waiting for it made every stop 5 s
         self.hub = hub
-        from vision.routes.origin import known_hosts
+        from vision.routes.origin import Pairing, is_loopback, known_hosts
 
-        app = create_overlay_app(hub, control, known_hosts(host))
+        # reachable from the network: the control page's writes need the printed code
+        self.pairing = None if is_loopback(host) or control is None else Pairing()
+        app = create_overlay_app(hub, control, known_hosts(host), self.pairing)
         config = uvicorn.Config(app, host=host, port=port, log_level="warning",
                                 timeout_graceful_shutdown=0.5)
         self.server = uvicorn.Server(config)

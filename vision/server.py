@@ -60,7 +60,7 @@ from vision.fixspec import in_api_words
 from vision.routes import errors, game, photos, sets, site, typed, waits
 from vision.routes.errors import ApiError
 from vision.routes.guard import BodyGuard
-from vision.routes.origin import protect
+from vision.routes.origin import Pairing, protect
 from vision.routes.queue import Gate
 from vision.routes.site import WEB_DIR
 from vision.routes.state import Limits, Scorers, ServerState
@@ -78,6 +78,7 @@ def create_app(
     check_json: Callable | None = None,
     check_photo: Callable | None = None,
     allowed_hosts: Sequence[str] | None = None,
+    pairing: Pairing | None = None,
 ) -> FastAPI:
     """Build the FastAPI app.
 
@@ -88,6 +89,8 @@ def create_app(
     ``scoring.verdict.check_json`` and ``vision.pipeline.check_photo`` (for tests); by default
     they are imported on first use. ``allowed_hosts``: the ``Host`` names answered
     (``vision.routes.origin.known_hosts``; ``tilescope serve`` passes them); None: any.
+    ``pairing``: writes only from clients paired with its code (``serve`` on a non-loopback
+    ``--host``).
     """
     state = ServerState(limits, reader, Scorers(score_photo=score_photo, check_photo=check_photo,
                                                 score_json=score_json, check_json=check_json))
@@ -103,7 +106,7 @@ def create_app(
                        others=Gate(limits.other_slots, limits.other_queue_length,
                                    limits.queue_wait_s),
                        max_body_bytes=limits.max_body_bytes, max_held_bytes=limits.max_held_bytes)
-    protect(app, allowed_hosts)       # writes from this server's pages only; known Host names
+    protect(app, allowed_hosts, pairing)    # writes from this server's pages only; known Hosts
     app.state.load_model = state.load_model     # tilescope serve loads the model at start
     errors.install(app)
     photos.install(app, state)

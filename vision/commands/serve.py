@@ -32,6 +32,11 @@ Endpoints (JSON in and out; the schemas at /docs):
   POST /api/games/ID/events   add one event (docs/game-json.md)
   POST /api/games/ID/undo     take the last event out
   GET  /api/health            liveness and limits
+  POST /api/pair              pair a phone with the code printed at start (--host not loopback)
+
+Bounds: photos wait in a line of --queue (for --queue-wait s) for --workers threads; other
+POSTs: 4 at work, 64 waiting, each body under --max-body-kb; bodies held at once under 256 MiB;
+GET /api/games reads the 200 newest games. Changes (sets, games) only from this server's pages.
 """
 
 
@@ -40,7 +45,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = EPILOG
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to bind (default 127.0.0.1: this machine only; "
-                             "0.0.0.0 lets phones on your network connect)")
+                             "0.0.0.0 lets phones on your network connect, and prints a pairing "
+                             "code a phone enters once before its first change)")
     parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                         help="a further name the server is reached by (Host header), e.g. a "
                              "DNS name of this machine; repeatable. Known anyway: 127.0.0.1, "
@@ -119,9 +125,11 @@ def run(args: argparse.Namespace) -> int:
                     timeout_s=args.timeout, workers=args.workers, queue_length=args.queue,
                     queue_wait_s=args.queue_wait, max_body_bytes=int(args.max_body_kb * 1024),
                     body_timeout_s=args.body_timeout)
-    from vision.routes.origin import known_hosts
+    from vision.routes.origin import Pairing, is_loopback, known_hosts
 
-    app = create_app(reader=reader, limits=limits,
+    # reachable from the network: changes need the pairing code printed below
+    pairing = None if is_loopback(args.host) else Pairing()
+    app = create_app(reader=reader, limits=limits, pairing=pairing,
                      allowed_hosts=known_hosts(args.host, tuple(args.allow_host)))
     import cv2     # its own warnings on odd uploads ("32-bit samples") say nothing to an operator
 
@@ -132,6 +140,10 @@ def run(args: argparse.Namespace) -> int:
               "will get 503; typed hands work", file=sys.stderr)
     print(f"tilescope: serving on http://{args.host}:{args.port}/ (API docs at /docs)"
           f"{_lan_hint(args.host, args.port)}", file=sys.stderr)
+    if pairing is not None:
+        print(f"tilescope: pairing code {pairing.code}: a phone's page asks for it once, "
+              "before its first change to a set or a game (scripts send it as the header "
+              "X-Tilescope-Pairing)", file=sys.stderr)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
                 access_log=args.log_level != "warning", http=_h11_with_header_timeout(),
                 timeout_graceful_shutdown=SHUTDOWN_WAIT_S)

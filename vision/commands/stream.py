@@ -280,6 +280,9 @@ def _overlay(args, context, ledger):
         raise StreamFailure(f"--overlay {args.overlay}: {exc}") from None
     print(f"tilescope: overlay at http://{args.host}:{args.overlay}/ (OBS browser source), "
           f"control page at http://{args.host}:{args.overlay}/control", file=sys.stderr)
+    if server.pairing is not None:
+        print(f"tilescope: pairing code {server.pairing.code}: the control page asks for it "
+              "once (the overlay page needs none)", file=sys.stderr)
     return hub, control, server
 
 

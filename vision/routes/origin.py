@@ -19,7 +19,10 @@ refused with 400.
 """
 from __future__ import annotations
 
+import hmac
+import secrets
 import socket
+import time
 
 from starlette.datastructures import URL, Headers
 
@@ -82,15 +85,85 @@ def same_origin(headers: Headers, scheme: str) -> bool:
         and URL(named).scheme in (scheme, {"http": "ws", "https": "wss"}.get(scheme))
 
 
+PAIR_PATH = "/api/pair"
+PAIR_COOKIE = "tilescope_pair"
+PAIR_HEADER = "x-tilescope-pairing"
+
+
+class Pairing:
+    """The pairing code of a server reachable from the network: ``code`` (6 digits) is printed
+    where the server runs; a phone enters it once (``POST /api/pair {"code"}``) and gets a
+    cookie holding ``token``; a script sends the code in ``X-Tilescope-Pairing``. Wrong codes
+    are counted: past ``MAX_WRONG`` in ``WINDOW_S`` seconds, every try is refused until the
+    window passes (a million codes cannot be tried)."""
+
+    MAX_WRONG, WINDOW_S = 10, 60.0
+
+    def __init__(self, code: str | None = None):
+        self.code = code or f"{secrets.randbelow(10 ** 6):06d}"
+        self.token = secrets.token_urlsafe(24)
+        self._wrong: list[float] = []
+
+    def paired(self, headers: Headers) -> bool:
+        """The request carries this server's pairing cookie or code."""
+        cookies = {}
+        for part in headers.get("cookie", "").split(";"):
+            name, _, value = part.strip().partition("=")
+            cookies[name] = value
+        return (hmac.compare_digest(cookies.get(PAIR_COOKIE, ""), self.token)
+                or self.try_code(headers.get(PAIR_HEADER)))
+
+    def try_code(self, code: str | None) -> bool:
+        """``code`` is the pairing code (a wrong one counted); False while locked out."""
+        if code is None:
+            return False
+        now = time.monotonic()
+        self._wrong = [t for t in self._wrong if now - t < self.WINDOW_S]
+        if len(self._wrong) >= self.MAX_WRONG:
+            return False
+        if hmac.compare_digest(str(code).strip(), self.code):
+            return True
+        self._wrong.append(now)
+        return False
+
+
+async def _pair(scope, receive, send, pairing: Pairing) -> None:
+    """``POST /api/pair`` ``{"code": "123456"}``: the cookie, or 403 ``wrong_code``."""
+    import json
+
+    body, more = b"", True
+    while more and len(body) <= 1024:
+        message = await receive()
+        body += message.get("body", b"")
+        more = message.get("more_body", False)
+    try:
+        code = json.loads(body or b"{}").get("code")
+    except (ValueError, AttributeError):
+        code = None
+    if not pairing.try_code(code if isinstance(code, str) else None):
+        return await send_error(send, 403, "wrong_code", "that is not the pairing code shown "
+                                "where tilescope runs (after 10 wrong tries, wait a minute)")
+    answer = b'{"paired": true}'
+    cookie = (f"{PAIR_COOKIE}={pairing.token}; Path=/; Max-Age=2592000; HttpOnly; "
+              "SameSite=Strict").encode()
+    await send({"type": "http.response.start", "status": 200,
+                "headers": [(b"content-type", b"application/json"), (b"set-cookie", cookie),
+                            (b"content-length", str(len(answer)).encode())]})
+    await send({"type": "http.response.body", "body": answer})
+
+
 class WriteGuard:
     """ASGI middleware: writes (:func:`is_write`) only from this server's pages, with a JSON
-    or multipart body (see the module's words)."""
+    or multipart body (see the module's words); with ``pairing``, only from a paired client
+    (401 ``pairing_needed``), and ``POST /api/pair`` pairs one."""
 
-    def __init__(self, app):
-        self.app = app
+    def __init__(self, app, pairing: Pairing | None = None):
+        self.app, self.pairing = app, pairing
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] != "http" or not is_write(scope["method"], scope.get("path", "")):
+        path = scope.get("path", "")
+        pair = self.pairing is not None and path == PAIR_PATH and scope.get("method") == "POST"
+        if scope["type"] != "http" or not (pair or is_write(scope["method"], path)):
             return await self.app(scope, receive, send)
         headers = Headers(scope=scope)
         if not same_origin(headers, scope.get("scheme", "http")):
@@ -103,14 +176,26 @@ class WriteGuard:
             return await send_error(send, 415, "unsupported_media_type",
                                     "a change is sent as application/json or "
                                     f"multipart/form-data, not {kind or 'a body of no type'}")
+        if pair:
+            return await _pair(scope, receive, send, self.pairing)
+        if self.pairing is not None and not self.pairing.paired(headers):
+            return await send_error(send, 401, "pairing_needed",
+                                    "enter the pairing code shown where tilescope runs (asked "
+                                    "once per phone)")
         return await self.app(scope, receive, send)
 
 
-def protect(app, allowed_hosts=None) -> None:
-    """Put the write gate on FastAPI ``app``, and Starlette's TrustedHostMiddleware with
-    ``allowed_hosts`` when given (the outermost: an unknown Host goes no further)."""
+def is_loopback(host: str) -> bool:
+    """A bind address only this machine reaches (no pairing needed)."""
+    return host in LOOPBACK_HOSTS or host.startswith("127.")
+
+
+def protect(app, allowed_hosts=None, pairing: Pairing | None = None) -> None:
+    """Put the write gate on FastAPI ``app`` (with ``pairing``: writes from paired clients
+    only), and Starlette's TrustedHostMiddleware with ``allowed_hosts`` when given (the
+    outermost: an unknown Host goes no further)."""
     from starlette.middleware.trustedhost import TrustedHostMiddleware
 
-    app.add_middleware(WriteGuard)
+    app.add_middleware(WriteGuard, pairing=pairing)
     if allowed_hosts is not None:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))

@@ -588,6 +588,16 @@ function inPageWords(text) {
     .replace(/(?:pass )?--win-tile (\w+)/g, "set the winning tile to $1");
 }
 
+// 401 pairing_needed: the server is reachable from the network and takes changes only from
+// paired phones; the code printed where it runs is asked once (its cookie pairs this phone)
+async function pair() {
+  const code = window.prompt("Pairing code (shown where tilescope runs):");
+  if (!code) return false;
+  const r = await fetch("/api/pair", { method: "POST", headers: { "Content-Type": "application/json" },
+                                        body: JSON.stringify({ code: code.trim() }) });
+  return r.ok;
+}
+
 // A POST; a 503 "busy" (the server's line of photos is full, or this one waited too long in
 // it) is sent again by itself after the Retry-After the server names, and the status line says
 // so, up to BUSY_TRIES times; the last answer is returned as it came.
@@ -595,6 +605,11 @@ const BUSY_TRIES = 8;
 async function send(path, init) {
   for (let attempt = 1; ; attempt++) {
     const resp = await fetch(path, { method: "POST", ...init });
+    if (resp.status === 401 && attempt < BUSY_TRIES) {
+      const refused = await resp.clone().json().catch(() => ({}));
+      if (refused.code === "pairing_needed" && await pair()) continue;
+      return resp;
+    }
     if (resp.status !== 503 || attempt >= BUSY_TRIES) return resp;
     const data = await resp.clone().json().catch(() => ({}));
     if (data.code !== "busy") return resp;

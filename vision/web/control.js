@@ -5,9 +5,22 @@ const form = document.getElementById("hand");
 const field = (name) => form.querySelector(`[name=${name}]`);
 let players = [];
 
+// 401 pairing_needed: the server is reachable from the network and takes changes only from
+// paired phones; the code printed where it runs is asked once (its cookie pairs this phone)
+async function pair() {
+  const code = window.prompt("Pairing code (shown where tilescope runs):");
+  if (!code) return false;
+  const r = await fetch("/api/pair", { method: "POST", headers: { "Content-Type": "application/json" },
+                                        body: JSON.stringify({ code: code.trim() }) });
+  return r.ok;
+}
+
 async function post(path, body) {
-  const r = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
+  const send = () => fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
     body: JSON.stringify(body || {})});
+  let r = await send();
+  if (r.status === 401 && (await r.clone().json().catch(() => ({}))).code === "pairing_needed"
+      && await pair()) r = await send();
   const data = await r.json();
   document.getElementById("error").textContent = r.ok ? "" : plain(data.error);
   if (r.ok) render(data);

@@ -26,6 +26,16 @@ function plain(text) {
     .replace(/^./, (c) => c.toUpperCase());
 }
 
+// 401 pairing_needed: the server is reachable from the network and takes changes only from
+// paired phones; the code printed where it runs is asked once (its cookie pairs this phone)
+async function pair() {
+  const code = window.prompt("Pairing code (shown where tilescope runs):");
+  if (!code) return false;
+  const r = await fetch("/api/pair", { method: "POST", headers: { "Content-Type": "application/json" },
+                                        body: JSON.stringify({ code: code.trim() }) });
+  return r.ok;
+}
+
 async function api(method, path, body) {
   const init = { method, headers: {} };
   if (body !== undefined) {
@@ -38,6 +48,11 @@ async function api(method, path, body) {
       r = await fetch(path, init);
     } catch (e) {
       throw new Error("the server did not answer (" + e.message + ")");
+    }
+    if (r.status === 401 && attempt < 8) {
+      const refused = await r.clone().json().catch(() => ({}));
+      if (refused.code === "pairing_needed" && await pair()) continue;
+      break;
     }
     // 503 busy: the server's line is full; sent again by itself after its retry-after, said
     if (r.status !== 503 || attempt >= 8) break;
