@@ -423,3 +423,30 @@ def test_the_python_api_reads_with_a_set(tmp_path):
                                {"win": "ron", "seat_wind": "S", "dora_indicators": "1p"},
                                tile_set=tmp_path / "club.npz")
     assert (photo.result.han, photo.result.fu, photo.result.payment.total) == (2, 30, 2000)
+
+
+# ---------------------------------------------------------------------------- an MCR sheet
+
+def _style_with_flowers():
+    try:
+        from datasets.art import load_style
+        return load_style("kmahjongg-default")
+    except Exception:            # no artwork here (../shared/art or $TILESCOPE_ART)
+        return None
+
+
+@needs_models
+@pytest.mark.skipif(_style_with_flowers() is None, reason="tile artwork not found (../shared/art or $TILESCOPE_ART)")
+def test_an_mcr_sheet_with_the_flowers_in_a_sixth_row_is_learned(tmp_path):
+    """FLOWER_SHEET rendered as a user lays it (rows of 9, 9, 9, 7, 4 and the eight flowers,
+    kmahjongg-default art, which has flowers): 46 references, the flowers among the kinds."""
+    from datasets.render import render_sheet
+    from vision.detector import TileReader
+    from vision.set_learning import learn_sheet
+
+    style = _style_with_flowers()
+    kinds = parse_sheet(FLOWER_SHEET)
+    image, _ = render_sheet(np.random.default_rng(0), style, kinds, imgsz=1280, row_lengths=sheet_rows(FLOWER_SHEET))
+    ts = learn_sheet(TileReader(), image, kinds).tileset
+    assert list(ts.kinds) == kinds and len(ts.held()) == 46
+    assert {f"{n}f" for n in range(1, 9)} <= set(ts.held()) and ts.calibration is not None
