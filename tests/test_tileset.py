@@ -47,7 +47,7 @@ def _profile(kinds=("1m", "2m"), dim=4) -> TileSet:
 
 def test_file_round_trip_keeps_crops_kinds_embeddings_and_calibration(tmp_path):
     ts = _profile(("1m", "7z", "0p"))
-    cal = Calibration(37.5, ("5z",), (("5z", "back"),), True, 0.79, 0.31)
+    cal = _overruling("5z", 37.5, misread=(("5z", "back"),), haku_not_back=True, familiar=0.79, separation=0.31)
     path = TileSet("test", ts.kinds, ts.crops, ts.embeddings, ts.model, ts.sources, cal).save(tmp_path / "club")
     assert path == tmp_path / "club"                   # written as named (set learn --out FILE)
     back = TileSet.load(path)
@@ -134,6 +134,12 @@ def _one_crop(classifier: dict, like: dict) -> tuple[np.ndarray, np.ndarray]:
     return probs, likeness
 
 
+def _overruling(kind: str, weight: float = WEIGHT_FAMILIAR, **kw) -> Calibration:
+    """A calibration in which ``kind`` (misread on the sheet) weighs OVERRULE, the rest ``weight``."""
+    weights = [OVERRULE if k == kind else weight for k in TILE_CLASSES]
+    return Calibration(weight, overrule=(kind,), weights=tuple(weights), **kw)
+
+
 def _named(probs, likeness, calibration) -> str:
     return TILE_CLASSES[combine(probs, likeness, calibration)[0][0].argmax()]
 
@@ -146,7 +152,7 @@ def test_the_sets_weight_decides_between_a_wrong_classifier_and_a_right_referenc
     assert _named(probs, likeness, Calibration(WEIGHT_FAMILIAR)) == "2p"
     assert _named(probs, likeness, Calibration(WEIGHT_UNFAMILIAR)) == "1s"
     # a kind whose own reference the classifier misread on the sheet: the set names it
-    assert _named(probs, likeness, Calibration(WEIGHT_FAMILIAR, overrule=("1s",))) == "1s"
+    assert _named(probs, likeness, _overruling("1s")) == "1s"
     assert np.allclose(combine(probs, likeness, Calibration(10.0))[0].sum(), 1.0, atol=1e-5)
 
 
@@ -156,7 +162,7 @@ def test_a_haku_the_profile_holds_is_not_a_back_unless_the_haku_is_dark():
     the set names it 5z. A dark haku (rendered riichi-black: its backs are as like it as its
     own crops, 0.91 against 0.88 median): the classifier's back stands."""
     probs, likeness = _one_crop({"back": 0.95, "5z": 0.02}, {"5z": 0.9, "7z": 0.7, "1m": 0.6})
-    light = Calibration(WEIGHT_FAMILIAR, overrule=("5z",), misread=(("5z", "back"),), haku_not_back=True)
+    light = _overruling("5z", misread=(("5z", "back"),), haku_not_back=True)
     dark = Calibration(WEIGHT_FAMILIAR, misread=(("5z", "back"),), haku_not_back=False)
     assert _named(probs, likeness, light) == "5z"
     assert _named(probs, likeness, dark) == "back"

@@ -46,13 +46,13 @@ MAX_REFERENCES = 2000           # a profile is a few crops per kind; this bounds
 # never saw (real sets 0.67-0.79, procedural sets 0.7-0.8) lets the references decide.
 # Tuned on 20 procedural sets and held-out jade (benchmarks.set_unseen), guarded on the
 # training styles (models/README.md, "Set profiles").
-# The weight rises from WEIGHT_FAMILIAR to WEIGHT_UNFAMILIAR as the set is both unfamiliar
-# (that mean falls from FAMILIAR to UNFAMILIAR) and separated by the features: the 10th
-# percentile over references of 1 - the cosine to the nearest reference of another kind rises
-# from SEPARATE_LOW to SEPARATE_HIGH (procedural sets 0.08-0.20: their references name 58-75%
-# of crops; real crops of one set 0.23-0.28; the rendered training styles 0.25-0.33).
+# The set's weight rises from WEIGHT_FAMILIAR to WEIGHT_UNFAMILIAR as the set is unfamiliar
+# (that mean falls from FAMILIAR to UNFAMILIAR) and the features hold its kinds apart: the
+# 10th percentile over its references of 1 - the cosine to the nearest reference of another
+# kind rises from SEPARATE_LOW to SEPARATE_HIGH (procedural sets 0.08-0.196, whose references
+# name 58-75% of crops; real crops of one set 0.23-0.28; the training styles 0.25-0.33).
 FAMILIAR, UNFAMILIAR = 0.97, 0.80     # the classifier's mean probability of a reference's kind
-SEPARATE_LOW, SEPARATE_HIGH = 0.18, 0.26
+SEPARATE_LOW, SEPARATE_HIGH = 0.20, 0.26
 WEIGHT_FAMILIAR, WEIGHT_UNFAMILIAR = 10.0, 50.0
 # A kind whose own reference the classifier misreads: a crop most like it is the set's to name.
 OVERRULE = 60.0
@@ -220,11 +220,13 @@ def empty(name: str, model: str) -> TileSet:
 @dataclass(frozen=True)
 class Calibration:
     """How much one set's references weigh against the classifier (:func:`calibrate`), kept in
-    the profile. ``weight``: the set's word on every crop; ``overrule``: kinds whose own
-    reference the classifier misreads (``misread``: each with what it reads it as), where a
-    crop most like that kind is the set's to name; ``haku_not_back``: a crop most like the
-    set's haku is not a back (the profile holds a back, or its haku is light);
-    ``familiar``: the classifier's mean probability of each reference's own kind."""
+    the profile. ``weights``: per kind (``TILE_CLASSES`` order), the set's word on a crop most
+    like that kind; ``weight``: their median over the kinds held, the set's word in one number;
+    ``overrule``: kinds whose own reference the classifier misreads (``misread``: each with
+    what it reads it as), weighed more; ``haku_not_back``: a crop most like the set's haku is
+    not a back (the profile holds a back, or its haku is light); ``familiar``: the
+    classifier's mean probability of each reference's own kind; ``separation``: the 10th
+    percentile of how far the features hold each reference from another kind's."""
 
     weight: float
     overrule: tuple[str, ...] = ()
@@ -232,11 +234,19 @@ class Calibration:
     haku_not_back: bool = False
     familiar: float = 1.0
     separation: float = 0.0
+    weights: tuple[float, ...] = ()
+
+    def kind_weights(self) -> np.ndarray:
+        """``(46,)``: the weight of a crop most like each kind (``weight`` where none is kept)."""
+        if len(self.weights) == len(TILE_CLASSES):
+            return np.asarray(self.weights, np.float32)
+        return np.full(len(TILE_CLASSES), self.weight, np.float32)
 
     def to_meta(self) -> dict:
         return {"weight": round(float(self.weight), 3), "overrule": list(self.overrule),
                 "misread": [list(m) for m in self.misread], "haku_not_back": self.haku_not_back,
-                "familiar": round(float(self.familiar), 4), "separation": round(float(self.separation), 4)}
+                "familiar": round(float(self.familiar), 4), "separation": round(float(self.separation), 4),
+                "weights": [round(float(w), 3) for w in self.weights]}
 
     @classmethod
     def from_meta(cls, meta) -> "Calibration":
@@ -245,13 +255,18 @@ class Calibration:
             raise ValueError("calibration is not an object")
         weight, familiar = float(meta["weight"]), float(meta.get("familiar", 1.0))
         separation = float(meta.get("separation", 0.0))
-        if not (0.0 <= weight <= OVERRULE and 0.0 <= familiar <= 1.0 and 0.0 <= separation <= 2.0):
+        weights = tuple(float(w) for w in meta.get("weights", ()))
+        if weights and len(weights) != len(TILE_CLASSES):
+            raise ValueError("calibration weights are not one per kind")
+        if not all(0.0 <= w <= OVERRULE for w in (weight, *weights)) or not (
+                0.0 <= familiar <= 1.0 and 0.0 <= separation <= 2.0):
             raise ValueError("calibration out of range")
         overrule = tuple(str(k) for k in meta.get("overrule", ()))
         misread = tuple((str(a), str(b)) for a, b in meta.get("misread", ()))
         if any(k not in CLASS_INDEX for k in overrule + tuple(k for m in misread for k in m)):
             raise ValueError("calibration names an unknown kind")
-        return cls(weight, overrule, misread, bool(meta.get("haku_not_back", False)), familiar, separation)
+        return cls(weight, overrule, misread, bool(meta.get("haku_not_back", False)), familiar,
+                   separation, weights)
 
     def words(self) -> list[str]:
         """What was decided, as ``tilescope set show`` says it."""
@@ -261,9 +276,9 @@ class Calibration:
                f"on average, its kinds stand {self.separation:.2f} apart; weight {self.weight:.0f})"]
         for kind, read in self.misread:
             what = "a back" if read == "back" else read
-            out.append(f"the classifier reads its {_KIND_WORDS.get(kind, kind)} as {what}: "
-                       "the set names it")
-        if not self.haku_not_back and "5z" not in self.overrule:
+            how = "the set names it" if kind in self.overrule else "the classifier keeps its word"
+            out.append(f"the classifier reads its {_KIND_WORDS.get(kind, kind)} as {what}: {how}")
+        if not self.haku_not_back:
             out.append("haku or back: the classifier tells them apart (learn a face-down tile "
                        "too to let the set decide)")
         return out
@@ -273,51 +288,57 @@ _KIND_WORDS = {"5z": "haku", "6z": "hatsu", "7z": "chun", "1z": "East", "2z": "S
                "3z": "West", "4z": "North"}
 
 
-def separation(kinds, embeddings: np.ndarray) -> float:
-    """How far apart the features hold a set's kinds: the 10th percentile, over references, of
-    1 - the cosine to the nearest reference of another kind (a five and its red five are one
-    kind). 0 with fewer than two kinds."""
+def apart(kinds, embeddings: np.ndarray) -> np.ndarray:
+    """How far the features hold each reference from the other kinds: ``(N,)`` 1 - the cosine
+    to the nearest reference of another kind (a five and its red five are one kind; 0 with
+    fewer than two kinds)."""
     ids = np.array([CLASS_INDEX[k] for k in kinds], np.int64)
     for five, red in FIVES:
         ids = np.where(ids == red, five, ids)
     if len(set(ids.tolist())) < 2:
-        return 0.0
+        return np.zeros(len(ids))
     cos = embeddings @ embeddings.T
-    nearest_other = np.where(ids[:, None] == ids[None, :], -1.0, cos).max(axis=1)
-    return float(np.percentile(1.0 - nearest_other, 10))
+    return 1.0 - np.where(ids[:, None] == ids[None, :], -1.0, cos).max(axis=1)
 
 
 def calibrate(kinds, sheet_probs: np.ndarray, crops: np.ndarray, embeddings: np.ndarray) -> Calibration:
     """Decide how much a set's references weigh, from its sheet: ``kinds`` of the references,
     the classifier's probabilities ``(N, 46)`` for each reference crop, the crops
-    ``(N, S, S, 3) uint8`` BGR and their unit embeddings ``(N, D)``. The weight rises from
-    WEIGHT_FAMILIAR to WEIGHT_UNFAMILIAR as the classifier's mean probability of each
-    reference's own kind falls from FAMILIAR to UNFAMILIAR and the :func:`separation` of the
-    kinds rises from SEPARATE_LOW to SEPARATE_HIGH; a kind whose reference the classifier
-    gives under MISREAD_BELOW is the set's to name (OVERRULE)."""
+    ``(N, S, S, 3) uint8`` BGR and their unit embeddings ``(N, D)``.
+
+    The set's weight rises from WEIGHT_FAMILIAR to WEIGHT_UNFAMILIAR as the set is both
+    unfamiliar (the classifier's mean probability of each reference's own kind falls from
+    FAMILIAR to UNFAMILIAR) and separated (the 10th percentile of :func:`apart` rises from
+    SEPARATE_LOW to SEPARATE_HIGH); a kind whose reference the classifier gives under
+    MISREAD_BELOW weighs more, towards OVERRULE, as far as the set is separated."""
     ids = np.array([CLASS_INDEX[k] for k in kinds], np.int64)
     if len(ids) == 0:
         return Calibration(WEIGHT_FAMILIAR)
     own = sheet_probs[np.arange(len(ids)), ids]
-    familiar, apart = float(own.mean()), separation(kinds, embeddings)
-    unfamiliar = np.clip((FAMILIAR - familiar) / (FAMILIAR - UNFAMILIAR), 0.0, 1.0)
-    separated = np.clip((apart - SEPARATE_LOW) / (SEPARATE_HIGH - SEPARATE_LOW), 0.0, 1.0)
-    weight = float(WEIGHT_FAMILIAR + unfamiliar * separated * (WEIGHT_UNFAMILIAR - WEIGHT_FAMILIAR))
+    familiar, separation = float(own.mean()), float(np.percentile(apart(kinds, embeddings), 10))
+    unfamiliar = float(np.clip((FAMILIAR - familiar) / (FAMILIAR - UNFAMILIAR), 0.0, 1.0))
+    separated = float(np.clip((separation - SEPARATE_LOW) / (SEPARATE_HIGH - SEPARATE_LOW), 0.0, 1.0))
+    weight = WEIGHT_FAMILIAR + unfamiliar * separated * (WEIGHT_UNFAMILIAR - WEIGHT_FAMILIAR)
     held = set(kinds)
     haku_not_back = "back" in held
     if "5z" in held:
         face = crops[[i for i, k in enumerate(kinds) if k == "5z"]]
         s = face.shape[1]
         haku_not_back |= bool(face[:, s // 4:3 * s // 4, s // 4:3 * s // 4].mean() >= HAKU_LIGHT)
+    weights = np.full(len(TILE_CLASSES), weight, np.float64)
     misread, overrule = [], []
     for kind in dict.fromkeys(kinds):
         mine = ids == CLASS_INDEX[kind]
         if own[mine].max() < MISREAD_BELOW:
-            read = TILE_CLASSES[int(sheet_probs[mine].mean(axis=0).argmax())]
-            misread.append((kind, read))
-            if kind != "5z" or haku_not_back:     # a dark haku: its backs may look the same
+            misread.append((kind, TILE_CLASSES[int(sheet_probs[mine].mean(axis=0).argmax())]))
+            # as far as the features hold the set's kinds apart: in a set whose kinds lie close
+            # (procedural sets), a crop most like a misread 5m is often a 2m, 3m or 4m, and
+            # overruling it turned runs into triplets (procedural-11: 4 hands lost, 3 won)
+            if separated > 0 and (kind != "5z" or haku_not_back):   # a dark haku: its backs look the same
                 overrule.append(kind)
-    return Calibration(weight, tuple(overrule), tuple(misread), haku_not_back, familiar, apart)
+                weights[CLASS_INDEX[kind]] = weight + separated * (OVERRULE - weight)
+    return Calibration(float(weight), tuple(overrule), tuple(misread), haku_not_back, familiar,
+                       separation, tuple(float(w) for w in weights))
 
 
 def combine(probs: np.ndarray, likeness: np.ndarray, calibration: Calibration | None = None
@@ -325,14 +346,14 @@ def combine(probs: np.ndarray, likeness: np.ndarray, calibration: Calibration | 
     """The classifier's probabilities ``(K, 46)`` and the crops' likeness to a profile's kinds
     (:meth:`TileSet.likeness`; -1 for kinds it lacks) -> ``(probabilities (K, 46), decided (K,))``.
 
-    Each crop's log-probabilities gain the set's weight (``calibration.weight``; OVERRULE
-    when the crop is most like a kind in ``calibration.overrule``) times each kind's likeness
-    less the most alike kind's. A kind the profile lacks counts as UNHELD_GAP less alike than
-    the most alike kind, or UNLIKE_SET when that is more (a flower against a sheet of suits);
-    a back the profile lacks counts as alike as the most alike kind (the classifier tells a
-    back) unless ``haku_not_back`` and the crop is most like the haku. A five and its red five
-    are one kind to the set: the classifier's colour says which. ``decided`` marks the crops
-    whose most alike kind stands out from the next by DECIDES."""
+    Each crop's log-probabilities gain the weight of the kind it is most like
+    (:meth:`Calibration.kind_weights`) times each kind's likeness less the most alike kind's.
+    A kind the profile lacks counts as UNHELD_GAP less alike than the most alike kind, or
+    UNLIKE_SET when that is more (a flower against a sheet of suits); a back the profile lacks
+    counts as alike as the most alike kind (the classifier tells a back) unless
+    ``haku_not_back`` and the crop is most like the haku. A five and its red five are one kind
+    to the set: the classifier's colour says which. ``decided`` marks the crops whose most
+    alike kind stands out from the next by DECIDES."""
     if len(likeness) == 0:
         return probs, np.zeros(0, bool)
     cal = calibration or Calibration(WEIGHT_FAMILIAR)
@@ -347,10 +368,7 @@ def combine(probs: np.ndarray, likeness: np.ndarray, calibration: Calibration | 
     if not held[BACK]:
         haku = nearest == CLASS_INDEX["5z"]
         alike[:, BACK] = np.where(haku & cal.haku_not_back, alike[:, BACK], np.maximum(best, UNLIKE_SET))
-    weight = np.full(len(probs), cal.weight, np.float32)
-    if cal.overrule:
-        over = np.isin(nearest, [CLASS_INDEX[k] for k in cal.overrule])
-        weight = np.where(over, max(cal.weight, OVERRULE), weight)
+    weight = cal.kind_weights()[nearest]
     top2 = np.sort(own, axis=1)[:, -2:]
     decided = (top2[:, 1] - top2[:, 0]) >= DECIDES
     logits = np.log(probs + 1e-6) + weight[:, None] * (alike - alike.max(axis=1, keepdims=True))
