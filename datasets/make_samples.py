@@ -148,13 +148,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name}: {len(ann['tiles'])} tiles, {kb:.0f} KB")
     if args.in_play:
         return 0
-    from vision.set_learning import parse_sheet
+    from vision.set_learning import parse_sheet, sheet_rows
     from vision.tileset import DEFAULT_SHEET
 
     for name, s in SHEETS.items():
         img, ann = render_sheet(np.random.default_rng(s["seed"]), load_style(s["style"], args.art),
                                 parse_sheet(DEFAULT_SHEET), imgsz=(args.width, args.width * 3 // 4),
-                                row_lengths=[len(parse_sheet(g)) for g in DEFAULT_SHEET.split()],
+                                row_lengths=sheet_rows(DEFAULT_SHEET),
                                 look=s["look"])
         cv2.imwrite(str(out / f"{name}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, args.quality])
         (out / f"{name}.json").write_text(json.dumps(ann, indent=1) + "\n")

@@ -1107,6 +1107,23 @@ def procedural_style(rng: np.random.Generator, fonts: Sequence[CJKFont] | None =
     return out
 
 
+def procedural_art(seed: int, fonts: Sequence[CJKFont] | None = None):
+    """The set :func:`procedural_style` draws from ``seed``, as ``datasets.art.TileArt`` that
+    ``datasets.render`` photographs: named ``procedural-SEED``, with a plain back of its own
+    colour (one per set, as a physical set has). Same seed and fonts, same set."""
+    from datasets.art import TileArt, _body_colour, bare_body
+    from datasets.render import _BACK_COLOURS, _synthetic_back
+
+    rng = np.random.default_rng(seed)
+    faces = procedural_style(rng, fonts)
+    shape = next(iter(faces.values())).shape[:2]
+    colour = np.array(_BACK_COLOURS[int(rng.integers(len(_BACK_COLOURS)))], float)
+    back = _synthetic_back(shape, colour, rng)
+    body = bare_body([faces[c] for c in CLASSES])
+    return TileArt(name=f"procedural-{seed}", source=Path(f"procedural:{seed}"), faces=faces,
+                   front=body, back=back, body_bgr=_body_colour(body), synthetic_red=False)
+
+
 def contact_sheet(styles: Sequence[dict[str, np.ndarray]], wrap: int = 23) -> np.ndarray:
     """BGR image of whole styles: each style's faces in :data:`CLASSES` order, ``wrap`` to a
     row, each labelled, on a grey ground."""

@@ -689,11 +689,11 @@ def real_reader_url(tmp_path, monkeypatch):
 
 def test_teach_a_set_score_with_it_and_undo_a_correction_kept_in_it(real_reader_url, browser, tmp_path):
     """On a 390-px phone: teach the set from ``vision/samples/set_sheet.jpg`` (rendered with
-    the default sheet's 37 tiles: tests/test_tileset.py), score ``riichi_open_red.jpg`` with it
+    the default sheet's 38 tiles: tests/test_tileset.py), score ``riichi_open_red.jpg`` with it
     — its value, ron from the South seat with dora indicator 1p, is 2 han 30 fu, 2000
     (vision/samples/README.md) — then correct its red five to a plain 5p with a tap: the page
     adds the tile to the set and says so (38 tiles in the set's file), and Undo takes it out
-    again (37)."""
+    again (38)."""
     from vision.tileset import TileSet
 
     with phone_size(browser):
@@ -703,10 +703,10 @@ def test_teach_a_set_score_with_it_and_undo_a_correction_kept_in_it(real_reader_
         browser.find_element(By.ID, "set-photo").send_keys(str(ROOT_SAMPLES / "set_sheet.jpg"))
         status = browser.find_element(By.ID, "set-status")
         WebDriverWait(browser, 60).until(lambda d: "Learned" in status.text or "Not learned" in status.text)
-        assert status.text.startswith("Learned 37 tiles into club"), status.text
+        assert status.text.startswith("Learned 38 tiles into club"), status.text
         pick = Select(browser.find_element(By.ID, "set-pick"))
         WebDriverWait(browser, 10).until(lambda d: pick.first_selected_option.get_attribute("value") == "club")
-        assert pick.first_selected_option.text == "club (37 tiles)"
+        assert pick.first_selected_option.text == "club (38 tiles)"
         assert browser.execute_script("return localStorage.getItem('tilescope-set')") == "club"
 
         form = browser.find_element(By.ID, "context")
@@ -735,17 +735,17 @@ def test_teach_a_set_score_with_it_and_undo_a_correction_kept_in_it(real_reader_
         picker.find_element(By.CSS_SELECTOR, "#picker-grid button[data-tile='5p']").click()
         added = browser.find_element(By.ID, "set-added")
         WebDriverWait(browser, 60).until(lambda d: "Added" in added.text or "Not added" in added.text)
-        assert added.text.startswith("Added 5p to set club (38 tiles)") and added.text.endswith("Undo"), added.text
-        assert len(TileSet.load(tmp_path / "data" / "sets" / "club.npz")) == 38
+        assert added.text.startswith("Added 5p to set club (39 tiles)") and added.text.endswith("Undo"), added.text
+        assert len(TileSet.load(tmp_path / "data" / "sets" / "club.npz")) == 39
         assert _headline(browser, "1 han") == "1 han 30 fu"        # the red five's dora is gone
 
         browser.find_element(By.ID, "set-undo").click()
         WebDriverWait(browser, 30).until(lambda d: "Undone" in added.text or "Could not" in added.text)
-        assert added.text == "Undone: 5p taken out of set club (37 tiles).", added.text
+        assert added.text == "Undone: 5p taken out of set club (38 tiles).", added.text
         assert not browser.find_element(By.ID, "set-undo").is_displayed()
-        WebDriverWait(browser, 10).until(lambda d: pick.first_selected_option.text == "club (37 tiles)")
+        WebDriverWait(browser, 10).until(lambda d: pick.first_selected_option.text == "club (38 tiles)")
         ts = TileSet.load(tmp_path / "data" / "sets" / "club.npz")
-        assert len(ts) == 37 and "5p" not in ts.sources[-1]
+        assert len(ts) == 38 and "5p" not in ts.sources[-1]
 
 
 def test_a_photo_that_needs_no_scaling_is_read_as_the_cli_reads_it(real_reader_url, browser, capsys):

@@ -752,7 +752,7 @@ def test_the_heap_is_trimmed_when_the_last_photo_is_read(monkeypatch):
 
 
 # ---- set profiles over HTTP (issue 31; docs/sets.md) ----
-# Ground truth: vision/samples/set_sheet.jpg is rendered with the default sheet's 37 tiles
+# Ground truth: vision/samples/set_sheet.jpg is rendered with the default sheet's 38 tiles
 # (tests/test_tileset.py); riichi_open_red.jpg, ron from the South seat with dora indicator
 # 1p, is 2 han 30 fu, 2000 (vision/samples/README.md).
 
@@ -791,12 +791,12 @@ def test_a_set_is_learned_from_the_sheet_listed_and_scored_with(set_client, tmp_
 
     r = _learn(set_client)
     assert r.status_code == 200, r.text
-    assert r.json() == {"name": "club", "references": 37, "kinds": 37, "learned": 37, "disagreements": [], "swaps": []}
+    assert r.json() == {"name": "club", "references": 38, "kinds": 38, "learned": 38, "disagreements": [], "swaps": []}
     ts = TileSet.load(tmp_path / "data" / "sets" / "club.npz")
     assert list(ts.kinds) == parse_sheet(DEFAULT_SHEET)
-    assert _learn(set_client).json()["references"] == 74            # learning again adds
+    assert _learn(set_client).json()["references"] == 76            # learning again adds
     assert set_client.get("/api/sets").json() == {
-        "sets": [{"name": "club", "references": 74, "kinds": 37}], "server_set": None}
+        "sets": [{"name": "club", "references": 76, "kinds": 38}], "server_set": None}
     for path in ("/api/score", "/api/check-photo"):
         r = _open_red(set_client, path, set="club")
         assert r.status_code == 200, r.text
@@ -813,17 +813,17 @@ def test_a_sheet_whose_count_does_not_match_is_refused_with_the_tiles_found(set_
     assert r.status_code == 422
     body = r.json()
     assert body["code"] == "tile_count"
-    assert body["error"].startswith("found 37 tiles in the photo, but tiles names 9")
-    assert len(body["found"]["tiles"]) == 37 and body["found"]["image"] == {"width": 960, "height": 720}
+    assert body["error"].startswith("found 38 tiles in the photo, but tiles names 9")
+    assert len(body["found"]["tiles"]) == 38 and body["found"]["image"] == {"width": 960, "height": 720}
     assert not (tmp_path / "data" / "sets" / "x.npz").exists()
-    # the pin and bamboo rows named in each other's place: 18 of 37 read as other kinds
-    rows = {"tiles": "123456789m 123456789s 123456789p 1234567z 0m0p0s"}
+    # the pin and bamboo rows named in each other's place: 18 of 38 read as other kinds
+    rows = {"tiles": "123456789m 123456789s 123456789p 1234567z 0m0p0s back"}
     r = _learn(set_client, "x", **rows)
     assert r.status_code == 422 and r.json()["code"] == "out_of_order"
-    assert "of the 37 tiles read surely as other kinds" in r.json()["error"]
-    assert "trust_order" in r.json()["error"] and len(r.json()["found"]["tiles"]) == 37
+    assert "of the 38 tiles read surely as other kinds" in r.json()["error"]
+    assert "trust_order" in r.json()["error"] and len(r.json()["found"]["tiles"]) == 38
     # 4m and 6m named in each other's place (swapped on the table?): learned, and said
-    swapped = {"tiles": "123654789m 123456789p 123456789s 1234567z 0m0p0s"}
+    swapped = {"tiles": "123654789m 123456789p 123456789s 1234567z 0m0p0s back"}
     r = _learn(set_client, "y", **swapped)
     assert r.status_code == 200 and r.json()["swaps"][0]["tiles"] == [4, 6]
 
@@ -852,18 +852,18 @@ def test_a_corrected_tile_is_added_to_the_set_and_undone(set_client, tmp_path):
     r = _open_red(set_client, "/api/set/add", set="club", name="club", n="1", tile="2m",
                   fixes=json.dumps({"1": "2m"}))
     assert r.status_code == 200, r.text
-    assert r.json() == {"name": "club", "references": 38, "kinds": 37, "tile": "2m", "n": 1}
+    assert r.json() == {"name": "club", "references": 39, "kinds": 38, "tile": "2m", "n": 1}
     ts = TileSet.load(tmp_path / "data" / "sets" / "club.npz")
     assert ts.kinds[-1] == "2m" and ts.sources[-1] == "web fix 1=2m"
     # the set changed: a photo read with it is read again, and still reads right
     res = _open_red(set_client, set="club").json()["result"]
     assert (res["han"], res["fu"], res["payment"]["total"]) == (2, 30, 2000)
     # an undo for another count than the set holds is refused: the set changed meanwhile
-    r = set_client.post("/api/set/undo", files={"name": (None, "club"), "expect": (None, "39")})
+    r = set_client.post("/api/set/undo", files={"name": (None, "club"), "expect": (None, "40")})
     assert r.status_code == 409 and r.json()["code"] == "set_changed"
-    r = set_client.post("/api/set/undo", files={"name": (None, "club"), "expect": (None, "38")})
-    assert r.json() == {"name": "club", "references": 37, "kinds": 37, "tile": "2m"}
-    assert len(TileSet.load(tmp_path / "data" / "sets" / "club.npz")) == 37
+    r = set_client.post("/api/set/undo", files={"name": (None, "club"), "expect": (None, "39")})
+    assert r.json() == {"name": "club", "references": 38, "kinds": 38, "tile": "2m"}
+    assert len(TileSet.load(tmp_path / "data" / "sets" / "club.npz")) == 38
     # a tile the photo does not have, a code that is no tile
     assert _open_red(set_client, "/api/set/add", name="club", n="99", tile="2m").json()["code"] == "no_such_tile"
     assert _open_red(set_client, "/api/set/add", name="club", n="1", tile="none").json()["code"] == "bad_tile"

@@ -2,8 +2,8 @@
 the checks that keep a wrong sheet from being learned, and reading with a set.
 
 Ground truth: the bundled sheet ``vision/samples/set_sheet.jpg`` is rendered by
-``datasets.make_samples`` with the default ``--tiles`` in rows of 9, 9, 9, 7 and 3, so its
-tiles in reading order are exactly ``DEFAULT_SHEET``; the rendered samples' sidecar JSON give
+``datasets.make_samples`` with the default ``--tiles`` in rows of 9, 9, 9, 7 and 4 (the red
+fives and a face-down tile), so its tiles in reading order are exactly ``DEFAULT_SHEET``; the rendered samples' sidecar JSON give
 their true tiles.
 """
 from __future__ import annotations
@@ -17,9 +17,10 @@ import pytest
 
 from vision.cli import main
 from vision.classes import CLASS_INDEX, TILE_CLASSES
-from vision.set_learning import Disagreement, disagreements, parse_sheet, swapped
-from vision.tileset import (BACK_ALIKE, DECIDES, DEFAULT_SHEET, NOT_HELD, VERSION, SetError, TileSet, combine,
-                            is_name, looks)
+from vision.set_learning import Disagreement, disagreements, parse_sheet, sheet_rows, swapped
+from vision.tileset import (DEFAULT_SHEET, FLOWER_SHEET, OVERRULE, UNLIKE_SET, VERSION, WEIGHT_FAMILIAR,
+                            WEIGHT_UNFAMILIAR, Calibration, SetError, TileSet, calibrate, combine, is_name,
+                            looks)
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "vision" / "samples"
@@ -44,25 +45,47 @@ def _profile(kinds=("1m", "2m"), dim=4) -> TileSet:
 
 # ---------------------------------------------------------------------------- the file
 
-def test_file_round_trip_keeps_crops_kinds_and_embeddings(tmp_path):
+def test_file_round_trip_keeps_crops_kinds_embeddings_and_calibration(tmp_path):
     ts = _profile(("1m", "7z", "0p"))
-    path = ts.save(tmp_path / "club")
-    assert path.name == "club.npz"                     # the suffix is added
+    cal = _overruling("5z", 37.5, misread=(("5z", "back"),), haku_not_back=True, familiar=0.79, separation=0.31)
+    path = TileSet("test", ts.kinds, ts.crops, ts.embeddings, ts.model, ts.sources, cal).save(tmp_path / "club")
+    assert path == tmp_path / "club"                   # written as named (set learn --out FILE)
     back = TileSet.load(path)
     assert back.kinds == ("1m", "7z", "0p") and back.sources == ("s0", "s1", "s2")
     assert np.array_equal(back.crops, ts.crops) and back.model == "model-a"
     assert np.allclose(back.embeddings, ts.embeddings, atol=1e-3)   # stored as float16
     assert back.held() == ["1m", "7z", "0p"]           # TILE_CLASSES order: 1m .. 7z, 0m 0p 0s
+    assert back.calibration == cal
+
+
+def _rewrite_meta(path, change):
+    with np.load(path) as data:
+        meta = json.loads(str(data["meta"]))
+        arrays = {k: data[k] for k in ("crops", "embeddings")}
+    change(meta)
+    with open(path, "wb") as f:
+        np.savez(f, meta=np.array(json.dumps(meta)), **arrays)
 
 
 def test_a_file_of_another_version_is_refused_by_its_version(tmp_path):
     path = _profile().save(tmp_path / "old.npz")
-    with np.load(path) as data:
-        meta = json.loads(str(data["meta"]))
-        arrays = {k: data[k] for k in ("crops", "embeddings")}
-    meta["version"] = VERSION + 1
-    np.savez(path, meta=np.array(json.dumps(meta)), **arrays)
-    with pytest.raises(SetError, match=f"version {VERSION + 1}.*reads version {VERSION}"):
+    _rewrite_meta(path, lambda meta: meta.update(version=VERSION + 1))
+    with pytest.raises(SetError, match=f"version {VERSION + 1}.*reads versions 1 and {VERSION}"):
+        TileSet.load(path)
+
+
+def test_a_version_1_file_loads_without_a_calibration(tmp_path):
+    """Version 1 kept no calibration: the file loads with none, and the reader decides it from
+    the crops (TileReader.with_set, tested with the models below)."""
+    path = _profile().save(tmp_path / "v1.npz")
+    _rewrite_meta(path, lambda meta: meta.update(version=1))
+    assert TileSet.load(path).calibration is None and TileSet.load(path).kinds == ("1m", "2m")
+
+
+def test_a_calibration_out_of_range_is_refused(tmp_path):
+    path = _profile().save(tmp_path / "bad.npz")
+    _rewrite_meta(path, lambda meta: meta.update(calibration={"weight": 1e9}))
+    with pytest.raises(SetError, match="not a readable tilescope set"):
         TileSet.load(path)
 
 
@@ -90,7 +113,7 @@ def test_names_and_paths(tmp_path, monkeypatch):
 
     assert is_name("club-green_2") and not is_name("sets/club.npz") and not is_name("club.npz")
     monkeypatch.chdir(tmp_path)
-    _profile().save("myset")                 # set learn --out myset writes myset.npz
+    _profile().save("myset.npz")              # a file given without .npz is found with it
     assert load("myset").kinds == ("1m", "2m") and load("myset.npz").kinds == ("1m", "2m")
     with pytest.raises(SetError, match="no set named 'other'"):
         load("other")
@@ -98,55 +121,131 @@ def test_names_and_paths(tmp_path, monkeypatch):
 
 # ---------------------------------------------------------------------------- the reading
 
-def test_the_set_decides_where_one_kind_stands_out_and_not_elsewhere():
-    """Crop 0 is more than DECIDES more like the profile's haku than any other kind: named 5z although
-    the classifier said back at 0.95 (a blank haku read as a back). Crop 1 is like none of the
-    profile's kinds (all under NOT_HELD): the classifier's back stands (a back against a
-    sheet of faces; a kind the profile lacks)."""
-    probs = np.full((2, len(TILE_CLASSES)), 1e-4, np.float32)
-    probs[:, CLASS_INDEX["back"]] = 0.95
-    probs /= probs.sum(axis=1, keepdims=True)
-    likeness = np.full((2, len(TILE_CLASSES)), -1.0, np.float32)
-    held = [CLASS_INDEX[k] for k in ("5z", "7z", "1m")]
-    likeness[:, held] = NOT_HELD - 0.15
-    likeness[0, CLASS_INDEX["5z"]] = BACK_ALIKE    # its reference: a real set's crops are that alike
-    out, decided = combine(probs, likeness)
-    assert TILE_CLASSES[out[0].argmax()] == "5z" and decided.tolist() == [True, False]
-    assert TILE_CLASSES[out[1].argmax()] == "back"
-    assert np.allclose(out.sum(axis=1), 1.0, atol=1e-5)
-
-
-def test_a_profile_without_backs_moves_a_back_to_a_face_only_when_the_face_is_unmistakable():
-    """A tile back of a dark set is as like the profile's blank haku as a haku is (rendered
-    riichi-black: 0.83 against 0.89 median, at most 0.957): at 0.85 the classifier's back
-    stands; a crop BACK_ALIKE like the haku reference is the haku (a real set's haku read
-    as a back by the classifier, issue 31)."""
-    probs = np.full((1, len(TILE_CLASSES)), 1e-3, np.float32)
-    probs[0, CLASS_INDEX["back"]] = 0.6
+def _one_crop(classifier: dict, like: dict) -> tuple[np.ndarray, np.ndarray]:
+    """One crop: the classifier's probabilities (the rest share what is left) and its likeness
+    to the profile's kinds (-1: a kind the profile lacks)."""
+    probs = np.full((1, len(TILE_CLASSES)), 1e-4, np.float32)
+    for kind, p in classifier.items():
+        probs[0, CLASS_INDEX[kind]] = p
     probs /= probs.sum()
     likeness = np.full((1, len(TILE_CLASSES)), -1.0, np.float32)
-    likeness[0, [CLASS_INDEX[k] for k in ("5z", "7z", "1m")]] = 0.5
-    likeness[0, CLASS_INDEX["5z"]] = 0.85
-    assert TILE_CLASSES[combine(probs, likeness)[0].argmax()] == "back"
-    likeness[0, CLASS_INDEX["5z"]] = BACK_ALIKE
-    assert TILE_CLASSES[combine(probs, likeness)[0].argmax()] == "5z"
+    for kind, v in like.items():
+        likeness[0, CLASS_INDEX[kind]] = v
+    return probs, likeness
+
+
+def _overruling(kind: str, weight: float = WEIGHT_FAMILIAR, **kw) -> Calibration:
+    """A calibration in which ``kind`` (misread on the sheet) weighs OVERRULE, the rest ``weight``."""
+    weights = [OVERRULE if k == kind else weight for k in TILE_CLASSES]
+    return Calibration(weight, overrule=(kind,), weights=tuple(weights), **kw)
+
+
+def _named(probs, likeness, calibration) -> str:
+    return TILE_CLASSES[combine(probs, likeness, calibration)[0][0].argmax()]
+
+
+def test_the_sets_weight_decides_between_a_wrong_classifier_and_a_right_reference():
+    """The crop is 1s: its reference is 0.1 more alike than 2p's; the classifier says 2p at
+    e^3 (20x) the odds of 1s. log-linear: 1s gains weight x 0.1 — 1 under a familiar set's
+    weight (10: the classifier keeps 2p), 5 under an unfamiliar set's (50: the set names 1s)."""
+    probs, likeness = _one_crop({"2p": 0.95, "1s": 0.95 / np.e ** 3}, {"1s": 0.9, "2p": 0.8, "1m": 0.5})
+    assert _named(probs, likeness, Calibration(WEIGHT_FAMILIAR)) == "2p"
+    assert _named(probs, likeness, Calibration(WEIGHT_UNFAMILIAR)) == "1s"
+    # a kind whose own reference the classifier misread on the sheet: the set names it
+    assert _named(probs, likeness, _overruling("1s")) == "1s"
+    assert np.allclose(combine(probs, likeness, Calibration(10.0))[0].sum(), 1.0, atol=1e-5)
+
+
+def test_a_haku_the_profile_holds_is_not_a_back_unless_the_haku_is_dark():
+    """The classifier calls the crop a back at 0.95; it is 0.9 like the profile's haku, 0.7
+    at most like another kind. A light haku (haku_not_back) with the haku misread on the sheet:
+    the set names it 5z. A dark haku (rendered riichi-black: its backs are as like it as its
+    own crops, 0.91 against 0.88 median): the classifier's back stands."""
+    probs, likeness = _one_crop({"back": 0.95, "5z": 0.02}, {"5z": 0.9, "7z": 0.7, "1m": 0.6})
+    light = _overruling("5z", misread=(("5z", "back"),), haku_not_back=True)
+    dark = Calibration(WEIGHT_FAMILIAR, misread=(("5z", "back"),), haku_not_back=False)
+    assert _named(probs, likeness, light) == "5z"
+    assert _named(probs, likeness, dark) == "back"
+
+
+def test_a_profile_holding_a_back_reads_a_back_by_likeness():
+    """Held backs are a kind like any other: a crop most like the back reference is a back
+    even where the classifier said haku; one most like the haku is the haku."""
+    cal = Calibration(WEIGHT_UNFAMILIAR, haku_not_back=True)
+    probs, likeness = _one_crop({"5z": 0.9, "back": 0.05}, {"back": 0.92, "5z": 0.80, "1m": 0.5})
+    assert _named(probs, likeness, cal) == "back"
+    probs, likeness = _one_crop({"back": 0.9, "5z": 0.05}, {"back": 0.80, "5z": 0.92, "1m": 0.5})
+    assert _named(probs, likeness, cal) == "5z"
+
+
+def test_a_kind_the_profile_lacks_keeps_the_classifiers_word_when_the_crop_is_like_none():
+    """A flower against a sheet of suits (the profile holds no 1f): the crop is under
+    UNLIKE_SET like every reference, so 1f, the classifier's reading, stands even at the
+    strongest weight; a crop clearly like a held kind is that kind."""
+    probs, likeness = _one_crop({"1f": 0.99, "1m": 0.005}, {"1m": UNLIKE_SET - 0.1, "2m": UNLIKE_SET - 0.2})
+    assert _named(probs, likeness, Calibration(OVERRULE)) == "1f"
+    probs, likeness = _one_crop({"1f": 0.6, "1m": 0.3}, {"1m": 0.95, "2m": 0.6})
+    assert _named(probs, likeness, Calibration(WEIGHT_UNFAMILIAR)) == "1m"
 
 
 def test_the_classifier_breaks_a_near_tie_between_references():
-    probs = np.full((1, len(TILE_CLASSES)), 1e-3, np.float32)
-    probs[0, CLASS_INDEX["2p"]] = 0.9
-    likeness = np.full((1, len(TILE_CLASSES)), -1.0, np.float32)
-    likeness[0, CLASS_INDEX["1s"]] = 0.900
-    likeness[0, CLASS_INDEX["2p"]] = 0.895
-    assert TILE_CLASSES[combine(probs, likeness)[0].argmax()] == "2p"
+    probs, likeness = _one_crop({"2p": 0.9}, {"1s": 0.900, "2p": 0.895})
+    assert _named(probs, likeness, Calibration(WEIGHT_UNFAMILIAR)) == "2p"
+
+
+def _sheet(kinds, own: float, embeddings=None, grey: int = 230):
+    """A sheet's evidence: the classifier gives each reference's kind ``own`` and the rest to
+    1m; crops of one grey; orthogonal embeddings (kinds far apart) unless given."""
+    probs = np.full((len(kinds), len(TILE_CLASSES)), 1e-4, np.float32)
+    for i, k in enumerate(kinds):
+        probs[i, CLASS_INDEX["1m" if k != "1m" else "2m"]] = 1 - own
+        probs[i, CLASS_INDEX[k]] = own
+    crops = np.full((len(kinds), 48, 48, 3), grey, np.uint8)
+    emb = np.eye(len(kinds), 64, dtype=np.float32) if embeddings is None else embeddings
+    return list(kinds), probs, crops, emb
+
+
+def test_calibration_follows_how_the_classifier_reads_the_sheet():
+    """A set the classifier names surely (0.98 on every reference) keeps the familiar weight;
+    one it names at 0.7 whose kinds the features hold far apart gets the unfamiliar weight;
+    the same with kinds the features hold close together (cosine 0.95 to each other) does not."""
+    kinds = ["1m", "2m", "3m", "5z", "7z"]
+    assert calibrate(*_sheet(kinds, 0.98)).weight == WEIGHT_FAMILIAR
+    assert calibrate(*_sheet(kinds, 0.7)).weight == WEIGHT_UNFAMILIAR
+    close = np.full((5, 5), 0.95 / 4 ** 0.5, np.float32)
+    close = np.hstack([np.eye(5, dtype=np.float32) * (1 - 0.95) ** 0.5, np.ones((5, 1), np.float32) * 0.95 ** 0.5])
+    cal = calibrate(*_sheet(kinds, 0.7, embeddings=close))
+    assert cal.weight == WEIGHT_FAMILIAR and cal.separation == pytest.approx(0.05, abs=1e-3)
+
+
+def test_calibration_on_a_sheet_whose_haku_the_classifier_calls_a_back():
+    """The sheet's haku read as a back (0.61 back, as on the real set of issue 44): a light
+    haku is the set's to name (overrule) and said so; a dark one stays the classifier's; a
+    profile that holds a back lets the set decide haku or back."""
+    kinds = ["1m", "2m", "5z"]
+    light = _sheet(kinds, 0.98)
+    light[1][2, CLASS_INDEX["5z"]], light[1][2, CLASS_INDEX["back"]] = 0.3, 0.61
+    cal = calibrate(*light)
+    assert cal.misread == (("5z", "back"),) and cal.overrule == ("5z",) and cal.haku_not_back
+    assert "the classifier reads its haku as a back: the set names it" in cal.words()
+    dark = (light[0], light[1], np.full_like(light[2], 40), light[3])
+    cal = calibrate(*dark)
+    assert cal.misread == (("5z", "back"),) and cal.overrule == () and not cal.haku_not_back
+    with_back = _sheet(kinds + ["back"], 0.98, grey=40)
+    with_back[1][2, CLASS_INDEX["5z"]], with_back[1][2, CLASS_INDEX["back"]] = 0.3, 0.61
+    assert calibrate(*with_back).haku_not_back and calibrate(*with_back).overrule == ("5z",)
 
 
 # ---------------------------------------------------------------------------- the sheet
 
-def test_the_default_sheet_names_the_34_kinds_and_three_red_fives():
+def test_the_default_sheet_names_the_34_kinds_three_red_fives_and_a_back():
     kinds = parse_sheet(DEFAULT_SHEET)
-    assert len(kinds) == 37 and len(set(kinds)) == 37
-    assert kinds[:3] == ["1m", "2m", "3m"] and kinds[-3:] == ["0m", "0p", "0s"]
+    assert len(kinds) == 38 and len(set(kinds)) == 38
+    assert kinds[:3] == ["1m", "2m", "3m"] and kinds[-4:] == ["0m", "0p", "0s", "back"]
+    assert sheet_rows(DEFAULT_SHEET) == [9, 9, 9, 7, 4]      # the back ends the red fives' row
+    flowers = parse_sheet(FLOWER_SHEET)                      # MCR: a sixth row of 1f..8f
+    assert flowers[:38] == kinds and flowers[38:] == [f"{n}f" for n in range(1, 9)]
+    assert sheet_rows(FLOWER_SHEET) == [9, 9, 9, 7, 4, 8]
     assert parse_sheet("11z back 1f") == ["1z", "1z", "back", "1f"]
     with pytest.raises(SetError, match="--tiles"):
         parse_sheet("123x")
@@ -167,13 +266,15 @@ def test_two_tiles_each_read_as_the_others_kind_are_a_swap():
 def test_learning_the_bundled_sheet_holds_one_reference_per_kind(tmp_path, capsys):
     out = tmp_path / "club.npz"
     assert main(["set", "learn", str(SHEET), "--out", str(out)]) == 0
-    assert "37 references of 37 kinds" in capsys.readouterr().out
+    assert "38 references of 38 kinds" in capsys.readouterr().out
     ts = TileSet.load(out)
     assert list(ts.kinds) == parse_sheet(DEFAULT_SHEET)
-    assert ts.crops.shape == (37, 48, 48, 3) and ts.embeddings.shape[0] == 37
+    assert ts.crops.shape == (38, 48, 48, 3) and ts.embeddings.shape[0] == 38
+    # a rendered training style: the classifier names its references surely (familiar weight)
+    assert ts.calibration.weight == WEIGHT_FAMILIAR and ts.calibration.haku_not_back
     # learning again adds to it
     assert main(["set", "learn", str(SHEET), "--out", str(out)]) == 0
-    assert len(TileSet.load(out)) == 74
+    assert len(TileSet.load(out)) == 76
 
 
 @needs_models
@@ -184,7 +285,7 @@ def test_a_count_that_does_not_match_is_refused_with_a_picture(tmp_path, capsys,
     shutil.copy(SHEET, tmp_path / "set_sheet.jpg")      # the picture is written beside the photo
     assert main(["set", "learn", "set_sheet.jpg", "--tiles", "123456789m", "--out", "x.npz"]) == 2
     err = capsys.readouterr().err
-    assert "found 37 tiles in the photo, but --tiles names 9" in err
+    assert "found 38 tiles in the photo, but --tiles names 9" in err
     assert (tmp_path / "set_sheet.tiles-found.jpg").is_file() and not (tmp_path / "x.npz").exists()
 
 
@@ -196,20 +297,20 @@ def test_two_tiles_named_in_each_others_place_are_said_first(tmp_path, capsys):
     assert main(["set", "learn", str(SHEET), "--tiles", tiles, "--out", str(tmp_path / "x")]) == 0
     err = capsys.readouterr().err
     assert "LOOK: tiles 4 and 6 may be swapped: 4 was named 6m and reads as 4m" in err
-    assert TileSet.load(tmp_path / "x.npz").kinds[3:6] == ("6m", "5m", "4m")
+    assert TileSet.load(tmp_path / "x").kinds[3:6] == ("6m", "5m", "4m")     # --out x: written as named
 
 
 @needs_models
 def test_a_sheet_named_in_another_order_is_refused(tmp_path, capsys, monkeypatch):
-    """The bundled sheet named with its pin and bamboo rows exchanged: 18 of 37 tiles read as
+    """The bundled sheet named with its pin and bamboo rows exchanged: 18 of 38 tiles read as
     other kinds than named (more than a quarter) — the order, not the set's look."""
     import shutil
 
     monkeypatch.chdir(tmp_path)
     shutil.copy(SHEET, tmp_path / "set_sheet.jpg")      # the picture is written beside the photo
-    tiles = "123456789m 123456789s 123456789p 1234567z 0m0p0s"
+    tiles = "123456789m 123456789s 123456789p 1234567z 0m0p0s back"
     assert main(["set", "learn", "set_sheet.jpg", "--tiles", tiles, "--out", str(tmp_path / "x")]) == 2
-    assert "of the 37 tiles read surely as other kinds" in capsys.readouterr().err
+    assert "of the 38 tiles read surely as other kinds" in capsys.readouterr().err
     assert main(["set", "learn", "set_sheet.jpg", "--tiles", tiles, "--out", str(tmp_path / "x"),
                  "--trust-order"]) == 0
 
@@ -223,8 +324,11 @@ def test_set_show_list_and_the_contact_sheet(tmp_path, capsys):
     assert main(["set", "list"]) == 0
     assert "club" in capsys.readouterr().out
     assert main(["set", "show", "club", "--out", str(tmp_path / "sheet.png")]) == 0
-    assert "37 references of 37 kinds" in capsys.readouterr().out
-    assert cv2.imread(str(tmp_path / "sheet.png")).shape[0] == 37 * 68 + 4     # a row per kind
+    out = capsys.readouterr().out
+    assert "38 references of 38 kinds" in out
+    assert "this set: the classifier leads, the references help" in out     # riichi-regular: trained on
+    # a grid of 10 to a row: 4 rows of a 64-px crop under its 18-px name
+    assert cv2.imread(str(tmp_path / "sheet.png")).shape[:2] == (4 * (64 + 18 + 4) + 4, 4 + 10 * 68)
     assert main(["set", "show", "nosuch"]) == 2
     assert "no set named 'nosuch'" in capsys.readouterr().err
 
@@ -247,23 +351,29 @@ def test_read_with_the_set_names_the_sample_right(capsys):
 
 @needs_models
 def test_a_kind_the_set_lacks_keeps_the_classifiers_reading(tmp_path):
-    """A profile of the sheet's faces holds no back: the sheet's crops read with it keep their
-    kinds, and a back (its crop: the bundled riichi-regular Back, as the renderer draws it) is
-    still a back."""
+    """The bundled sheet's profile less its face-down tile holds no back: a back (an orange
+    tile back, face down) is still a back; the version-1 file of that profile is calibrated
+    by the reader as the learner calibrates it."""
     from vision.detector import TileReader
-    from vision.set_learning import learn_sheet
+    from vision.set_learning import calibrated, learn_sheet
     from vision.imageio import load_image
 
     reader = TileReader()
     image = load_image(str(SHEET))
-    ts = learn_sheet(reader, image, parse_sheet(DEFAULT_SHEET)).tileset
+    ts = calibrated(reader, learn_sheet(reader, image, parse_sheet(DEFAULT_SHEET)).tileset.without_last(1))
     assert "back" not in ts.held()
     grey = np.full((48, 48, 3), 127, np.uint8)
     back = grey.copy()
     back[4:44, 10:38] = (40, 150, 230)                   # an orange tile back, face down
-    probs, likeness = reader.with_set(ts)._classify(np.ascontiguousarray(back), np.array([[0, 0, 48, 48.]]))
+    with_set = reader.with_set(ts)
+    probs, likeness = with_set._classify(np.ascontiguousarray(back), np.array([[0, 0, 48, 48.]]))
     assert TILE_CLASSES[probs[0].argmax()] == "back"
-    assert TILE_CLASSES[combine(probs, likeness)[0][0].argmax()] == "back"
+    assert TILE_CLASSES[combine(probs, likeness, ts.calibration)[0][0].argmax()] == "back"
+    path = ts.save(tmp_path / "v1.npz")
+    _rewrite_meta(path, lambda meta: (meta.update(version=1), meta.pop("calibration")))
+    again = reader.with_set(TileSet.load(path)).tileset.calibration     # embeddings kept as float16
+    assert again.weight == ts.calibration.weight and again.overrule == ts.calibration.overrule
+    assert again.separation == pytest.approx(ts.calibration.separation, abs=1e-3)
 
 
 @needs_models
@@ -319,3 +429,30 @@ def test_the_python_api_reads_with_a_set(tmp_path):
                                {"win": "ron", "seat_wind": "S", "dora_indicators": "1p"},
                                tile_set=tmp_path / "club.npz")
     assert (photo.result.han, photo.result.fu, photo.result.payment.total) == (2, 30, 2000)
+
+
+# ---------------------------------------------------------------------------- an MCR sheet
+
+def _style_with_flowers():
+    try:
+        from datasets.art import load_style
+        return load_style("kmahjongg-default")
+    except Exception:            # no artwork here (../shared/art or $TILESCOPE_ART)
+        return None
+
+
+@needs_models
+@pytest.mark.skipif(_style_with_flowers() is None, reason="tile artwork not found (../shared/art or $TILESCOPE_ART)")
+def test_an_mcr_sheet_with_the_flowers_in_a_sixth_row_is_learned(tmp_path):
+    """FLOWER_SHEET rendered as a user lays it (rows of 9, 9, 9, 7, 4 and the eight flowers,
+    kmahjongg-default art, which has flowers): 46 references, the flowers among the kinds."""
+    from datasets.render import render_sheet
+    from vision.detector import TileReader
+    from vision.set_learning import learn_sheet
+
+    style = _style_with_flowers()
+    kinds = parse_sheet(FLOWER_SHEET)
+    image, _ = render_sheet(np.random.default_rng(0), style, kinds, imgsz=1280, row_lengths=sheet_rows(FLOWER_SHEET))
+    ts = learn_sheet(TileReader(), image, kinds).tileset
+    assert list(ts.kinds) == kinds and len(ts.held()) == 46
+    assert {f"{n}f" for n in range(1, 9)} <= set(ts.held()) and ts.calibration is not None

@@ -27,7 +27,7 @@ from vision.detections import MAX_BOXES, Detection, Detections
 from vision.reflections import reflections
 from vision.tile_counts import assign_within_counts
 from vision.tile_crops import contrast_crops, crop_boxes, to_tensor, turned_over
-from vision.tileset import SURE as SET_SURE, References, combine, fingerprint, looks
+from vision.tileset import SURE as SET_SURE, References, calibrate, combine, fingerprint, looks
 from vision.zoom import blind_windows, cut_by_window, plan_windows, span, within
 
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
@@ -337,7 +337,11 @@ class TileReader:
             raise ModelError("this classifier gives no embedding output, which a set profile needs "
                              "(re-export it with models/train_classifier.py)")
         if tileset.model != self.model_id:
-            tileset = replace(tileset, embeddings=self.embed(tileset.crops), model=self.model_id)
+            tileset = replace(tileset, embeddings=self.embed(tileset.crops), model=self.model_id,
+                              calibration=None)
+        if tileset.calibration is None:     # a version-1 profile, or another classifier's
+            tileset = replace(tileset, calibration=calibrate(tileset.kinds, self.reference_probs(tileset.crops),
+                                                             tileset.crops, tileset.embeddings))
         altered, index = looks(tileset.crops)
         reader.tileset = tileset
         # boxes down to CONFIRM_FROM are looked at; those under the reader's own threshold are
@@ -346,6 +350,14 @@ class TileReader:
         reader.references = References(np.array([CLASS_INDEX[k] for k in tileset.kinds])[index],
                                        self.embed(altered))
         return reader
+
+    def reference_probs(self, squares_bgr: np.ndarray) -> np.ndarray:
+        """The classifier's probabilities ``(N, 46)`` for reference crops ``(N, S, S, 3) uint8``
+        BGR (upright, as a sheet lies): the mean of the 0° and 180° views, as a sheet is read."""
+        tensors = to_tensor(squares_bgr)
+        logp = self._log_probs([tensors, tensors[:, :, ::-1, ::-1]]).mean(axis=0)
+        out = np.exp(logp - logp.max(axis=1, keepdims=True))
+        return out / out.sum(axis=1, keepdims=True)
 
     def embed(self, squares_bgr: np.ndarray) -> np.ndarray:
         """Embeddings ``(N, D)`` of crops ``(N, S, S, 3) uint8`` BGR as :func:`crop_boxes` cuts them."""
@@ -442,7 +454,7 @@ class TileReader:
         set's references (:func:`vision.tileset.combine`); a crop the set names surely needs no
         further turns, and counts as sure for the contrast views' median."""
         probs, likeness = self._classify(image_bgr, boxes)
-        return probs if likeness is None else combine(probs, likeness)[0]
+        return probs if likeness is None else combine(probs, likeness, self.tileset.calibration)[0]
 
     def _classify(self, image_bgr: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
         """:meth:`classify` before the set profile's word: the classifier's probabilities
@@ -456,7 +468,7 @@ class TileReader:
         likeness = None
         if self.references is not None:
             likeness = self.references.likeness(emb)
-            by_set, decided = combine(np.exp(logp), likeness)
+            by_set, decided = combine(np.exp(logp), likeness, self.tileset.calibration)
             # a learned look needs no more turns, but a blank face against a profile without
             # backs does: the set cannot tell it from a back (vision.tileset.combine)
             blank = (by_set.argmax(axis=1) == CLASS_INDEX["5z"]) & (likeness[0, CLASS_INDEX["back"]] == -1)
@@ -541,7 +553,7 @@ class TileReader:
             if not self.single_stage:
                 probs = _merge_back(probs, det_cls, self.names)
             if likeness is not None:   # after the detector's back call: a haku the set holds stays one
-                probs, decided = combine(probs, likeness)
+                probs, decided = combine(probs, likeness, self.tileset.calibration)
                 weak = det_scores < self.confirm_below
                 if weak.any():         # a box under the threshold is a tile if the set knows it
                     sure = decided & (likeness.max(axis=1) >= CONFIRM_ALIKE)

@@ -21,7 +21,7 @@ from .classes import CLASS_INDEX, TILE_CLASSES
 from .detections import Detection, Detections
 from .rows import find_rows, row_direction
 from .tile_crops import crop_boxes
-from .tileset import SetError, TileSet, empty
+from .tileset import SetError, TileSet, calibrate, empty
 
 # A tile "reads as" another kind when the classifier gives that kind at least SURE_OTHER and
 # the given kind under GIVEN_UNLIKELY (a swap is two such tiles, each read as the other's
@@ -63,6 +63,7 @@ class Learned:
     kinds: tuple[str, ...]
     disagreements: tuple[Disagreement, ...]
     swaps: tuple[tuple[Disagreement, Disagreement], ...] = ()
+    sheet_probs: np.ndarray | None = None    # (N, 46): the classifier's reading of each tile
 
 
 def parse_sheet(text: str) -> list[str]:
@@ -80,6 +81,20 @@ def parse_sheet(text: str) -> list[str]:
     if not kinds:
         raise SetError("--tiles names no tile")
     return kinds
+
+
+def sheet_rows(text: str) -> list[int]:
+    """How many tiles each row of a ``--tiles`` text holds as the sheet is laid: each mpsz group
+    a row, a ``back`` word at the end of the row before it (the default sheet's last row is the
+    red fives and the face-down tile)."""
+    rows: list[int] = []
+    for word in text.split():
+        n = len(parse_sheet(word))
+        if word.lower() in ("back", "backs") and rows:
+            rows[-1] += n
+        else:
+            rows.append(n)
+    return rows
 
 
 def sheet_order(tiles: list[Detection]) -> list[Detection]:
@@ -172,8 +187,9 @@ def learn_sheet(reader, image_bgr: np.ndarray, kinds: list[str], *, into: TileSe
         base = reader.with_set(base).tileset          # embedded anew by this classifier
     base = TileSet(base.name, base.kinds, base.crops, base.embeddings, reader.model_id, base.sources)
     sources = [f"{source} #{i + 1}" for i in range(len(kinds))]
-    learned = base.added(kinds, crops, reader.embed(crops), sources)
-    return Learned(learned, dets, tuple(kinds), tuple(found), tuple(swapped(found)))
+    learned = calibrated(reader, base.added(kinds, crops, reader.embed(crops), sources))
+    return Learned(learned, dets, tuple(kinds), tuple(found), tuple(swapped(found)),
+                   reader.reference_probs(learned.crops))
 
 
 def learn_tile(reader, image_bgr: np.ndarray, tile: Detection, kind: str, into: TileSet,
@@ -185,4 +201,11 @@ def learn_tile(reader, image_bgr: np.ndarray, tile: Detection, kind: str, into: 
     base = into
     if base.model != reader.model_id:
         base = reader.with_set(base).tileset if len(base) else empty(base.name, reader.model_id)
-    return base.added([kind], crops, reader.embed(crops), [source])
+    return calibrated(reader, base.added([kind], crops, reader.embed(crops), [source]))
+
+
+def calibrated(reader, tileset: TileSet) -> TileSet:
+    """``tileset`` with its weight against the classifier decided from all its references
+    (:func:`vision.tileset.calibrate`), as the profile file keeps it."""
+    probs = reader.reference_probs(tileset.crops)
+    return replace(tileset, calibration=calibrate(tileset.kinds, probs, tileset.crops, tileset.embeddings))

@@ -29,29 +29,49 @@ BACK = CLASS_INDEX["back"]
 FIVES = tuple((CLASS_INDEX[f"5{s}"], CLASS_INDEX[f"0{s}"]) for s in "mps")
 
 FORMAT = "tilescope-set"
-VERSION = 1
-# The reference sheet the README pictures: the 34 kinds and the three red fives, one each, in
-# rows top to bottom, each left to right.
-DEFAULT_SHEET = "123456789m 123456789p 123456789s 1234567z 0m0p0s"
+VERSION = 2                     # 2: the set's calibration kept in meta; 1 still reads
+# The reference sheet the README pictures: the 34 kinds and the three red fives, one each, and
+# one tile face down, in rows top to bottom, each left to right (38 tiles).
+DEFAULT_SHEET = "123456789m 123456789p 123456789s 1234567z 0m0p0s back"
+# An MCR set's sheet: the same and the eight flowers and seasons as a sixth row.
+FLOWER_SHEET = DEFAULT_SHEET + " 12345678f"
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
 MAX_REFERENCES = 2000           # a profile is a few crops per kind; this bounds a crafted file
 
-# How a crop's likeness to the references joins the classifier's reading (:func:`combine`),
-# chosen on crops of rendered hands read with a profile of one rendered sheet (riichi-regular,
-# riichi-black, broadcast frames, held-out jade; models/README.md, "Set profiles"): each held
-# kind's cosine likeness, less the best one's, is added to the classifier's log-probabilities
-# at SCALE (a kind the profile lacks counts as NOT_HELD alike: it wins only on the classifier's
-# word); when one kind stands out from the next by DECIDES or more, the set decides (STRONG):
-# there its nearest reference was right on 100% of the training styles' crops and 97% of jade's.
-SCALE = 10.0
-NOT_HELD = 0.65
+# How a crop's likeness to the references joins the classifier's reading (:func:`combine`): a
+# log-linear rule, each kind's log-probability plus the set's weight times its likeness less
+# the most alike kind's. The weight is decided per set when it is learned (:func:`calibrate`),
+# from how surely the classifier names the set's own references: a look it was trained on
+# (rendered riichi sets: 0.96-0.98 on their own kind) keeps the classifier's word, a set it
+# never saw (real sets 0.67-0.79, procedural sets 0.7-0.8) lets the references decide.
+# Tuned on 20 procedural sets and held-out jade (benchmarks.set_unseen), guarded on the
+# training styles (models/README.md, "Set profiles").
+# The set's weight rises from WEIGHT_FAMILIAR to WEIGHT_UNFAMILIAR as the set is unfamiliar
+# (that mean falls from FAMILIAR to UNFAMILIAR) and the features hold its kinds apart: the
+# 10th percentile over its references of 1 - the cosine to the nearest reference of another
+# kind rises from SEPARATE_LOW to SEPARATE_HIGH (procedural sets 0.08-0.196, whose references
+# name 58-75% of crops; real crops of one set 0.23-0.28; the training styles 0.25-0.33).
+FAMILIAR, UNFAMILIAR = 0.97, 0.80     # the classifier's mean probability of a reference's kind
+SEPARATE_LOW, SEPARATE_HIGH = 0.20, 0.26
+WEIGHT_FAMILIAR, WEIGHT_UNFAMILIAR = 10.0, 50.0
+# A kind whose own reference the classifier misreads: a crop most like it is the set's to name.
+OVERRULE = 60.0
+MISREAD_BELOW = 0.5
+# A kind the profile lacks (flowers, a back) counts as this much less alike than the most
+# alike kind, but at least UNLIKE_SET: a crop unlike every reference is left to the classifier.
+UNHELD_GAP = 0.15
+UNLIKE_SET = 0.6
+# When one kind stands out from the next by DECIDES, the set has named the crop: no further
+# views are needed (SURE) and a weak box is confirmed as a tile (vision.detector).
 DECIDES = 0.2
-STRONG = 100.0
 # A hand is photographed lower and smaller than a sheet: each reference is also matched in
 # LOOKS altered copies (foreshortened, blurred small, lighter or darker; :func:`looks`), which
 # lifted nearest-reference accuracy on rendered broadcast frames from 85% to 90%.
 LOOKS = 8
-BACK_ALIKE = 0.96
+# A blank haku on a dark body is as like the set's back as its own haku crops are (rendered
+# riichi-black: 0.91 against 0.88 median): only a light haku, or a profile holding a back,
+# lets the set overrule the classifier's "back" (HAKU_LIGHT: mean grey of the face, 0..255).
+HAKU_LIGHT = 150
 # A crop the set decides for, named with at least this much, needs no further views (quarter
 # turns, contrast views): a learned set reads faster.
 SURE = 0.97
@@ -74,6 +94,7 @@ class TileSet:
     embeddings: np.ndarray
     model: str
     sources: tuple[str, ...] = ()
+    calibration: "Calibration | None" = None     # how much its word weighs (calibrate)
     _kind_ids: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
@@ -119,12 +140,12 @@ class TileSet:
     # ---- file -----------------------------------------------------------------------------
 
     def save(self, path: str | os.PathLike) -> Path:
-        """Write the profile to ``path`` (``.npz`` added when missing); returns the path."""
+        """Write the profile to ``path``, named as given; returns the path."""
         path = Path(path)
-        if path.suffix != ".npz":
-            path = path.with_name(path.name + ".npz")
         meta = {"format": FORMAT, "version": VERSION, "name": self.name, "model": self.model,
                 "kinds": list(self.kinds), "sources": list(self.sources)}
+        if self.calibration is not None:
+            meta["calibration"] = self.calibration.to_meta()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_name(path.name + ".part")
@@ -148,18 +169,21 @@ class TileSet:
                 meta = json.loads(str(data["meta"]))
                 if not isinstance(meta, dict) or meta.get("format") != FORMAT:
                     raise SetError(f"{path.name!r} is not a tilescope set")
-                if meta.get("version") != VERSION:
+                if meta.get("version") not in (1, VERSION):
                     raise SetError(f"{path.name!r} is a set file of version {meta.get('version')!r}; "
-                                   f"this tilescope reads version {VERSION}: learn the set again")
+                                   f"this tilescope reads versions 1 and {VERSION}: learn the set again")
                 n = len(meta.get("kinds", ()))
                 if n > MAX_REFERENCES:
                     raise SetError(f"{path.name!r} holds {n} references; at most {MAX_REFERENCES}")
                 crops, emb = data["crops"], data["embeddings"]
                 if crops.dtype != np.uint8 or crops.ndim != 4 or crops.shape[3] != 3 or emb.ndim != 2:
                     raise SetError(f"{path.name!r}: crops or embeddings of the wrong shape")
+                # version 1 kept no calibration: the reader decides it from the crops (with_set)
+                calibration = (Calibration.from_meta(meta["calibration"])
+                               if meta.get("version") == VERSION and "calibration" in meta else None)
                 return cls(str(meta.get("name", path.stem)), tuple(meta["kinds"]), crops,
                            emb.astype(np.float32), str(meta.get("model", "")),
-                           tuple(meta.get("sources") or ()))
+                           tuple(meta.get("sources") or ()), calibration)
         except SetError:
             raise
         except FileNotFoundError:
@@ -193,38 +217,161 @@ def empty(name: str, model: str) -> TileSet:
     return TileSet(name, (), np.zeros((0, 48, 48, 3), np.uint8), np.zeros((0, 1), np.float32), model)
 
 
-def combine(probs: np.ndarray, likeness: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+@dataclass(frozen=True)
+class Calibration:
+    """How much one set's references weigh against the classifier (:func:`calibrate`), kept in
+    the profile. ``weights``: per kind (``TILE_CLASSES`` order), the set's word on a crop most
+    like that kind; ``weight``: their median over the kinds held, the set's word in one number;
+    ``overrule``: kinds whose own reference the classifier misreads (``misread``: each with
+    what it reads it as), weighed more; ``haku_not_back``: a crop most like the set's haku is
+    not a back (the profile holds a back, or its haku is light); ``familiar``: the
+    classifier's mean probability of each reference's own kind; ``separation``: the 10th
+    percentile of how far the features hold each reference from another kind's."""
+
+    weight: float
+    overrule: tuple[str, ...] = ()
+    misread: tuple[tuple[str, str], ...] = ()
+    haku_not_back: bool = False
+    familiar: float = 1.0
+    separation: float = 0.0
+    weights: tuple[float, ...] = ()
+
+    def kind_weights(self) -> np.ndarray:
+        """``(46,)``: the weight of a crop most like each kind (``weight`` where none is kept)."""
+        if len(self.weights) == len(TILE_CLASSES):
+            return np.asarray(self.weights, np.float32)
+        return np.full(len(TILE_CLASSES), self.weight, np.float32)
+
+    def to_meta(self) -> dict:
+        return {"weight": round(float(self.weight), 3), "overrule": list(self.overrule),
+                "misread": [list(m) for m in self.misread], "haku_not_back": self.haku_not_back,
+                "familiar": round(float(self.familiar), 4), "separation": round(float(self.separation), 4),
+                "weights": [round(float(w), 3) for w in self.weights]}
+
+    @classmethod
+    def from_meta(cls, meta) -> "Calibration":
+        """From a profile file's ``calibration``; ValueError when it is malformed."""
+        if not isinstance(meta, dict):
+            raise ValueError("calibration is not an object")
+        weight, familiar = float(meta["weight"]), float(meta.get("familiar", 1.0))
+        separation = float(meta.get("separation", 0.0))
+        weights = tuple(float(w) for w in meta.get("weights", ()))
+        if weights and len(weights) != len(TILE_CLASSES):
+            raise ValueError("calibration weights are not one per kind")
+        if not all(0.0 <= w <= OVERRULE for w in (weight, *weights)) or not (
+                0.0 <= familiar <= 1.0 and 0.0 <= separation <= 2.0):
+            raise ValueError("calibration out of range")
+        overrule = tuple(str(k) for k in meta.get("overrule", ()))
+        misread = tuple((str(a), str(b)) for a, b in meta.get("misread", ()))
+        if any(k not in CLASS_INDEX for k in overrule + tuple(k for m in misread for k in m)):
+            raise ValueError("calibration names an unknown kind")
+        return cls(weight, overrule, misread, bool(meta.get("haku_not_back", False)), familiar,
+                   separation, weights)
+
+    def words(self) -> list[str]:
+        """What was decided, as ``tilescope set show`` says it."""
+        who = ("the references decide" if self.weight >= (WEIGHT_FAMILIAR + WEIGHT_UNFAMILIAR) / 2
+               else "the classifier leads, the references help")
+        out = [f"this set: {who} (the classifier gives its references' kinds {self.familiar:.2f} "
+               f"on average, its kinds stand {self.separation:.2f} apart; weight {self.weight:.0f})"]
+        for kind, read in self.misread:
+            what = "a back" if read == "back" else read
+            how = "the set names it" if kind in self.overrule else "the classifier keeps its word"
+            out.append(f"the classifier reads its {_KIND_WORDS.get(kind, kind)} as {what}: {how}")
+        if not self.haku_not_back:
+            out.append("haku or back: the classifier tells them apart (learn a face-down tile "
+                       "too to let the set decide)")
+        return out
+
+
+_KIND_WORDS = {"5z": "haku", "6z": "hatsu", "7z": "chun", "1z": "East", "2z": "South",
+               "3z": "West", "4z": "North"}
+
+
+def apart(kinds, embeddings: np.ndarray) -> np.ndarray:
+    """How far the features hold each reference from the other kinds: ``(N,)`` 1 - the cosine
+    to the nearest reference of another kind (a five and its red five are one kind; 0 with
+    fewer than two kinds)."""
+    ids = np.array([CLASS_INDEX[k] for k in kinds], np.int64)
+    for five, red in FIVES:
+        ids = np.where(ids == red, five, ids)
+    if len(set(ids.tolist())) < 2:
+        return np.zeros(len(ids))
+    cos = embeddings @ embeddings.T
+    return 1.0 - np.where(ids[:, None] == ids[None, :], -1.0, cos).max(axis=1)
+
+
+def calibrate(kinds, sheet_probs: np.ndarray, crops: np.ndarray, embeddings: np.ndarray) -> Calibration:
+    """Decide how much a set's references weigh, from its sheet: ``kinds`` of the references,
+    the classifier's probabilities ``(N, 46)`` for each reference crop, the crops
+    ``(N, S, S, 3) uint8`` BGR and their unit embeddings ``(N, D)``.
+
+    The set's weight rises from WEIGHT_FAMILIAR to WEIGHT_UNFAMILIAR as the set is both
+    unfamiliar (the classifier's mean probability of each reference's own kind falls from
+    FAMILIAR to UNFAMILIAR) and separated (the 10th percentile of :func:`apart` rises from
+    SEPARATE_LOW to SEPARATE_HIGH); a kind whose reference the classifier gives under
+    MISREAD_BELOW weighs more, towards OVERRULE, as far as the set is separated."""
+    ids = np.array([CLASS_INDEX[k] for k in kinds], np.int64)
+    if len(ids) == 0:
+        return Calibration(WEIGHT_FAMILIAR)
+    own = sheet_probs[np.arange(len(ids)), ids]
+    familiar, separation = float(own.mean()), float(np.percentile(apart(kinds, embeddings), 10))
+    unfamiliar = float(np.clip((FAMILIAR - familiar) / (FAMILIAR - UNFAMILIAR), 0.0, 1.0))
+    separated = float(np.clip((separation - SEPARATE_LOW) / (SEPARATE_HIGH - SEPARATE_LOW), 0.0, 1.0))
+    weight = WEIGHT_FAMILIAR + unfamiliar * separated * (WEIGHT_UNFAMILIAR - WEIGHT_FAMILIAR)
+    held = set(kinds)
+    haku_not_back = "back" in held
+    if "5z" in held:
+        face = crops[[i for i, k in enumerate(kinds) if k == "5z"]]
+        s = face.shape[1]
+        haku_not_back |= bool(face[:, s // 4:3 * s // 4, s // 4:3 * s // 4].mean() >= HAKU_LIGHT)
+    weights = np.full(len(TILE_CLASSES), weight, np.float64)
+    misread, overrule = [], []
+    for kind in dict.fromkeys(kinds):
+        mine = ids == CLASS_INDEX[kind]
+        if own[mine].max() < MISREAD_BELOW:
+            misread.append((kind, TILE_CLASSES[int(sheet_probs[mine].mean(axis=0).argmax())]))
+            # as far as the features hold the set's kinds apart: in a set whose kinds lie close
+            # (procedural sets), a crop most like a misread 5m is often a 2m, 3m or 4m, and
+            # overruling it turned runs into triplets (procedural-11: 4 hands lost, 3 won)
+            if separated > 0 and (kind != "5z" or haku_not_back):   # a dark haku: its backs look the same
+                overrule.append(kind)
+                weights[CLASS_INDEX[kind]] = weight + separated * (OVERRULE - weight)
+    return Calibration(float(weight), tuple(overrule), tuple(misread), haku_not_back, familiar,
+                       separation, tuple(float(w) for w in weights))
+
+
+def combine(probs: np.ndarray, likeness: np.ndarray, calibration: Calibration | None = None
+            ) -> tuple[np.ndarray, np.ndarray]:
     """The classifier's probabilities ``(K, 46)`` and the crops' likeness to a profile's kinds
     (:meth:`TileSet.likeness`; -1 for kinds it lacks) -> ``(probabilities (K, 46), decided (K,))``.
 
-    Each crop's log-probabilities gain ``SCALE`` times each kind's likeness less the most alike
-    kind's (``NOT_HELD`` for kinds the profile lacks, so a flower still reads as a flower
-    against a sheet of suits); ``decided`` marks the crops whose most alike kind stands out by
-    ``DECIDES``, where the set's word among its own kinds is ``STRONG``.
-
-    A profile without a back has no word for or against a back unless a crop is at least
-    ``BACK_ALIKE`` like one of its faces: a dark set's tile back is as like its blank haku as
-    a haku is (rendered riichi-black: 0.83 against 0.89 median, at most 0.957), so the
-    classifier tells back from haku there."""
+    Each crop's log-probabilities gain the weight of the kind it is most like
+    (:meth:`Calibration.kind_weights`) times each kind's likeness less the most alike kind's.
+    A kind the profile lacks counts as UNHELD_GAP less alike than the most alike kind, or
+    UNLIKE_SET when that is more (a flower against a sheet of suits); a back the profile lacks
+    counts as alike as the most alike kind (the classifier tells a back) unless
+    ``haku_not_back`` and the crop is most like the haku. A five and its red five are one kind
+    to the set: the classifier's colour says which. ``decided`` marks the crops whose most
+    alike kind stands out from the next by DECIDES."""
     if len(likeness) == 0:
         return probs, np.zeros(0, bool)
+    cal = calibration or Calibration(WEIGHT_FAMILIAR)
     held = likeness[0] > -1
     likeness = likeness.copy()
     for five, red in FIVES:      # the set says "a five"; the classifier's colour says red or not
         if held[five] and held[red]:
             likeness[:, five] = likeness[:, red] = np.maximum(likeness[:, five], likeness[:, red])
-    alike = np.where(held, likeness, NOT_HELD)
+    own = np.where(held, likeness, -1.0)
+    nearest, best = own.argmax(axis=1), own.max(axis=1)
+    alike = np.where(held, likeness, np.maximum(best - UNHELD_GAP, UNLIKE_SET)[:, None])
     if not held[BACK]:
-        best = likeness.max(axis=1)
-        alike[:, BACK] = np.where(best >= BACK_ALIKE, NOT_HELD, np.maximum(NOT_HELD, best))
-    top2 = np.sort(np.where(held, likeness, -1.0), axis=1)[:, -2:]
+        haku = nearest == CLASS_INDEX["5z"]
+        alike[:, BACK] = np.where(haku & cal.haku_not_back, alike[:, BACK], np.maximum(best, UNLIKE_SET))
+    weight = cal.kind_weights()[nearest]
+    top2 = np.sort(own, axis=1)[:, -2:]
     decided = (top2[:, 1] - top2[:, 0]) >= DECIDES
-    # the set decides among its own kinds; a kind it lacks keeps the classifier's word at
-    # SCALE (its mass stays for the corrections after reading: a closed kan's backs) unless
-    # the crop is unmistakably one of the set's (BACK_ALIKE)
-    gap = alike - alike.max(axis=1, keepdims=True)
-    over = held | (likeness.max(axis=1) >= BACK_ALIKE)[:, None]
-    logits = np.log(probs + 1e-6) + SCALE * gap + STRONG * (decided[:, None] & over) * gap
+    logits = np.log(probs + 1e-6) + weight[:, None] * (alike - alike.max(axis=1, keepdims=True))
     logits -= logits.max(axis=1, keepdims=True)
     out = np.exp(logits)
     out /= out.sum(axis=1, keepdims=True)

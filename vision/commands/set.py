@@ -5,7 +5,8 @@ import os
 import sys
 from pathlib import Path
 
-from vision.tileset import DEFAULT_SHEET
+from vision.classes import TILE_CLASSES as TILE_ORDER
+from vision.tileset import DEFAULT_SHEET, FLOWER_SHEET
 
 HELP = ("learn your tile set from one photo of it (then read with --set): set learn PHOTO, "
         "set show NAME, set list")
@@ -14,9 +15,11 @@ EPILOG = f"""\
 The reference sheet: every kind once, in rows top to bottom, each left to right, face up on a
 plain surface, photographed from above:
   row 1  1m..9m   row 2  1p..9p   row 3  1s..9s   row 4  East South West North White Green Red
-  row 5  the three red fives 0m 0p 0s
-which is the default --tiles "{DEFAULT_SHEET}". Any other tiles may be named (repeats,
-flowers 1f..8f, the word back for a face-down tile). Then read with --set on read, score,
+  row 5  the three red fives 0m 0p 0s, then one tile face down (back)
+which is the default --tiles "{DEFAULT_SHEET}". A sheet without the
+back still learns (name its tiles), but then the classifier alone tells a back from the haku.
+MCR sets: add the eight flowers as a sixth row, --tiles "{FLOWER_SHEET}".
+Any other tiles may be named (repeats, flowers 1f..8f, the word back for a face-down tile). Then read with --set on read, score,
 check, stream and serve. A named set lives in your user data folder (TILESCOPE_DATA
 overrides it); a file given by path is used as it is."""
 
@@ -43,7 +46,7 @@ def add_arguments(parser) -> None:
     show = sub.add_parser("show", help="what a set holds; --out writes a contact sheet",
                           description="What a set profile holds, per kind.")
     show.add_argument("set", metavar="NAME|FILE")
-    show.add_argument("--out", metavar="SHEET.png", help="write a picture of every reference, a row per kind")
+    show.add_argument("--out", metavar="SHEET.png", help="write a picture of every reference, in a grid")
     sub.add_parser("list", help="the sets in your data folder", description="The named sets.")
 
 
@@ -100,9 +103,7 @@ def _target(args) -> tuple[Path, object]:
     already (None when it is new)."""
     from vision.tileset import SetError, TileSet, data_dir
 
-    target = data_dir() / f"{args.name}.npz" if args.name else Path(args.out)
-    if target.suffix != ".npz":
-        target = target.with_name(target.name + ".npz")
+    target = data_dir() / f"{args.name}.npz" if args.name else Path(args.out)   # --out: as named
     if not target.exists():
         return target, None
     try:
@@ -206,6 +207,10 @@ def _show(args) -> int:
     except SetError as exc:
         return _fail(str(exc))
     print(f"set {ts.name!r}: {len(ts)} references of {len(ts.held())} kinds")
+    calibration = ts.calibration or _calibration_now(ts)
+    if calibration is not None:
+        for line in calibration.words():
+            print(f"  {line}")
     for kind in ts.held():
         sources = [s for k, s in zip(ts.kinds, ts.sources or [""] * len(ts)) if k == kind]
         print(f"  {kind:4s} {len(sources):3d}  {', '.join(s for s in sources[:4] if s)}"
@@ -223,22 +228,34 @@ def _show(args) -> int:
     return 0
 
 
-def contact_sheet(ts, cell: int = 64, most: int = 12):
-    """A picture of a profile: one row per kind, its name then up to ``most`` of its crops."""
+def _calibration_now(ts):
+    """A version-1 profile's calibration, as the reader will decide it (None without models)."""
+    from vision.detector import ModelError
+    from vision.pipeline import get_reader
+    from vision.set_learning import calibrated
+
+    try:
+        return calibrated(get_reader(None), ts).calibration if len(ts) else None
+    except (ModelError, OSError):
+        return None
+
+
+def contact_sheet(ts, cell: int = 64, wrap: int = 10):
+    """A picture of a profile as a grid: every reference with its kind over it, kinds in
+    ``TILE_CLASSES`` order, ``wrap`` to a row (a suit's nine on one row)."""
     import cv2
     import numpy as np
 
-    kinds = ts.held()
-    width = 70 + cell * max(1, min(most, max((ts.kinds.count(k) for k in kinds), default=1)))
-    canvas = np.full((max(1, len(kinds)) * (cell + 4) + 4, width, 3), 255, np.uint8)
-    for r, kind in enumerate(kinds):
-        y = 4 + r * (cell + 4)
-        cv2.putText(canvas, kind, (8, y + cell // 2 + 8), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (0, 0, 0), 2,
-                    cv2.LINE_AA)
-        crops = [c for k, c in zip(ts.kinds, ts.crops) if k == kind][:most]
-        for j, crop in enumerate(crops):
-            x = 70 + j * cell
-            canvas[y:y + cell, x:x + cell] = cv2.resize(crop, (cell, cell), interpolation=cv2.INTER_NEAREST)
+    order = sorted(range(len(ts)), key=lambda i: (TILE_ORDER.index(ts.kinds[i]), i))
+    label = 18
+    rows = max(1, -(-len(order) // wrap))
+    canvas = np.full((rows * (cell + label + 4) + 4, 4 + wrap * (cell + 4), 3), 255, np.uint8)
+    for n, i in enumerate(order):
+        y, x = 4 + (n // wrap) * (cell + label + 4), 4 + (n % wrap) * (cell + 4)
+        cv2.putText(canvas, ts.kinds[i], (x + 2, y + label - 4), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
+                    (0, 0, 0), 1, cv2.LINE_AA)
+        canvas[y + label:y + label + cell, x:x + cell] = cv2.resize(ts.crops[i], (cell, cell),
+                                                                  interpolation=cv2.INTER_AREA)
     return canvas
 
 
