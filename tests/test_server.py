@@ -877,3 +877,18 @@ def test_the_set_endpoints_are_documented(client):
     assert {"/api/set/learn", "/api/sets", "/api/set/add", "/api/set/undo"} <= set(paths)
     form = client.get("/openapi.json").json()["components"]["schemas"]
     assert any("set" in s.get("properties", {}) and "fixes" in s["properties"] for s in form.values())
+
+
+@needs_models
+def test_a_set_learned_over_http_is_bounded(set_client, monkeypatch):
+    """A set learned on the server holds at most SetStore.MAX_REFERENCES (400; 40 here): a
+    second sheet of 38 into a set of 38 is refused as set_full, and the set keeps its 38
+    (issue 39: 54 learns made a 1,998-reference set that slowed every photo)."""
+    from vision.routes.setstore import SetStore
+
+    monkeypatch.setattr(SetStore, "MAX_REFERENCES", 40)
+    assert _learn(set_client).json()["references"] == 38
+    r = _learn(set_client)
+    assert r.status_code == 422 and r.json()["code"] == "set_full"
+    assert "holds 38 references; this server keeps at most 40" in r.json()["error"]
+    assert set_client.get("/api/sets").json()["sets"][0]["references"] == 38

@@ -9,6 +9,7 @@ their true tiles.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -456,3 +457,69 @@ def test_an_mcr_sheet_with_the_flowers_in_a_sixth_row_is_learned(tmp_path):
     ts = learn_sheet(TileReader(), image, kinds).tileset
     assert list(ts.kinds) == kinds and len(ts.held()) == 46
     assert {f"{n}f" for n in range(1, 9)} <= set(ts.held()) and ts.calibration is not None
+
+
+# ---------------------------------------------------------------------------- hostile files (issue 39)
+
+def _crafted(path, crops_shape, emb_shape, crops_dtype="|u1", emb_dtype="<f2", kinds=2):
+    """A profile file whose arrays' headers declare these shapes, with no data behind them (as a
+    crafted file would: a few hundred bytes that claim gigabytes)."""
+    import zipfile
+
+    def npy(shape, dtype):
+        header = "{'descr': '%s', 'fortran_order': False, 'shape': %r, }" % (dtype, tuple(shape))
+        header += " " * (63 - (len(header) + 10) % 64) + "\n"
+        return b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode()
+
+    meta = json.dumps({"format": "tilescope-set", "version": VERSION, "name": "x",
+                       "kinds": ["1m"] * kinds, "model": ""})
+    buf = __import__("io").BytesIO()
+    np.save(buf, np.array(meta))
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("meta.npy", buf.getvalue())
+        z.writestr("crops.npy", npy(crops_shape, crops_dtype))
+        z.writestr("embeddings.npy", npy(emb_shape, emb_dtype))
+    return path
+
+
+@pytest.mark.parametrize("crops, emb, what", [
+    ((2, 12000, 12000, 3), (2, 120), "crops of shape (2, 12000, 12000, 3)"),   # 864 MB of pixels
+    ((2, 48, 48, 3), (2, 25_000_000_000), "embeddings of shape"),               # 186 GiB declared
+    ((2, 1, 1, 3), (2, 120), "crops of shape (2, 1, 1, 3)"),                    # 1x1 crops
+    ((5000, 48, 48, 3), (5000, 120), "at most 2000 crops"),
+])
+def test_a_crafted_profile_is_refused_from_its_headers(tmp_path, crops, emb, what):
+    """Each file is under 2 KB: refused by the arrays' declared shapes before any is read
+    (no MemoryError, no onnxruntime error on 1x1 crops), with the shape named."""
+    path = _crafted(tmp_path / "bad.npz", crops, emb)
+    assert path.stat().st_size < 2048
+    with pytest.raises(SetError, match=re.escape(what)):
+        TileSet.load(path)
+
+
+def test_a_link_planted_where_a_set_is_written_is_not_followed(tmp_path):
+    """A symlink at the old temporary name (``club.npz.part``) and a FIFO-free folder: saving
+    writes a fresh file opened exclusively, so the link's target is untouched."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    (tmp_path / "club.npz.part").symlink_to(victim)
+    _profile().save(tmp_path / "club.npz")
+    assert victim.read_text() == "keep me" and TileSet.load(tmp_path / "club.npz").kinds == ("1m", "2m")
+
+
+@needs_models
+def test_parallel_learns_into_one_named_set_keep_every_sheet(data_dir):
+    """Four `set learn --name club` at once (processes): each rereads the set under its lock,
+    so the set holds 4 x 38 references and every learn said so (issue 39: 4 of 14 were lost)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "TILESCOPE_DATA": str(data_dir), "PYTHONPATH": str(ROOT)}
+    procs = [subprocess.Popen([sys.executable, "-m", "vision.cli", "set", "learn", str(SHEET), "--name", "club"],
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(4)]
+    outs = [p.communicate(timeout=300) for p in procs]
+    assert [p.returncode for p in procs] == [0] * 4, [o[1] for o in outs]
+    assert len(TileSet.load(data_dir / "sets" / "club.npz")) == 4 * 38
+    assert sorted(int(o[0].split("now holds ")[1].split()[0]) for o in outs) == [38, 76, 114, 152]

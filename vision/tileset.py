@@ -15,9 +15,11 @@ them anew) and ``embeddings`` ``(N, D) float16`` for the classifier named in ``m
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import re
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -140,20 +142,24 @@ class TileSet:
     # ---- file -----------------------------------------------------------------------------
 
     def save(self, path: str | os.PathLike) -> Path:
-        """Write the profile to ``path``, named as given; returns the path."""
+        """Write the profile to ``path``, named as given, whole or not at all
+        (:func:`vision.safe_files.atomic_write`: a new file opened exclusively, never through a
+        link, then renamed); returns the path. A writer that read the file first holds
+        :func:`vision.safe_files.locked` around both."""
+        from vision.safe_files import atomic_write
+
         path = Path(path)
         meta = {"format": FORMAT, "version": VERSION, "name": self.name, "model": self.model,
                 "kinds": list(self.kinds), "sources": list(self.sources)}
         if self.calibration is not None:
             meta["calibration"] = self.calibration.to_meta()
+        data = io.BytesIO()
+        np.savez_compressed(data, meta=np.array(json.dumps(meta)),
+                            crops=np.ascontiguousarray(self.crops, np.uint8),
+                            embeddings=self.embeddings.astype(np.float16))
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(path.name + ".part")
-            with open(tmp, "wb") as f:       # written whole, then renamed: never half a profile
-                np.savez_compressed(f, meta=np.array(json.dumps(meta)),
-                                    crops=np.ascontiguousarray(self.crops, np.uint8),
-                                    embeddings=self.embeddings.astype(np.float16))
-            os.replace(tmp, path)
+            atomic_write(path, data.getvalue())
         except OSError as exc:
             raise SetError(f"cannot write the set to {str(path)!r}: {exc.strerror or exc}") from None
         return path
@@ -163,6 +169,7 @@ class TileSet:
         """Read a profile file; ``SetError`` names what is wrong with it."""
         path = Path(path)
         try:
+            _check_arrays(path)
             with np.load(path, allow_pickle=False) as data:
                 if not {"meta", "crops", "embeddings"} <= set(data.files):
                     raise SetError(f"{path.name!r} is not a tilescope set (no meta/crops/embeddings)")
@@ -176,8 +183,8 @@ class TileSet:
                 if n > MAX_REFERENCES:
                     raise SetError(f"{path.name!r} holds {n} references; at most {MAX_REFERENCES}")
                 crops, emb = data["crops"], data["embeddings"]
-                if crops.dtype != np.uint8 or crops.ndim != 4 or crops.shape[3] != 3 or emb.ndim != 2:
-                    raise SetError(f"{path.name!r}: crops or embeddings of the wrong shape")
+                if len(crops) != n:
+                    raise SetError(f"{path.name!r}: {n} kinds but {len(crops)} crops")
                 # version 1 kept no calibration: the reader decides it from the crops (with_set)
                 calibration = (Calibration.from_meta(meta["calibration"])
                                if meta.get("version") == VERSION and "calibration" in meta else None)
@@ -188,9 +195,52 @@ class TileSet:
             raise
         except FileNotFoundError:
             raise SetError(f"no set file {str(path)!r}") from None
-        except (OSError, ValueError, KeyError, TypeError, json.JSONDecodeError):
+        except (OSError, ValueError, KeyError, TypeError, json.JSONDecodeError, zipfile.BadZipFile,
+                MemoryError):
             raise SetError(f"{path.name!r} is not a readable tilescope set (a set file is the "
                            "'.npz' that tilescope set learn writes)") from None
+
+
+# What a profile file may hold, checked from its headers before any array is read: a crafted
+# file declaring huge arrays is refused, not decoded (issue 39).
+CROP = 48                       # px: references are kept as the classifier sees them
+MAX_EMBEDDING = 1024            # numbers per embedding
+MAX_FILE = 64 << 20             # bytes of the .npz itself
+MAX_META = 1 << 20              # bytes of its JSON
+
+
+def _check_arrays(path: Path) -> None:
+    """Refuse a profile file whose arrays are not what a set holds, from the file's size and
+    each array's ``.npy`` header (shape and type) inside the zip: ``crops`` ``(N, 48, 48, 3)``
+    uint8 with N at most MAX_REFERENCES, ``embeddings`` ``(N, D)`` float, D at most
+    MAX_EMBEDDING, ``meta`` one short text. Raises ``SetError`` naming what is wrong."""
+    from vision.safe_files import open_regular
+
+    with open_regular(path, "rb") as fh:
+        if os.fstat(fh.fileno()).st_size > MAX_FILE:
+            raise SetError(f"{path.name!r} is over {MAX_FILE >> 20} MB: not a set profile")
+        with zipfile.ZipFile(fh) as z:
+            members = {i.filename: i for i in z.infolist()}
+            shapes = {}
+            for name in ("meta", "crops", "embeddings"):
+                info = members.get(f"{name}.npy")
+                if info is None:
+                    raise SetError(f"{path.name!r} is not a tilescope set (no meta/crops/embeddings)")
+                with z.open(info) as f:
+                    version = np.lib.format.read_magic(f)
+                    read = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                            else np.lib.format.read_array_header_2_0)
+                    shape, _, dtype = read(f, max_header_size=10000)
+                shapes[name] = (tuple(shape), np.dtype(dtype))
+    (meta, meta_t), (crops, crops_t), (emb, emb_t) = (shapes[k] for k in ("meta", "crops", "embeddings"))
+    if meta != () or meta_t.kind != "U" or meta_t.itemsize > MAX_META:
+        raise SetError(f"{path.name!r}: its meta is not one short text")
+    if (crops_t != np.uint8 or len(crops) != 4 or crops[1:] != (CROP, CROP, 3)
+            or crops[0] > MAX_REFERENCES):
+        raise SetError(f"{path.name!r}: crops of shape {crops} {crops_t}; a set holds at most "
+                       f"{MAX_REFERENCES} crops of {CROP}x{CROP}x3 uint8")
+    if emb_t.kind != "f" or len(emb) != 2 or emb[0] != crops[0] or not 1 <= emb[1] <= MAX_EMBEDDING:
+        raise SetError(f"{path.name!r}: embeddings of shape {emb} {emb_t}, not one row per crop")
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,8 @@ Endpoints (JSON in and out; the schemas at /docs):
 
 Bounds: photos wait in a line of --queue (for --queue-wait s) for --workers threads; other
 POSTs: 4 at work, 64 waiting, each body under --max-body-kb; bodies held at once under 256 MiB;
-GET /api/games reads the 200 newest games. Changes (sets, games) only from this server's pages.
+GET /api/games reads the 200 newest games; a set learned here holds at most 400 references,
+and 4 sets are kept loaded. Changes (sets, games) only from this server's pages.
 """
 
 

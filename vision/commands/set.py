@@ -72,13 +72,19 @@ class _Refused(Exception):
 def _learn(args) -> int:
     """``set learn``: the sheet's tiles named, the photo read, each tile learned into the set,
     the set saved, and what was learned said."""
+    from vision.safe_files import locked
+
     try:
         kinds = _sheet_kinds(args)
-        target, into = _target(args)
         image, reader = _photo_and_reader(args)
         photo_name = "standard input" if args.photo == "-" else Path(args.photo).name
-        learned = _learned(args, reader, image, kinds, into, target.stem, photo_name)
-        path = _saved(learned.tileset, target)
+        target = _target_path(args)
+        with locked(target):     # two learns into one set at once: each adds to the other's
+            into = _held(target)
+            learned = _learned(args, reader, image, kinds, into, target.stem, photo_name)
+            path = _saved(learned.tileset, target)
+    except OSError as exc:       # the lock file cannot be made (a folder that is not writable)
+        return _fail(f"cannot write the set beside {str(exc.filename or '')[:80]!r}: {exc.strerror or exc}")
     except _Refused as exc:
         return _fail(str(exc))
     _say_learned(args, learned, len(kinds), photo_name, path)
@@ -98,16 +104,23 @@ def _sheet_kinds(args) -> list:
         raise _Refused(str(exc)) from None
 
 
-def _target(args) -> tuple[Path, object]:
-    """The set's file (``--name`` in the data folder, or ``--out``) and the set it holds
-    already (None when it is new)."""
-    from vision.tileset import SetError, TileSet, data_dir
+def _target_path(args) -> Path:
+    """The set's file: ``--name`` in the data folder, or ``--out`` as named."""
+    from vision.tileset import data_dir
 
-    target = data_dir() / f"{args.name}.npz" if args.name else Path(args.out)   # --out: as named
+    target = data_dir() / f"{args.name}.npz" if args.name else Path(args.out)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    return target
+
+
+def _held(target: Path):
+    """The set ``target`` holds already (None when it is new)."""
+    from vision.tileset import SetError, TileSet
+
     if not target.exists():
-        return target, None
+        return None
     try:
-        return target, TileSet.load(target)
+        return TileSet.load(target)
     except SetError as exc:
         raise _Refused(f"{exc} (to start afresh, write to another file)") from None
 

@@ -31,10 +31,19 @@ def with_set(reader, name_or_file: str | None):
 def learn_fixes(reader, image, photo, fixes: dict[int, str], name_or_file: str) -> str:
     """Add the crops of the tiles ``fixes`` corrected (``{n: tile}``, as ``--fix``) to the
     profile ``--learn`` names; returns the line that says what was kept. Raises ``SetError``."""
-    from vision.set_learning import learn_tile
-    from vision.tileset import SetError, TileSet, empty, is_name, path_of
+    from vision.safe_files import locked
+    from vision.tileset import path_of
 
     path = path_of(name_or_file)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with locked(path):       # reread and written under the set's lock: no learn lost beside it
+        return _learn_fixes(reader, image, photo, fixes, name_or_file, path)
+
+
+def _learn_fixes(reader, image, photo, fixes: dict[int, str], name_or_file: str, path) -> str:
+    from vision.set_learning import learn_tile
+    from vision.tileset import SetError, TileSet, empty, is_name
+
     try:
         tileset = TileSet.load(path)
     except SetError:

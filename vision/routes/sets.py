@@ -141,8 +141,9 @@ def _learn(state: ServerState, data: bytes, name: str, path: Path, kinds: list, 
 
     reader = state.sets.base_reader()
     img = state.decode(data)
-    with state.sets.lock:
+    with state.sets.writing(path):
         _, into = state.sets.load(name, model=reader.model_id)
+        state.sets.room(into, len(kinds))
         try:
             learned = learn_sheet(reader, img, kinds, into=into if len(into) else None,
                                   name=name, source=source, trust_order=trust_order)
@@ -207,8 +208,9 @@ def _add(state: ServerState, data: bytes, inputs: PhotoInputs, read_with: str | 
     if d is None:
         raise ApiError(422, "no_such_tile", f"the photo has no tile {n} (it has "
                                             f"{len(order)}): nothing was added")
-    with state.sets.lock:
+    with state.sets.writing(path):
         _, ts = state.sets.load(name, model=reader.model_id)
+        state.sets.room(ts, 1)
         try:
             ts = learn_tile(reader, img, d, code, ts, f"web fix {n}={code}")
         except SetError as exc:
@@ -219,7 +221,7 @@ def _add(state: ServerState, data: bytes, inputs: PhotoInputs, read_with: str | 
 
 def _undo(state: ServerState, name: str, expect: int | None) -> dict:
     """``/api/set/undo``'s work: the named set without its last reference, saved."""
-    with state.sets.lock:
+    with state.sets.writing(state.sets.path(name)):
         path, ts = state.sets.load(name)
         if not len(ts):
             raise ApiError(422, "empty_set", f"set {quoted(name)} holds no reference to drop")

@@ -3,6 +3,7 @@
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from collections import OrderedDict
@@ -23,6 +24,10 @@ class SetStore:
     ``reader``: the server's own reader (a call: it is loaded on first use)."""
 
     KEEP = 4        # readers with a set kept at once
+    # A set grows by a sheet (38) or a correction (1) at a time; one that reads a photo in
+    # good time holds a few sheets' worth (each reference is matched in 9 looks). The command
+    # line's sets may hold tileset.MAX_REFERENCES.
+    MAX_REFERENCES = 400
 
     def __init__(self, reader: Callable[[], Any]):
         self._reader = reader
@@ -99,6 +104,25 @@ class SetStore:
             return path, TileSet.load(path)
         except SetError as exc:
             raise ApiError(422, "bad_set", f"set {quoted(name)}: {exc}") from None
+
+    @contextlib.contextmanager
+    def writing(self, path: Path):
+        """Held by whatever changes a set: this server's one change at a time, and the set
+        file's own lock against other programs (``tilescope set learn`` beside the server)."""
+        from vision.safe_files import locked
+
+        with self.lock:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with locked(path):
+                yield
+
+    def room(self, ts, more: int) -> None:
+        """ApiError 422 ``set_full`` when ``more`` references would take ``ts`` past
+        :attr:`MAX_REFERENCES`."""
+        if len(ts) + more > self.MAX_REFERENCES:
+            raise ApiError(422, "set_full", f"set {quoted(ts.name)} holds {len(ts)} references; "
+                                            f"this server keeps at most {self.MAX_REFERENCES} "
+                                            "in a set: learn into a new one")
 
     @staticmethod
     def save(ts, path: Path) -> None:
