@@ -35,7 +35,10 @@ Output (JSON Lines, one object a line, written as each input completes):
   winning hand: the result's error says why), error (a file that cannot be read: "error").
 
 Resume: a rerun with the same --out skips the photos and video segments it already holds
-(Ctrl-C, a crash or a reboot loses at most the inputs being read).
+(Ctrl-C, a crash or a reboot loses at most the inputs being read); a file that could not be
+read (status error) is skipped too, unless --retry-failed: then it is read again (replaced by
+a good photo, say). Ctrl-C says what the file holds and exits 130; the workers end with the
+batch, even when it is killed.
 
 Examples:
   tilescope batch photos/ --out results.jsonl --win ron
@@ -65,6 +68,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--weights", metavar="DIR", help="model folder (default: the bundled vision/weights)")
     parser.add_argument("--context", metavar="JSON|FILE",
                         help="request keys other than the tiles, as a JSON object or a file holding one")
+    parser.add_argument("--retry-failed", action="store_true",
+                        help="on a rerun, read again the files the output holds as errors "
+                             "(unreadable before; by default a rerun skips them too)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar or progress lines")
     add_set_argument(parser)
     from vision.commands.score import add_context_arguments
@@ -82,6 +88,7 @@ def run(args: argparse.Namespace, reader=None) -> int:
     from vision.commands.stream import _quiet_video_libraries
 
     _quiet_video_libraries()
+    output = None
     try:
         settings, workers, notes = _settings(args)
         files, missing = batch.expand(args.paths)
@@ -99,8 +106,23 @@ def run(args: argparse.Namespace, reader=None) -> int:
     except _Refused as exc:
         print(f"tilescope batch: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(interrupted_text(output, args.out), file=sys.stderr)
+        return 130
     print(summary_text(batch.summary(output.lines), args.out), file=sys.stderr)
     return 0
+
+
+def interrupted_text(output, out: str) -> str:
+    """The one line Ctrl-C gets: what the output holds (kept: a rerun goes on from there)."""
+    from vision import batch
+
+    if output is None:
+        return "tilescope batch: interrupted before any input was read; nothing written"
+    counts = batch.summary(output.lines)
+    what = _what(counts)
+    return (f"tilescope batch: interrupted; {', '.join(what)} kept in {out} (the inputs being "
+            "read were dropped); the same command goes on from there")
 
 
 def _refuse_missing(missing: list[dict]) -> None:
@@ -148,7 +170,7 @@ def _output(args: argparse.Namespace, settings):
     from vision import batch
 
     try:
-        return batch.Output(args.out, settings.header())
+        return batch.Output(args.out, settings.header(), retry_failed=args.retry_failed)
     except batch.BatchError as exc:
         raise _Refused(str(exc)) from None
     except OSError as exc:
@@ -164,9 +186,14 @@ def _read_all(args, tasks, missing, output, settings, workers: int, reader) -> N
     pending = list(batch.iter_pending(tasks, output))
     skipped = len(tasks) - len(pending)
     if skipped:
+        failed = (f" ({output.failed} of them could not be read: --retry-failed reads them again)"
+                  if output.failed and not output.retry_failed else "")
         print(f"tilescope batch: {skipped} of {len(tasks)} photos and video segments already "
-              f"in {args.out}, skipped",
+              f"in {args.out}, skipped{failed}",
               file=sys.stderr)
+    if output.retry_failed and output.failed:
+        print(f"tilescope batch: {output.failed} input{'' if output.failed == 1 else 's'} that "
+              "could not be read before, read again (--retry-failed)", file=sys.stderr)
     # a glob that matched nothing is one photo line, as the closing summary counts it
     unit = "photos and video frames" if any(isinstance(t, batch.SegmentTask) for t in pending) else "photos"
     progress = Progress(sum(t.cost for t in pending) + len(missing), enabled=not args.no_progress, unit=unit)
@@ -196,13 +223,17 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
+def _what(counts) -> list[str]:
+    return [f"{n} {word}{'' if n == 1 else 's'}" for n, word in
+            ((counts["photo"], "photo"), (counts["hand"], "video hand"), (counts["video"], "unread video segment"))
+            if n or word == "photo"]
+
+
 def summary_text(counts, out: str) -> str:
     """The closing line: the photos and the hands of videos in ``out`` (a photo line each, as
     the progress line counts photos), how many were read right with no warning, with
     warnings, not scored, and files that could not be read."""
-    what = [f"{n} {word}{'' if n == 1 else 's'}" for n, word in
-            ((counts["photo"], "photo"), (counts["hand"], "video hand"), (counts["video"], "unread video segment"))
-            if n or word == "photo"]
+    what = _what(counts)
     return (f"tilescope batch: {', '.join(what)} in {out}: {counts['scored']} scored with no "
             f"warning, {counts['warnings']} scored with warnings, {counts['not_scored']} not scored, "
             f"{counts['error']} unreadable")
