@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import argparse
 import glob
-import math
 import os
 import sys
-import time
 
 from vision.commands.setflag import add_set_argument
+from vision.progress import Progress
 
 HELP = "score folders of photos and hours of video (all cores, or a Ray cluster)"
 
@@ -196,7 +195,8 @@ def _read_all(args, tasks, missing, output, settings, workers: int, reader) -> N
               "could not be read before, read again (--retry-failed)", file=sys.stderr)
     # a glob that matched nothing is one photo line, as the closing summary counts it
     unit = "photos and video frames" if any(isinstance(t, batch.SegmentTask) for t in pending) else "photos"
-    progress = Progress(sum(t.cost for t in pending) + len(missing), enabled=not args.no_progress, unit=unit)
+    progress = Progress("batch", sum(t.cost for t in pending) + len(missing), enabled=not args.no_progress,
+                        unit=unit, tqdm_unit="photo")
     for line in missing:
         output.write([line])
         progress.update(1)
@@ -237,47 +237,3 @@ def summary_text(counts, out: str) -> str:
     return (f"tilescope batch: {', '.join(what)} in {out}: {counts['scored']} scored with no "
             f"warning, {counts['warnings']} scored with warnings, {counts['not_scored']} not scored, "
             f"{counts['error']} unreadable")
-
-
-class Progress:
-    """A progress bar in photos (a video frame read counts as one; ``unit`` says so) with the
-    rate and the time left: tqdm on a terminal, else a plain line every PLAIN_EVERY_S seconds."""
-
-    PLAIN_EVERY_S = 10.0
-
-    def __init__(self, total: int, enabled: bool = True, unit: str = "photos"):
-        self.total, self.n, self.unit = total, 0, unit
-        self.enabled = enabled and total > 0
-        self.t0 = self.last = time.monotonic()
-        self.bar = None
-        if self.enabled and sys.stderr.isatty():
-            try:
-                from tqdm import tqdm
-            except ImportError:
-                tqdm = None
-            if tqdm is not None:
-                self.bar = tqdm(total=total, unit="photo", desc="batch", smoothing=0.1)
-
-    def update(self, n: int) -> None:
-        self.n += n
-        if self.bar is not None:
-            self.bar.update(n)
-            return
-        now = time.monotonic()
-        if self.enabled and (now - self.last >= self.PLAIN_EVERY_S or self.n >= self.total):
-            self.last = now
-            rate = self.n / max(now - self.t0, 1e-9)
-            left = (self.total - self.n) / rate if rate > 0 else math.inf
-            print(f"tilescope batch: {self.n}/{self.total} {self.unit} ({100 * self.n // self.total}%), "
-                  f"{rate:.1f}/s, {_clock(left)} left", file=sys.stderr, flush=True)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-
-
-def _clock(seconds: float) -> str:
-    if not math.isfinite(seconds):
-        return "?"
-    s = int(round(seconds))
-    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"

@@ -368,6 +368,10 @@ def _report(stats, source, interrupted: bool, args) -> int:
     """The run's summary on stderr, and the exit code."""
     from vision.stream import NETWORK_TIMEOUT_S
 
+    if interrupted:
+        kept = f"; {args.out} holds the frames up to there (playable)" if args.out else ""
+        print(f"tilescope stream: interrupted (Ctrl-C or kill) after {stats.frames} frames{kept}",
+              file=sys.stderr)
     print(f"tilescope stream: {stats.frames} frames, {stats.detected} detected "
           f"({stats.detect_fps:.1f}/s), {stats.dropped} dropped, {stats.events} hand "
           f"change{'' if stats.events == 1 else 's'}",
