@@ -65,8 +65,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--segment", type=float, default=None, metavar="SECONDS",
                         help="videos: seconds of video per task (default 300)")
     parser.add_argument("--weights", metavar="DIR", help="model folder (default: the bundled vision/weights)")
-    parser.add_argument("--context", metavar="JSON|FILE",
-                        help="request keys other than the tiles, as a JSON object or a file holding one")
     parser.add_argument("--retry-failed", action="store_true",
                         help="on a rerun, read again the files the output holds as errors "
                              "(unreadable before; by default a rerun skips them too)")

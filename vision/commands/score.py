@@ -29,7 +29,7 @@ White Green Red, 1f..8f flowers, 'back' a face-down tile, 'none' a box that is n
 (e.g. a second box on one tile: --fix 15=none).
 
 Groups: if tiles N to M are an exposed meld the photo does not show as one (its turned tile
-hidden or laid straight), pass --meld N-M=TYPE (repeatable), TYPE chi, pon, daiminkan, kakan
+hidden or laid straight), pass --meld N-M=TYPE (repeatable), TYPE chi, pon, daiminkan (= kan), kakan
 or ankan, e.g. --meld 9-11=chi; tiles the photo set apart that belong to the concealed part:
 --meld 12-14=concealed. The numbers are the report's, before any --fix.
 
@@ -51,7 +51,7 @@ def add_correction_arguments(parser) -> None:
     parser.add_argument("--fix", action="append", default=[], metavar="N=TILE",
                         help="tile N (reading order, see the report) is really TILE; repeatable")
     parser.add_argument("--meld", action="append", default=[], metavar="N-M=TYPE",
-                        help="tiles N to M are an exposed meld of TYPE (chi, pon, daiminkan, kakan, "
+                        help="tiles N to M are an exposed meld of TYPE (chi, pon, daiminkan = kan, kakan, "
                              "ankan) or part of the concealed hand (concealed); repeatable")
 
 
@@ -65,8 +65,6 @@ def add_photo_arguments(parser: argparse.ArgumentParser) -> None:
     add_correction_arguments(parser)
     parser.add_argument("--win-tile", metavar="TILE",
                         help="the winning tile, when the photo does not set it apart")
-    parser.add_argument("--context", metavar="JSON|FILE",
-                        help="request keys other than the tiles, as a JSON object or a file holding one")
     add_set_argument(parser, learn=True)
     add_context_arguments(parser)
 
@@ -345,11 +343,10 @@ def add_check_photo_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--fix", action="append", default=[], metavar="N=TILE",
                    help="tile N (reading order, see the report) is really TILE; repeatable")
     g.add_argument("--meld", action="append", default=[], metavar="N-M=TYPE",
-                   help="tiles N to M are an exposed meld of TYPE (chi, pon, daiminkan, kakan, "
+                   help="tiles N to M are an exposed meld of TYPE (chi, pon, daiminkan = kan, kakan, "
                         "ankan) or part of the concealed hand (concealed); repeatable")
     g.add_argument("--annotate", metavar="OUT.jpg", help="also write the photo with boxes and groups")
     g.add_argument("--weights", metavar="DIR", help="model folder (default: the bundled vision/weights)")
-    g.add_argument("--context", metavar="JSON|FILE", help="request keys other than the tiles (the flags win)")
     add_set_argument(g, learn=True)
 
 

@@ -63,9 +63,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="overlay bind address (default 127.0.0.1)")
     parser.add_argument("--weights", help="folder with detector.onnx (+ classifier.onnx) (default: the bundled vision/weights)")
     add_set_argument(parser)
-    parser.add_argument("--context", metavar="JSON-or-FILE",
-                        help="hand-request keys other than the tiles (ruleset, win, seat_wind, ...) "
-                             "as a JSON object or a file holding one")
     parser.add_argument("--stable", type=int, default=8,
                         help="detected frames a hand must hold still before it is shown (default 8)")
     parser.add_argument("--every", type=int, default=1,

@@ -207,6 +207,7 @@ def run(args) -> int:
     from scoring.hand import HandError
     from scoring.tiles import TileError, parse_tiles
     from scoring.waits import hand_waits
+    from vision.commands.hand import context_into_args
     from vision.imageio import load_image
     from vision.pipeline import hand_in_play
 
@@ -219,6 +220,7 @@ def run(args) -> int:
         return 2
     warnings, photo_lines = [], []
     try:
+        context_into_args(args)
         ctx = context_from_flags(args)
         discards = tuple(parse_tiles(args.discards))
         if args.text is not None:
