@@ -171,8 +171,13 @@ def test_learning_the_bundled_sheet_holds_one_reference_per_kind(tmp_path, capsy
     ts = TileSet.load(out)
     assert list(ts.kinds) == parse_sheet(DEFAULT_SHEET)
     assert ts.crops.shape == (37, 48, 48, 3) and ts.embeddings.shape[0] == 37
-    # learning again adds to it
+    # the same photo again is said and skipped (issue 40); --again learns it once more
     assert main(["set", "learn", str(SHEET), "--out", str(out)]) == 0
+    assert capsys.readouterr().out == ("set_sheet.jpg was learned into the set 'club' already (37 "
+                                       "references from it; the set holds 37): nothing added "
+                                       "(--again learns it once more)\n")
+    assert len(TileSet.load(out)) == 37
+    assert main(["set", "learn", str(SHEET), "--out", str(out), "--again"]) == 0
     assert len(TileSet.load(out)) == 74
 
 
@@ -181,11 +186,30 @@ def test_a_count_that_does_not_match_is_refused_with_a_picture(tmp_path, capsys,
     import shutil
 
     monkeypatch.chdir(tmp_path)
-    shutil.copy(SHEET, tmp_path / "set_sheet.jpg")      # the picture is written beside the photo
+    import tempfile
+
+    shutil.copy(SHEET, tmp_path / "set_sheet.jpg")
     assert main(["set", "learn", "set_sheet.jpg", "--tiles", "123456789m", "--out", "x.npz"]) == 2
     err = capsys.readouterr().err
     assert "found 37 tiles in the photo, but --tiles names 9" in err
-    assert (tmp_path / "set_sheet.tiles-found.jpg").is_file() and not (tmp_path / "x.npz").exists()
+    # the picture goes to the temporary folder, said where, never beside the photo (issue 40)
+    picture = Path(tempfile.gettempdir()) / "set_sheet.tiles-found.jpg"
+    assert err.endswith(f"\n  the tiles found, numbered in reading order: {picture}\n")
+    assert picture.is_file() and not (tmp_path / "x.npz").exists()
+    assert not (tmp_path / "set_sheet.tiles-found.jpg").exists()
+
+
+@needs_models
+def test_a_hand_learned_without_tiles_is_told_the_default_sheet_was_assumed(tmp_path, capsys):
+    # issue 40: "--tiles names 37" though no --tiles was given; the picture beside the sample
+    hand = SAMPLES / "riichi_open_red.jpg"
+    assert main(["set", "learn", str(hand), "--out", str(tmp_path / "oops")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tilescope set: found 14 tiles in the photo, but the reference sheet has "
+                          "37 (no --tiles given, so the reference sheet was assumed: every kind "
+                          "once): lay the tiles apart")
+    assert "--tiles names" not in err and "; for a photo of other tiles, name them with --tiles\n" in err
+    assert not (SAMPLES / "riichi_open_red.tiles-found.jpg").exists()
 
 
 @needs_models
@@ -206,7 +230,7 @@ def test_a_sheet_named_in_another_order_is_refused(tmp_path, capsys, monkeypatch
     import shutil
 
     monkeypatch.chdir(tmp_path)
-    shutil.copy(SHEET, tmp_path / "set_sheet.jpg")      # the picture is written beside the photo
+    shutil.copy(SHEET, tmp_path / "set_sheet.jpg")
     tiles = "123456789m 123456789s 123456789p 1234567z 0m0p0s"
     assert main(["set", "learn", "set_sheet.jpg", "--tiles", tiles, "--out", str(tmp_path / "x")]) == 2
     assert "of the 37 tiles read surely as other kinds" in capsys.readouterr().err
