@@ -290,7 +290,7 @@ def overwrite_problem(flag: str, out: str, source: str, what: str = "photo") -> 
 
 def write_annotation(path: str, image, photo) -> None:
     """Draw boxes, labels, meld groups and the winning tile (``vision.annotate.draw``), plus each
-    tile's reading-order number under its box (the N of ``--fix N=TILE``); write the image.
+    tile's reading-order number (the N of ``--fix N=TILE``); write the image.
     ``image``: the photo as read ``(H, W, 3) uint8`` BGR. Raises ValueError for a file name
     OpenCV cannot write (its extension), OSError when the file cannot be written."""
     import cv2
@@ -300,13 +300,10 @@ def write_annotation(path: str, image, photo) -> None:
 
     lay = photo.layout
     win = next((g.detections[0] for g in lay.groups if g.kind == "win"), None)
-    canvas = draw(image, lay.order, groups=lay.groups, winning=win, low_confidence=LOW_CONFIDENCE)
-    scale = max(0.4, max(canvas.shape[:2]) / 1600)
-    for n, d in enumerate(lay.order, start=1):
-        x = int((d.box[0] + d.box[2]) / 2 - 6 * scale)
-        y = int(d.box[3] + 18 * scale)
-        cv2.putText(canvas, str(n), (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.9 * scale, (0, 0, 0), 3, cv2.LINE_AA)
-        cv2.putText(canvas, str(n), (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.9 * scale, (255, 255, 255), 1, cv2.LINE_AA)
+    # the numbers below the tiles, the codes above: in a row of tiles smaller than their
+    # labels (a broadcast frame) they stack outward with leader lines, never overlapping
+    canvas = draw(image, lay.order, groups=lay.groups, winning=win, low_confidence=LOW_CONFIDENCE,
+                  numbers=True)
     ext = os.path.splitext(path)[1].lower()
     if ext not in (".jpg", ".jpeg", ".png", ".webp", ".bmp"):
         raise ValueError("use a .jpg, .png, .webp or .bmp file name")

@@ -244,12 +244,7 @@ def _found_picture(image, dets, photo: str) -> str | None:
 
     name = f"{'sheet' if photo == '-' else Path(photo).stem}.tiles-found.jpg"
     out = Path(tempfile.gettempdir()) / name
-    canvas = draw(image, dets.tiles, show_confidence=False)
-    scale = max(0.4, max(canvas.shape[:2]) / 1600)
-    for n, d in enumerate(dets.tiles, start=1):
-        x, y = int(d.box[0]), int(d.box[3] + 18 * scale)
-        cv2.putText(canvas, str(n), (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, (0, 0, 255),
-                    max(1, round(2 * scale)), cv2.LINE_AA)
+    canvas = draw(image, dets.tiles, show_confidence=False, numbers=True)
     try:
         return str(out) if cv2.imwrite(str(out), canvas) else None
     except cv2.error:

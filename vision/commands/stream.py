@@ -19,7 +19,8 @@ The annotated video (--out):
   tile boxes   green: read surely; orange: read unsure (confidence under 0.5); grey: face
                down. Each box is labelled with its tile (mpsz: 0m 0p 0s red fives, 1z..7z
                E S W N White Green Red); * marks a sideways (turned) tile. A label goes above
-               its tile, else below it, else is left out (small tiles side by side).
+               its tile, else below it; a row too small for that gets its labels in one
+               line above it, each joined to its tile by a line.
   outlines     yellow "meld": an exposed meld; magenta "win": the winning tile; pink
                "dora": the dora indicators; orange "guessed X?": a tile re-read from the
                reader's next guess, X the tile it was taken for. Drawn while the hand scored
