@@ -219,6 +219,7 @@ def run(args) -> int:
               "with --text, type the hand as it is", file=sys.stderr)
         return 2
     warnings, photo_lines = [], []
+    win_flag = args.win               # --context's win is no flag typed: no note for it
     try:
         context_into_args(args)
         ctx = context_from_flags(args)
@@ -246,7 +247,7 @@ def run(args) -> int:
     except (HandError, TileError) as exc:
         print(f"tilescope waits: {_flag_words(str(exc))}", file=sys.stderr)
         return 2
-    if args.win:
+    if win_flag:
         print("tilescope waits: note: each wait is valued both by ron and by tsumo; --win changes nothing",
               file=sys.stderr)
     if args.json:
