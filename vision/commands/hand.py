@@ -134,7 +134,7 @@ def context_into_args(args) -> None:
     flag where the flag was not given (a flag given wins, as on ``score``). Raises HandError
     naming the key for one that is no table fact, or of the wrong type."""
     from scoring.hand import HandError
-    from vision.commands.score import UsageError, load_context
+    from vision.commands.context import UsageError, load_context
 
     try:
         ctx = load_context(getattr(args, "context", None))

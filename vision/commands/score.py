@@ -17,6 +17,7 @@ import os
 import sys
 
 from vision.commands.setflag import add_set_argument, learn_fixes, with_set
+from vision.commands.context import UsageError, load_context  # noqa: F401  (UsageError: the verbs catch it from here)
 from vision.fixspec import FixSpecError, parse_fixes, parse_melds
 
 HELP = "photo of a winning hand -> its value (riichi or MCR)"
@@ -83,38 +84,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = EPILOG
     add_photo_arguments(parser)
-
-
-class UsageError(ValueError):
-    """A flag or context the user must correct (exit 2); a malformed ``--fix``/``--meld`` is a
-    :class:`vision.fixspec.FixSpecError`, caught alike."""
-
-
-def load_context(text: str | None) -> dict:
-    """``--context``: a JSON object, or the path of a file holding one. Raises UsageError."""
-    if not text:
-        return {}
-    raw = text
-    looks_like_json = text.lstrip().startswith(("{", "[", '"'))
-    if not looks_like_json:
-        if not os.path.exists(text):
-            raise UsageError(f"--context: {text}: no such file (give a file or a JSON object "
-                             "such as '{\"win\": \"ron\"}')")
-        try:
-            with open(text, encoding="utf-8-sig") as fh:
-                raw = fh.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UsageError(f"--context: cannot read {text}: {getattr(exc, 'strerror', None) or exc}") from None
-    from vision.jsontext import load_json
-
-    try:
-        obj = load_json(raw)
-    except ValueError as exc:
-        where = f"in {text}" if not looks_like_json else "not valid JSON"
-        raise UsageError(f"--context: {where} ({exc})") from None
-    if not isinstance(obj, dict):
-        raise UsageError("--context: must be a JSON object of hand-request keys")
-    return obj
 
 
 # context keys the flags set: an error about one names the flag the user typed
