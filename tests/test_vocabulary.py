@@ -13,6 +13,7 @@ from scoring import request_from_json, score_hand
 from vision.cli import main
 from vision.fixspec import melds_from_json, melds_from_python, parse_melds
 from vision.layout import check_declared
+from vision.layout.declared import meld_type
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "vision" / "samples" / "riichi_open_red.jpg"
@@ -21,12 +22,26 @@ SAMPLE = REPO / "vision" / "samples" / "riichi_open_red.jpg"
 # ---- kan = daiminkan ----
 
 def test_kan_is_daiminkan_in_meld_flags_api_fields_and_python():
-    assert parse_melds(["9-12=kan", "1-3=chi"]) == {(9, 12): "daiminkan", (1, 3): "chi"}
-    assert melds_from_json({"9-12": "kan"}) == {(9, 12): "daiminkan"}
-    assert melds_from_python({(9, 12): "kan"}) == {(9, 12): "daiminkan"}
-    check_declared(parse_melds(["11-14=kan"]), 14)          # a kan is 4 tiles: no error
-    with pytest.raises(ValueError, match="a daiminkan is 4 tiles, not 3"):
+    # before: "--meld 9-12=kan: unknown group type 'kan' (use chi, pon, daiminkan, ...)"
+    for declared in (parse_melds(["11-14=kan"]), melds_from_json({"11-14": "kan"}),
+                     melds_from_python({(11, 14): "kan"})):
+        check_declared(declared, 14)                        # a kan is 4 tiles: no error
+    assert meld_type("kan") == meld_type("minkan") == "daiminkan" and meld_type("chi") == "chi"
+    # an error names the word the user wrote
+    with pytest.raises(ValueError, match=r"^--meld 9-11=kan: a kan is 4 tiles, not 3$"):
         check_declared(parse_melds(["9-11=kan"]), 14)
+
+
+def test_a_kan_declared_on_a_photo_is_read_as_a_daiminkan():
+    # the sample's tiles 11-14 (the winning 4m and the pon of 7z) declared an open kan: the
+    # same reading, request and refusal as --meld 11-14=daiminkan (before: "unknown group type")
+    import vision
+
+    ctx = {"win": "ron", "seat_wind": "S", "dora_indicators": "1p"}
+    kan = vision.score_photo(str(SAMPLE), ctx, melds={(11, 14): "kan"}).to_json()
+    daiminkan = vision.score_photo(str(SAMPLE), ctx, melds={(11, 14): "daiminkan"}).to_json()
+    assert kan["layout"] == daiminkan["layout"] and kan["result"] == daiminkan["result"]
+    assert "daiminkan" in json.dumps(kan["layout"])
 
 
 def test_kan_is_daiminkan_in_a_json_request():

@@ -70,18 +70,8 @@ def parse_melds(items: list[str]) -> dict[tuple[int, int], str]:
         if span in out:
             raise FixSpecError(f"--meld {item}: tiles {span[0]}-{span[1]} are already declared "
                                f"{out[span]}", "bad_melds")
-        out[span] = meld_word(kind)
+        out[span] = kind.strip().lower()     # kan = daiminkan: vision.layout.check_declared
     return out
-
-
-def meld_word(kind: str) -> str:
-    """A declared group's type in the one word the layout uses: ``kan`` (and ``minkan``) is
-    ``daiminkan``, ``shouminkan`` is ``kakan``, as in a typed hand
-    (:data:`scoring.request.MELD_WORDS`); other words as given, lower case."""
-    from scoring.request import MELD_WORDS
-
-    kind = kind.strip().lower()
-    return MELD_WORDS.get(kind, kind)
 
 
 # ---- the HTTP API's form fields ----
@@ -226,7 +216,7 @@ def melds_from_python(value: Any) -> dict[tuple[int, int], str] | None:
                              "e.g. {(9, 11): 'chi'}")
         if not isinstance(kind, str):
             raise TypeError(f"melds: {ends}: a type such as 'chi', got {type(kind).__name__}")
-        out[ends] = meld_word(kind)
+        out[ends] = kind
     return out
 
 
