@@ -469,7 +469,10 @@ def run_ray(tasks: list, settings: Settings, address: str | None, workers: int |
             give(actor)
     finally:
         for ref in in_flight:
-            ray.cancel(ref, force=True)
+            try:
+                ray.cancel(ref)         # an actor's task: force=True is refused (ValueError)
+            except Exception:           # noqa: BLE001 - the actors are killed next anyway
+                pass
         for actor in actors:
             ray.kill(actor)
         if started:
