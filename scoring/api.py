@@ -28,6 +28,18 @@ class ErrorResult:
     def to_json(self) -> dict:
         return {"valid": False, "error": self.error}
 
+    def __getattr__(self, name: str):
+        # a valued result's fields (.han, .fu, .payment …) asked of a refused hand: say why
+        # there are none, and what to check, instead of a bare "has no attribute 'han'"
+        if name.startswith("__"):
+            raise AttributeError(name)
+        try:
+            why = object.__getattribute__(self, "error")
+        except AttributeError:
+            raise AttributeError(name) from None
+        raise AttributeError(f"{name!r}: the hand was not valued (an ErrorResult: check "
+                             f"result.valid first; result.error says why: {why})")
+
 
 _score_riichi = None
 

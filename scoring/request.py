@@ -34,8 +34,12 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)   # "from" only by its JSON name
 
 
+def _meld_word(value: Any) -> Any:
+    return MELD_WORDS.get(value, value) if isinstance(value, str) else value
+
+
 class _MeldModel(_Strict):
-    type: Literal["chi", "pon", "daiminkan", "kakan", "ankan"]
+    type: Annotated[Literal["chi", "pon", "daiminkan", "kakan", "ankan"], BeforeValidator(_meld_word)]
     tiles: str
     called: str | None = None
     from_: Literal["left", "across", "right"] | None = Field(default=None, alias="from")
@@ -235,8 +239,11 @@ def request_to_json(req: HandRequest) -> dict:
     return out
 
 
-_TEXT_MELDS = {"chi": "chi", "pon": "pon", "kan": "daiminkan", "daiminkan": "daiminkan",
-               "minkan": "daiminkan", "kakan": "kakan", "shouminkan": "kakan", "ankan": "ankan"}
+# a meld type by every name a player uses for it: `kan` is `daiminkan` (an open kan called
+# from a discard) in typed hands, JSON requests, --meld and the API's melds alike
+MELD_WORDS = {"chi": "chi", "pon": "pon", "kan": "daiminkan", "daiminkan": "daiminkan",
+              "minkan": "daiminkan", "kakan": "kakan", "shouminkan": "kakan", "ankan": "ankan"}
+_TEXT_MELDS = MELD_WORDS
 
 
 def parse_text_hand(text: str, win_tile: str | None = None,

@@ -28,7 +28,7 @@ def need_browser() -> None:
     """Skip the calling module, with the reason, unless chromium, chromedriver, selenium and
     uvicorn are all there."""
     if not (CHROMIUM and CHROMEDRIVER):
-        pytest.skip("chromium and chromedriver are not installed (run .ci/install_browser.sh)",
+        pytest.skip("chromium and chromedriver are not installed (bash .ci/install_browser.sh installs them)",
                     allow_module_level=True)
     pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install selenium)")
     pytest.importorskip("uvicorn", reason="uvicorn (the 'serve' extra) is not installed")

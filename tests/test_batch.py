@@ -212,3 +212,112 @@ def test_the_progress_line_and_the_summary_count_the_same_photos(tmp_path, folde
     err = capsys.readouterr().err
     assert "tilescope batch: 2/2 photos (100%)" in err
     assert "tilescope batch: 2 photos in " in err and "2 unreadable" in err
+
+
+# ---- issue 40: the batch's workers end with it; failed files retried; Ctrl-C said ----
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux /proc)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(entry))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _many_copies(root: Path, n: int) -> Path:
+    photos = root / "many"
+    photos.mkdir()
+    for i in range(n):
+        os.symlink(SAMPLES / "riichi_open_red.jpg", photos / f"p{i:03d}.jpg")
+    return photos
+
+
+def _start_batch(photos: Path, out: Path, *extra: str):
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    return subprocess.Popen([sys.executable, "-m", "vision.cli", "batch", str(photos), "--out", str(out),
+                             *FLAGS, *extra], cwd=REPO, env=env, stderr=subprocess.PIPE, text=True)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_the_workers_end_when_the_batch_is_killed(tmp_path):
+    import signal
+    import time
+
+    proc = _start_batch(_many_copies(tmp_path, 300), tmp_path / "r.jsonl", "--workers", "2")
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        # the two workers and multiprocessing's resource tracker
+        while len(workers) < 3 and time.monotonic() < deadline and proc.poll() is None:
+            workers = _children(proc.pid)
+            time.sleep(0.1)
+        assert len(workers) == 3, f"batch started {workers}"
+        os.kill(proc.pid, signal.SIGKILL)          # no handler runs: the workers must notice
+        proc.wait()
+        deadline = time.monotonic() + 15
+        while any(_alive(p) for p in workers) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert [p for p in workers if _alive(p)] == []
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        for pid in workers:         # a failure leaves nothing running either
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+def test_ctrl_c_says_what_was_kept_and_exits_130(tmp_path):
+    import signal
+    import time
+
+    out = tmp_path / "r.jsonl"
+    proc = _start_batch(_many_copies(tmp_path, 300), out, "--workers", "1")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None and (
+            not out.exists() or len(out.read_text().splitlines()) < 3):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    kept = len(out.read_text().splitlines()) - 1
+    assert proc.returncode == 130
+    assert err.strip().splitlines()[-1] == (
+        f"tilescope batch: interrupted; {kept} photo{'' if kept == 1 else 's'} kept in {out} (the "
+        "inputs being read were dropped); the same command goes on from there")
+
+
+def test_retry_failed_reads_again_the_files_that_failed(tmp_path, capsys):
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    shutil.copy(SAMPLES / "riichi_open_red.jpg", photos / "a.jpg")
+    (photos / "b.jpg").write_text("not yet a photo\n")
+    out = tmp_path / "r.jsonl"
+    args = ["batch", str(photos), "--out", str(out), *FLAGS, "--workers", "1"]
+    assert main(args) == 0
+    shutil.copy(SAMPLES / "riichi_open_red.jpg", photos / "b.jpg")      # the good photo now
+    capsys.readouterr()
+    assert main(args) == 0              # a plain rerun skips it, and says how to retry
+    assert ("2 of 2 photos and video segments already in " + str(out) + ", skipped (1 of them "
+            "could not be read: --retry-failed reads them again)") in capsys.readouterr().err
+    assert [x["status"] for x in results(out)] == ["scored", "error"]
+    assert main(args + ["--retry-failed"]) == 0
+    err = capsys.readouterr().err
+    assert "1 input that could not be read before, read again (--retry-failed)" in err
+    assert [(Path(x["input"]).name, x["status"], x["summary"]) for x in results(out)] == [
+        ("a.jpg", "scored", "2 han 30 fu · 2000"), ("b.jpg", "scored", "2 han 30 fu · 2000")]

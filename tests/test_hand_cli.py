@@ -270,11 +270,11 @@ _OWN = {
               "--declared", "--not-revealed", "--discards", "--tournament", "--count-as-typed",
               "--mcr-under-minimum", "--mcr-invalid-hand", "--chombo-dealer",   # table's facts
               "--chombo-non-dealer", "--tournament-chombo",                      # and penalties
-              "--fix", "--meld", "--annotate", "--weights", "--context",        # check PHOTO
+              "--fix", "--meld", "--annotate", "--weights",                     # check PHOTO
               "--set", "--learn"},
-    "score": {"--json", "--win-tile", "--fix", "--meld", "--annotate", "--weights", "--context",
+    "score": {"--json", "--win-tile", "--fix", "--meld", "--annotate", "--weights",
               "--set", "--learn"},
-    "stream": {"--json", "--weights", "--context", "--out", "--overlay", "--host", "--stable",
+    "stream": {"--json", "--weights", "--out", "--overlay", "--host", "--stable",
                "--every", "--turns", "--set", "--game", "--exit-at-end"},   # a video's own
 }
 
@@ -285,12 +285,13 @@ def test_hand_check_score_and_stream_take_the_same_table_flags():
     opts = {verb: _options(verb) for verb in _OWN}
     table = {s for s in opts["hand"] if s not in _OWN["hand"]}
     assert {"--rinshan", "--replacement", "--chankan", "--robbing-kong", "--riichi",
-            "--double-riichi", "--win", "--flowers", "--last-copy"} <= table
+            "--double-riichi", "--win", "--flowers", "--last-copy",
+            "--context"} <= table        # issue 40: --context on every verb of table facts
     for verb, own in _OWN.items():
         assert set(opts[verb]) == table | own, verb
         for s in table | (own & set(opts["hand"])):
             assert opts[verb][s] == opts["hand"][s], (verb, s)     # same dest and choices
-    for s in ("--fix", "--meld", "--annotate", "--weights", "--context", "--win-tile"):
+    for s in ("--fix", "--meld", "--annotate", "--weights", "--win-tile"):
         assert opts["check"][s] == opts["score"][s], s             # check PHOTO = score's
 
 

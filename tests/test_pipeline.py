@@ -514,8 +514,11 @@ def test_cli_json(fake_model, capsys):
     (["check", str(RIICHI.with_suffix(".jpg")), "--text", "123m456p789s11z222z"],
      "either a PHOTO or --text, not both"),
     (["score", str(RIICHI.with_suffix(".jpg")), "--annotate", ""], "--annotate needs a file name"),
-    (["check", "--text", "234m456p678s8s8s +pon 777z", "--context", '{"win": "tsumo"}'],
-     "--context goes with a PHOTO, not with --text"),
+    (["check", "--text", "234m456p678s8s8s +pon 777z", "--annotate", "out.jpg"],
+     "--annotate goes with a PHOTO, not with --text"),
+    # issue 40: --context now goes with --text too; a bad one is named
+    (["check", "--text", "234m456p678s8s8s +pon 777z", "--context", '{"honba": true}'],
+     "--context: honba: true is not a whole number"),
 ])
 def test_cli_errors_exit_2_without_traceback(fake_model, capsys, argv, message):
     code, out, err = run_cli(argv, capsys)

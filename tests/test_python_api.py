@@ -137,3 +137,23 @@ def test_a_request_of_another_type_is_refused_saying_what_to_pass(call):
     from scoring.verdict import check
     with pytest.raises(TypeError, match=rf"^{call} takes a HandRequest or a request dict .*got str .*request_from_text"):
         {"score_hand": score_hand, "check": check}[call](HAND)
+
+
+def test_the_readme_python_example_shows_the_refused_hand(capsys):
+    # issue 40: the README never showed .valid/.error, and .han on an ErrorResult was a bare
+    # "'ErrorResult' object has no attribute 'han'"
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```python\n(from scoring import .*?)```", readme, re.S).group(1)
+    assert ".valid" in block and ".error" in block
+    scope: dict = {}
+    exec(block, scope)                  # noqa: S102 - the README's own example
+    assert capsys.readouterr().out == ("2 30 3000\nFalse wrong tile count: 10 concealed tiles "
+                                       "(without the winning tile) with 0 meld(s); expected 13\n")
+    with pytest.raises(AttributeError, match=r"^'han': the hand was not valued \(an ErrorResult: "
+                                             r"check result\.valid first; result\.error says why: "
+                                             r"wrong tile count"):
+        scope["refused"].han
+    assert getattr(scope["refused"], "ruling", None) is None       # getattr's default still works

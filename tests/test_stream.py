@@ -398,6 +398,23 @@ def test_annotated_copy_keeps_every_frame(tmp_path):
     assert written[-1][-40:].max() > 200 and written[0][-40:].max() < 50
 
 
+def test_progress_is_plain_lines_when_stderr_is_not_a_terminal(tmp_path, capsys, monkeypatch):
+    # a log file or CI: one line each PLAIN_EVERY_S (0 here: each frame), never tqdm's \r bar
+    from vision.progress import Progress
+
+    monkeypatch.setattr(Progress, "PLAIN_EVERY_S", 0.0)
+    src = tmp_path / "in.avi"
+    write_clip(src, [render(None)] * 4)
+    source = FrameSource(str(src))
+    StreamRunner(GreyReader(), HandStabiliser(stable_frames=2), None, None).run(source, progress=True)
+    source.close()
+    err = capsys.readouterr().err
+    assert "\r" not in err
+    lines = err.splitlines()
+    assert [x.split(" (")[0] for x in lines] == [f"tilescope stream: {n}/4 frames" for n in (1, 2, 3, 4)]
+    assert lines[-1].startswith("tilescope stream: 4/4 frames (100%), ") and lines[-1].endswith(" 0:00 left")
+
+
 class FramesKept:
     """A stand-in for cv2.VideoWriter that keeps the frames written."""
 
@@ -874,6 +891,11 @@ def test_a_killed_stream_leaves_a_playable_video(tmp_path):
     proc.send_signal(signal.SIGTERM)
     err = proc.communicate(timeout=60)[1]
     assert proc.returncode == 0, err
+    # said in one line, before the summary (issue 40); stderr a pipe: no \r progress bar
+    frames = int(err.split("interrupted (Ctrl-C or kill) after ")[1].split()[0])
+    assert f"tilescope stream: interrupted (Ctrl-C or kill) after {frames} frames; {out} holds " \
+           "the frames up to there (playable)\ntilescope stream: " + str(frames) + " frames" in err
+    assert "\r" not in err
     cap = cv2.VideoCapture(str(out))
     assert cap.read()[0] and int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) > 0
     cap.release()

@@ -273,8 +273,13 @@ def test_learning_the_bundled_sheet_holds_one_reference_per_kind(tmp_path, capsy
     assert ts.crops.shape == (38, 48, 48, 3) and ts.embeddings.shape[0] == 38
     # a rendered training style: the classifier names its references surely (familiar weight)
     assert ts.calibration.weight == WEIGHT_FAMILIAR and ts.calibration.haku_not_back
-    # learning again adds to it
+    # the same photo again is said and skipped (issue 40); --again learns it once more
     assert main(["set", "learn", str(SHEET), "--out", str(out)]) == 0
+    assert capsys.readouterr().out == ("set_sheet.jpg was learned into the set 'club' already (38 "
+                                       "references from it; the set holds 38): nothing added "
+                                       "(--again learns it once more)\n")
+    assert len(TileSet.load(out)) == 38
+    assert main(["set", "learn", str(SHEET), "--out", str(out), "--again"]) == 0
     assert len(TileSet.load(out)) == 76
 
 
@@ -283,11 +288,30 @@ def test_a_count_that_does_not_match_is_refused_with_a_picture(tmp_path, capsys,
     import shutil
 
     monkeypatch.chdir(tmp_path)
-    shutil.copy(SHEET, tmp_path / "set_sheet.jpg")      # the picture is written beside the photo
+    import tempfile
+
+    shutil.copy(SHEET, tmp_path / "set_sheet.jpg")
     assert main(["set", "learn", "set_sheet.jpg", "--tiles", "123456789m", "--out", "x.npz"]) == 2
     err = capsys.readouterr().err
     assert "found 38 tiles in the photo, but --tiles names 9" in err
-    assert (tmp_path / "set_sheet.tiles-found.jpg").is_file() and not (tmp_path / "x.npz").exists()
+    # the picture goes to the temporary folder, said where, never beside the photo (issue 40)
+    picture = Path(tempfile.gettempdir()) / "set_sheet.tiles-found.jpg"
+    assert err.endswith(f"\n  the tiles found, numbered in reading order: {picture}\n")
+    assert picture.is_file() and not (tmp_path / "x.npz").exists()
+    assert not (tmp_path / "set_sheet.tiles-found.jpg").exists()
+
+
+@needs_models
+def test_a_hand_learned_without_tiles_is_told_the_default_sheet_was_assumed(tmp_path, capsys):
+    # issue 40: "--tiles names 37" though no --tiles was given; the picture beside the sample
+    hand = SAMPLES / "riichi_open_red.jpg"
+    assert main(["set", "learn", str(hand), "--out", str(tmp_path / "oops")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tilescope set: found 14 tiles in the photo, but the reference sheet has "
+                          "38 (no --tiles given, so the reference sheet was assumed: every kind "
+                          "once, then one face down): lay the tiles apart")
+    assert "--tiles names" not in err and "; for a photo of other tiles, name them with --tiles\n" in err
+    assert not (SAMPLES / "riichi_open_red.tiles-found.jpg").exists()
 
 
 @needs_models
@@ -308,7 +332,7 @@ def test_a_sheet_named_in_another_order_is_refused(tmp_path, capsys, monkeypatch
     import shutil
 
     monkeypatch.chdir(tmp_path)
-    shutil.copy(SHEET, tmp_path / "set_sheet.jpg")      # the picture is written beside the photo
+    shutil.copy(SHEET, tmp_path / "set_sheet.jpg")
     tiles = "123456789m 123456789s 123456789p 1234567z 0m0p0s back"
     assert main(["set", "learn", "set_sheet.jpg", "--tiles", tiles, "--out", str(tmp_path / "x")]) == 2
     assert "of the 38 tiles read surely as other kinds" in capsys.readouterr().err
@@ -516,7 +540,8 @@ def test_parallel_learns_into_one_named_set_keep_every_sheet(data_dir):
     import sys
 
     env = {**os.environ, "TILESCOPE_DATA": str(data_dir), "PYTHONPATH": str(ROOT)}
-    procs = [subprocess.Popen([sys.executable, "-m", "vision.cli", "set", "learn", str(SHEET), "--name", "club"],
+    procs = [subprocess.Popen([sys.executable, "-m", "vision.cli", "set", "learn", str(SHEET), "--name", "club",
+                               "--again"],
                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
              for _ in range(4)]
     outs = [p.communicate(timeout=300) for p in procs]

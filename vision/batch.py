@@ -342,10 +342,40 @@ _WORKER: Worker | None = None
 _WORKER_ERROR: str | None = None
 
 
-def init_process(settings: Settings) -> None:
-    """The pool's initializer: load the models once for this process. A failure is kept and
-    raised by each task (as BatchError), so the batch stops with its reason."""
+# how often a worker looks whether the batch that started it is still there (seconds)
+PARENT_POLL_S = 0.5
+
+
+def end_with_parent(parent: int | None = None, every_s: float = PARENT_POLL_S) -> None:
+    """End this process when ``parent`` (default: the process that started it) is gone: a
+    batch killed outright (SIGKILL, the OOM killer) never leaves its workers, each holding the
+    models (about 300 MB), running on their own. A daemon thread polls the parent's id (it
+    changes when the parent dies; portable, and it works for the executor's processes, which
+    are started from another thread than the one PR_SET_PDEATHSIG would watch)."""
+    import threading
+    import time
+
+    parent = os.getppid() if parent is None else parent
+
+    def watch() -> None:
+        while True:
+            time.sleep(every_s)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
+
+
+def init_process(settings: Settings, parent: int | None = None) -> None:
+    """The pool's initializer: end with the batch (``parent``: its process id), leave Ctrl-C
+    to it (it stops the workers and says what was kept), and load the models once for this
+    process. A failure to load is kept and raised by each task (as BatchError), so the batch
+    stops with its reason."""
+    import signal
+
     global _WORKER, _WORKER_ERROR
+    end_with_parent(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         _WORKER = Worker(settings)
     except Exception as exc:            # noqa: BLE001 - reported by run_in_process
@@ -383,7 +413,7 @@ def run_local(tasks: list, settings: Settings, workers: int, done: Done, reader=
     # spawn, not fork: a parent that already runs onnxruntime's threads must not be copied
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(workers, mp_context=context, initializer=init_process,
-                             initargs=(settings,)) as pool:
+                             initargs=(settings, os.getpid())) as pool:
         pending = set()
         queue = iter(tasks)
         try:
@@ -400,8 +430,12 @@ def run_local(tasks: list, settings: Settings, workers: int, done: Done, reader=
                     if nxt is not None:
                         pending.add(pool.submit(run_in_process, nxt))
         except BaseException:
-            for future in pending:
-                future.cancel()
+            # Ctrl-C or a failure: the tasks in flight are dropped (a rerun reads them again),
+            # the workers stopped now rather than after their current photo or segment
+            processes = list((getattr(pool, "_processes", None) or {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
             raise
 
 
@@ -443,7 +477,10 @@ def run_ray(tasks: list, settings: Settings, address: str | None, workers: int |
             give(actor)
     finally:
         for ref in in_flight:
-            ray.cancel(ref, force=True)
+            try:
+                ray.cancel(ref)         # an actor's task: force=True is refused (ValueError)
+            except Exception:           # noqa: BLE001 - the actors are killed next anyway
+                pass
         for actor in actors:
             ray.kill(actor)
         if started:
@@ -478,13 +515,17 @@ def _ray_code(address: str | None) -> dict:
 class Output:
     """The JSON Lines file of results. Opening it reads what it already holds (a rerun skips
     those tasks): a line cut short by a crash is dropped, as are the hands of a video segment
-    whose end line is missing (the segment runs again). Raises BatchError when the file was
-    made with other settings (its first line) or is not this command's output."""
+    whose end line is missing (the segment runs again). ``retry_failed``: the error lines of
+    files that could not be read are dropped too, so those files are read again (``failed``
+    counts them). Raises BatchError when the file was made with other settings (its first
+    line) or is not this command's output."""
 
-    def __init__(self, path: str, header: dict):
+    def __init__(self, path: str, header: dict, retry_failed: bool = False):
         self.path = path
         self.lines: list[dict] = []
         self.done: set[tuple] = set()
+        self.retry_failed = retry_failed
+        self.failed = 0                 # error lines held (dropped, with retry_failed)
         kept, changed = self._read(header)
         mode = "w" if changed or not kept else "a"
         self._fh = open(path, mode, encoding="utf-8")
@@ -518,6 +559,11 @@ class Output:
             if x.get("kind") == "hand" and _key(x) not in ended:
                 changed = True
                 continue
+            if x.get("status") == "error" and x.get("kind") in ("photo", "video"):
+                self.failed += 1
+                if self.retry_failed:
+                    changed = True
+                    continue
             kept.append(x)
             if x.get("kind") == "photo":
                 self.done.add(("photo", os.path.abspath(x["input"])))

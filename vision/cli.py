@@ -41,8 +41,27 @@ class OneLineParser(argparse.ArgumentParser):
     parent's class."""
 
     def error(self, message: str):
-        print(f"{self.prog}: {_plain(message)} ({self.prog} --help)", file=sys.stderr)
+        print(f"{self.prog}: {_several_photos(self.prog, message) or _plain(message)} "
+              f"({self.prog} --help)", file=sys.stderr)
         raise SystemExit(2)
+
+
+# verbs that read one photo: more photos go to `tilescope batch`
+_ONE_PHOTO = ("tilescope score", "tilescope read", "tilescope check", "tilescope waits")
+
+
+def _several_photos(prog: str, message: str) -> str | None:
+    """``score a.jpg b.jpg``: the words pointing to ``batch`` when what argparse could not
+    place is more photos, else None."""
+    from vision.filekind import PHOTO_SUFFIXES
+
+    extra = message.removeprefix("unrecognized arguments: ").split()
+    if prog not in _ONE_PHOTO or not message.startswith("unrecognized arguments: ") or not all(
+            os.path.splitext(w)[1].lower() in PHOTO_SUFFIXES or os.path.isdir(w) for w in extra):
+        return None
+    return (f"{prog.split()[1]} reads one photo, and {' '.join(extra)} "
+            f"{'is' if len(extra) == 1 else 'are'} more: score several with tilescope batch "
+            "PHOTO... --out results.jsonl")
 
 
 _CHOICE = re.compile(r"argument (?P<arg>\S+): invalid choice: (?P<got>.+?) \(choose from (?P<ok>.*)\)$")

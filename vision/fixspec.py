@@ -70,7 +70,7 @@ def parse_melds(items: list[str]) -> dict[tuple[int, int], str]:
         if span in out:
             raise FixSpecError(f"--meld {item}: tiles {span[0]}-{span[1]} are already declared "
                                f"{out[span]}", "bad_melds")
-        out[span] = kind.strip().lower()
+        out[span] = kind.strip().lower()     # kan = daiminkan: vision.layout.check_declared
     return out
 
 

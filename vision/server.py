@@ -30,7 +30,7 @@ Endpoints (all JSON; the result shapes are those of the CLI's ``--json``):
 - ``set`` (a set's name) on ``/api/read``, ``/api/score``, ``/api/check-photo`` (and
   ``/api/set/add``): read the photo with that set (``--set NAME``) instead of the server's
   own (``tilescope serve --set``, else none); only named sets, never files, over HTTP
-- ``GET /`` the phone web page (``vision/web``), ``GET /docs`` the OpenAPI page
+- ``GET /`` the phone web page (``vision/web``), ``GET /docs`` and ``/redoc`` the OpenAPI pages (served offline)
 
 Bounds: uploads over ``Limits.max_upload_bytes`` get 413 before they are decoded, images over
 ``Limits.max_pixels`` get 413 from their header alone (no decompression bomb is decoded; a JPEG
@@ -57,7 +57,7 @@ from typing import Callable, Sequence
 from fastapi import FastAPI
 
 from vision.fixspec import in_api_words
-from vision.routes import errors, game, photos, sets, site, typed, waits
+from vision.routes import apidocs, errors, game, photos, sets, site, typed, waits
 from vision.routes.errors import ApiError
 from vision.routes.guard import BodyGuard
 from vision.routes.origin import Pairing, protect
@@ -99,6 +99,7 @@ def create_app(
         description="Photograph a mahjong hand, get its value (riichi and MCR).",
         version="0.1.0",
         lifespan=state.lifespan,
+        **apidocs.app_kwargs(),     # /docs and /redoc without a CDN (vision/routes/apidocs.py)
     )
     app.add_middleware(BodyGuard, max_upload_bytes=limits.max_upload_bytes,
                        timeout_s=limits.body_timeout_s,
@@ -109,6 +110,7 @@ def create_app(
     protect(app, allowed_hosts, pairing)    # writes from this server's pages only; known Hosts
     app.state.load_model = state.load_model     # tilescope serve loads the model at start
     errors.install(app)
+    apidocs.install(app)
     photos.install(app, state)
     sets.install(app, state)
     typed.install(app, state)

@@ -777,12 +777,9 @@ class StreamRunner:
         """Process ``source`` until it ends (or ``stop`` is set); returns the stats."""
         bar = None
         if progress and not source.live:
-            try:
-                from tqdm import tqdm
-            except ImportError:         # the progress bar is a nicety of the dev extra
-                tqdm = None
-            if tqdm is not None:
-                bar = tqdm(total=source.frame_count, unit="frame", desc="stream")
+            from vision.progress import Progress
+
+            bar = Progress("stream", source.frame_count, unit="frames", tqdm_unit="frame")
         t0 = time.monotonic()
         try:
             for frame, detect in source.frames():

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import argparse
 import glob
-import math
 import os
 import sys
-import time
 
 from vision.commands.setflag import add_set_argument
+from vision.progress import Progress
 
 HELP = "score folders of photos and hours of video (all cores, or a Ray cluster)"
 
@@ -35,7 +34,10 @@ Output (JSON Lines, one object a line, written as each input completes):
   winning hand: the result's error says why), error (a file that cannot be read: "error").
 
 Resume: a rerun with the same --out skips the photos and video segments it already holds
-(Ctrl-C, a crash or a reboot loses at most the inputs being read).
+(Ctrl-C, a crash or a reboot loses at most the inputs being read); a file that could not be
+read (status error) is skipped too, unless --retry-failed: then it is read again (replaced by
+a good photo, say). Ctrl-C says what the file holds and exits 130; the workers end with the
+batch, even when it is killed.
 
 Examples:
   tilescope batch photos/ --out results.jsonl --win ron
@@ -63,8 +65,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--segment", type=float, default=None, metavar="SECONDS",
                         help="videos: seconds of video per task (default 300)")
     parser.add_argument("--weights", metavar="DIR", help="model folder (default: the bundled vision/weights)")
-    parser.add_argument("--context", metavar="JSON|FILE",
-                        help="request keys other than the tiles, as a JSON object or a file holding one")
+    parser.add_argument("--retry-failed", action="store_true",
+                        help="on a rerun, read again the files the output holds as errors "
+                             "(unreadable before; by default a rerun skips them too)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar or progress lines")
     add_set_argument(parser)
     from vision.commands.score import add_context_arguments
@@ -82,6 +85,7 @@ def run(args: argparse.Namespace, reader=None) -> int:
     from vision.commands.stream import _quiet_video_libraries
 
     _quiet_video_libraries()
+    output = None
     try:
         settings, workers, notes = _settings(args)
         files, missing = batch.expand(args.paths)
@@ -99,8 +103,23 @@ def run(args: argparse.Namespace, reader=None) -> int:
     except _Refused as exc:
         print(f"tilescope batch: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(interrupted_text(output, args.out), file=sys.stderr)
+        return 130
     print(summary_text(batch.summary(output.lines), args.out), file=sys.stderr)
     return 0
+
+
+def interrupted_text(output, out: str) -> str:
+    """The one line Ctrl-C gets: what the output holds (kept: a rerun goes on from there)."""
+    from vision import batch
+
+    if output is None:
+        return "tilescope batch: interrupted before any input was read; nothing written"
+    counts = batch.summary(output.lines)
+    what = _what(counts)
+    return (f"tilescope batch: interrupted; {', '.join(what)} kept in {out} (the inputs being "
+            "read were dropped); the same command goes on from there")
 
 
 def _refuse_missing(missing: list[dict]) -> None:
@@ -148,7 +167,7 @@ def _output(args: argparse.Namespace, settings):
     from vision import batch
 
     try:
-        return batch.Output(args.out, settings.header())
+        return batch.Output(args.out, settings.header(), retry_failed=args.retry_failed)
     except batch.BatchError as exc:
         raise _Refused(str(exc)) from None
     except OSError as exc:
@@ -164,12 +183,18 @@ def _read_all(args, tasks, missing, output, settings, workers: int, reader) -> N
     pending = list(batch.iter_pending(tasks, output))
     skipped = len(tasks) - len(pending)
     if skipped:
+        failed = (f" ({output.failed} of them could not be read: --retry-failed reads them again)"
+                  if output.failed and not output.retry_failed else "")
         print(f"tilescope batch: {skipped} of {len(tasks)} photos and video segments already "
-              f"in {args.out}, skipped",
+              f"in {args.out}, skipped{failed}",
               file=sys.stderr)
+    if output.retry_failed and output.failed:
+        print(f"tilescope batch: {output.failed} input{'' if output.failed == 1 else 's'} that "
+              "could not be read before, read again (--retry-failed)", file=sys.stderr)
     # a glob that matched nothing is one photo line, as the closing summary counts it
     unit = "photos and video frames" if any(isinstance(t, batch.SegmentTask) for t in pending) else "photos"
-    progress = Progress(sum(t.cost for t in pending) + len(missing), enabled=not args.no_progress, unit=unit)
+    progress = Progress("batch", sum(t.cost for t in pending) + len(missing), enabled=not args.no_progress,
+                        unit=unit, tqdm_unit="photo")
     for line in missing:
         output.write([line])
         progress.update(1)
@@ -196,57 +221,17 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
+def _what(counts) -> list[str]:
+    return [f"{n} {word}{'' if n == 1 else 's'}" for n, word in
+            ((counts["photo"], "photo"), (counts["hand"], "video hand"), (counts["video"], "unread video segment"))
+            if n or word == "photo"]
+
+
 def summary_text(counts, out: str) -> str:
     """The closing line: the photos and the hands of videos in ``out`` (a photo line each, as
     the progress line counts photos), how many were read right with no warning, with
     warnings, not scored, and files that could not be read."""
-    what = [f"{n} {word}{'' if n == 1 else 's'}" for n, word in
-            ((counts["photo"], "photo"), (counts["hand"], "video hand"), (counts["video"], "unread video segment"))
-            if n or word == "photo"]
+    what = _what(counts)
     return (f"tilescope batch: {', '.join(what)} in {out}: {counts['scored']} scored with no "
             f"warning, {counts['warnings']} scored with warnings, {counts['not_scored']} not scored, "
             f"{counts['error']} unreadable")
-
-
-class Progress:
-    """A progress bar in photos (a video frame read counts as one; ``unit`` says so) with the
-    rate and the time left: tqdm on a terminal, else a plain line every PLAIN_EVERY_S seconds."""
-
-    PLAIN_EVERY_S = 10.0
-
-    def __init__(self, total: int, enabled: bool = True, unit: str = "photos"):
-        self.total, self.n, self.unit = total, 0, unit
-        self.enabled = enabled and total > 0
-        self.t0 = self.last = time.monotonic()
-        self.bar = None
-        if self.enabled and sys.stderr.isatty():
-            try:
-                from tqdm import tqdm
-            except ImportError:
-                tqdm = None
-            if tqdm is not None:
-                self.bar = tqdm(total=total, unit="photo", desc="batch", smoothing=0.1)
-
-    def update(self, n: int) -> None:
-        self.n += n
-        if self.bar is not None:
-            self.bar.update(n)
-            return
-        now = time.monotonic()
-        if self.enabled and (now - self.last >= self.PLAIN_EVERY_S or self.n >= self.total):
-            self.last = now
-            rate = self.n / max(now - self.t0, 1e-9)
-            left = (self.total - self.n) / rate if rate > 0 else math.inf
-            print(f"tilescope batch: {self.n}/{self.total} {self.unit} ({100 * self.n // self.total}%), "
-                  f"{rate:.1f}/s, {_clock(left)} left", file=sys.stderr, flush=True)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-
-
-def _clock(seconds: float) -> str:
-    if not math.isfinite(seconds):
-        return "?"
-    s = int(round(seconds))
-    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"

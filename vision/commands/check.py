@@ -145,7 +145,7 @@ def _text_flags_problem(args) -> str | None:
     if args.file:
         from vision.commands.hand import both_file_and_text
         return both_file_and_text(args.file)
-    photo_only = [f"--{name}" for name in ("context", "fix", "meld", "annotate", "weights")
+    photo_only = [f"--{name}" for name in ("fix", "meld", "annotate", "weights")
                   if getattr(args, name, None)]
     if photo_only:
         verb = "goes" if len(photo_only) == 1 else "go"
@@ -158,11 +158,12 @@ def _run_text(args) -> int:
     from scoring.hand import HandError
     from scoring.tiles import TileError
     from scoring.verdict import CountError
-    from vision.commands.hand import request_from_args, assumed_line, ignored_flags
+    from vision.commands.hand import assumed_line, context_into_args, ignored_flags, request_from_args
 
     try:
         # a hand one tile short reads with its last tile as the winning tile: the verdict
         # then names the count (and a left-out winning tile) unless --count-as-typed
+        context_into_args(args)
         req = request_from_args(args, short_hand=True)
         verdict = verdict_for(req, args)
     except CountError as exc:

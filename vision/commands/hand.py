@@ -82,6 +82,9 @@ def add_table_arguments(parser: argparse.ArgumentParser, where: str, win_default
                    help=f"self-drawn (tsumo) or on a discard (ron); default {win_default}, said in "
                         f"the report (--win {other} otherwise)")
     g.add_argument("--seat", choices=tuple("ESWN"), help="seat wind; E is the dealer (default E)")
+    g.add_argument("--context", metavar="JSON|FILE",
+                   help="the table's facts as request keys (docs/hand-json.md) other than the "
+                        "tiles: a JSON object, or a file holding one; a flag given wins")
     g.add_argument("--round", choices=tuple("ESWN"), help="round (prevalent) wind (default E)")
     g.add_argument("--last-tile", action="store_true",
                    help="won on the last wall tile or its discard (haitei/houtei; MCR Last Tile Draw/Claim)")
@@ -108,6 +111,87 @@ def add_table_arguments(parser: argparse.ArgumentParser, where: str, win_default
     g = parser.add_argument_group(f"MCR only ({where})")
     g.add_argument("--flowers", type=int, help="flower and season tiles (default 0" + flowers_help + ")")
     g.add_argument("--last-copy", action="store_true", help="the winning tile was the last of its kind (Last Tile)")
+
+
+# --context's keys -> (the flag's dest, its value's type): a typed hand's or a hand in play's
+# facts, as score, check PHOTO, stream and batch take them (docs/hand-json.md)
+_CONTEXT_FLAGS = {"ruleset": ("ruleset", str), "win": ("win", str), "seat_wind": ("seat", str),
+                  "round_wind": ("round", str), "last_wall_tile": ("last_tile", bool),
+                  "replacement_tile": ("replacement", bool), "robbing_kong": ("robbing_kong", bool),
+                  "ippatsu": ("ippatsu", bool), "tenhou": ("tenhou", bool), "chiihou": ("chiihou", bool),
+                  "dora_indicators": ("dora", str), "ura_dora_indicators": ("ura", str),
+                  "honba": ("honba", int), "riichi_sticks": ("sticks", int), "flowers": ("flowers", int),
+                  "last_copy": ("last_copy", bool), "riichi": ("riichi", str),
+                  "win_tile_shown": ("hidden_win_tile", bool), "rules": ("rules", dict)}
+_CONTEXT_RULES = {"aka": ("no_aka", bool), "open_tanyao": ("no_open_tanyao", bool),
+                  "kiriage": ("kiriage", bool), "double_yakuman": ("double_yakuman", bool),
+                  "kazoe": ("kazoe", str), "double_wind_pair_fu": ("double_wind_fu", int)}
+_HAND_KEYS = ("concealed", "melds", "win_tile")
+
+
+def context_into_args(args) -> None:
+    """``--context`` on a typed hand (``hand``/``check --text``, ``waits``): each key sets its
+    flag where the flag was not given (a flag given wins, as on ``score``). Raises HandError
+    naming the key for one that is no table fact, or of the wrong type."""
+    from scoring.hand import HandError
+    from vision.commands.context import UsageError, load_context
+
+    try:
+        ctx = load_context(getattr(args, "context", None))
+    except UsageError as exc:
+        raise HandError(str(exc)) from None
+    for key, value in ctx.items():
+        if key in _HAND_KEYS:
+            raise HandError(f"--context: {key!r} is the hand, not a table fact: type the hand "
+                            "with --text")
+        if key not in _CONTEXT_FLAGS or not hasattr(args, _CONTEXT_FLAGS[key][0]) and key != "rules":
+            raise HandError(f"--context: unknown key {key!r} (the keys of docs/hand-json.md other "
+                            "than the tiles)")
+        dest, kind = _CONTEXT_FLAGS[key]
+        if key == "rules":
+            if not isinstance(value, dict):
+                raise HandError("--context: rules: a JSON object such as {\"aka\": false}")
+            _rules_into_args(args, value)
+            continue
+        _fact_into_args(args, key, dest, kind, value)
+
+
+def _fact_into_args(args, key: str, dest: str, kind: type, value) -> None:
+    from scoring.hand import HandError
+
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise HandError(f"--context: {key}: {json.dumps(value)[:40]} is not a "
+                        f"{ {str: 'string', bool: 'true or false', int: 'whole number'}[kind]}")
+    if key == "riichi":
+        if args.riichi == "none" and not args.double_riichi:
+            args.riichi, args.double_riichi = (("none", True) if value == "double"
+                                               else ("none", False) if value == "none" else (value, False))
+        return
+    if key == "win_tile_shown":
+        args.hidden_win_tile = args.hidden_win_tile or not value
+        return
+    if key in ("dora_indicators", "ura_dora_indicators"):
+        if not getattr(args, dest):
+            setattr(args, dest, [value])
+        return
+    if getattr(args, dest) in (None, False):
+        setattr(args, dest, value)
+
+
+def _rules_into_args(args, rules: dict) -> None:
+    from scoring.hand import HandError
+
+    defaults = {"no_aka": False, "no_open_tanyao": False, "kiriage": False,
+                "double_yakuman": False, "kazoe": "yakuman", "double_wind_fu": 4}
+    for key, value in rules.items():
+        if key not in _CONTEXT_RULES:
+            raise HandError(f"--context: rules: unknown key {key!r}")
+        dest, kind = _CONTEXT_RULES[key]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise HandError(f"--context: rules: {key}: {json.dumps(value)[:40]} is not of the "
+                            "right type (docs/hand-json.md)")
+        if getattr(args, dest) == defaults[dest]:
+            setattr(args, dest, (not value) if dest.startswith("no_") else value)
 
 
 def riichi_words(argv: list[str]) -> list[str]:
@@ -221,6 +305,7 @@ def _run_text(args) -> int:
     from scoring.tiles import TileError
 
     try:
+        context_into_args(args)
         req = request_from_args(args)
     except (HandError, TileError) as exc:
         print(f"tilescope hand: {exc}", file=sys.stderr)
@@ -377,6 +462,12 @@ def run_json_file(verb: str, path: str | None, answer=None, unreadable=_plain_er
             print(f"tilescope {verb}: standard input is closed: give a FILE or --text", file=sys.stderr)
             return 2
         return answer_all(sys.stdin.buffer, "standard input")
+    import os
+
+    if os.path.isdir(path):         # said as `score FOLDER` says it, not "Is a directory"
+        print(f"tilescope {verb}: {path}: is a folder, not an image file or JSON Lines file "
+              f"(a folder of photos: tilescope batch {path} --out results.jsonl)", file=sys.stderr)
+        return 2
     try:
         with open(path, "rb") as fh:
             return answer_all(fh, path)
@@ -425,4 +516,8 @@ def run(args) -> int:
             print(f"tilescope hand: {both_file_and_text(args.file)}", file=sys.stderr)
             return 2
         return _run_text(args)
+    if args.context:
+        print("tilescope hand: --context goes with --text: each JSON Lines request carries its "
+              "own keys", file=sys.stderr)
+        return 2
     return run_json_file("hand", args.file)

@@ -17,6 +17,7 @@ import os
 import sys
 
 from vision.commands.setflag import add_set_argument, learn_fixes, with_set
+from vision.commands.context import UsageError, load_context  # noqa: F401  (UsageError: the verbs catch it from here)
 from vision.fixspec import FixSpecError, parse_fixes, parse_melds
 
 HELP = "photo of a winning hand -> its value (riichi or MCR)"
@@ -29,7 +30,7 @@ White Green Red, 1f..8f flowers, 'back' a face-down tile, 'none' a box that is n
 (e.g. a second box on one tile: --fix 15=none).
 
 Groups: if tiles N to M are an exposed meld the photo does not show as one (its turned tile
-hidden or laid straight), pass --meld N-M=TYPE (repeatable), TYPE chi, pon, daiminkan, kakan
+hidden or laid straight), pass --meld N-M=TYPE (repeatable), TYPE chi, pon, daiminkan (= kan), kakan
 or ankan, e.g. --meld 9-11=chi; tiles the photo set apart that belong to the concealed part:
 --meld 12-14=concealed. The numbers are the report's, before any --fix.
 
@@ -51,7 +52,7 @@ def add_correction_arguments(parser) -> None:
     parser.add_argument("--fix", action="append", default=[], metavar="N=TILE",
                         help="tile N (reading order, see the report) is really TILE; repeatable")
     parser.add_argument("--meld", action="append", default=[], metavar="N-M=TYPE",
-                        help="tiles N to M are an exposed meld of TYPE (chi, pon, daiminkan, kakan, "
+                        help="tiles N to M are an exposed meld of TYPE (chi, pon, daiminkan = kan, kakan, "
                              "ankan) or part of the concealed hand (concealed); repeatable")
 
 
@@ -65,8 +66,6 @@ def add_photo_arguments(parser: argparse.ArgumentParser) -> None:
     add_correction_arguments(parser)
     parser.add_argument("--win-tile", metavar="TILE",
                         help="the winning tile, when the photo does not set it apart")
-    parser.add_argument("--context", metavar="JSON|FILE",
-                        help="request keys other than the tiles, as a JSON object or a file holding one")
     add_set_argument(parser, learn=True)
     add_context_arguments(parser)
 
@@ -85,38 +84,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = EPILOG
     add_photo_arguments(parser)
-
-
-class UsageError(ValueError):
-    """A flag or context the user must correct (exit 2); a malformed ``--fix``/``--meld`` is a
-    :class:`vision.fixspec.FixSpecError`, caught alike."""
-
-
-def load_context(text: str | None) -> dict:
-    """``--context``: a JSON object, or the path of a file holding one. Raises UsageError."""
-    if not text:
-        return {}
-    raw = text
-    looks_like_json = text.lstrip().startswith(("{", "[", '"'))
-    if not looks_like_json:
-        if not os.path.exists(text):
-            raise UsageError(f"--context: {text}: no such file (give a file or a JSON object "
-                             "such as '{\"win\": \"ron\"}')")
-        try:
-            with open(text, encoding="utf-8-sig") as fh:
-                raw = fh.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UsageError(f"--context: cannot read {text}: {getattr(exc, 'strerror', None) or exc}") from None
-    from vision.jsontext import load_json
-
-    try:
-        obj = load_json(raw)
-    except ValueError as exc:
-        where = f"in {text}" if not looks_like_json else "not valid JSON"
-        raise UsageError(f"--context: {where} ({exc})") from None
-    if not isinstance(obj, dict):
-        raise UsageError("--context: must be a JSON object of hand-request keys")
-    return obj
 
 
 # context keys the flags set: an error about one names the flag the user typed
@@ -292,7 +259,7 @@ def overwrite_problem(flag: str, out: str, source: str, what: str = "photo") -> 
 
 def write_annotation(path: str, image, photo) -> None:
     """Draw boxes, labels, meld groups and the winning tile (``vision.annotate.draw``), plus each
-    tile's reading-order number under its box (the N of ``--fix N=TILE``); write the image.
+    tile's reading-order number (the N of ``--fix N=TILE``); write the image.
     ``image``: the photo as read ``(H, W, 3) uint8`` BGR. Raises ValueError for a file name
     OpenCV cannot write (its extension), OSError when the file cannot be written."""
     import cv2
@@ -302,13 +269,10 @@ def write_annotation(path: str, image, photo) -> None:
 
     lay = photo.layout
     win = next((g.detections[0] for g in lay.groups if g.kind == "win"), None)
-    canvas = draw(image, lay.order, groups=lay.groups, winning=win, low_confidence=LOW_CONFIDENCE)
-    scale = max(0.4, max(canvas.shape[:2]) / 1600)
-    for n, d in enumerate(lay.order, start=1):
-        x = int((d.box[0] + d.box[2]) / 2 - 6 * scale)
-        y = int(d.box[3] + 18 * scale)
-        cv2.putText(canvas, str(n), (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.9 * scale, (0, 0, 0), 3, cv2.LINE_AA)
-        cv2.putText(canvas, str(n), (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.9 * scale, (255, 255, 255), 1, cv2.LINE_AA)
+    # the numbers below the tiles, the codes above: in a row of tiles smaller than their
+    # labels (a broadcast frame) they stack outward with leader lines, never overlapping
+    canvas = draw(image, lay.order, groups=lay.groups, winning=win, low_confidence=LOW_CONFIDENCE,
+                  numbers=True)
     ext = os.path.splitext(path)[1].lower()
     if ext not in (".jpg", ".jpeg", ".png", ".webp", ".bmp"):
         raise ValueError("use a .jpg, .png, .webp or .bmp file name")
@@ -345,11 +309,10 @@ def add_check_photo_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--fix", action="append", default=[], metavar="N=TILE",
                    help="tile N (reading order, see the report) is really TILE; repeatable")
     g.add_argument("--meld", action="append", default=[], metavar="N-M=TYPE",
-                   help="tiles N to M are an exposed meld of TYPE (chi, pon, daiminkan, kakan, "
+                   help="tiles N to M are an exposed meld of TYPE (chi, pon, daiminkan = kan, kakan, "
                         "ankan) or part of the concealed hand (concealed); repeatable")
     g.add_argument("--annotate", metavar="OUT.jpg", help="also write the photo with boxes and groups")
     g.add_argument("--weights", metavar="DIR", help="model folder (default: the bundled vision/weights)")
-    g.add_argument("--context", metavar="JSON|FILE", help="request keys other than the tiles (the flags win)")
     add_set_argument(g, learn=True)
 
 

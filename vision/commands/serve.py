@@ -8,12 +8,12 @@ import sys
 from vision.commands.setflag import add_set_argument, with_set
 
 HELP = ("HTTP API (/api/read, /api/score, /api/hand, /api/waits, /api/check, /api/check-photo, /api/set/..., "
-        "/api/games..., /api/health, docs at /docs), a phone web page at / and a table mode at /table; "
+        "/api/games..., /api/health, docs at /docs and /redoc, served offline), a phone web page at / and a table mode at /table; "
         "binds 127.0.0.1:8000 unless --host/--port say otherwise")
 
 # every route the server has, one line each (kept so by tests/test_read_cli.py against the app)
 EPILOG = """\
-Endpoints (JSON in and out; the schemas at /docs):
+Endpoints (JSON in and out; the schemas at /docs and /redoc, served offline):
   GET  /                      the phone web page: photograph a hand, tap a tile to correct it
   GET  /table                 table mode: a game's score kept on this device (docs/game-json.md)
   POST /api/read              a photo -> the tiles read
@@ -139,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(f"tilescope serve: the tile detector could not be loaded ({problem}): photo requests "
               "will get 503; typed hands work", file=sys.stderr)
-    print(f"tilescope: serving on http://{args.host}:{args.port}/ (API docs at /docs)"
+    print(f"tilescope: serving on http://{args.host}:{args.port}/ (API docs at /docs and /redoc)"
           f"{_lan_hint(args.host, args.port)}", file=sys.stderr)
     if pairing is not None:
         print(f"tilescope: pairing code {pairing.code}: a phone's page asks for it once, "

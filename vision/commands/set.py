@@ -1,8 +1,10 @@
 """``tilescope set learn|show|list``: teach tilescope the tile set you play with."""
 from __future__ import annotations
 
-import os
+import hashlib
+import re
 import sys
+import tempfile
 from pathlib import Path
 
 from vision.classes import TILE_CLASSES as TILE_ORDER
@@ -33,8 +35,11 @@ def add_arguments(parser) -> None:
     learn = sub.add_parser("learn", help="learn (or add to) a set from a photo of its tiles",
                            description="Learn a set profile from a photo of tiles of one set.")
     learn.add_argument("photo", metavar="PHOTO", help="photo of the tiles (JPEG, PNG, WebP, BMP, TIFF; - : standard input)")
-    learn.add_argument("--tiles", default=DEFAULT_SHEET, metavar="TILES",
+    learn.add_argument("--tiles", metavar="TILES",
                        help=f'the tiles in reading order, mpsz (default the sheet: "{DEFAULT_SHEET}")')
+    learn.add_argument("--again", action="store_true",
+                       help="learn a photo the set has learned before once more (by default it "
+                            "is said and skipped: the same references twice)")
     where = learn.add_mutually_exclusive_group(required=True)
     where.add_argument("--out", metavar="FILE", help="profile file to write (added to when it exists)")
     where.add_argument("--name", metavar="NAME", help="keep it in your data folder under this name "
@@ -76,12 +81,20 @@ def _learn(args) -> int:
 
     try:
         kinds = _sheet_kinds(args)
-        image, reader = _photo_and_reader(args)
+        image = _photo(args)
         photo_name = "standard input" if args.photo == "-" else Path(args.photo).name
+        digest = photo_digest(image)
         target = _target_path(args)
         with locked(target):     # two learns into one set at once: each adds to the other's
             into = _held(target)
-            learned = _learned(args, reader, image, kinds, into, target.stem, photo_name)
+            before = _learned_before(into, digest)
+            if before and not args.again:
+                print(f"{photo_name} was learned into the set {into.name!r} already ({before} "
+                      f"references from it; the set holds {len(into)}): nothing added (--again "
+                      "learns it once more)")
+                return 0
+            reader = _reader(args)
+            learned = _learned(args, reader, image, kinds, into, target.stem, photo_name, digest)
             path = _saved(learned.tileset, target)
     except OSError as exc:       # the lock file cannot be made (a folder that is not writable)
         return _fail(f"cannot write the set beside {str(exc.filename or '')[:80]!r}: {exc.strerror or exc}")
@@ -91,13 +104,36 @@ def _learn(args) -> int:
     return 0
 
 
+# a profile's sources name each reference "PHOTO [DIGEST] #N": the digest of the photo's pixels
+# tells the same photo learned again (under any name, or from standard input)
+_DIGEST = re.compile(r" \[([0-9a-f]{12})\]")
+
+
+def photo_digest(image) -> str:
+    """12 hex digits of the decoded photo's pixels (and its size)."""
+    h = hashlib.sha1(repr(image.shape).encode())
+    h.update(image.tobytes())
+    return h.hexdigest()[:12]
+
+
+def _learned_before(into, digest: str) -> int:
+    """How many references of ``into`` came from the photo of ``digest`` (0: none, or a new set)."""
+    if into is None:
+        return 0
+    return sum(1 for source in into.sources or () if f" [{digest}]" in source)
+
+
 def _sheet_kinds(args) -> list:
-    """``--name`` checked and ``--tiles`` parsed: the sheet's kinds in reading order."""
+    """``--name`` checked and ``--tiles`` parsed (not given: the reference sheet, said in any
+    error): the sheet's kinds in reading order."""
     from vision.set_learning import parse_sheet
     from vision.tileset import SetError, is_name
 
     if args.name is not None and not is_name(args.name):
         raise _Refused(f"--name {args.name[:40]!r}: use letters, digits, '_', '-' or '.' (at most 40)")
+    args.tiles_given = args.tiles is not None
+    if not args.tiles_given:
+        args.tiles = DEFAULT_SHEET
     try:
         return parse_sheet(args.tiles)
     except SetError as exc:
@@ -125,41 +161,63 @@ def _held(target: Path):
         raise _Refused(f"{exc} (to start afresh, write to another file)") from None
 
 
-def _photo_and_reader(args):
-    """The photo, and the tile reader (``--weights`` or the bundled models)."""
+def _photo(args):
+    """The photo, decoded."""
     from vision.imageio import ImageError, load_image
 
     try:
-        image = load_image(args.photo)
+        return load_image(args.photo)
     except ImageError as exc:
         raise _Refused(str(exc)) from None
+
+
+def _reader(args):
+    """The tile reader (``--weights`` or the bundled models)."""
     from vision.detector import ModelError
     from vision.pipeline import get_reader
 
     try:
-        return image, get_reader(args.weights)
+        return get_reader(args.weights)
     except (ModelError, OSError) as exc:
         raise _Refused(f"cannot load the tile models: {exc}") from None
 
 
-def _learned(args, reader, image, kinds: list, into, stem: str, photo_name: str):
-    """:func:`vision.set_learning.learn_sheet` on the photo; a refused sheet's message points
-    at a picture of the tiles found, numbered, when one could be written."""
+def _learned(args, reader, image, kinds: list, into, stem: str, photo_name: str, digest: str):
+    """:func:`vision.set_learning.learn_sheet` on the photo; a refused sheet's message says
+    what the user gave (the default sheet when no ``--tiles``) and points at a picture of the
+    tiles found, numbered, when one could be written."""
     from vision.detector import ModelError
     from vision.set_learning import learn_sheet
     from vision.tileset import SetError
 
     try:
         return learn_sheet(reader, image, kinds, into=into, name=args.name or stem,
-                           source=photo_name, trust_order=args.trust_order)
+                           source=f"{photo_name} [{digest}]", trust_order=args.trust_order)
     except SetError as exc:
+        message = in_user_words(str(exc), args.tiles_given, len(kinds))
         found = getattr(exc, "detections", None)
         picture = _found_picture(image, found, args.photo) if found is not None else None
         if picture:
-            raise _Refused(f"{exc}\n  the tiles found, numbered in reading order: {picture}") from None
-        raise _Refused(str(exc)) from None
+            raise _Refused(f"{message}\n  the tiles found, numbered in reading order: {picture}") from None
+        raise _Refused(message) from None
     except ModelError as exc:
         raise _Refused(str(exc)) from None
+
+
+def in_user_words(message: str, tiles_given: bool, n: int) -> str:
+    """A refused sheet's message (``vision.set_learning``) as the user gave it: without
+    ``--tiles``, the default sheet was assumed, and the message says so instead of naming a
+    flag that was never typed; the picture's place is said on its own line."""
+    message = message.replace(" (a picture of what was found is written beside)", "")
+    if tiles_given:
+        return message
+    sheet = "no --tiles given, so the reference sheet was assumed: every kind once, then one face down"
+    words = message.replace(f"--tiles names {n}", f"the reference sheet has {n} ({sheet})") \
+        .replace("than --tiles names them", f"than the reference sheet names them ({sheet})") \
+        .replace("if the --tiles text is right", "if the photo is the reference sheet")
+    if words == message:
+        return f"{message} ({sheet})"
+    return words + "; for a photo of other tiles, name them with --tiles"
 
 
 def _saved(ts, target: Path) -> Path:
@@ -192,20 +250,15 @@ def _say_learned(args, learned, n: int, photo_name: str, path: Path) -> None:
 
 
 def _found_picture(image, dets, photo: str) -> str | None:
-    """Write the photo with the tiles found, numbered, beside the working folder; its name."""
+    """Write the photo with the tiles found, numbered, to the temporary folder (never beside
+    the photo: a sample's folder is the repository's); its path, said in the message."""
     import cv2
 
     from vision.annotate import draw
 
     name = f"{'sheet' if photo == '-' else Path(photo).stem}.tiles-found.jpg"
-    beside = Path(photo).parent if photo != "-" else Path.cwd()
-    out = beside / name if os.access(beside, os.W_OK) else Path.cwd() / name   # beside the photo
-    canvas = draw(image, dets.tiles, show_confidence=False)
-    scale = max(0.4, max(canvas.shape[:2]) / 1600)
-    for n, d in enumerate(dets.tiles, start=1):
-        x, y = int(d.box[0]), int(d.box[3] + 18 * scale)
-        cv2.putText(canvas, str(n), (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, (0, 0, 255),
-                    max(1, round(2 * scale)), cv2.LINE_AA)
+    out = Path(tempfile.gettempdir()) / name
+    canvas = draw(image, dets.tiles, show_confidence=False, numbers=True)
     try:
         return str(out) if cv2.imwrite(str(out), canvas) else None
     except cv2.error:
@@ -226,6 +279,7 @@ def _show(args) -> int:
             print(f"  {line}")
     for kind in ts.held():
         sources = [s for k, s in zip(ts.kinds, ts.sources or [""] * len(ts)) if k == kind]
+        sources = [_DIGEST.sub("", s) for s in sources]      # the photo's name, not its digest
         print(f"  {kind:4s} {len(sources):3d}  {', '.join(s for s in sources[:4] if s)}"
               + (" ..." if len(sources) > 4 else ""))
     if args.out:

@@ -19,7 +19,8 @@ The annotated video (--out):
   tile boxes   green: read surely; orange: read unsure (confidence under 0.5); grey: face
                down. Each box is labelled with its tile (mpsz: 0m 0p 0s red fives, 1z..7z
                E S W N White Green Red); * marks a sideways (turned) tile. A label goes above
-               its tile, else below it, else is left out (small tiles side by side).
+               its tile, else below it; a row too small for that gets its labels in one
+               line above it, each joined to its tile by a line.
   outlines     yellow "meld": an exposed meld; magenta "win": the winning tile; pink
                "dora": the dora indicators; orange "guessed X?": a tile re-read from the
                reader's next guess, X the tile it was taken for. Drawn while the hand scored
@@ -63,9 +64,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="overlay bind address (default 127.0.0.1)")
     parser.add_argument("--weights", help="folder with detector.onnx (+ classifier.onnx) (default: the bundled vision/weights)")
     add_set_argument(parser)
-    parser.add_argument("--context", metavar="JSON-or-FILE",
-                        help="hand-request keys other than the tiles (ruleset, win, seat_wind, ...) "
-                             "as a JSON object or a file holding one")
     parser.add_argument("--stable", type=int, default=8,
                         help="detected frames a hand must hold still before it is shown (default 8)")
     parser.add_argument("--every", type=int, default=1,
@@ -371,6 +369,10 @@ def _report(stats, source, interrupted: bool, args) -> int:
     """The run's summary on stderr, and the exit code."""
     from vision.stream import NETWORK_TIMEOUT_S
 
+    if interrupted:
+        kept = f"; {args.out} holds the frames up to there (playable)" if args.out else ""
+        print(f"tilescope stream: interrupted (Ctrl-C or kill) after {stats.frames} frames{kept}",
+              file=sys.stderr)
     print(f"tilescope stream: {stats.frames} frames, {stats.detected} detected "
           f"({stats.detect_fps:.1f}/s), {stats.dropped} dropped, {stats.events} hand "
           f"change{'' if stats.events == 1 else 's'}",

@@ -207,6 +207,7 @@ def run(args) -> int:
     from scoring.hand import HandError
     from scoring.tiles import TileError, parse_tiles
     from scoring.waits import hand_waits
+    from vision.commands.hand import context_into_args
     from vision.imageio import load_image
     from vision.pipeline import hand_in_play
 
@@ -218,7 +219,9 @@ def run(args) -> int:
               "with --text, type the hand as it is", file=sys.stderr)
         return 2
     warnings, photo_lines = [], []
+    win_flag = args.win               # --context's win is no flag typed: no note for it
     try:
+        context_into_args(args)
         ctx = context_from_flags(args)
         discards = tuple(parse_tiles(args.discards))
         if args.text is not None:
@@ -244,7 +247,7 @@ def run(args) -> int:
     except (HandError, TileError) as exc:
         print(f"tilescope waits: {_flag_words(str(exc))}", file=sys.stderr)
         return 2
-    if args.win:
+    if win_flag:
         print("tilescope waits: note: each wait is valued both by ron and by tsumo; --win changes nothing",
               file=sys.stderr)
     if args.json:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from scoring.request import MELD_WORDS
+
 from ..detections import Detection, Detections
 from ..rows import BACK
 from .finish import finish
@@ -26,6 +28,13 @@ DECLARED_TYPES: dict[str, int | None] = {"chi": 3, "pon": 3, "daiminkan": 4, "ka
                                          "ankan": 4, "concealed": None}
 
 
+def meld_type(kind: str) -> str:
+    """A declared group's type in the layout's one word: ``kan`` (and ``minkan``) is
+    ``daiminkan``, ``shouminkan`` is ``kakan``, as in a typed hand or a JSON request
+    (:data:`scoring.request.MELD_WORDS`); other words as given."""
+    return MELD_WORDS.get(kind, kind)
+
+
 def check_declared(declared: dict[tuple[int, int], str], n_tiles: int) -> None:
     """Raise ValueError naming the first declared group that cannot be: an unknown type,
     numbers outside ``1..n_tiles`` or in the wrong order, a meld of the wrong size (a chi or
@@ -33,13 +42,13 @@ def check_declared(declared: dict[tuple[int, int], str], n_tiles: int) -> None:
     kan's stacked pair count), or groups that share a tile."""
     seen: dict[int, tuple[int, int]] = {}
     for (first, last), kind in sorted(declared.items()):
-        name = f"--meld {first}-{last}={kind}"
-        if kind not in DECLARED_TYPES:
+        name = f"--meld {first}-{last}={kind}"          # as the user wrote it (kan, not daiminkan)
+        if meld_type(kind) not in DECLARED_TYPES:
             raise ValueError(f"{name}: unknown group type {kind!r} (use "
-                             f"{', '.join(DECLARED_TYPES)})")
+                             f"{', '.join(DECLARED_TYPES)}; kan = daiminkan)")
         if not 1 <= first <= last <= n_tiles:
             raise ValueError(f"{name}: the photo has tiles 1..{n_tiles}, first to last")
-        size = DECLARED_TYPES[kind]
+        size = DECLARED_TYPES[meld_type(kind)]
         if size is not None and last - first + 1 != size:
             article = "an" if kind[0] in "aeiou" else "a"
             raise ValueError(f"{name}: {article} {kind} is {size} tiles, not {last - first + 1}")
@@ -66,6 +75,7 @@ def declare_groups(layout: Layout, declared: dict[tuple[int, int], str],
     a declared chi, pon or open kan (its face must be passed with ``--fix``).
     """
     check_declared(declared, len(layout.order))
+    declared = {span: meld_type(kind) for span, kind in declared.items()}
     number = {id(d): n for n, d in enumerate(layout.order, start=1)}
     span_of = {n: span for span in declared for n in range(span[0], span[1] + 1)}
     groups, melds, said = _regrouped(layout, declared, number, span_of)

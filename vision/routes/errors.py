@@ -49,10 +49,17 @@ async def _validation_error(request: Request, exc: RequestValidationError):
         return JSONResponse({"error": "the request body is not valid JSON", "code": "bad_json"},
                             status_code=400)
     parts = []
+    multipart = request.headers.get("content-type", "").startswith("multipart/form-data")
     for e in errors:
         where = ".".join(str(p) for p in e.get("loc", ()) if p != "body") or "body"
         msg = e.get("msg", "invalid")
-        if where == "image" and e.get("type") == "missing":
+        if where == "image" and e.get("type") == "missing" and multipart:
+            # a form without the field: the photo under another name (-F photo=@x.jpg)
+            sent = await _form_fields(request)
+            msg = ("the photo goes in the form field 'image' (curl -F image=@photo.jpg)"
+                   + (f"; this form's fields are {', '.join(repr(f) for f in sent)}" if sent else
+                      "; this form has none"))
+        elif where == "image" and e.get("type") == "missing":
             # most often a photo sent as the raw body, not as a form's file field
             msg = ("a photo is sent as the form field 'image' of a multipart/form-data "
                    "request (curl -F image=@photo.jpg), not as the raw body")
@@ -61,6 +68,15 @@ async def _validation_error(request: Request, exc: RequestValidationError):
                    "not as text")
         parts.append(f"{where}: {msg}")
     return JSONResponse({"error": "; ".join(parts), "code": "invalid_request"}, status_code=422)
+
+
+async def _form_fields(request: Request) -> list[str]:
+    """The field names of the request's form, the first few (none when it cannot be read)."""
+    try:
+        form = await request.form()
+    except Exception:           # noqa: BLE001 - a form already read or broken: no names, same message
+        return []
+    return list(dict.fromkeys(str(k)[:40] for k in form.keys()))[:5]
 
 
 async def _bug(_: Request, exc: Exception):

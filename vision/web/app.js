@@ -190,29 +190,90 @@ function draw() {
   const fs = LABEL_CSS_PX * k;
   g.textBaseline = "bottom";
   g.font = `bold ${fs}px system-ui, sans-serif`;
-  state.labels = [];
-  const overlaps = (r) => state.labels.some((o) => r.x < o.x + o.w && o.x < r.x + r.w && r.y < o.y + o.h && o.y < r.y + r.h);
-  tiles.forEach((t, i) => {
-    const [x1, y1, x2, y2] = tileBox(t);
+  const boxes = tiles.map(tileBox);
+  const colors = tiles.map((t, i) => {
     const fixed = state.fixes[tileNumber(t, i)] !== undefined;
     // a tile a warning names (re-read, counted as a flower, …) is a guess, whatever its confidence
     const low = t.confidence < 0.6 || warned.has(tileNumber(t, i));
-    const color = fixed ? COLORS.fixed : low ? COLORS.unsure : COLORS.sure;
-    g.lineWidth = lw; g.strokeStyle = color;
+    return fixed ? COLORS.fixed : low ? COLORS.unsure : COLORS.sure;
+  });
+  boxes.forEach(([x1, y1, x2, y2], i) => {
+    g.lineWidth = lw; g.strokeStyle = colors[i];
     g.strokeRect(x1, y1, x2 - x1, y2 - y1);
-    // the label above its tile, or below it where a neighbour's label is already above
-    const w = g.measureText(t.tile).width + 6 * k, h = fs + 4 * k;
-    let r = { i, x: x1, y: Math.max(0, y1 - h), w, h, font: LABEL_CSS_PX };
-    if (overlaps(r)) {
-      const below = { ...r, y: Math.min(cv.height - h, y2) };
-      if (!overlaps(below)) r = below;
+  });
+  state.labels = placeLabels(boxes, tiles.map((t) => g.measureText(t.tile).width + 6 * k), fs + 4 * k,
+    cv.width, cv.height);
+  for (const r of state.labels) {
+    const [x1, y1, x2] = boxes[r.i];
+    if (r.apart) {                  // a crowded row's label, in a line above it: its leader line
+      g.lineWidth = Math.max(1, k); g.strokeStyle = colors[r.i];
+      g.beginPath(); g.moveTo((x1 + x2) / 2, y1); g.lineTo(r.x + r.w / 2, r.y + r.h); g.stroke();
     }
-    state.labels.push(r);
-    g.fillStyle = color;
+  }
+  for (const r of state.labels) {
+    const t = tiles[r.i];
+    g.fillStyle = colors[r.i];
     g.fillRect(r.x, r.y, r.w, r.h);
     g.fillStyle = "#fff";
     g.fillText(t.tile, r.x + 3 * k, r.y + r.h - 2 * k);
+  }
+}
+
+// Each tile's label ({i, x, y, w, h, apart}), none covering another or a tile (as
+// vision/annotate.py places them): above its tile, else below it; a row of tiles too small
+// for that (a broadcast frame's 6-px tiles) gets its labels in one line above the row, in the
+// tiles' order, each joined to its tile by a leader line (apart).
+function placeLabels(boxes, widths, h, cw, chh) {
+  const taken = boxes.map(([x1, y1, x2, y2]) => ({ x: x1, y: y1, w: x2 - x1, h: y2 - y1 }));
+  const hits = (r) => taken.some((o) => r.x < o.x + o.w && o.x < r.x + r.w && r.y < o.y + o.h && o.y < r.y + r.h);
+  const out = [];
+  for (const row of labelRows(boxes)) {
+    const mark = taken.length, mine = [];
+    let crowded = false;
+    for (const i of row) {
+      const [x1, y1, , y2] = boxes[i], w = widths[i];
+      const x = Math.min(Math.max(0, x1), Math.max(0, cw - w));
+      const above = { i, x, y: Math.max(0, y1 - h), w, h, font: LABEL_CSS_PX };
+      const below = { ...above, y: Math.min(chh - h, y2) };
+      const r = !hits(above) ? above : !hits(below) ? below : null;
+      if (!r) { crowded = true; break; }
+      taken.push(r); mine.push(r);
+    }
+    if (!crowded) { out.push(...mine); continue; }
+    taken.length = mark;
+    const order = [...row].sort((a, b) => boxes[a][0] + boxes[a][2] - boxes[b][0] - boxes[b][2]);
+    const width = order.reduce((s, i) => s + widths[i] + 2, -2);
+    const centre = order.reduce((s, i) => s + (boxes[i][0] + boxes[i][2]) / 2, 0) / order.length;
+    const top = Math.min(...order.map((i) => boxes[i][1]));
+    let x = Math.round(Math.min(Math.max(0, centre - width / 2), Math.max(0, cw - width)));
+    for (let k = 1; k <= 4; k++) {
+      const y = top - h * (k + 1);
+      if (y < 0) break;
+      let at = x;
+      const line = order.map((i) => { const r = { i, x: at, y, w: widths[i], h, font: LABEL_CSS_PX, apart: true }; at += widths[i] + 2; return r; });
+      if (!line.some(hits)) { taken.push(...line); out.push(...line); break; }
+    }
+  }
+  return out;
+}
+
+// tiles side by side (overlapping by half their height, less than a tile's width apart) are
+// one row, joined transitively (vision/annotate.py's _rows)
+function labelRows(boxes) {
+  const parent = boxes.map((_, i) => i);
+  const find = (i) => { while (parent[i] !== i) i = parent[i] = parent[parent[i]]; return i; };
+  boxes.forEach((a, i) => {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const b = boxes[j];
+      const overlap = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
+      const gap = Math.max(a[0], b[0]) - Math.min(a[2], b[2]);
+      if (overlap > 0.5 * Math.min(a[3] - a[1], b[3] - b[1]) && gap < Math.max(a[2] - a[0], b[2] - b[0]))
+        parent[find(j)] = find(i);
+    }
   });
+  const rows = new Map();
+  boxes.forEach((_, i) => { const r = find(i); if (!rows.has(r)) rows.set(r, []); rows.get(r).push(i); });
+  return [...rows.values()];
 }
 
 // canvas pixels per CSS pixel: labels and tap slack are sized for the eye and the finger
@@ -440,6 +501,9 @@ function unreadField() {
 }
 
 // ---- server ----
+// /api/score's codes for a photo it cannot read at all
+const UNREADABLE_PHOTO = new Set(["not_an_image", "empty_file", "too_many_pixels"]);
+
 async function score() {
   if (!state.blob) return;
   if (state.pending) state.pending.abort();
@@ -461,7 +525,7 @@ async function score() {
     const resp = await send("/api/score", { body, signal: ctl.signal });
     answer = await resp.json();
     if (!resp.ok) throw Object.assign(new Error(answer.error || `server answered ${resp.status}`),
-      { status: resp.status });
+      { status: resp.status, code: answer.code });
   } catch (e) {
     if (e.name === "AbortError") return;
     // a hand the scorer refuses as a win (its context makes a fifth copy with the tile it
@@ -477,6 +541,9 @@ async function score() {
       state.data = null;
       clearResult();
       draw();
+      // the server could not read the photo (a truncated JPEG the browser drew in part): no
+      // picture under "Tap a tile to correct it", only the error
+      if (UNREADABLE_PHOTO.has(e.code)) $("canvas-wrap").hidden = true;
       setStatus(`Could not score: ${e.message}`, true);
     }
     return;
