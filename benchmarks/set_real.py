@@ -7,7 +7,7 @@ MIT; see benchmarks/classifier_real.py) are split at random, ``--splits`` times:
 crops of each kind become a profile's references (as ``tilescope set learn`` or ``--learn``
 would keep them; the crops are never trained on), the rest are read by the reader's classifier
 (its four turns and contrast views, as in a photo) without and with that profile
-(:func:`vision.tileset.combine`). Printed: top-1 accuracy of both on the same crops, per split
+(:func:`vision.tileset.combine` under the profile's calibration, decided from its references). Printed: top-1 accuracy of both on the same crops, per split
 and overall, and the crops each way turned right and wrong.
 """
 from __future__ import annotations
@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
             img = images[i]
             box = np.array([[0, 0, img.shape[1], img.shape[0]]], np.float64)
             likeness.append(with_set._classify(img, box)[1][0])
-        fused = combine(probs[queries], np.array(likeness))[0]
+        fused = combine(probs[queries], np.array(likeness), with_set.tileset.calibration)[0]
         before = probs[queries].argmax(1) == truth[queries]
         after = fused.argmax(1) == truth[queries]
         totals += [before.sum(), after.sum()]
