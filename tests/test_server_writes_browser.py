@@ -244,3 +244,25 @@ def test_the_servers_own_pages_still_write(servers, browser):
     assert status == 200
     assert s["ledger_file"].read_text() != ledger_before
     assert '"Dan"' in s["ledger_file"].read_text().splitlines()[-1]
+
+
+@pytest.mark.parametrize("page", ["/", "/table"])
+def test_a_phone_opening_the_pairing_link_is_paired_and_the_code_leaves_the_address(
+        tmp_path, monkeypatch, browser, page):
+    # the QR code printed by serve on a network opens PAGE?pair=CODE
+    from vision.routes.origin import Pairing
+    from vision.server import create_app
+
+    monkeypatch.setenv("TILESCOPE_DATA", str(tmp_path))
+    browser.delete_all_cookies()
+    with serve(create_app(reader=object(), pairing=Pairing("246810"))) as url:
+        browser.get(f"{url}{page}?pair=246810")
+        WebDriverWait(browser, 15).until(lambda d: d.get_cookie("tilescope_pair"),
+                                         message="the page did not pair by itself")
+        assert "pair=" not in browser.current_url
+        status = browser.execute_async_script(
+            """const done = arguments[0];
+            fetch("/api/games", { method: "POST", headers: { "Content-Type": "application/json" },
+                                  body: JSON.stringify({ players: ["Ann", "Bob", "Cai", "Dan"] }) })
+              .then((r) => done(r.status), (e) => done(String(e)));""")
+        assert status == 200

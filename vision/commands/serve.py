@@ -126,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
                     timeout_s=args.timeout, workers=args.workers, queue_length=args.queue,
                     queue_wait_s=args.queue_wait, max_body_bytes=int(args.max_body_kb * 1024),
                     body_timeout_s=args.body_timeout)
-    from vision.routes.origin import Pairing, is_loopback, known_hosts
+    from vision.routes.origin import Pairing, is_loopback, known_hosts, pairing_words
 
     # reachable from the network: changes need the pairing code printed below
     pairing = None if is_loopback(args.host) else Pairing()
@@ -145,6 +145,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"tilescope: pairing code {pairing.code}: a phone's page asks for it once, "
               "before its first change to a set or a game (scripts send it as the header "
               "X-Tilescope-Pairing)", file=sys.stderr)
+        print(pairing_words(pairing, args.host, args.port), end="", file=sys.stderr, flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
                 access_log=args.log_level != "warning", http=_h11_with_header_timeout(),
                 timeout_graceful_shutdown=SHUTDOWN_WAIT_S)
@@ -173,13 +174,10 @@ def _lan_hint(host: str, port: int) -> str:
     """For a server bound to every address: the address phones on the network open."""
     if host not in ("0.0.0.0", "::"):
         return ""
-    import socket
+    from vision.routes.origin import lan_address
 
-    try:    # a UDP "connect" sends nothing; it asks which local address would be used
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("192.0.2.1", 9))
-            address = probe.getsockname()[0]
-    except OSError:
+    address = lan_address()
+    if address is None:
         return "; phones open http://THIS-MACHINE'S-ADDRESS:%d/" % port
     return f"; phones on this network open http://{address}:{port}/"
 
