@@ -126,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
                     timeout_s=args.timeout, workers=args.workers, queue_length=args.queue,
                     queue_wait_s=args.queue_wait, max_body_bytes=int(args.max_body_kb * 1024),
                     body_timeout_s=args.body_timeout)
-    from vision.routes.origin import Pairing, is_loopback, known_hosts, pairing_words
+    from vision.routes.origin import Pairing, is_loopback, known_hosts
 
     # reachable from the network: changes need the pairing code printed below
     pairing = None if is_loopback(args.host) else Pairing()
@@ -142,10 +142,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"tilescope: serving on http://{args.host}:{args.port}/ (API docs at /docs)"
           f"{_lan_hint(args.host, args.port)}", file=sys.stderr)
     if pairing is not None:
-        print(f"tilescope: pairing code {pairing.code}: a phone's page asks for it once, "
-              "before its first change to a set or a game (scripts send it as the header "
-              "X-Tilescope-Pairing)", file=sys.stderr)
-        print(pairing_words(pairing, args.host, args.port), end="", file=sys.stderr, flush=True)
+        _print_pairing(pairing, args.host, args.port)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
                 access_log=args.log_level != "warning", http=_h11_with_header_timeout(),
                 timeout_graceful_shutdown=SHUTDOWN_WAIT_S)
@@ -168,6 +165,16 @@ def _argument_problem(args: argparse.Namespace) -> str | None:
 
 SHUTDOWN_WAIT_S = 10        # Ctrl-C/SIGTERM waits this long for requests in flight, then stops
 HEADER_TIMEOUT_S = 30       # a new connection must send its request line and headers within this
+
+
+def _print_pairing(pairing, host: str, port: int) -> None:
+    """The pairing code, then the page's link with it and the link's QR code."""
+    from vision.routes.origin import pairing_words
+
+    print(f"tilescope: pairing code {pairing.code}: a phone's page asks for it once, "
+          "before its first change to a set or a game (scripts send it as the header "
+          "X-Tilescope-Pairing)", file=sys.stderr)
+    print(pairing_words(pairing, host, port), end="", file=sys.stderr, flush=True)
 
 
 def _lan_hint(host: str, port: int) -> str:
