@@ -230,3 +230,47 @@ def test_serve_on_the_network_prints_the_pairing_code_and_its_qr_code(monkeypatc
     link = [line for line in err.splitlines() if "?pair=654321" in line]
     assert link and link[0].endswith(f":{port}/?pair=654321")
     assert "▀" in err and "▄" in err                    # the QR code beside it
+
+
+def test_a_lone_surrogate_in_a_game_is_refused_not_a_500(games):
+    # {"player": "\ud800"} is valid JSON but no text: writing the game's line (or the error
+    # quoting it) raised UnicodeEncodeError, answered 500
+    c, gid, path = games
+    before = path.read_text()
+    r = c.post(f"/api/games/{gid}/events", content=b'{"type": "riichi", "player": "\\ud800"}',
+               headers={"Content-Type": "application/json"})
+    assert r.status_code == 400 and r.json()["code"] == "bad_json", r.text
+    assert "lone surrogate" in r.json()["error"]
+    r = c.post("/api/games", content=b'{"players": ["Ann", "Bob", "Cai", "\\udc00"]}',
+               headers={"Content-Type": "application/json"})
+    assert r.status_code == 400 and r.json()["code"] == "bad_json"
+    assert path.read_text() == before
+    r = c.post(f"/api/games/{gid}/events", content=b'{"type": "riichi", "player": "\\ud83d\\ude00"}',
+               headers={"Content-Type": "application/json"})     # a pair is one character: 😀
+    assert r.status_code == 422 and "😀" in r.json()["error"]
+
+
+def test_an_error_quoting_a_lone_surrogate_is_still_answered():
+    from vision.routes.errors import ErrorResponse
+
+    body = ErrorResponse({"error": "no player '\ud800'", "code": "x"}).body
+    assert json.loads(body) == {"error": "no player '\ud800'", "code": "x"}
+
+
+def test_odd_pairing_codes_cookies_and_bodies_are_wrong_codes_not_500s(tmp_path, monkeypatch):
+    # compare_digest raised TypeError on a str that is not ASCII (a code "é", a header or a
+    # cookie of other bytes), json a RecursionError on a deep body: each answered 500
+    from vision.routes.origin import Pairing
+
+    monkeypatch.setenv("TILESCOPE_DATA", str(tmp_path))
+    c = TestClient(create_app(reader=object(), pairing=Pairing("123456")),
+                   raise_server_exceptions=False)
+    for body in ('{"code": "é"}', '{"code": "\\ud800"}', '{"code": 123456}', '["x"]', "[" * 5000,
+                 b"\xff\xfe"):
+        r = c.post("/api/pair", content=body, headers={"Content-Type": "application/json"})
+        assert r.status_code == 403 and r.json()["code"] == "wrong_code", (body, r.text)
+    for header in (("X-Tilescope-Pairing", "é".encode()), ("Cookie", "tilescope_pair=é".encode())):
+        r = c.post("/api/games", json={"players": PLAYERS}, headers=[header])
+        assert r.status_code == 401 and r.json()["code"] == "pairing_needed"
+    r = c.post("/api/games", json={"players": PLAYERS}, headers=[("X-Tilescope-Pairing", b"123456")])
+    assert r.status_code == 200

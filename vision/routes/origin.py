@@ -107,7 +107,7 @@ class Pairing:
         for part in headers.get("cookie", "").split(";"):
             name, _, value = part.strip().partition("=")
             cookies[name] = value
-        return (hmac.compare_digest(cookies.get(PAIR_COOKIE, ""), self.token)
+        return (_same(cookies.get(PAIR_COOKIE, ""), self.token)
                 or self.try_code(headers.get(PAIR_HEADER)))
 
     def try_code(self, code: str | None) -> bool:
@@ -118,23 +118,29 @@ class Pairing:
         self._wrong = [t for t in self._wrong if now - t < self.WINDOW_S]
         if len(self._wrong) >= self.MAX_WRONG:
             return False
-        if hmac.compare_digest(str(code).strip(), self.code):
+        if _same(str(code).strip(), self.code):
             return True
         self._wrong.append(now)
         return False
 
 
+def _same(given: str, secret: str) -> bool:
+    """``given`` is ``secret``, compared in constant time; any text (``compare_digest`` raises
+    TypeError on a str that is not ASCII: a header or cookie of other bytes, a code "é")."""
+    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"), secret.encode("utf-8"))
+
+
 async def _pair(scope, receive, send, pairing: Pairing) -> None:
     """``POST /api/pair`` ``{"code": "123456"}``: the cookie, or 403 ``wrong_code``."""
-    import json
+    from vision.jsontext import load_json
 
     body, more = b"", True
     while more and len(body) <= 1024:
         message = await receive()
         body += message.get("body", b"")
         more = message.get("more_body", False)
-    try:
-        code = json.loads(body or b"{}").get("code")
+    try:        # any body: not JSON, nested thousands deep, not an object is no code
+        code = load_json(body.decode("utf-8-sig") or "{}").get("code")
     except (ValueError, AttributeError):
         code = None
     if not pairing.try_code(code if isinstance(code, str) else None):
