@@ -169,3 +169,38 @@ def test_slow_clients_hold_no_worker_slot():
                 s.close()
     assert r.status_code == 200 and r.json()["tiles"][0]["tile"] == TILE_CLASSES[7]
     assert took < 1.0
+
+
+def test_an_upload_past_the_bodies_held_is_read_to_its_end_then_told_busy():
+    # 100 concurrent 20 MB uploads: 83 saw their connection closed while they still sent
+    # (the 503 was sent and the socket shut mid-body), so a page could not send them again
+    from vision.routes.guard import BodyGuard
+
+    async def app(scope, receive, send):
+        raise AssertionError("a request past the bodies held reached the app")
+
+    async def main():
+        guard = BodyGuard(app, max_upload_bytes=10_000, timeout_s=5.0, photos=Gate(1, 4, 1.0),
+                          others=Gate(1, 4, 1.0), max_body_bytes=10_000, max_held_bytes=1000)
+        guard.held = 900                     # other requests' bodies
+        chunks = [{"type": "http.request", "body": b"x" * 100, "more_body": k < 9}
+                  for k in range(10)]
+        sent, read = [], []
+
+        async def receive():
+            read.append(chunks[len(read)])
+            return read[-1]
+
+        async def send(message):
+            sent.append((len(read), message))
+
+        scope = {"type": "http", "method": "POST", "path": "/api/score", "headers": []}
+        await guard(scope, receive, send)
+        return guard.held, sent, read
+
+    held, sent, read = asyncio.run(main())
+    assert len(read) == 10                            # the whole body was read ...
+    start = sent[0][1]
+    assert sent[0][0] == 10 and start["status"] == 503     # ... before "busy" was answered
+    assert any(k == b"retry-after" for k, _ in start["headers"])
+    assert held == 900                                # and none of it is still counted
