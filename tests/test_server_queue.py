@@ -204,3 +204,49 @@ def test_an_upload_past_the_bodies_held_is_read_to_its_end_then_told_busy():
     assert sent[0][0] == 10 and start["status"] == 503     # ... before "busy" was answered
     assert any(k == b"retry-after" for k, _ in start["headers"])
     assert held == 900                                # and none of it is still counted
+
+
+def test_an_overlay_client_that_never_reads_is_let_go_and_holds_a_bounded_line(monkeypatch):
+    # a WebSocket client of stream --overlay that stops reading: its line of messages grew
+    # without end, its handler waited for ever, and stopping the server cancelled it with a
+    # traceback
+    from vision import overlay
+    from vision.overlay import OverlayHub, OverlayServer
+
+    monkeypatch.setattr(overlay, "SEND_WAIT_S", 0.5, raising=False)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    hub = OverlayHub()
+    server = OverlayServer(hub, port)
+    server.start()
+    stalled = socket.create_connection(("127.0.0.1", port))
+    stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    try:
+        stalled.sendall(f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                        "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                        "Sec-WebSocket-Version: 13\r\n\r\n".encode())
+        _wait_for(lambda: hub.client_count == 1)
+        assert hub.client_count == 1
+        queue = next(iter(hub._clients))[1]
+        deadline, longest = time.monotonic() + 20, 0
+        while hub.client_count and time.monotonic() < deadline:    # until the buffers fill
+            for k in range(50):
+                hub.publish({"type": "hand", "frame": k, "hand": "x" * 100_000})
+            time.sleep(0.02)
+            longest = max(longest, queue.qsize())
+        assert longest <= overlay.QUEUE_MAX                # the oldest dropped
+        assert hub.client_count == 0                       # let go once a send waited 0.5 s
+    finally:
+        stalled.close()
+        server.stop()
+    assert not server.thread.is_alive()
+
+
+def test_the_overlay_line_keeps_the_newest_messages():
+    from vision.overlay import _offer
+
+    q = asyncio.Queue(3)
+    for k in range(5):
+        _offer(q, k)
+    assert [q.get_nowait() for _ in range(3)] == [2, 3, 4]
