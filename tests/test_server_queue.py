@@ -169,3 +169,84 @@ def test_slow_clients_hold_no_worker_slot():
                 s.close()
     assert r.status_code == 200 and r.json()["tiles"][0]["tile"] == TILE_CLASSES[7]
     assert took < 1.0
+
+
+def test_an_upload_past_the_bodies_held_is_read_to_its_end_then_told_busy():
+    # 100 concurrent 20 MB uploads: 83 saw their connection closed while they still sent
+    # (the 503 was sent and the socket shut mid-body), so a page could not send them again
+    from vision.routes.guard import BodyGuard
+
+    async def app(scope, receive, send):
+        raise AssertionError("a request past the bodies held reached the app")
+
+    async def main():
+        guard = BodyGuard(app, max_upload_bytes=10_000, timeout_s=5.0, photos=Gate(1, 4, 1.0),
+                          others=Gate(1, 4, 1.0), max_body_bytes=10_000, max_held_bytes=1000)
+        guard.held = 900                     # other requests' bodies
+        chunks = [{"type": "http.request", "body": b"x" * 100, "more_body": k < 9}
+                  for k in range(10)]
+        sent, read = [], []
+
+        async def receive():
+            read.append(chunks[len(read)])
+            return read[-1]
+
+        async def send(message):
+            sent.append((len(read), message))
+
+        scope = {"type": "http", "method": "POST", "path": "/api/score", "headers": []}
+        await guard(scope, receive, send)
+        return guard.held, sent, read
+
+    held, sent, read = asyncio.run(main())
+    assert len(read) == 10                            # the whole body was read ...
+    start = sent[0][1]
+    assert sent[0][0] == 10 and start["status"] == 503     # ... before "busy" was answered
+    assert any(k == b"retry-after" for k, _ in start["headers"])
+    assert held == 900                                # and none of it is still counted
+
+
+def test_an_overlay_client_that_never_reads_is_let_go_and_holds_a_bounded_line(monkeypatch):
+    # a WebSocket client of stream --overlay that stops reading: its line of messages grew
+    # without end, its handler waited for ever, and stopping the server cancelled it with a
+    # traceback
+    from vision import overlay
+    from vision.overlay import OverlayHub, OverlayServer
+
+    monkeypatch.setattr(overlay, "SEND_WAIT_S", 0.5, raising=False)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    hub = OverlayHub()
+    server = OverlayServer(hub, port)
+    server.start()
+    stalled = socket.create_connection(("127.0.0.1", port))
+    stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    try:
+        stalled.sendall(f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                        "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                        "Sec-WebSocket-Version: 13\r\n\r\n".encode())
+        _wait_for(lambda: hub.client_count == 1)
+        assert hub.client_count == 1
+        queue = next(iter(hub._clients))[1]
+        deadline, longest = time.monotonic() + 20, 0
+        while hub.client_count and time.monotonic() < deadline:    # until the buffers fill
+            for k in range(50):
+                hub.publish({"type": "hand", "frame": k, "hand": "x" * 100_000})
+            time.sleep(0.02)
+            longest = max(longest, queue.qsize())
+        assert longest <= overlay.QUEUE_MAX                # the oldest dropped
+        assert hub.client_count == 0                       # let go once a send waited 0.5 s
+    finally:
+        stalled.close()
+        server.stop()
+    assert not server.thread.is_alive()
+
+
+def test_the_overlay_line_keeps_the_newest_messages():
+    from vision.overlay import _offer
+
+    q = asyncio.Queue(3)
+    for k in range(5):
+        _offer(q, k)
+    assert [q.get_nowait() for _ in range(3)] == [2, 3, 4]

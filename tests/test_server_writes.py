@@ -176,3 +176,101 @@ def test_a_network_overlay_pairs_its_control_page_and_not_its_overlay():
     r = c.post("/api/control/hand", json={"win": "tsumo"},
                headers={"X-Tilescope-Pairing": server.pairing.code})
     assert r.status_code == 200
+
+
+def _printed_matrix(block: str) -> list[list[bool]]:
+    """The modules (True: dark) drawn by ``qr_text``: half blocks, two rows a character, dark
+    modules blank (for a dark terminal)."""
+    halves = {"█": (False, False), "▀": (False, True), "▄": (True, False), "\xa0": (True, True),
+              " ": (True, True)}
+    rows = []
+    for line in block.splitlines():
+        pairs = [halves[ch] for ch in line]
+        rows += [[top for top, _ in pairs], [bottom for _, bottom in pairs]]
+    return rows
+
+
+def test_the_pairing_link_is_printed_with_a_qr_code_of_it():
+    # the issue asked for "a QR code of the URL with it"; only the code was printed
+    qrcode = pytest.importorskip("qrcode")
+    from vision.routes.origin import Pairing, pairing_link, pairing_words
+
+    words = pairing_words(Pairing("123456"), "192.168.1.20", 8000)
+    first, block = words.split("\n", 1)
+    assert first.endswith("http://192.168.1.20:8000/?pair=123456")
+    qr = qrcode.QRCode(border=4, error_correction=qrcode.constants.ERROR_CORRECT_L)
+    qr.add_data("http://192.168.1.20:8000/?pair=123456")
+    matrix = qr.get_matrix()
+    printed = _printed_matrix(block)
+    assert printed[:len(matrix)] == matrix           # the QR code of that very link
+    assert pairing_link("0.0.0.0", 8765, "000042", "/control").endswith(":8765/control?pair=000042")
+    assert pairing_link("fe80::1", 80, "1") == "http://[fe80::1]:80/?pair=1"
+
+
+def test_serve_on_the_network_prints_the_pairing_code_and_its_qr_code(monkeypatch, capsys):
+    pytest.importorskip("qrcode")
+    import socket
+
+    import uvicorn
+
+    from vision.cli import main
+    from vision.routes import origin
+
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)
+    monkeypatch.setattr(origin.Pairing, "__init__",
+                        lambda self, code=None: (setattr(self, "code", "654321"),
+                                                 setattr(self, "token", "t"),
+                                                 setattr(self, "_wrong", [])) and None)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    assert main(["serve", "--host", "0.0.0.0", "--port", str(port)]) == 0
+    err = capsys.readouterr().err
+    assert "pairing code 654321" in err
+    link = [line for line in err.splitlines() if "?pair=654321" in line]
+    assert link and link[0].endswith(f":{port}/?pair=654321")
+    assert "▀" in err and "▄" in err                    # the QR code beside it
+
+
+def test_a_lone_surrogate_in_a_game_is_refused_not_a_500(games):
+    # {"player": "\ud800"} is valid JSON but no text: writing the game's line (or the error
+    # quoting it) raised UnicodeEncodeError, answered 500
+    c, gid, path = games
+    before = path.read_text()
+    r = c.post(f"/api/games/{gid}/events", content=b'{"type": "riichi", "player": "\\ud800"}',
+               headers={"Content-Type": "application/json"})
+    assert r.status_code == 400 and r.json()["code"] == "bad_json", r.text
+    assert "lone surrogate" in r.json()["error"]
+    r = c.post("/api/games", content=b'{"players": ["Ann", "Bob", "Cai", "\\udc00"]}',
+               headers={"Content-Type": "application/json"})
+    assert r.status_code == 400 and r.json()["code"] == "bad_json"
+    assert path.read_text() == before
+    r = c.post(f"/api/games/{gid}/events", content=b'{"type": "riichi", "player": "\\ud83d\\ude00"}',
+               headers={"Content-Type": "application/json"})     # a pair is one character: 😀
+    assert r.status_code == 422 and "😀" in r.json()["error"]
+
+
+def test_an_error_quoting_a_lone_surrogate_is_still_answered():
+    from vision.routes.errors import ErrorResponse
+
+    body = ErrorResponse({"error": "no player '\ud800'", "code": "x"}).body
+    assert json.loads(body) == {"error": "no player '\ud800'", "code": "x"}
+
+
+def test_odd_pairing_codes_cookies_and_bodies_are_wrong_codes_not_500s(tmp_path, monkeypatch):
+    # compare_digest raised TypeError on a str that is not ASCII (a code "é", a header or a
+    # cookie of other bytes), json a RecursionError on a deep body: each answered 500
+    from vision.routes.origin import Pairing
+
+    monkeypatch.setenv("TILESCOPE_DATA", str(tmp_path))
+    c = TestClient(create_app(reader=object(), pairing=Pairing("123456")),
+                   raise_server_exceptions=False)
+    for body in ('{"code": "é"}', '{"code": "\\ud800"}', '{"code": 123456}', '["x"]', "[" * 5000,
+                 b"\xff\xfe"):
+        r = c.post("/api/pair", content=body, headers={"Content-Type": "application/json"})
+        assert r.status_code == 403 and r.json()["code"] == "wrong_code", (body, r.text)
+    for header in (("X-Tilescope-Pairing", "é".encode()), ("Cookie", "tilescope_pair=é".encode())):
+        r = c.post("/api/games", json={"players": PLAYERS}, headers=[header])
+        assert r.status_code == 401 and r.json()["code"] == "pairing_needed"
+    r = c.post("/api/games", json={"players": PLAYERS}, headers=[("X-Tilescope-Pairing", b"123456")])
+    assert r.status_code == 200

@@ -26,6 +26,25 @@ def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict:
     return out
 
 
+def _no_lone_surrogate(value: Any) -> None:
+    # "\ud800" alone is valid JSON but no text: Python reads it into a str that cannot be
+    # written as UTF-8 (a game file's line, an answer), so it is refused as it is read
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, dict):
+            todo.extend(item.keys())
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+        elif isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise _Refused(f"\\u{ord(item[exc.start]):04x} alone is no character (a lone "
+                               "surrogate)") from None
+
+
 def load_json(text: str) -> Any:
     """The value of JSON ``text``. Raises ValueError whose message is the reason it is not
     JSON (``Expecting value at column 9``), an object names a key twice, or it cannot be
@@ -34,7 +53,10 @@ def load_json(text: str) -> Any:
     if not text:
         raise ValueError("empty: no JSON value at all")
     try:
-        return json.loads(text, object_pairs_hook=_no_repeated_keys, parse_constant=_no_constant)
+        value = json.loads(text, object_pairs_hook=_no_repeated_keys, parse_constant=_no_constant)
+        if "\\u" in text:
+            _no_lone_surrogate(value)
+        return value
     except _Refused as exc:
         raise ValueError(str(exc)) from None
     except json.JSONDecodeError as exc:

@@ -24,6 +24,11 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, Response
 
 WEB_DIR = Path(__file__).with_name("web")
+# a WebSocket client that does not read (a stalled tab, a hostile client): its messages wait
+# at most QUEUE_MAX in line (the oldest dropped: each is the whole state), and a message it
+# has not taken within SEND_WAIT_S closes its connection
+QUEUE_MAX = 32
+SEND_WAIT_S = 10.0
 
 
 def listen_problem(host: str, port: int) -> str | None:
@@ -34,6 +39,13 @@ def listen_problem(host: str, port: int) -> str | None:
             return None
     except OSError as exc:
         return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+
+
+def _offer(queue: asyncio.Queue, message) -> None:
+    """``message`` into a client's line, the oldest waiting dropped when it is full."""
+    if queue.full():
+        queue.get_nowait()
+    queue.put_nowait(message)
 
 
 class OverlayHub:
@@ -55,13 +67,13 @@ class OverlayHub:
             clients = list(self._clients)
         for loop, queue in clients:
             try:
-                loop.call_soon_threadsafe(queue.put_nowait, message)
+                loop.call_soon_threadsafe(_offer, queue, message)
             except RuntimeError:  # that client's loop has closed
                 pass
 
     def subscribe(self) -> asyncio.Queue:
         """A queue for the calling event loop, primed with the current hand."""
-        queue: asyncio.Queue = asyncio.Queue()
+        queue: asyncio.Queue = asyncio.Queue(QUEUE_MAX)
         with self._lock:
             queue.put_nowait(self.current)
             if self.table is not None:
@@ -76,7 +88,7 @@ class OverlayHub:
             clients = list(self._clients)
         for loop, queue in clients:
             try:
-                loop.call_soon_threadsafe(queue.put_nowait, None)
+                loop.call_soon_threadsafe(_offer, queue, None)
             except RuntimeError:
                 pass
 
@@ -136,9 +148,11 @@ def create_overlay_app(hub: OverlayHub, control=None, allowed_hosts=None, pairin
                 if message is None:             # OverlayHub.close: the server is stopping
                     await websocket.close()
                     break
-                await websocket.send_json(message)
-        except (WebSocketDisconnect, RuntimeError):
-            pass
+                await asyncio.wait_for(websocket.send_json(message), SEND_WAIT_S)
+        except (WebSocketDisconnect, RuntimeError, asyncio.TimeoutError):
+            pass        # gone, or not reading: its connection is closed as the handler ends
+        except asyncio.CancelledError:
+            pass        # the server stopping while a send waits on a client that never reads
         finally:
             hub.unsubscribe(queue)
 

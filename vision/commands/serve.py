@@ -142,9 +142,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"tilescope: serving on http://{args.host}:{args.port}/ (API docs at /docs and /redoc)"
           f"{_lan_hint(args.host, args.port)}", file=sys.stderr)
     if pairing is not None:
-        print(f"tilescope: pairing code {pairing.code}: a phone's page asks for it once, "
-              "before its first change to a set or a game (scripts send it as the header "
-              "X-Tilescope-Pairing)", file=sys.stderr)
+        _print_pairing(pairing, args.host, args.port)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
                 access_log=args.log_level != "warning", http=_h11_with_header_timeout(),
                 timeout_graceful_shutdown=SHUTDOWN_WAIT_S)
@@ -169,17 +167,24 @@ SHUTDOWN_WAIT_S = 10        # Ctrl-C/SIGTERM waits this long for requests in fli
 HEADER_TIMEOUT_S = 30       # a new connection must send its request line and headers within this
 
 
+def _print_pairing(pairing, host: str, port: int) -> None:
+    """The pairing code, then the page's link with it and the link's QR code."""
+    from vision.routes.origin import pairing_words
+
+    print(f"tilescope: pairing code {pairing.code}: a phone's page asks for it once, "
+          "before its first change to a set or a game (scripts send it as the header "
+          "X-Tilescope-Pairing)", file=sys.stderr)
+    print(pairing_words(pairing, host, port), end="", file=sys.stderr, flush=True)
+
+
 def _lan_hint(host: str, port: int) -> str:
     """For a server bound to every address: the address phones on the network open."""
     if host not in ("0.0.0.0", "::"):
         return ""
-    import socket
+    from vision.routes.origin import lan_address
 
-    try:    # a UDP "connect" sends nothing; it asks which local address would be used
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("192.0.2.1", 9))
-            address = probe.getsockname()[0]
-    except OSError:
+    address = lan_address()
+    if address is None:
         return "; phones open http://THIS-MACHINE'S-ADDRESS:%d/" % port
     return f"; phones on this network open http://{address}:{port}/"
 

@@ -279,8 +279,12 @@ def _overlay(args, context, ledger):
     print(f"tilescope: overlay at http://{args.host}:{args.overlay}/ (OBS browser source), "
           f"control page at http://{args.host}:{args.overlay}/control", file=sys.stderr)
     if server.pairing is not None:
+        from vision.routes.origin import pairing_words
+
         print(f"tilescope: pairing code {server.pairing.code}: the control page asks for it "
               "once (the overlay page needs none)", file=sys.stderr)
+        print(pairing_words(server.pairing, args.host, args.overlay, "/control"), end="",
+              file=sys.stderr, flush=True)
     return hub, control, server
 
 

@@ -15,6 +15,17 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 JSON_PATHS = ("/api/hand", "/api/check")
 
 
+class ErrorResponse(JSONResponse):
+    """An error answer: a message quoting what the client sent (a lone surrogate of a JSON
+    ``"\\ud800"`` included) is still sent, not a second error while answering the first."""
+
+    def render(self, content) -> bytes:
+        import json
+
+        return json.dumps(content, ensure_ascii=False, allow_nan=False,
+                          separators=(",", ":")).encode("utf-8", "backslashreplace")
+
+
 class ApiError(Exception):
     """An error the API reports as ``{"error": message, "code": code}`` with HTTP ``status``."""
 
@@ -35,18 +46,18 @@ def install(app: FastAPI) -> None:
 
 
 async def _api_error(_: Request, exc: ApiError):
-    return JSONResponse({"error": exc.message, "code": exc.code, **exc.extra}, status_code=exc.status)
+    return ErrorResponse({"error": exc.message, "code": exc.code, **exc.extra}, status_code=exc.status)
 
 
 async def _validation_error(request: Request, exc: RequestValidationError):
     errors = exc.errors()
     if request.url.path in JSON_PATHS and "json" not in request.headers.get("content-type", ""):
-        return JSONResponse({"error": f"{request.url.path} takes a JSON body (Content-Type: "
+        return ErrorResponse({"error": f"{request.url.path} takes a JSON body (Content-Type: "
                                       "application/json), not a form or an upload; a photo "
                                       "goes to /api/score", "code": "invalid_request"},
                             status_code=422)
     if any(e.get("type") == "json_invalid" for e in errors):
-        return JSONResponse({"error": "the request body is not valid JSON", "code": "bad_json"},
+        return ErrorResponse({"error": "the request body is not valid JSON", "code": "bad_json"},
                             status_code=400)
     parts = []
     multipart = request.headers.get("content-type", "").startswith("multipart/form-data")
@@ -67,7 +78,7 @@ async def _validation_error(request: Request, exc: RequestValidationError):
             msg = ("send the photo as a file (curl -F image=@photo.jpg, with the @), "
                    "not as text")
         parts.append(f"{where}: {msg}")
-    return JSONResponse({"error": "; ".join(parts), "code": "invalid_request"}, status_code=422)
+    return ErrorResponse({"error": "; ".join(parts), "code": "invalid_request"}, status_code=422)
 
 
 async def _form_fields(request: Request) -> list[str]:
@@ -81,7 +92,7 @@ async def _form_fields(request: Request) -> list[str]:
 
 async def _bug(_: Request, exc: Exception):
     # anything else is a bug in tilescope: still the documented error shape, not a bare 500
-    return JSONResponse({"error": f"internal error ({type(exc).__name__}): this is a bug in "
+    return ErrorResponse({"error": f"internal error ({type(exc).__name__}): this is a bug in "
                                   "tilescope; please report it with the photo or request",
                          "code": "internal"}, status_code=500)
 
@@ -90,8 +101,8 @@ async def _http_error(request: Request, exc: StarletteHTTPException):
     if exc.status_code == 400 and request.url.path in JSON_PATHS:
         # FastAPI's own parse of the body failed where json does (nesting, a number of
         # thousands of digits, bytes that are not UTF-8): the documented code
-        return JSONResponse({"error": "the request body is not valid JSON (not UTF-8 text, "
+        return ErrorResponse({"error": "the request body is not valid JSON (not UTF-8 text, "
                                       "nested too deep, or a number too long to read)",
                              "code": "bad_json"}, status_code=400)
-    return JSONResponse({"error": str(exc.detail), "code": f"http_{exc.status_code}"},
+    return ErrorResponse({"error": str(exc.detail), "code": f"http_{exc.status_code}"},
                         status_code=exc.status_code)

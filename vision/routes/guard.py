@@ -22,7 +22,8 @@ class BodyGuard:
        (413 past them, whether or not the client declared a Content-Length: a chunked body is
        counted as it arrives), within ``timeout_s`` seconds (408: an upload that stalled, or
        one sent a byte at a time, does not hold its connection for ever), and while the
-       bodies held by all requests stay within ``max_held_bytes`` (else 503 ``busy``).
+       bodies held by all requests stay within ``max_held_bytes`` (else its rest is read and
+       dropped, then 503 ``busy``: the client sees the answer, not a closed connection).
     2. Then the request waits in line: ``photos`` (a :class:`.queue.Gate` of the photo
        workers) for a photo route, ``others`` for any other POST; the line full or the wait
        over is 503 ``busy`` with ``Retry-After``.
@@ -83,12 +84,34 @@ class BodyGuard:
             if held[0] > limit:
                 return await send_error(send, 413, "file_too_large", self._too_large(limit))
             if self.held > self.max_held_bytes:
+                # the rest of the body is read and dropped before "busy" is answered: a
+                # client (a browser above all) still sending would see the connection
+                # closed, not the answer and its Retry-After, and could not send it again
+                self.held -= held[0]
+                held[0] = 0
+                chunks.clear()
+                if not await self._drop_rest(receive, message, deadline):
+                    return None
                 return await send_error(send, 503, "busy", "the server is busy: it holds as many "
                                         "uploads as it has room for; send it again in a few "
                                         "seconds", self.photos.retry_after())
             chunks.append(chunk)
             if not message.get("more_body", False):
                 return b"".join(chunks)
+
+    @staticmethod
+    async def _drop_rest(receive, message, deadline: float) -> bool:
+        """Read the rest of a body, keeping none of it, until it ends or ``deadline`` passes;
+        False if the client left."""
+        loop = asyncio.get_running_loop()
+        while message.get("more_body", False):
+            try:
+                message = await asyncio.wait_for(receive(), max(deadline - loop.time(), 0.001))
+            except asyncio.TimeoutError:
+                return True
+            if message["type"] == "http.disconnect":
+                return False
+        return True
 
     def _too_large(self, limit: int) -> str:
         if limit == self.max_body_bytes:

@@ -53,12 +53,9 @@ def known_hosts(host: str, extra: tuple[str, ...] = ()) -> list[str]:
             names += [info[4][0] for info in socket.getaddrinfo(machine, None)]
         except OSError:
             pass
-        try:    # the address a LAN route leaves by (a UDP "connect" sends nothing)
-            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-                probe.connect(("192.0.2.1", 9))
-                names.append(probe.getsockname()[0])
-        except OSError:
-            pass
+        address = lan_address()        # the address a LAN route leaves by
+        if address:
+            names.append(address)
     else:
         names.append(host)
     names += [f"[{n}]" for n in names if ":" in n and not n.startswith("[")]
@@ -110,7 +107,7 @@ class Pairing:
         for part in headers.get("cookie", "").split(";"):
             name, _, value = part.strip().partition("=")
             cookies[name] = value
-        return (hmac.compare_digest(cookies.get(PAIR_COOKIE, ""), self.token)
+        return (_same(cookies.get(PAIR_COOKIE, ""), self.token)
                 or self.try_code(headers.get(PAIR_HEADER)))
 
     def try_code(self, code: str | None) -> bool:
@@ -121,23 +118,29 @@ class Pairing:
         self._wrong = [t for t in self._wrong if now - t < self.WINDOW_S]
         if len(self._wrong) >= self.MAX_WRONG:
             return False
-        if hmac.compare_digest(str(code).strip(), self.code):
+        if _same(str(code).strip(), self.code):
             return True
         self._wrong.append(now)
         return False
 
 
+def _same(given: str, secret: str) -> bool:
+    """``given`` is ``secret``, compared in constant time; any text (``compare_digest`` raises
+    TypeError on a str that is not ASCII: a header or cookie of other bytes, a code "é")."""
+    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"), secret.encode("utf-8"))
+
+
 async def _pair(scope, receive, send, pairing: Pairing) -> None:
     """``POST /api/pair`` ``{"code": "123456"}``: the cookie, or 403 ``wrong_code``."""
-    import json
+    from vision.jsontext import load_json
 
     body, more = b"", True
     while more and len(body) <= 1024:
         message = await receive()
         body += message.get("body", b"")
         more = message.get("more_body", False)
-    try:
-        code = json.loads(body or b"{}").get("code")
+    try:        # any body: not JSON, nested thousands deep, not an object is no code
+        code = load_json(body.decode("utf-8-sig") or "{}").get("code")
     except (ValueError, AttributeError):
         code = None
     if not pairing.try_code(code if isinstance(code, str) else None):
@@ -183,6 +186,59 @@ class WriteGuard:
                                     "enter the pairing code shown where tilescope runs (asked "
                                     "once per phone)")
         return await self.app(scope, receive, send)
+
+
+def lan_address() -> str | None:
+    """The address this machine's LAN route leaves by (a UDP "connect" sends nothing); None
+    when there is no route."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))
+            return probe.getsockname()[0]
+    except OSError:
+        return None
+
+
+def pairing_link(host: str, port: int, code: str, path: str = "/") -> str | None:
+    """The page's address with the pairing code (``?pair=CODE``: the page pairs by itself)
+    as a phone on the network opens it; None when this machine's address is not known."""
+    if host in ("0.0.0.0", "::", ""):
+        host = lan_address()
+        if host is None:
+            return None
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"
+    return f"http://{host}:{port}{path}?pair={code}"
+
+
+def qr_text(text: str) -> str | None:
+    """``text`` as a QR code drawn with half blocks (two modules a character, for a dark
+    terminal: dark modules are blanks), its quiet zone included; None without the ``qrcode``
+    package (the ``serve`` extra)."""
+    try:
+        import qrcode
+    except ImportError:
+        return None
+    import io
+
+    qr = qrcode.QRCode(border=4, error_correction=qrcode.constants.ERROR_CORRECT_L)
+    qr.add_data(text)
+    out = io.StringIO()
+    qr.print_ascii(out=out, invert=True)
+    return out.getvalue()
+
+
+def pairing_words(pairing: Pairing, host: str, port: int, path: str = "/") -> str:
+    """What ``serve`` and ``stream --overlay`` print under the pairing code: the page's
+    link with the code and its QR code (a phone's camera opens it, paired)."""
+    link = pairing_link(host, port, pairing.code, path)
+    if link is None:
+        return ""
+    qr = qr_text(link)
+    if qr is None:
+        return (f"tilescope: or open {link} (paired at once; pip install 'tilescope[serve]' "
+                "prints its QR code here)\n")
+    return f"tilescope: or scan this QR code with the phone's camera: {link}\n{qr}"
 
 
 def is_loopback(host: str) -> bool:

@@ -660,16 +660,32 @@ function inPageWords(text) {
 async function pair() {
   const code = window.prompt("Pairing code (shown where tilescope runs):");
   if (!code) return false;
+  return sendPairing(code);
+}
+
+async function sendPairing(code) {
   const r = await fetch("/api/pair", { method: "POST", headers: { "Content-Type": "application/json" },
                                         body: JSON.stringify({ code: code.trim() }) });
   return r.ok;
 }
+
+// ?pair=CODE (the QR code printed where tilescope runs): this phone is paired as the page
+// opens, and the code is taken out of the address (not kept in its history or shared on)
+const pairedByLink = (async () => {
+  const url = new URL(window.location.href);
+  const code = url.searchParams.get("pair");
+  if (code === null) return false;
+  url.searchParams.delete("pair");
+  window.history.replaceState(null, "", url.pathname + url.search + url.hash);
+  return sendPairing(code).catch(() => false);
+})();
 
 // A POST; a 503 "busy" (the server's line of photos is full, or this one waited too long in
 // it) is sent again by itself after the Retry-After the server names, and the status line says
 // so, up to BUSY_TRIES times; the last answer is returned as it came.
 const BUSY_TRIES = 8;
 async function send(path, init) {
+  await pairedByLink;
   for (let attempt = 1; ; attempt++) {
     const resp = await fetch(path, { method: "POST", ...init });
     if (resp.status === 401 && attempt < BUSY_TRIES) {
