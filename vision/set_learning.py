@@ -187,9 +187,10 @@ def learn_sheet(reader, image_bgr: np.ndarray, kinds: list[str], *, into: TileSe
         base = reader.with_set(base).tileset          # embedded anew by this classifier
     base = TileSet(base.name, base.kinds, base.crops, base.embeddings, reader.model_id, base.sources)
     sources = [f"{source} #{i + 1}" for i in range(len(kinds))]
-    learned = calibrated(reader, base.added(kinds, crops, reader.embed(crops), sources))
-    return Learned(learned, dets, tuple(kinds), tuple(found), tuple(swapped(found)),
-                   reader.reference_probs(learned.crops))
+    added = base.added(kinds, crops, reader.embed(crops), sources)
+    sheet_probs = reader.reference_probs(added.crops)
+    learned = replace(added, calibration=calibrate(added.kinds, sheet_probs, added.crops, added.embeddings))
+    return Learned(learned, dets, tuple(kinds), tuple(found), tuple(swapped(found)), sheet_probs)
 
 
 def learn_tile(reader, image_bgr: np.ndarray, tile: Detection, kind: str, into: TileSet,

@@ -5,12 +5,15 @@ new one it errs the same way every time (a blank haku read as a back, 1s as 2p).
 holds a few reference crops per kind of the user's own set and their ``embedding`` (the
 classifier's pooled, L2-normalised features, a second output of ``classifier.onnx``); a crop
 of that set is then named by the references it is most like, beside the classifier's own
-reading (:func:`combine`). Kinds the profile lacks keep the classifier's reading.
+reading (:func:`combine`), with a weight decided for this set when it is learned
+(:func:`calibrate`: how surely the classifier names the set's own references, how far apart
+the features hold its kinds). Kinds the profile lacks keep the classifier's reading.
 
 The profile file (``.npz``, no pickles; ``docs/sets.md``): ``meta`` (JSON text: format,
-version, name, the classifier's fingerprint, one kind and one source per reference),
-``crops`` ``(N, 48, 48, 3) uint8`` BGR as the classifier sees them (so a later model can embed
-them anew) and ``embeddings`` ``(N, D) float16`` for the classifier named in ``meta``.
+version, name, the classifier's fingerprint, one kind and one source per reference, the
+calibration), ``crops`` ``(N, 48, 48, 3) uint8`` BGR as the classifier sees them (so a later
+model can embed them anew) and ``embeddings`` ``(N, D) float16`` for the classifier named in
+``meta``.
 """
 from __future__ import annotations
 
