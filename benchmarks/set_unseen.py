@@ -11,7 +11,8 @@ on. Each set is ``--sets`` procedural Chinese-style sets (``datasets.procedural`
 as a user photographs it (``tilescope set learn``'s default tiles, a face-down tile last;
 ``--no-back``: without it) and learned with ``vision.set_learning.learn_sheet``; then
 ``--photos`` hand photos (960 px, riichi and MCR, flowers included) and ``--frames`` broadcast
-hand-camera frames (1280x720, tiles 21 px) of that same set, each read by
+hand-camera frames (1280x720, tiles 21 px) of that same set (its own back in every photo),
+each read by
 ``vision.score_photo`` without and with the profile.
 
 Printed per set and in all: tiles named right by each witness on the detector's crops that
@@ -30,6 +31,7 @@ import statistics
 import sys
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -226,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'set':<22} {'crops':>5} {'classif.':>8} {'nearest':>8} {'profile':>8}  "
           f"{'hands right: without -> with':>30}  {'s/photo':>12}")
     for make, seed in styles:
-        style = make()
+        style = replace(make(), back_share=1.0)     # one physical set: its own back in every photo
         rows, summary, ev = run_set(reader, style, args, seed)
         summaries.append(summary)
         all_rows += rows

@@ -69,6 +69,7 @@ class TileArt:
     ``front``: blank tile face (same shape) or None. ``back``: the face-down side or None.
     ``body_bgr``: typical colour of the tile body (for drawing the block's sides).
     ``synthetic_red``: True when ``0m 0p 0s`` were made by recolouring (no source art).
+    ``back_share``: the share of scenes whose tile backs are ``back`` (else a random colour).
     """
 
     name: str
@@ -78,6 +79,9 @@ class TileArt:
     back: np.ndarray | None = None
     body_bgr: tuple[int, int, int] = (230, 235, 240)
     synthetic_red: bool = False
+    # The share of scenes drawn with the style's own back (the rest get a random plain back):
+    # 0.5 for training variety; 1.0 for one physical set (benchmarks.set_unseen).
+    back_share: float = 0.5
     _cache: dict = field(default_factory=dict, repr=False)
 
     @property

@@ -288,7 +288,7 @@ class _Textures:
         self.val = float(rng.uniform(0.85, 1.08)) if jitter else 1.0
         self.ink = int(rng.choice([-1, 0, 0, 1])) if jitter else 0   # line weight: thin/keep/thick
         self.cache: dict[tuple[str, int], np.ndarray] = {}
-        if style.back is not None and rng.random() < 0.5:
+        if style.back is not None and rng.random() < style.back_share:
             self.back_src = style.back
         else:
             colour = np.array(_BACK_COLOURS[int(rng.integers(len(_BACK_COLOURS)))], float)

@@ -404,7 +404,8 @@ def combine(probs: np.ndarray, likeness: np.ndarray, calibration: Calibration | 
     A kind the profile lacks counts as UNHELD_GAP less alike than the most alike kind, or
     UNLIKE_SET when that is more (a flower against a sheet of suits); a back the profile lacks
     counts as alike as the most alike kind (the classifier tells a back) unless
-    ``haku_not_back`` and the crop is most like the haku. A five and its red five are one kind
+    ``haku_not_back`` and the crop is most like the haku; a back the profile holds counts as
+    no less alike than a kind it lacks. A five and its red five are one kind
     to the set: the classifier's colour says which. ``decided`` marks the crops whose most
     alike kind stands out from the next by DECIDES."""
     if len(likeness) == 0:
@@ -421,6 +422,8 @@ def combine(probs: np.ndarray, likeness: np.ndarray, calibration: Calibration | 
     if not held[BACK]:
         haku = nearest == CLASS_INDEX["5z"]
         alike[:, BACK] = np.where(haku & cal.haku_not_back, alike[:, BACK], np.maximum(best, UNLIKE_SET))
+    else:    # a back unlike the one learned (a set with two back colours) counts as one not held
+        alike[:, BACK] = np.maximum(alike[:, BACK], best - UNHELD_GAP)
     weight = cal.kind_weights()[nearest]
     top2 = np.sort(own, axis=1)[:, -2:]
     decided = (top2[:, 1] - top2[:, 0]) >= DECIDES
