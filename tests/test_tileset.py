@@ -351,7 +351,8 @@ def test_set_show_list_and_the_contact_sheet(tmp_path, capsys):
     assert main(["set", "show", "club", "--out", str(tmp_path / "sheet.png")]) == 0
     out = capsys.readouterr().out
     assert "38 references of 38 kinds" in out
-    assert "this set: the classifier leads, the references help" in out     # riichi-regular: trained on
+    # riichi-regular, a training style: the classifier knows it surely (the familiar weight)
+    assert "this set: the classifier leads and the set's pictures help: the classifier knows this look" in out
     # a grid of 10 to a row: 4 rows of a 64-px crop under its 18-px name
     assert cv2.imread(str(tmp_path / "sheet.png")).shape[:2] == (4 * (64 + 18 + 4) + 4, 4 + 10 * 68)
     assert main(["set", "show", "nosuch"]) == 2

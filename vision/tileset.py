@@ -323,10 +323,15 @@ class Calibration:
 
     def words(self) -> list[str]:
         """What was decided, as ``tilescope set show`` says it."""
-        who = ("the references decide" if self.weight >= (WEIGHT_FAMILIAR + WEIGHT_UNFAMILIAR) / 2
-               else "the classifier leads, the references help")
-        out = [f"this set: {who} (the classifier gives its references' kinds {self.familiar:.2f} "
-               f"on average, its kinds stand {self.separation:.2f} apart; weight {self.weight:.0f})"]
+        knows = (f"the classifier knows this look ({self.familiar:.2f} sure of the sheet's own tiles)"
+                 if self.familiar >= FAMILIAR else
+                 f"the classifier does not know this look ({self.familiar:.2f} sure of the sheet's own tiles)")
+        distinct = (f"the set's tiles look distinct ({self.separation:.2f} apart)"
+                    if self.separation >= SEPARATE_HIGH else
+                    f"some of the set's tiles look alike ({self.separation:.2f} apart)")
+        who = ("the set's pictures decide" if self.weight >= (WEIGHT_FAMILIAR + WEIGHT_UNFAMILIAR) / 2
+               else "the classifier leads and the set's pictures help")
+        out = [f"this set: {who}: {knows}, {distinct}; weight {self.weight:.0f} (docs/sets.md)"]
         for kind, read in self.misread:
             what = "a back" if read == "back" else read
             how = "the set names it" if kind in self.overrule else "the classifier keeps its word"

@@ -18,12 +18,15 @@ The reference sheet: every kind once, in rows top to bottom, each left to right,
 plain surface, photographed from above:
   row 1  1m..9m   row 2  1p..9p   row 3  1s..9s   row 4  East South West North White Green Red
   row 5  the three red fives 0m 0p 0s, then one tile face down (back)
-which is the default --tiles "{DEFAULT_SHEET}". A sheet without the
-back still learns (name its tiles), but then the classifier alone tells a back from the haku.
-MCR sets: add the eight flowers as a sixth row, --tiles "{FLOWER_SHEET}".
-Any other tiles may be named (repeats, flowers 1f..8f, the word back for a face-down tile). Then read with --set on read, score,
-check, stream and serve. A named set lives in your user data folder (TILESCOPE_DATA
-overrides it); a file given by path is used as it is."""
+which is the default
+  --tiles "{DEFAULT_SHEET}"
+A sheet without the back still learns (name its tiles), but then the classifier alone tells a
+back from the haku. MCR sets: add the eight flowers as a sixth row,
+  --tiles "{FLOWER_SHEET}"
+Any other tiles may be named (repeats, flowers 1f..8f, the word back for a face-down tile).
+Then read with --set on read, score, check, stream and serve. A named set lives in your user
+data folder (TILESCOPE_DATA overrides it); a file given by path is used as it is.
+`set show` says how much the set's pictures weigh against the classifier (docs/sets.md)."""
 
 
 def add_arguments(parser) -> None:
