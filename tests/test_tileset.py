@@ -208,15 +208,22 @@ def _sheet(kinds, own: float, embeddings=None, grey: int = 230):
 
 def test_calibration_follows_how_the_classifier_reads_the_sheet():
     """A set the classifier names surely (0.98 on every reference) keeps the familiar weight;
-    one it names at 0.7 whose kinds the features hold far apart gets the unfamiliar weight;
-    the same with kinds the features hold close together (cosine 0.95 to each other) does not."""
+    one it names at 0.7 (unfamiliar, as real and procedural sets are) gets the unfamiliar
+    weight; one it is lost on (0.5: its features, the same network's, fail too) falls back to
+    the familiar weight. A kind misread on a sheet whose kinds the features hold close together
+    (cosine 0.95) is not overruled; held far apart (orthogonal), it is."""
     kinds = ["1m", "2m", "3m", "5z", "7z"]
     assert calibrate(*_sheet(kinds, 0.98)).weight == WEIGHT_FAMILIAR
     assert calibrate(*_sheet(kinds, 0.7)).weight == WEIGHT_UNFAMILIAR
-    close = np.full((5, 5), 0.95 / 4 ** 0.5, np.float32)
+    assert calibrate(*_sheet(kinds, 0.5)).weight == WEIGHT_FAMILIAR
     close = np.hstack([np.eye(5, dtype=np.float32) * (1 - 0.95) ** 0.5, np.ones((5, 1), np.float32) * 0.95 ** 0.5])
-    cal = calibrate(*_sheet(kinds, 0.7, embeddings=close))
-    assert cal.weight == WEIGHT_FAMILIAR and cal.separation == pytest.approx(0.05, abs=1e-3)
+    for embeddings, overruled in ((close, ()), (None, ("2m",))):
+        sheet = _sheet(kinds, 0.8, embeddings=embeddings)
+        sheet[1][1, CLASS_INDEX["2m"]], sheet[1][1, CLASS_INDEX["3m"]] = 0.2, 0.7     # 2m read as 3m
+        cal = calibrate(*sheet)
+        assert cal.misread == (("2m", "3m"),) and cal.overrule == overruled
+    assert cal.kind_weights()[CLASS_INDEX["2m"]] == OVERRULE and cal.weight == WEIGHT_UNFAMILIAR
+    assert calibrate(*_sheet(kinds, 0.7, embeddings=close)).separation == pytest.approx(0.05, abs=1e-3)
 
 
 def test_calibration_on_a_sheet_whose_haku_the_classifier_calls_a_back():

@@ -51,14 +51,21 @@ MAX_REFERENCES = 2000           # a profile is a few crops per kind; this bounds
 # never saw (real sets 0.67-0.79, procedural sets 0.7-0.8) lets the references decide.
 # Tuned on 20 procedural sets and held-out jade (benchmarks.set_unseen), guarded on the
 # training styles (models/README.md, "Set profiles").
-# The set's weight rises from WEIGHT_FAMILIAR to WEIGHT_UNFAMILIAR as the set is unfamiliar
-# (that mean falls from FAMILIAR to UNFAMILIAR) and the features hold its kinds apart: the
-# 10th percentile over its references of 1 - the cosine to the nearest reference of another
-# kind rises from SEPARATE_LOW to SEPARATE_HIGH (procedural sets 0.08-0.196, whose references
-# name 58-75% of crops; real crops of one set 0.23-0.28; the training styles 0.25-0.33).
-FAMILIAR, UNFAMILIAR = 0.97, 0.80     # the classifier's mean probability of a reference's kind
+# The set's weight rises from WEIGHT_FAMILIAR to WEIGHT_UNFAMILIAR as the classifier's mean
+# probability of each reference's own kind falls from FAMILIAR to UNFAMILIAR (the rendered
+# training styles 0.95-0.98; real and procedural sets 0.65-0.84), and falls back as that mean
+# falls on from LOST_ABOVE to LOST_AT: a set the classifier is lost on is one its features (the
+# same network's) do not hold apart either (procedural sets at 0.42-0.59 and jade: their
+# nearest reference names 42-64% of crops, the classifier 52-77%). Chosen on the crops of 20
+# procedural sets, jade and the real crops (benchmarks.set_unseen --evidence): with these, the
+# profile names at least as many tiles as the better of its two witnesses on every one of them.
+FAMILIAR, UNFAMILIAR = 0.97, 0.80
+LOST_ABOVE, LOST_AT = 0.65, 0.55
+WEIGHT_FAMILIAR, WEIGHT_UNFAMILIAR = 10.0, 30.0
+# How far apart the features hold a set's kinds: the 10th percentile over its references of
+# 1 - the cosine to the nearest reference of another kind; a misread kind weighs more as this
+# rises from SEPARATE_LOW to SEPARATE_HIGH (procedural sets 0.08-0.22, real crops 0.23-0.28).
 SEPARATE_LOW, SEPARATE_HIGH = 0.20, 0.26
-WEIGHT_FAMILIAR, WEIGHT_UNFAMILIAR = 10.0, 50.0
 # A kind whose own reference the classifier misreads: a crop most like it is the set's to name.
 OVERRULE = 60.0
 MISREAD_BELOW = 0.5
@@ -364,10 +371,9 @@ def calibrate(kinds, sheet_probs: np.ndarray, crops: np.ndarray, embeddings: np.
     the classifier's probabilities ``(N, 46)`` for each reference crop, the crops
     ``(N, S, S, 3) uint8`` BGR and their unit embeddings ``(N, D)``.
 
-    The set's weight rises from WEIGHT_FAMILIAR to WEIGHT_UNFAMILIAR as the set is both
-    unfamiliar (the classifier's mean probability of each reference's own kind falls from
-    FAMILIAR to UNFAMILIAR) and separated (the 10th percentile of :func:`apart` rises from
-    SEPARATE_LOW to SEPARATE_HIGH); a kind whose reference the classifier gives under
+    The set's weight rises from WEIGHT_FAMILIAR to WEIGHT_UNFAMILIAR as the classifier's mean
+    probability of each reference's own kind falls from FAMILIAR to UNFAMILIAR, and back as it
+    falls on from LOST_ABOVE to LOST_AT; a kind whose reference the classifier gives under
     MISREAD_BELOW weighs more, towards OVERRULE, as far as the set is separated."""
     ids = np.array([CLASS_INDEX[k] for k in kinds], np.int64)
     if len(ids) == 0:
@@ -375,8 +381,9 @@ def calibrate(kinds, sheet_probs: np.ndarray, crops: np.ndarray, embeddings: np.
     own = sheet_probs[np.arange(len(ids)), ids]
     familiar, separation = float(own.mean()), float(np.percentile(apart(kinds, embeddings), 10))
     unfamiliar = float(np.clip((FAMILIAR - familiar) / (FAMILIAR - UNFAMILIAR), 0.0, 1.0))
+    not_lost = float(np.clip((familiar - LOST_AT) / (LOST_ABOVE - LOST_AT), 0.0, 1.0))
     separated = float(np.clip((separation - SEPARATE_LOW) / (SEPARATE_HIGH - SEPARATE_LOW), 0.0, 1.0))
-    weight = WEIGHT_FAMILIAR + unfamiliar * separated * (WEIGHT_UNFAMILIAR - WEIGHT_FAMILIAR)
+    weight = WEIGHT_FAMILIAR + unfamiliar * not_lost * (WEIGHT_UNFAMILIAR - WEIGHT_FAMILIAR)
     held = set(kinds)
     haku_not_back = "back" in held
     if "5z" in held:
