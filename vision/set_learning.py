@@ -66,6 +66,32 @@ class Learned:
     sheet_probs: np.ndarray | None = None    # (N, 46): the classifier's reading of each tile
 
 
+class SheetRefused(SetError):
+    """A sheet not learned: the tiles found (``detections``, reading order) are not as many as
+    ``named``, or ``misread`` (tiles that read surely as other kinds than named) are most of
+    them. :meth:`words` says it with the caller's names for the tiles given and for learning
+    anyway (the command line's flags by default, the server's fields, or the sheet assumed)."""
+
+    def __init__(self, detections: Detections, named: int, misread: tuple[Disagreement, ...] = ()):
+        self.detections, self.named, self.misread = detections, named, misread
+        super().__init__(self.words())
+
+    @property
+    def found(self) -> int:
+        return len(self.detections.tiles)
+
+    def words(self, count: str = "--tiles names {n}", named: str = "--tiles names them",
+              anyway: str = "pass --trust-order if the --tiles text is right") -> str:
+        """The refusal; ``count`` says how many tiles were given (``{n}``), ``named`` who named
+        them, ``anyway`` how to learn the sheet all the same."""
+        if not self.misread:
+            return (f"found {self.found} tiles in the photo, but {count.format(n=self.named)}: lay "
+                    "the tiles apart on a plain surface, in rows, and name each once")
+        return (f"{len(self.misread)} of the {self.named} tiles read surely as other kinds than "
+                f"{named} (the first: {self.misread[0]}): the rows may run in another order "
+                f"than named, or touch; lay them apart in rows, top to bottom, or {anyway}")
+
+
 def parse_sheet(text: str) -> list[str]:
     """The kinds a ``--tiles`` text names, in order: mpsz groups (``123m 0p 1234f``) and the
     word ``back`` for a face-down tile; spaces only separate. Raises ``SetError``."""
@@ -166,21 +192,12 @@ def learn_sheet(reader, image_bgr: np.ndarray, kinds: list[str], *, into: TileSe
             dets = again
     dets = replace(dets, tiles=sheet_order(dets.tiles))
     if len(dets.tiles) != len(kinds):
-        err = SetError(f"found {len(dets.tiles)} tiles in the photo, but --tiles names "
-                       f"{len(kinds)}: lay the tiles apart on a plain surface, in rows, and name "
-                       "each once (a picture of what was found is written beside)")
-        err.detections = dets
-        raise err
+        raise SheetRefused(dets, len(kinds))
     boxes = np.array([d.box for d in dets.tiles], np.float64)
     probs = plain.classify(image_bgr, boxes)
     found = disagreements(probs, kinds)
     if len(found) > MOSTLY_OTHER * len(kinds) and not trust_order:
-        err = SetError(f"{len(found)} of the {len(kinds)} tiles read surely as other kinds than "
-                       f"--tiles names them (the first: {found[0]}): the rows may run in another "
-                       "order than named, or touch; lay them apart in rows, top to bottom, or "
-                       "pass --trust-order if the --tiles text is right")
-        err.detections = dets
-        raise err
+        raise SheetRefused(dets, len(kinds), tuple(found))
     crops = reference_crops(image_bgr, boxes, reader.crop_size)
     base = into if into is not None else empty(name, reader.model_id)
     if base.model != reader.model_id and len(base):

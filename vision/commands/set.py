@@ -190,37 +190,35 @@ def _learned(args, reader, image, kinds: list, into, stem: str, photo_name: str,
     what the user gave (the default sheet when no ``--tiles``) and points at a picture of the
     tiles found, numbered, when one could be written."""
     from vision.detector import ModelError
-    from vision.set_learning import learn_sheet
+    from vision.set_learning import SheetRefused, learn_sheet
     from vision.tileset import SetError
 
     try:
         return learn_sheet(reader, image, kinds, into=into, name=args.name or stem,
                            source=f"{photo_name} [{digest}]", trust_order=args.trust_order)
-    except SetError as exc:
-        message = in_user_words(str(exc), args.tiles_given, len(kinds))
-        found = getattr(exc, "detections", None)
-        picture = _found_picture(image, found, args.photo) if found is not None else None
+    except SheetRefused as exc:
+        message = in_user_words(exc, args.tiles_given)
+        picture = _found_picture(image, exc.detections, args.photo)
         if picture:
             raise _Refused(f"{message}\n  the tiles found, numbered in reading order: {picture}") from None
         raise _Refused(message) from None
+    except SetError as exc:
+        raise _Refused(str(exc)) from None
     except ModelError as exc:
         raise _Refused(str(exc)) from None
 
 
-def in_user_words(message: str, tiles_given: bool, n: int) -> str:
-    """A refused sheet's message (``vision.set_learning``) as the user gave it: without
+def in_user_words(refused, tiles_given: bool) -> str:
+    """A refused sheet (``vision.set_learning.SheetRefused``) as the user gave it: without
     ``--tiles``, the default sheet was assumed, and the message says so instead of naming a
-    flag that was never typed; the picture's place is said on its own line."""
-    message = message.replace(" (a picture of what was found is written beside)", "")
+    flag that was never typed."""
     if tiles_given:
-        return message
+        return refused.words()
     sheet = "no --tiles given, so the reference sheet was assumed: every kind once, then one face down"
-    words = message.replace(f"--tiles names {n}", f"the reference sheet has {n} ({sheet})") \
-        .replace("than --tiles names them", f"than the reference sheet names them ({sheet})") \
-        .replace("if the --tiles text is right", "if the photo is the reference sheet")
-    if words == message:
-        return f"{message} ({sheet})"
-    return words + "; for a photo of other tiles, name them with --tiles"
+    return refused.words(f"the reference sheet has {{n}} ({sheet})",
+                         f"the reference sheet names them ({sheet})",
+                         "pass --trust-order if the photo is the reference sheet") \
+        + "; for a photo of other tiles, name them with --tiles"
 
 
 def _saved(ts, target: Path) -> Path:

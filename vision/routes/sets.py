@@ -163,20 +163,16 @@ def _learn(state: ServerState, data: bytes, name: str, path: Path, kinds: list, 
 def _sheet_refused(exc, kinds: list) -> ApiError:
     """A sheet :func:`vision.set_learning.learn_sheet` refused, as the API answers it: a count
     that does not match (``tile_count``) or tiles that mostly read as other kinds
-    (``out_of_order``), with the tiles found in ``found``."""
-    dets = getattr(exc, "detections", None)
-    if dets is None:
+    (``out_of_order``), with the tiles found in ``found``; in the API's own field names."""
+    from vision.set_learning import SheetRefused
+
+    if not isinstance(exc, SheetRefused):
         return ApiError(422, "set_error", str(exc))
-    found = dets.to_json()
-    if len(dets.tiles) != len(kinds):
-        return ApiError(422, "tile_count", (
-            f"found {len(dets.tiles)} tiles in the photo, but tiles names "
-            f"{len(kinds)}: lay the tiles apart on a plain surface, in rows, and "
-            "name each once (found: the tiles found, numbered in reading order)"),
-            {"found": found})
-    message = (str(exc).replace("--trust-order", "trust_order")
-               .replace("the --tiles text", "the tiles field"))
-    return ApiError(422, "out_of_order", message, {"found": found})
+    words = exc.words("tiles names {n}", "tiles names them", "pass trust_order if the tiles field is right")
+    if not exc.misread:
+        return ApiError(422, "tile_count", words + " (found: the tiles found, numbered in reading order)",
+                        {"found": exc.detections.to_json()})
+    return ApiError(422, "out_of_order", words, {"found": exc.detections.to_json()})
 
 
 def _listed(state: ServerState) -> dict:
