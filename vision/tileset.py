@@ -399,7 +399,9 @@ def calibrate(kinds, sheet_probs: np.ndarray, crops: np.ndarray, embeddings: np.
             # as far as the features hold the set's kinds apart: in a set whose kinds lie close
             # (procedural sets), a crop most like a misread 5m is often a 2m, 3m or 4m, and
             # overruling it turned runs into triplets (procedural-11: 4 hands lost, 3 won)
-            if separated > 0 and (kind != "5z" or haku_not_back):   # a dark haku: its backs look the same
+            # not the back, nor a dark haku: a dark set's back is like its dark faces (rendered
+            # riichi-black: its back read as a haku, and an 8p taken for a back when overruled)
+            if separated > 0 and kind != "back" and (kind != "5z" or haku_not_back):
                 overrule.append(kind)
                 weights[CLASS_INDEX[kind]] = weight + separated * (OVERRULE - weight)
     return Calibration(float(weight), tuple(overrule), tuple(misread), haku_not_back, familiar,
