@@ -37,7 +37,8 @@ Endpoints (JSON in and out; the schemas at /docs and /redoc, served offline):
 Bounds: photos wait in a line of --queue (for --queue-wait s) for --workers threads; other
 POSTs: 4 at work, 64 waiting, each body under --max-body-kb; bodies held at once under 256 MiB;
 GET /api/games reads the 200 newest games; a set learned here holds at most 400 references,
-and 4 sets are kept loaded. Changes (sets, games) only from this server's pages.
+and 16 sets are kept loaded (each embedded once per version of its file). Changes (sets,
+games) only from this server's pages.
 """
 
 

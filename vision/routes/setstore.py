@@ -23,7 +23,7 @@ class SetStore:
 
     ``reader``: the server's own reader (a call: it is loaded on first use)."""
 
-    KEEP = 4        # readers with a set kept at once
+    KEEP = 16       # readers with a set kept at once (each ~2 MB: 400 references in 9 looks)
     # A set grows by a sheet (38) or a correction (1) at a time; one that reads a photo in
     # good time holds a few sheets' worth (each reference is matched in 9 looks). The command
     # line's sets may hold tileset.MAX_REFERENCES.
