@@ -288,11 +288,13 @@ def test_ctrl_c_says_what_was_kept_and_exits_130(tmp_path):
     import time
 
     out = tmp_path / "r.jsonl"
-    proc = _start_batch(_many_copies(tmp_path, 300), out, "--workers", "1")
+    # enough photos that the run cannot end before the interrupt, even on a loaded machine
+    proc = _start_batch(_many_copies(tmp_path, 3000), out, "--workers", "1")
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and proc.poll() is None and (
             not out.exists() or len(out.read_text().splitlines()) < 3):
         time.sleep(0.05)
+    assert proc.poll() is None, "the batch ended before it could be interrupted"
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
     kept = len(out.read_text().splitlines()) - 1
