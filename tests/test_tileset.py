@@ -556,3 +556,33 @@ def test_parallel_learns_into_one_named_set_keep_every_sheet(data_dir):
     assert [p.returncode for p in procs] == [0] * 4, [o[1] for o in outs]
     assert len(TileSet.load(data_dir / "sets" / "club.npz")) == 4 * 38
     assert sorted(int(o[0].split("now holds ")[1].split()[0]) for o in outs) == [38, 76, 114, 152]
+
+
+@needs_models
+@pytest.mark.skipif(_style_with_flowers() is None, reason="tile artwork not found (../shared/art or $TILESCOPE_ART)")
+def test_a_closed_kan_of_a_set_whose_profile_holds_a_back_reads_as_backs():
+    """One physical set (riichi-regular drawn with its own back in every photo): its default
+    sheet learned, face-down tile included, then a hand with a closed kan of East (drawn as
+    riichi shows it: two backs between two faces) photographed 4 times: each photo's two
+    backs read as backs with the profile, none as a haku (the truth: the renderer's labels)."""
+    from dataclasses import replace
+
+    from datasets.art import load_style
+    from datasets.render import Look, render_hand, render_sheet
+    from vision.detector import TileReader
+    from vision.set_learning import learn_sheet
+
+    style = replace(load_style("riichi-regular"), back_share=1.0)
+    kinds = parse_sheet(DEFAULT_SHEET)
+    sheet, _ = render_sheet(np.random.default_rng(505), style, kinds, imgsz=(960, 720),
+                            row_lengths=sheet_rows(DEFAULT_SHEET))
+    reader = TileReader()
+    with_set = reader.with_set(learn_sheet(reader, sheet, kinds).tileset)
+    hand = {"ruleset": "riichi", "concealed": "234m456p678s8s", "win_tile": "8s", "win": "tsumo",
+            "melds": [{"type": "ankan", "tiles": "1111z"}], "seat_wind": "E", "round_wind": "E"}
+    for seed in range(4):
+        image, truth = render_hand(hand, np.random.default_rng(seed), style, imgsz=960,
+                                   look=Look(occlude=0.0), upside_down=False)
+        read = Counter(d.tile for d in with_set.read(image).tiles)
+        assert Counter(t["tile"] for t in truth["tiles"])["back"] == 2
+        assert (read["back"], read["5z"]) == (2, 0), seed
