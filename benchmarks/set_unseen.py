@@ -173,17 +173,12 @@ def run_set(reader, style, args, seed: int) -> tuple[list[dict], dict, tuple]:
              "with the profile": combine(probs, like, with_set.tileset.calibration)[0].argmax(axis=1)}
     summary = {"set": style.name, "learned": True, "crops": len(truth),
                "sheet_misread": [d.given for d in learned.disagreements],
-               **{k: float(np.mean(_same(v, truth))) if len(truth) else 0.0 for k, v in named.items()},
+               **{k: float(np.mean(v == truth)) if len(truth) else 0.0 for k, v in named.items()},
                "hands": len(rows), "right": sum(r.get("score_right", 0) for r in rows),
                "right_set": sum(r.get("score_right_set", 0) for r in rows),
                "seconds": statistics.median(secs[0]) if secs[0] else 0.0,
                "seconds_set": statistics.median(secs[1]) if secs[1] else 0.0}
     return rows, summary, (probs, like, truth, learned.tileset, learned.sheet_probs)
-
-
-def _same(named: np.ndarray, truth: np.ndarray) -> np.ndarray:
-    """Named right, a red five counted right for its five only when red-or-not is right too."""
-    return named == truth
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -27,7 +27,7 @@ from vision.detections import MAX_BOXES, Detection, Detections
 from vision.reflections import reflections
 from vision.tile_counts import assign_within_counts
 from vision.tile_crops import contrast_crops, crop_boxes, to_tensor, turned_over
-from vision.tileset import SURE as SET_SURE, References, calibrate, combine, fingerprint, looks
+from vision.tileset import SURE as SET_SURE, References, combine, fingerprint, looks
 from vision.zoom import blind_windows, cut_by_window, plan_windows, span, within
 
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
@@ -340,8 +340,9 @@ class TileReader:
             tileset = replace(tileset, embeddings=self.embed(tileset.crops), model=self.model_id,
                               calibration=None)
         if tileset.calibration is None:     # a version-1 profile, or another classifier's
-            tileset = replace(tileset, calibration=calibrate(tileset.kinds, self.reference_probs(tileset.crops),
-                                                             tileset.crops, tileset.embeddings))
+            from vision.set_learning import calibrated
+
+            tileset = calibrated(self, tileset)
         altered, index = looks(tileset.crops)
         reader.tileset = tileset
         # boxes down to CONFIRM_FROM are looked at; those under the reader's own threshold are
