@@ -236,9 +236,17 @@ def test_calibration_on_a_sheet_whose_haku_the_classifier_calls_a_back():
     cal = calibrate(*light)
     assert cal.misread == (("5z", "back"),) and cal.overrule == ("5z",) and cal.haku_not_back
     assert "the classifier reads its haku as a back: the set names it" in cal.words()
-    dark = (light[0], light[1], np.full_like(light[2], 40), light[3])
+    dark = (light[0], light[1], light[2].copy(), light[3])
+    dark[2][:] = 120                # a dark body's faces: bright drawings on black
+    dark[2][2] = 40                 # its haku: the blank black body (rendered riichi-black 0.14-0.48 of its faces)
     cal = calibrate(*dark)
     assert cal.misread == (("5z", "back"),) and cal.overrule == () and not cal.haku_not_back
+    # light is told against the set's own faces, not an absolute grey: a dim photo of a real
+    # set (Camerash crops: a haku of grey 135 beside faces of 155) still has a light haku
+    dim = (light[0], light[1], light[2].copy(), light[3])
+    dim[2][:] = 155
+    dim[2][2] = 135
+    assert calibrate(*dim).haku_not_back and calibrate(*dim).overrule == ("5z",)
     with_back = _sheet(kinds + ["back"], 0.98, grey=40)
     with_back[1][2, CLASS_INDEX["5z"]], with_back[1][2, CLASS_INDEX["back"]] = 0.3, 0.61
     assert calibrate(*with_back).haku_not_back and calibrate(*with_back).overrule == ("5z",)

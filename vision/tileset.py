@@ -82,8 +82,12 @@ DECIDES = 0.2
 LOOKS = 8
 # A blank haku on a dark body is as like the set's back as its own haku crops are (rendered
 # riichi-black: 0.91 against 0.88 median): only a light haku, or a profile holding a back,
-# lets the set overrule the classifier's "back" (HAKU_LIGHT: mean grey of the face, 0..255).
-HAKU_LIGHT = 150
+# lets the set overrule the classifier's "back". Light is told against the set's own faces, not
+# an absolute grey, as a photo's light varies: the middle of a blank face on a light body is at
+# least as light as a drawn one (the mean middle of the sheet's faces; ratio 0.75-1.26 on 20
+# procedural sets, 0.78-1.15 on real and scanned tiles, 0.87 for a real haku of grey 135), of
+# one on a dark body far less (rendered riichi-black 0.14-0.48, jade 0.58-0.64).
+HAKU_LIGHT = 0.7
 # A crop the set decides for, named with at least this much, needs no further views (quarter
 # turns, contrast views): a learned set reads faster.
 SURE = 0.97
@@ -387,9 +391,11 @@ def calibrate(kinds, sheet_probs: np.ndarray, crops: np.ndarray, embeddings: np.
     held = set(kinds)
     haku_not_back = "back" in held
     if "5z" in held:
-        face = crops[[i for i, k in enumerate(kinds) if k == "5z"]]
-        s = face.shape[1]
-        haku_not_back |= bool(face[:, s // 4:3 * s // 4, s // 4:3 * s // 4].mean() >= HAKU_LIGHT)
+        s = crops.shape[1]
+        middle = crops[:, s // 4:3 * s // 4, s // 4:3 * s // 4].reshape(len(crops), -1).mean(axis=1)
+        haku = middle[[i for i, k in enumerate(kinds) if k == "5z"]].mean()
+        faces = middle[[i for i, k in enumerate(kinds) if k != "back"]].mean()
+        haku_not_back |= bool(haku >= HAKU_LIGHT * faces)
     weights = np.full(len(TILE_CLASSES), weight, np.float64)
     misread, overrule = [], []
     for kind in dict.fromkeys(kinds):
