@@ -66,6 +66,14 @@ WEIGHT_FAMILIAR, WEIGHT_UNFAMILIAR = 10.0, 30.0
 # 1 - the cosine to the nearest reference of another kind; a misread kind weighs more as this
 # rises from SEPARATE_LOW to SEPARATE_HIGH (procedural sets 0.08-0.22, real crops 0.23-0.28).
 SEPARATE_LOW, SEPARATE_HIGH = 0.20, 0.26
+# A sheet the classifier reads surely as other kinds than named is doubted: its pictures weigh
+# nothing. Measured as the mean over references of (the classifier's top probability - its
+# probability of the kind named), from CONTRADICTED_LOW (still full weight) to CONTRADICTED_HIGH
+# (none). An unfamiliar set leaves the classifier unsure (procedural sets 0.01-0.12, real crops
+# 0.02-0.11; jade 0.03); a sheet unlike the set's hands, or named in another order, leaves it
+# sure of other kinds (procedural-14 and -103: 0.34 and 0.35, their nearest reference right on
+# 46% and 36% of the hands' tiles where the classifier names 65% and 75%).
+CONTRADICTED_LOW, CONTRADICTED_HIGH = 0.20, 0.30
 # A kind whose own reference the classifier misreads: a crop most like it is the set's to name.
 OVERRULE = 60.0
 MISREAD_BELOW = 0.5
@@ -290,7 +298,9 @@ class Calibration:
     what it reads it as), weighed more; ``haku_not_back``: a crop most like the set's haku is
     not a back (the profile holds a back, or its haku is light); ``familiar``: the
     classifier's mean probability of each reference's own kind; ``separation``: the 10th
-    percentile of how far the features hold each reference from another kind's."""
+    percentile of how far the features hold each reference from another kind's;
+    ``contradicted``: how much surer the classifier is of another kind than of the kind named,
+    on average over the references (a doubted sheet weighs nothing)."""
 
     weight: float
     overrule: tuple[str, ...] = ()
@@ -299,6 +309,7 @@ class Calibration:
     familiar: float = 1.0
     separation: float = 0.0
     weights: tuple[float, ...] = ()
+    contradicted: float = 0.0
 
     def kind_weights(self) -> np.ndarray:
         """``(46,)``: the weight of a crop most like each kind (``weight`` where none is kept)."""
@@ -310,7 +321,8 @@ class Calibration:
         return {"weight": round(float(self.weight), 3), "overrule": list(self.overrule),
                 "misread": [list(m) for m in self.misread], "haku_not_back": self.haku_not_back,
                 "familiar": round(float(self.familiar), 4), "separation": round(float(self.separation), 4),
-                "weights": [round(float(w), 3) for w in self.weights]}
+                "weights": [round(float(w), 3) for w in self.weights],
+                "contradicted": round(float(self.contradicted), 4)}
 
     @classmethod
     def from_meta(cls, meta) -> "Calibration":
@@ -319,18 +331,19 @@ class Calibration:
             raise ValueError("calibration is not an object")
         weight, familiar = float(meta["weight"]), float(meta.get("familiar", 1.0))
         separation = float(meta.get("separation", 0.0))
+        contradicted = float(meta.get("contradicted", 0.0))
         weights = tuple(float(w) for w in meta.get("weights", ()))
         if weights and len(weights) != len(TILE_CLASSES):
             raise ValueError("calibration weights are not one per kind")
         if not all(0.0 <= w <= OVERRULE for w in (weight, *weights)) or not (
-                0.0 <= familiar <= 1.0 and 0.0 <= separation <= 2.0):
+                0.0 <= familiar <= 1.0 and 0.0 <= separation <= 2.0 and 0.0 <= contradicted <= 1.0):
             raise ValueError("calibration out of range")
         overrule = tuple(str(k) for k in meta.get("overrule", ()))
         misread = tuple((str(a), str(b)) for a, b in meta.get("misread", ()))
         if any(k not in CLASS_INDEX for k in overrule + tuple(k for m in misread for k in m)):
             raise ValueError("calibration names an unknown kind")
         return cls(weight, overrule, misread, bool(meta.get("haku_not_back", False)), familiar,
-                   separation, weights)
+                   separation, weights, contradicted)
 
     def words(self) -> list[str]:
         """What was decided, as ``tilescope set show`` says it."""
@@ -342,7 +355,15 @@ class Calibration:
                     f"some of the set's tiles look alike ({self.separation:.2f} apart)")
         who = ("the set's pictures decide" if self.weight >= (WEIGHT_FAMILIAR + WEIGHT_UNFAMILIAR) / 2
                else "the classifier leads and the set's pictures help")
+        if self.contradicted >= CONTRADICTED_HIGH:
+            return [f"this set: its pictures are not used: the classifier reads many of the sheet's "
+                    f"tiles surely as other kinds ({self.contradicted:.2f}); check the tiles lie in "
+                    f"the order named and photograph the sheet again, in the light the hands are "
+                    f"photographed in (docs/sets.md)"]
         out = [f"this set: {who}: {knows}, {distinct}; weight {self.weight:.0f} (docs/sets.md)"]
+        if self.contradicted > CONTRADICTED_LOW:
+            out.append(f"the classifier reads some of the sheet's tiles surely as other kinds "
+                       f"({self.contradicted:.2f}): the set's word is lowered")
         for kind, read in self.misread:
             what = "a back" if read == "back" else read
             how = "the set names it" if kind in self.overrule else "the classifier keeps its word"
@@ -410,8 +431,13 @@ def calibrate(kinds, sheet_probs: np.ndarray, crops: np.ndarray, embeddings: np.
             if separated > 0 and kind != "back" and (kind != "5z" or haku_not_back):
                 overrule.append(kind)
                 weights[CLASS_INDEX[kind]] = weight + separated * (OVERRULE - weight)
-    return Calibration(float(weight), tuple(overrule), tuple(misread), haku_not_back, familiar,
-                       separation, tuple(float(w) for w in weights))
+    # a sheet the classifier reads surely as other kinds: the photo is not of what the hands
+    # show (its light, or its order): its pictures weigh nothing rather than mislead
+    contradicted = float((sheet_probs.max(axis=1) - own).mean())
+    trusted = 1.0 - float(np.clip((contradicted - CONTRADICTED_LOW) / (CONTRADICTED_HIGH - CONTRADICTED_LOW), 0.0, 1.0))
+    weights *= trusted
+    return Calibration(float(weight * trusted), tuple(overrule), tuple(misread), haku_not_back, familiar,
+                       separation, tuple(float(w) for w in weights), contradicted)
 
 
 def combine(probs: np.ndarray, likeness: np.ndarray, calibration: Calibration | None = None
@@ -446,7 +472,7 @@ def combine(probs: np.ndarray, likeness: np.ndarray, calibration: Calibration | 
         alike[:, BACK] = np.maximum(alike[:, BACK], best - UNHELD_GAP)
     weight = cal.kind_weights()[nearest]
     top2 = np.sort(own, axis=1)[:, -2:]
-    decided = (top2[:, 1] - top2[:, 0]) >= DECIDES
+    decided = ((top2[:, 1] - top2[:, 0]) >= DECIDES) & (weight > 0)     # a doubted sheet decides nothing
     logits = np.log(probs + 1e-6) + weight[:, None] * (alike - alike.max(axis=1, keepdims=True))
     logits -= logits.max(axis=1, keepdims=True)
     out = np.exp(logits)
