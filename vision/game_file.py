@@ -118,7 +118,13 @@ class ChomboIn(_Strict):
     reason: str = ""
 
 
-EventIn = Annotated[Union[RiichiIn, TsumoIn, RonIn, DrawIn, AbortiveIn, ChomboIn],
+class RiichiDeadHandIn(_Strict):
+    type: Literal["dead_hand"]
+    player: Name
+    reason: Annotated[str, Field(max_length=200)] = ""
+
+
+EventIn = Annotated[Union[RiichiIn, TsumoIn, RonIn, DrawIn, AbortiveIn, ChomboIn, RiichiDeadHandIn],
                     Field(discriminator="type")]
 
 
@@ -153,7 +159,20 @@ class FalseWinIn(_Strict):
     kind: Literal["short", "invalid"]
 
 
-McrEventIn = Annotated[Union[McrRonIn, McrTsumoIn, McrDrawIn, FalseWinIn],
+class DeadHandIn(_Strict):
+    type: Literal["dead_hand"]
+    player: Name
+    reason: Annotated[str, Field(max_length=200)] = ""
+
+
+class PenaltyIn(_Strict):
+    type: Literal["penalty"]
+    player: Name
+    kind: Literal["infraction", "delay_of_game"] = "infraction"
+    reason: Annotated[str, Field(max_length=200)] = ""
+
+
+McrEventIn = Annotated[Union[McrRonIn, McrTsumoIn, McrDrawIn, FalseWinIn, DeadHandIn, PenaltyIn],
                        Field(discriminator="type")]
 
 
@@ -205,6 +224,10 @@ def to_mcr_event(state: mcr.McrState, e: McrEventIn) -> mcr.McrEvent:
         return mcr.McrTsumo(e.player, _mcr_value(state, e.player, e, "tsumo"))
     if isinstance(e, McrDrawIn):
         return mcr.McrDraw()
+    if isinstance(e, DeadHandIn):
+        return mcr.DeadHand(e.player, e.reason)
+    if isinstance(e, PenaltyIn):
+        return mcr.Penalty(e.player, e.kind, e.reason)
     return mcr.FalseHu(e.player, e.kind)
 
 
@@ -290,6 +313,8 @@ def to_event(state: rg.GameState, e: EventIn) -> rg.Event:
         return rg.Draw(tuple(e.tenpai))
     if isinstance(e, AbortiveIn):
         return rg.Abortive(e.reason, tuple(e.kans))
+    if isinstance(e, RiichiDeadHandIn):
+        return rg.DeadHand(e.player, e.reason)
     return rg.Chombo(e.player, e.reason)
 
 
@@ -313,8 +338,8 @@ _SHOULD = {"int_type": "should be a whole number", "int_parsing": "should be a w
            "model_type": "should be a JSON object", "string_too_short": "should not be empty",
            "model_attributes_type": "should be a JSON object"}
 _RANGE = {"greater_than_equal": ("at least", "ge"), "less_than_equal": ("at most", "le")}
-EVENT_TYPES = ("riichi", "tsumo", "ron", "draw", "abortive", "chombo")
-MCR_EVENT_TYPES = ("ron", "tsumo", "draw", "false_win")
+EVENT_TYPES = ("riichi", "tsumo", "ron", "draw", "abortive", "chombo", "dead_hand")
+MCR_EVENT_TYPES = ("ron", "tsumo", "draw", "false_win", "dead_hand", "penalty")
 
 
 def _json(value: object) -> str:
@@ -465,6 +490,8 @@ def state_json(state: State, n: int = 0) -> dict:
             "dealer": state.players[state.dealer],
             "winds": {p: state.seat_wind(s) for s, p in enumerate(state.players)},
             "points": dict(zip(state.players, state.points)),
+            "penalties": dict(zip(state.players, state.penalties)),
+            "dead": [p for s, p in enumerate(state.players) if s in state.dead],
             "lines": list(state.lines)}
 
 
@@ -477,8 +504,9 @@ def ranking_json(state: State, options: Options) -> list[dict]:
     """The final ranking as JSON: riichi: name, place, points, uma, oka, penalty, final;
     MCR: name, place, points, table_points."""
     if isinstance(state, mcr.McrState):
-        return [{"name": r.name, "place": r.place, "points": r.points,
-                 "table_points": float(r.table_points)} for r in mcr.final_ranking(state)]
+        return [{"name": r.name, "place": r.place, "points": r.points, "penalty": r.penalty,
+                 "final": r.final, "table_points": float(r.table_points)}
+                for r in mcr.final_ranking(state)]
     return [{"name": r.name, "place": r.place, "points": r.points, "uma": float(r.uma),
              "oka": float(r.oka), "penalty": r.penalty, "final": float(r.final)}
             for r in rg.final_ranking(state, options)]
@@ -487,8 +515,9 @@ def ranking_json(state: State, options: Options) -> list[dict]:
 def ranking_lines(state: State, options: Options) -> list[str]:
     """The final ranking as text, one player a line."""
     if isinstance(state, mcr.McrState):
-        return [f"  {r.place}. {r.name} {r.points} → {float(r.table_points):g} table points"
-                for r in mcr.final_ranking(state)]
+        return [f"  {r.place}. {r.name} {r.points}"
+                + (f" (penalties {r.penalty}: {r.final})" if r.penalty else "")
+                + f" → {float(r.table_points):g} table points" for r in mcr.final_ranking(state)]
     return [f"  {r.place}. {r.name} {r.points} → {float(r.final) / 1000:+.1f}"
             + (f" (chombo {r.penalty})" if r.penalty else "")
             for r in rg.final_ranking(state, options)]
