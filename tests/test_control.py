@@ -231,7 +231,7 @@ def test_the_documented_table_messages_are_the_ones_sent(tmp_path):
         clip.show(SECOND, 1)
         sent.append(hub.table)
         sent.append(client.post("/api/control/ledger", json={"action": "confirm"}).json()["table"])
-    assert [m["proposal"] and sorted(m["proposal"]) for m in sent] == [None, ["error"], ["event", "lines"], None]
+    assert [m["proposal"] and sorted(m["proposal"]) for m in sent] == [None, ["error"], ["event", "lines", "values"], None]
     documented = [d for d in _documented_messages() if d["type"] == "table"]
     assert len(documented) == 4
     for m in sent:

@@ -242,6 +242,19 @@ def _value(state: rg.GameState, player: str, v: ValueIn, win: str) -> rg.Value:
         if v.discards is not None:
             raise rg.GameError(rg.E_BAD_VALUE, f"{player}'s discards need the hand ('hand')")
         return rg.Value(v.han, v.fu, v.yakuman, v.dora, v.furiten)
+    r = scored_win(state, player, v.hand, win, v.discards)
+    limit = r.get("limit") or ""
+    if limit.endswith("yakuman") and not limit.startswith("kazoe"):
+        return rg.Value(yakuman=r["han"] // 13)
+    dora = sum(r["dora"].values())
+    return rg.Value(han=r["han"], fu=r["fu"], dora=dora)
+
+
+def scored_win(state: rg.GameState, player: str, hand: dict, win: str,
+               discards: str | None = None) -> dict:
+    """The scorer's result (``tilescope hand --json``'s) for ``player``'s ``hand`` won by
+    ``win`` in the hand in play, the ledger's keys filled in (seat, round, win, counters,
+    sticks, riichi); a hand that is no valid win is refused (GameError naming why)."""
     from scoring.hand import HandError
     from scoring.request import parse_request
     from scoring.verdict import RIICHI_FURITEN, check
@@ -250,7 +263,7 @@ def _value(state: rg.GameState, player: str, v: ValueIn, win: str) -> rg.Value:
     if seat < 0:
         raise rg.GameError(rg.E_UNKNOWN_PLAYER, f"{player!r} is not at this table")
     in_riichi = seat in state.in_riichi
-    filled = with_ledger_keys(player, v.hand, {
+    filled = with_ledger_keys(player, hand, {
         "ruleset": ("riichi", "the game is riichi"),
         "win": (win, f"the event is a {win}"),
         "seat_wind": (state.seat_wind(seat)[0], f"{player} sits {state.seat_wind(seat)} "
@@ -266,18 +279,13 @@ def _value(state: rg.GameState, player: str, v: ValueIn, win: str) -> rg.Value:
                    f"{player} {'declared' if in_riichi else 'did not declare'} riichi "
                    "this hand")})
     try:
-        verdict = check(parse_request(filled), discards=v.discards or ())
+        verdict = check(parse_request(filled), discards=discards or ())
     except HandError as exc:
         raise rg.GameError(rg.E_BAD_VALUE, f"{player}'s hand: {exc}") from None
     if not verdict.valid:
         code = rg.E_FURITEN if verdict.ruling == RIICHI_FURITEN else rg.E_BAD_VALUE
         raise rg.GameError(code, f"{player}'s hand: {verdict.ruling}: {verdict.explanation}")
-    r = verdict.result
-    limit = r.get("limit") or ""
-    if limit.endswith("yakuman") and not limit.startswith("kazoe"):
-        return rg.Value(yakuman=r["han"] // 13)
-    dora = sum(r["dora"].values())
-    return rg.Value(han=r["han"], fu=r["fu"], dora=dora)
+    return verdict.result
 
 
 def with_ledger_keys(player: str, hand: dict, ledger: dict[str, tuple]) -> dict:
