@@ -86,6 +86,10 @@ class Control:
             # the hand back in play as it was before the event: its settings restored (the
             # ledger gives the counters and sticks back), the hand on screen scored again
             self.context.restore(self._settings_before(undone))
+        elif kind in ("ron", "tsumo"):
+            # a win typed here is the hand on screen's: paid, not proposed again
+            self.ledger.settle_on_screen()
+            self.context.reset(rescore=False)
         elif kind in ("riichi", "dead_hand"):
             self.context.bump()           # the hand goes on (a riichi changes its context)
         else:

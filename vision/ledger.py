@@ -139,6 +139,13 @@ class LedgerSession:
             self._settled = self._offered
             self._settled_line = self.lines[-1]
 
+    def settle_on_screen(self) -> None:
+        """The last event (a win typed on the control page) paid the hand on screen: it is not
+        proposed again, and the overlay's card says what was paid."""
+        with self._lock:
+            self._settled, self._settled_line = self._offered, self.lines[-1]
+            self.proposal = None
+
     def add(self, event: dict) -> None:
         """Append one event (docs/game-json.md) to FILE; LedgerError when the rules refuse it
         (the file stays as it was)."""
