@@ -5,7 +5,7 @@
 
 // ?scale=1.5: every size times 1.5 (0.5 to 3); the base follows the canvas (overlay.html)
 {
-  const scale = Number(new URLSearchParams(location.search).get("scale"));
+  const scale = Number((/[?&]scale=([0-9.]+)/.exec(location.search || "") || [])[1]);
   if (scale) document.documentElement.style.setProperty("--scale", String(Math.min(3, Math.max(0.5, scale))));
 }
 
