@@ -57,6 +57,7 @@ class LedgerSession:
         self._offered: tuple = ()            # the tiles of the hand last offered
         self._settled: tuple = ()            # ... and of the last one paid (not proposed again)
         self._settled_line: str | None = None  # the event line that paid it
+        self._settled_lines: list[str] = []    # ... and what that event did
         self._lock = threading.Lock()
 
     @property
@@ -137,13 +138,16 @@ class LedgerSession:
         self.add(proposal["event"])
         with self._lock:
             self._settled = self._offered
-            self._settled_line = self.lines[-1]
+            self._settled_line, self._settled_lines = self.lines[-1], list(self.state.lines)
 
     def settle_on_screen(self) -> None:
         """The last event (a win typed on the control page) paid the hand on screen: it is not
         proposed again, and the overlay's card says what was paid."""
         with self._lock:
+            if self._offered and self._offered == self._settled and self._settled_line in self.lines:
+                return                         # the hand on screen was paid by an earlier win
             self._settled, self._settled_line = self._offered, self.lines[-1]
+            self._settled_lines = list(self.state.lines)
             self.proposal = None
 
     def add(self, event: dict) -> None:
@@ -171,7 +175,9 @@ class LedgerSession:
             self._write(lines)
             last = json.loads(current[-1])
             self.lines, self.options, self.states = lines, options, states
-            self.proposal, self._settled, self._settled_line = None, (), None
+            self.proposal = None
+            if self._settled_line not in lines[1:]:    # the win that paid it is undone
+                self._settled, self._settled_line = (), None
         return last
 
     def _file_lines(self) -> list[str]:
@@ -218,8 +224,14 @@ class LedgerSession:
             state, proposal, options = self.state, self.proposal, self.options
             before = self.states[-2] if len(self.states) > 1 else None
             last = json.loads(self.lines[-1]) if len(self.lines) > 1 else None
-            settled = (list(self._settled) if self._settled and self._settled_line == self.lines[-1]
-                       else None)
+            # the hand on screen was paid by an event still in the file (later events, a chombo,
+            # a typed win, leave it paid; its undo puts it back in play)
+            paid_at = (self.lines.index(self._settled_line, 1)
+                       if self._settled and self._settled_line in self.lines[1:] else None)
+            settled = None if paid_at is None else {
+                "tiles": list(self._settled), "lines": list(self._settled_lines),
+                "values": win_values(self.states[paid_at - 1], json.loads(self._settled_line),
+                                     options.rules)}
         ranks = ranks_of(state.points)
         players = [{"name": name, "points": state.points[i], "wind": state.seat_wind(i),
                     "dealer": i == state.dealer and not state.ended, "riichi": i in state.in_riichi,
@@ -232,7 +244,7 @@ class LedgerSession:
                          "values": win_values(before, last, options.rules)} if last else None,
                 "proposal": proposal, "ended": state.ended,
                 "ranking": ranking_json(state, options) if state.ended else None,
-                "settled": {"tiles": settled} if settled else None}
+                "settled": settled}
 
 
 def ranks_of(points) -> list[int]:

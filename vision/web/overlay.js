@@ -62,15 +62,16 @@ function showTable(t) {
     for (const r of t.ranking) {
       const row = el("div", "place");
       row.dataset.name = r.name;
-      row.append(el("div", "", `${r.place}. ${r.name} ${r.points} → ${thousands(r.final)}`));
       const detail = [`uma ${thousands(r.uma)}`].concat(r.oka ? [`oka ${thousands(r.oka)}`] : [],
         r.penalty ? [`chombo ${thousands(r.penalty)}`] : []);
-      row.append(el("div", "detail", detail.join(" · ")));
+      row.append(`${r.place}. ${r.name} ${r.points} → ${thousands(r.final)} `,
+        el("span", "detail", `(${detail.join(", ")})`));
       ranking.append(row);
     }
   }
   const last = t.last;
-  document.getElementById("last").textContent = !last || t.proposal && t.proposal.event ? ""
+  // the last event and its payments (the board's changes); at game over the ranking instead
+  document.getElementById("last").textContent = !last || t.ranking || t.proposal && t.proposal.event ? ""
     : [EventForms.describe(last.event), ...(last.values || []).map(valueWords), ...payments(last.lines)].join("\n");
   const pr = t.proposal;
   document.getElementById("proposal").textContent = pr && pr.event
@@ -114,9 +115,10 @@ function showHand() {
     && ((req.honba || 0) !== Math.min(t.honba, 99) || (req.riichi_sticks || 0) !== Math.min(t.sticks, 99));
   // paid: the value and what the ledger paid (its counters and sticks are the board's now);
   // else the value and its payment as scored, the tiles' names in words
-  document.getElementById("value").textContent = paid ? `${resultWords(hand.result)} · paid`
+  const paidWords = paid && lastTable.settled.values.map((v) => v.words).join(", ");
+  document.getElementById("value").textContent = paid ? `${paidWords || resultWords(hand.result)} · paid`
     : moved ? resultWords(hand.result) || tilesInWords(hand.summary || "") : tilesInWords(hand.summary || "");
-  document.getElementById("paid").textContent = paid ? payments(lastTable.last.lines).join(" · ") : "";
+  document.getElementById("paid").textContent = paid ? payments(lastTable.settled.lines).join(" · ") : "";
   // every line the value adds up from: yaku with their han (dora and red fives included)
   document.getElementById("lines").textContent = (hand.lines || []).map((l) => "han" in l
     ? `${l.name} ${l.han} han` : `${l.name} ${l.points}${l.count > 1 ? "×" + l.count : ""}`).join(" · ");
