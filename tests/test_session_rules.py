@@ -24,7 +24,8 @@ from vision.cli import main
 
 P = ("Ann", "Bob", "Cai", "Dan")
 SECTION_3_2 = "Мертвая рука: нарушитель не может объявлять «ху», но продолжает играть"
-MAIN_MORTE = "Un joueur main morte ne peut plus gagner ni réclamer de combinaison"
+# the refusal says the seed's sentence in English (tests/test_cli_errors: no French on screen)
+MAIN_MORTE = "a dead hand can neither win nor claim a tile, and is not tenpai at an exhaustive draw"
 
 
 def new_mcr(tmp_path, capsys):

@@ -84,8 +84,10 @@ E_FOUR_KANS = "four_kans_not_abortive"
 E_FURITEN = "furiten_ron"
 E_PLAYERS = "bad_players"
 E_DEAD_HAND = "dead_hand"
-DEAD_HAND_RULE = ("« Un joueur main morte ne peut plus gagner ni réclamer de combinaison. Il ne "
-                  "peut être considéré tenpai en cas de partie du mur. » (riichi rules, main morte)")
+# « Un joueur main morte ne peut plus gagner ni réclamer de combinaison. Il ne peut être
+# considéré tenpai en cas de partie du mur. » (seed 001, main morte)
+DEAD_HAND_RULE = ("a dead hand can neither win nor claim a tile, and is not tenpai at an "
+                  "exhaustive draw (riichi rules, dead hand)")
 E_OPTIONS = "bad_options"
 
 
