@@ -106,6 +106,12 @@ def test_the_overlay_shows_the_waits_of_a_hand_in_play_then_the_value_of_the_win
         assert rows == ["1s ×4  ron 8000 · tsumo 8000",
                         "4s ×4  ron no yaku · tsumo 1100 / no yaku by ron: only tsumo wins (or declare riichi)"]
         assert browser.find_element(By.CSS_SELECTOR, "#waits .extras").text == "+ 1000 sticks to the winner"
+        # the waits' card on a 390 px phone: nothing cut off or outside (test_overlay_on_air)
+        from browsing import phone_size
+        from test_overlay_on_air import NOTHING_CUT
+        with phone_size(browser):
+            WebDriverWait(browser, 10).until(lambda d: d.execute_script("return innerWidth") == 390)
+            assert browser.execute_script(NOTHING_CUT) == []
         source.go(15)                          # the winning tile 1s arrives
         assert text_of(browser, "value", "8000") == "mangan (4 han) · 8000 + 1000 sticks"
         assert browser.find_elements(By.CSS_SELECTOR, "#waits .wait") == []
