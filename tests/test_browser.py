@@ -176,7 +176,7 @@ def test_overlay_page_shows_what_the_websocket_sends(browser):
             "lines": [{"name": "yakuhai (chun)", "han": 1}]}})
         WebDriverWait(browser, 10).until(
             lambda d: d.find_element(By.ID, "value").text == "1 han 30 fu · 1000")
-        assert browser.find_element(By.ID, "lines").text == "yakuhai (chun) 1"
+        assert browser.find_element(By.ID, "lines").text == "yakuhai (chun) 1 han"
         chips = browser.find_elements(By.CSS_SELECTOR, "#tiles .tile")
         assert [c.text.replace("\n", "") for c in chips] == ["2m", "3m", "4m"]
         hub.publish({"type": "hand", "frame": 9, "time_s": 0.9, "hand": None})

@@ -289,3 +289,24 @@ def test_an_mcr_session_on_a_phone(server_url, phone):
     # (scoring/mcr/RULES.md, Disputed wins; seed 000 §2.9.2)
     assert points(d) == {"Ann": 46, "Bob": -38, "Cai": -10, "Dan": 2}
     assert d.execute_script("return document.documentElement.scrollWidth") <= 390
+    # Bob's hand is dead after his false hu (seed 000 §2.8.9): his tsumo is refused, §3.2
+    # quoted: « Мертвая рука: нарушитель не может объявлять «ху», но продолжает играть »
+    assert "dead hand" in d.find_element(By.CSS_SELECTOR, "#players .player[data-player=Bob]").text
+    click(d, "#act-win")
+    Select(d.find_element(By.ID, "win-how")).select_by_value("tsumo")
+    win_row(d, "Bob", fan=8)
+    click(d, "#form-win button[type=submit]")
+    settle(d, "нарушитель не может объявлять «ху»")
+    assert "Bob's hand is dead" in status_text(d) and "§3.2" in status_text(d)
+    assert points(d) == {"Ann": 46, "Bob": -38, "Cai": -10, "Dan": 2}
+    # §3.1 penalties on the same page: a warning, then 5 points off Dan's score only
+    for said in ("warning", "5 points"):
+        click(d, "#act-penalty")
+        Select(d.find_element(By.ID, "penalty-player")).select_by_value("Dan")
+        assert short_controls(d) == []
+        click(d, "#form-penalty button[type=submit]")
+        settle(d, "Recorded: penalty to Dan")
+        assert said in d.find_element(By.ID, "last-lines").text
+    assert points(d) == {"Ann": 46, "Bob": -38, "Cai": -10, "Dan": 2}
+    assert "penalties -5" in d.find_element(By.CSS_SELECTOR, "#players .player[data-player=Dan]").text
+    assert d.execute_script("return document.documentElement.scrollWidth") <= 390

@@ -231,7 +231,7 @@ def test_the_documented_table_messages_are_the_ones_sent(tmp_path):
         clip.show(SECOND, 1)
         sent.append(hub.table)
         sent.append(client.post("/api/control/ledger", json={"action": "confirm"}).json()["table"])
-    assert [m["proposal"] and sorted(m["proposal"]) for m in sent] == [None, ["error"], ["event", "lines"], None]
+    assert [m["proposal"] and sorted(m["proposal"]) for m in sent] == [None, ["error"], ["event", "lines", "values"], None]
     documented = [d for d in _documented_messages() if d["type"] == "table"]
     assert len(documented) == 4
     for m in sent:
@@ -291,3 +291,40 @@ def test_stream_refuses_an_mcr_session_before_the_model_loads(tmp_path, capsys, 
     assert main(["stream", str(clip), "--overlay", str(_free_port()), "--game", str(game)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"tilescope stream: --game: {game} is an MCR session; --game takes a riichi game"]
+
+
+def test_an_undo_gives_the_hand_back_its_settings_and_a_paid_hand_is_not_proposed_again(tmp_path):
+    # a confirmed ron undone: the winner, discarder and dora come back as they were (not the
+    # run's defaults), the hand is scored again under them and proposed again; an event
+    # written elsewhere (tilescope game --add) undone: its winner and discarder come back
+    import json
+
+    path, ledger = new_game(tmp_path)
+    clip, client, hub = setup(base={"ruleset": "riichi", "win": "ron"}, ledger=ledger)
+    with client:
+        client.post("/api/control/hand", json={"winner": "Cai", "discarder": "Ann", "dora_indicators": "7s"})
+        clip.show(SECOND)
+        # tanyao + pinfu + 2 dora (8s pair) = 4 han 30 fu, a non-dealer's ron: 7700
+        assert hub.table["proposal"]["lines"][0] == "Ann pays Cai 7700"
+        client.post("/api/control/ledger", json={"action": "confirm"})
+        assert hub.table["settled"]["lines"][0] == "Ann pays Cai 7700"
+        assert hub.table["settled"]["values"][0]["words"] == "4 han 30 fu"
+        assert client.get("/api/control").json()["context"]["hand"] == {}
+        # a chombo after it: the hand on screen stays paid, and is not proposed again
+        client.post("/api/control/ledger", json={"action": "add", "event": {"type": "chombo", "player": "Dan"}})
+        clip.show(SECOND, 2)
+        assert hub.table["settled"]["lines"][0] == "Ann pays Cai 7700" and hub.table["proposal"] is None
+        client.post("/api/control/ledger", json={"action": "undo"})        # the chombo
+        assert hub.table["settled"] is not None
+        state = client.post("/api/control/ledger", json={"action": "undo"}).json()   # the ron
+        assert state["context"]["hand"] == {"winner": "Cai", "discarder": "Ann", "dora_indicators": "7s"}
+        assert hub.table["settled"] is None
+        rescored = clip.show(SECOND, 1)
+        assert [payment(m) for m in rescored] == [7700]
+        assert hub.table["proposal"]["lines"][0] == "Ann pays Cai 7700"
+        # the same ron written beside the stream, then undone here: read from the event
+        event = {"type": "ron", "discarder": "Bob", "winners": [{"player": "Dan", "han": 1, "fu": 30}]}
+        with open(path, "a") as f:
+            f.write(json.dumps(event) + "\n")
+        state = client.post("/api/control/ledger", json={"action": "undo"}).json()
+        assert state["context"]["hand"] == {"win": "ron", "winner": "Dan", "discarder": "Bob"}

@@ -193,7 +193,7 @@ def test_a_file_that_is_not_utf8_or_a_folder_that_does_not_exist_is_one_line(tmp
     ({"type": "ron", "discarder": "Ann", "winners": [{"player": "Bob", "han": "3", "fu": 30}]},
      '--add: a ron event\'s winner #1\'s "han" should be a whole number, got "3"'),
     ({"type": "deal"}, '--add: "type": "deal" is no event: one of riichi, tsumo, ron, '
-                       "draw, abortive, chombo"),
+                       "draw, abortive, chombo, dead_hand"),
 ])
 def test_a_refused_add_is_named_as_the_argument_in_one_line(game, capsys, event, said):
     for _ in range(3):                     # the file has lines 1..4: none of them is at fault

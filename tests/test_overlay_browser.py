@@ -89,7 +89,8 @@ def test_the_overlay_shows_the_waits_of_a_hand_in_play_then_the_value_of_the_win
         browser.get(f"http://127.0.0.1:{server.server.config.port}/")
         # a riichi stick left on the table by an earlier hand goes to whoever wins
         thread = run_clip(source, pipeline_scorer({**WAITING_CONTEXT, "riichi_sticks": 1}), hub.publish)
-        assert text_of(browser, "value", "tenpai") == "tenpai: 1s 4s (8 left)"
+        # the waits said as players say the tiles (not "1s 4s"), as the chips show them
+        assert text_of(browser, "value", "tenpai") == "tenpai: 1 bamboo, 4 bamboo (8 left)"
         rows = browser.execute_script(
             "return [...document.querySelectorAll('#waits .wait')].map((r) => r.querySelector('.tile')"
             ".dataset.tile + r.querySelector('span:not(.tile)').textContent"
@@ -105,14 +106,30 @@ def test_the_overlay_shows_the_waits_of_a_hand_in_play_then_the_value_of_the_win
         assert rows == ["1s ×4  ron 8000 · tsumo 8000",
                         "4s ×4  ron no yaku · tsumo 1100 / no yaku by ron: only tsumo wins (or declare riichi)"]
         assert browser.find_element(By.CSS_SELECTOR, "#waits .extras").text == "+ 1000 sticks to the winner"
+        # the waits' card on a 390 px phone: nothing cut off or outside (test_overlay_on_air)
+        from browsing import phone_size
+        from test_overlay_on_air import NOTHING_CUT
+        with phone_size(browser):
+            WebDriverWait(browser, 10).until(lambda d: d.execute_script("return innerWidth") == 390)
+            assert browser.execute_script(NOTHING_CUT) == []
         source.go(15)                          # the winning tile 1s arrives
         assert text_of(browser, "value", "8000") == "mangan (4 han) · 8000 + 1000 sticks"
         assert browser.find_elements(By.CSS_SELECTOR, "#waits .wait") == []
-        assert "sanshoku" in browser.find_element(By.ID, "lines").text
+        assert "sanshoku 2 han" in browser.find_element(By.ID, "lines").text
         thread.join(30)
     finally:
         source.close()
         server.stop()
+
+
+def riichi(driver, name):
+    """Riichi declared on the control page's shared event forms (vision/web/events.js)."""
+    from selenium.webdriver.support.ui import Select
+
+    if not driver.find_element(By.ID, "form-riichi").is_displayed():
+        driver.find_element(By.ID, "act-riichi").click()
+    Select(driver.find_element(By.ID, "riichi-player")).select_by_value(name)
+    driver.find_element(By.CSS_SELECTOR, "#form-riichi button[type=submit]").click()
 
 
 def new_game(tmp_path):
@@ -166,9 +183,9 @@ def test_a_short_game_kept_from_the_control_page_and_shown_on_the_overlay(tmp_pa
         assert text_of(browser, "round", "East 1") == "East 1 · 0 honba · 0 riichi sticks"
         browser.switch_to.new_window("window")
         browser.get(url + "/control")
-        WebDriverWait(browser, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#riichi-buttons button"))
+        WebDriverWait(browser, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#riichi-player option[value=Bob]"))
         # 1. Bob declares riichi: « met en gage un bâton de 1000 points »
-        browser.find_element(By.CSS_SELECTOR, "#riichi-buttons button[data-player=Bob]").click()
+        riichi(browser, "Bob")
         text_of(browser, "round", "1 riichi stick")
         # 2. Cai wins by ron from Ann: named on the page, then the hand comes into the camera
         Select(browser.find_element(By.NAME, "win")).select_by_value("ron")
@@ -180,7 +197,8 @@ def test_a_short_game_kept_from_the_control_page_and_shown_on_the_overlay(tmp_pa
         source.go(3)
         # tanyao + pinfu 2 han 30 fu, a non-dealer's ron: 4 × 30 × 2^4 = 1920 → 2000 from Ann;
         # « Le gagnant récupère [...] toutes les mises de riichi éventuelles »: Bob's 1000
-        assert text_of(browser, "proposal", "Ann pays Cai 2000").startswith("ron: Cai from Ann")
+        proposal = text_of(browser, "proposal", "Ann pays Cai 2000")
+        assert proposal.startswith("Cai wins by ron from Ann\nCai: 2 han 30 fu (pinfu 1, tanyao 1)")
         # the overlay's card says the hand's 2000 and Bob's stick apart (not "· 3000")
         control_window = browser.current_window_handle
         browser.switch_to.window(overlay)
@@ -191,12 +209,14 @@ def test_a_short_game_kept_from_the_control_page_and_shown_on_the_overlay(tmp_pa
         # 3. an exhaustive draw, Bob and Cai tenpai: « Si deux joueurs sont tenpai, les deux
         #    autres joueurs noten payent chacun 1500 points »; Bob, the dealer, is tenpai:
         #    « Est reste Est uniquement s'il est tenpai » and « Un compteur est toujours ajouté »
+        browser.find_element(By.ID, "act-draw").click()
         for name in ("Bob", "Cai"):
             browser.find_element(By.CSS_SELECTOR, f"#tenpai input[value={name}]").click()
-        browser.find_element(By.ID, "draw").click()
+        browser.find_element(By.CSS_SELECTOR, "#form-draw button[type=submit]").click()
         text_of(browser, "round", "1 honba")
         # 4. an abortive draw entered by mistake, then undone (key u)
-        browser.find_element(By.ID, "abortive").click()
+        browser.find_element(By.ID, "act-abortive").click()
+        browser.find_element(By.CSS_SELECTOR, "#form-abortive button[type=submit]").click()
         text_of(browser, "last", "abortive")
         # undo asks first, naming the event; a second u takes it out
         browser.find_element(By.TAG_NAME, "body").send_keys("u")
@@ -211,7 +231,7 @@ def test_a_short_game_kept_from_the_control_page_and_shown_on_the_overlay(tmp_pa
         rows = browser.execute_script(
             "return [...document.querySelectorAll('#players .player')].map((r) => r.dataset.name + ' '"
             " + r.querySelector('.wind').textContent + ' ' + r.querySelector('.points').textContent)")
-        assert rows == ["Ann N 21500", "Bob E 25500", "Cai S 29500", "Dan W 23500"]
+        assert rows == ["Cai S 29500", "Bob E 25500", "Dan W 23500", "Ann N 21500"]     # by rank
         assert browser.find_element(By.ID, "proposal").text == ""       # the win was paid
         events = [json.loads(x)["type"] for x in game.read_text().splitlines()[1:]]
         assert events == ["riichi", "ron", "draw"]
@@ -264,7 +284,7 @@ def test_the_control_page_on_a_phone(tmp_path, phone):
     d = phone
     try:
         d.get(f"http://127.0.0.1:{server.server.config.port}/control")
-        WebDriverWait(d, 20).until(lambda x: x.find_elements(By.CSS_SELECTOR, "#riichi-buttons button"))
+        WebDriverWait(d, 20).until(lambda x: x.find_elements(By.CSS_SELECTOR, "#riichi-player option[value=Bob]"))
         assert d.execute_script("return window.innerWidth") == 390
         assert d.execute_script(SHORT_CONTROLS) == []          # a finger's 44 px (Apple HIG)
         # the camera's dora row: a 22-px checkbox whose label is the hit area, a tap on the
@@ -283,8 +303,15 @@ def test_the_control_page_on_a_phone(tmp_path, phone):
         assert not d.find_element(By.CLASS_NAME, "keys").is_displayed()
         assert "(" not in d.find_element(By.ID, "apply").text
         # the abortive draws in words, never the file's codes
+        d.find_element(By.ID, "act-abortive").click()
         reasons = [o.text for o in Select(d.find_element(By.ID, "abortive-reason")).options]
-        assert reasons == ["nine terminals and honours", "four kans", "four winds", "four riichi"]
+        assert reasons == ["Nine terminals and honours", "Four kans", "Four winds", "Four riichi"]
+        # every form of the shared event forms fits a finger and the screen
+        for act in ("act-riichi", "act-win", "act-draw", "act-chombo", "act-dead"):
+            d.find_element(By.ID, act).click()
+            assert d.execute_script(SHORT_CONTROLS) == [], act
+            assert d.execute_script("return document.documentElement.scrollWidth") <= 390, act
+        d.find_element(By.ID, "act-dead").click()
         # the raw JSON event box is kept, folded under its name
         assert not d.find_element(By.ID, "event").is_displayed()
         d.find_element(By.CSS_SELECTOR, "#other-event summary").click()

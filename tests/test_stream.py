@@ -294,7 +294,7 @@ def test_the_overlay_page_shows_every_line_and_marks_an_unsure_value(tmp_path):
         return json.loads(r.stdout)
 
     got = shown(hand)
-    assert got["lines"] == "yakuhai (chun) 1 · aka dora 1"        # 1 + 1 = the 2 han shown
+    assert got["lines"] == "yakuhai (chun) 1 han · aka dora 1 han"   # 1 + 1 = the 2 han shown
     assert got["unsure"] == "? unsure reading: tiles 2, 9" and "unsure" in got["card"].split()
     got = shown({**hand, "summary": "2 han 30 fu · 2000", "unsure": False, "unsure_tiles": []})
     assert got["unsure"] == "" and "unsure" not in got["card"].split()

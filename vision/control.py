@@ -12,10 +12,17 @@ out. :func:`add_routes` puts the page and its JSON API on the overlay's app:
 - ``POST /api/control/new-hand``: the settings back to the run's;
 - ``POST /api/control/ledger``: ``{"action": "confirm" | "undo" | "add", "event": {...}}``.
 
+An undo gives the hand its settings back as they were before the event it takes out (kept
+beside each event this page wrote; for one written elsewhere, the winner, discarder and win
+the event names): the hand on screen is scored again under the context it was paid with, never
+the run's default.
+
 A refused request answers 400 with ``{"error": "one line"}``.
 """
 from __future__ import annotations
 
+import json
+import threading
 from pathlib import Path
 from typing import Callable
 
@@ -37,7 +44,10 @@ class Control:
         self.context = context
         self.ledger = ledger
         self.publish = publish or (lambda message: None)
-        self._last_hand: dict | None = None
+        # the hand's settings before each event this page wrote, by the event's line: an undo
+        # of that event gives them back (the context it was scored and paid under)
+        self._before: dict[str, dict] = {}
+        self._lock = threading.Lock()
 
     def state(self) -> dict:
         """``{"context": LiveContext.state(), "table": the ledger's table message or null}``."""
@@ -59,23 +69,54 @@ class Control:
         if self.ledger is None:
             raise LedgerError("no game is kept: start the stream with --game FILE")
         action = body.get("action") if isinstance(body, dict) else None
+        settings = dict(self.context.state()["hand"])
         if action == "confirm":
             self.ledger.confirm()
         elif action == "undo":
-            self.ledger.undo()
+            undone = self.ledger.undo()
         elif action == "add":
             self.ledger.add(body.get("event"))
         else:
             raise LedgerError(f"action {action!r}: one of confirm, undo, add")
+        if action in ("confirm", "add"):
+            with self._lock:
+                self._before[self.ledger.lines[-1]] = settings
         kind = (body.get("event") or {}).get("type") if action == "add" else action
-        if kind == "riichi":
-            self.context.bump()           # the riichi of the hand in play changed: rescore
+        if kind == "undo":
+            # the hand back in play as it was before the event: its settings restored (the
+            # ledger gives the counters and sticks back), the hand on screen scored again
+            self.context.restore(self._settings_before(undone))
+        elif kind in ("ron", "tsumo"):
+            # a win typed here is the hand on screen's: paid, not proposed again
+            self.ledger.settle_on_screen()
+            self.context.reset(rescore=False)
+        elif kind in ("riichi", "dead_hand"):
+            self.context.bump()           # the hand goes on (a riichi changes its context)
         else:
             # a hand ended: the next has its own settings; the one on screen keeps the value
-            # it was paid (an undo puts it back in play: scored again)
-            self.context.reset(rescore=kind == "undo")
+            # it was paid (the overlay says what was paid: the table's "settled")
+            self.context.reset(rescore=False)
         self.publish(self.ledger.table_message())
         return self.state()
+
+    def _settings_before(self, event: dict) -> dict:
+        """The hand's settings before ``event`` (just taken out of the file): as this page
+        kept them, else what the event says (its winner, discarder and win)."""
+        line = json.dumps(event, ensure_ascii=False)
+        with self._lock:
+            kept = self._before.pop(line, None)
+        if kept is not None:
+            return kept
+        settings: dict = {}
+        if event.get("type") == "tsumo":
+            settings = {"win": "tsumo", "winner": event.get("player")}
+        elif event.get("type") == "ron" and len(event.get("winners") or []) == 1:
+            settings = {"win": "ron", "winner": event["winners"][0].get("player"),
+                        "discarder": event.get("discarder")}
+        hand = ((event.get("winners") or [{}])[0] if event.get("type") == "ron" else event).get("hand")
+        if isinstance(hand, dict) and hand.get("dora_indicators"):
+            settings["dora_indicators"] = hand["dora_indicators"]
+        return {k: v for k, v in settings.items() if isinstance(v, str) and v}
 
     def on_hand(self, message: dict) -> None:
         """The stream's hand message: the ledger proposes its payment."""

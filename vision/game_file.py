@@ -118,7 +118,13 @@ class ChomboIn(_Strict):
     reason: str = ""
 
 
-EventIn = Annotated[Union[RiichiIn, TsumoIn, RonIn, DrawIn, AbortiveIn, ChomboIn],
+class RiichiDeadHandIn(_Strict):
+    type: Literal["dead_hand"]
+    player: Name
+    reason: Annotated[str, Field(max_length=200)] = ""
+
+
+EventIn = Annotated[Union[RiichiIn, TsumoIn, RonIn, DrawIn, AbortiveIn, ChomboIn, RiichiDeadHandIn],
                     Field(discriminator="type")]
 
 
@@ -153,7 +159,20 @@ class FalseWinIn(_Strict):
     kind: Literal["short", "invalid"]
 
 
-McrEventIn = Annotated[Union[McrRonIn, McrTsumoIn, McrDrawIn, FalseWinIn],
+class DeadHandIn(_Strict):
+    type: Literal["dead_hand"]
+    player: Name
+    reason: Annotated[str, Field(max_length=200)] = ""
+
+
+class PenaltyIn(_Strict):
+    type: Literal["penalty"]
+    player: Name
+    kind: Literal["infraction", "delay_of_game"] = "infraction"
+    reason: Annotated[str, Field(max_length=200)] = ""
+
+
+McrEventIn = Annotated[Union[McrRonIn, McrTsumoIn, McrDrawIn, FalseWinIn, DeadHandIn, PenaltyIn],
                        Field(discriminator="type")]
 
 
@@ -205,6 +224,10 @@ def to_mcr_event(state: mcr.McrState, e: McrEventIn) -> mcr.McrEvent:
         return mcr.McrTsumo(e.player, _mcr_value(state, e.player, e, "tsumo"))
     if isinstance(e, McrDrawIn):
         return mcr.McrDraw()
+    if isinstance(e, DeadHandIn):
+        return mcr.DeadHand(e.player, e.reason)
+    if isinstance(e, PenaltyIn):
+        return mcr.Penalty(e.player, e.kind, e.reason)
     return mcr.FalseHu(e.player, e.kind)
 
 
@@ -219,6 +242,19 @@ def _value(state: rg.GameState, player: str, v: ValueIn, win: str) -> rg.Value:
         if v.discards is not None:
             raise rg.GameError(rg.E_BAD_VALUE, f"{player}'s discards need the hand ('hand')")
         return rg.Value(v.han, v.fu, v.yakuman, v.dora, v.furiten)
+    r = scored_win(state, player, v.hand, win, v.discards)
+    limit = r.get("limit") or ""
+    if limit.endswith("yakuman") and not limit.startswith("kazoe"):
+        return rg.Value(yakuman=r["han"] // 13)
+    dora = sum(r["dora"].values())
+    return rg.Value(han=r["han"], fu=r["fu"], dora=dora)
+
+
+def scored_win(state: rg.GameState, player: str, hand: dict, win: str,
+               discards: str | None = None) -> dict:
+    """The scorer's result (``tilescope hand --json``'s) for ``player``'s ``hand`` won by
+    ``win`` in the hand in play, the ledger's keys filled in (seat, round, win, counters,
+    sticks, riichi); a hand that is no valid win is refused (GameError naming why)."""
     from scoring.hand import HandError
     from scoring.request import parse_request
     from scoring.verdict import RIICHI_FURITEN, check
@@ -227,7 +263,7 @@ def _value(state: rg.GameState, player: str, v: ValueIn, win: str) -> rg.Value:
     if seat < 0:
         raise rg.GameError(rg.E_UNKNOWN_PLAYER, f"{player!r} is not at this table")
     in_riichi = seat in state.in_riichi
-    filled = with_ledger_keys(player, v.hand, {
+    filled = with_ledger_keys(player, hand, {
         "ruleset": ("riichi", "the game is riichi"),
         "win": (win, f"the event is a {win}"),
         "seat_wind": (state.seat_wind(seat)[0], f"{player} sits {state.seat_wind(seat)} "
@@ -243,18 +279,13 @@ def _value(state: rg.GameState, player: str, v: ValueIn, win: str) -> rg.Value:
                    f"{player} {'declared' if in_riichi else 'did not declare'} riichi "
                    "this hand")})
     try:
-        verdict = check(parse_request(filled), discards=v.discards or ())
+        verdict = check(parse_request(filled), discards=discards or ())
     except HandError as exc:
         raise rg.GameError(rg.E_BAD_VALUE, f"{player}'s hand: {exc}") from None
     if not verdict.valid:
         code = rg.E_FURITEN if verdict.ruling == RIICHI_FURITEN else rg.E_BAD_VALUE
         raise rg.GameError(code, f"{player}'s hand: {verdict.ruling}: {verdict.explanation}")
-    r = verdict.result
-    limit = r.get("limit") or ""
-    if limit.endswith("yakuman") and not limit.startswith("kazoe"):
-        return rg.Value(yakuman=r["han"] // 13)
-    dora = sum(r["dora"].values())
-    return rg.Value(han=r["han"], fu=r["fu"], dora=dora)
+    return verdict.result
 
 
 def with_ledger_keys(player: str, hand: dict, ledger: dict[str, tuple]) -> dict:
@@ -290,6 +321,8 @@ def to_event(state: rg.GameState, e: EventIn) -> rg.Event:
         return rg.Draw(tuple(e.tenpai))
     if isinstance(e, AbortiveIn):
         return rg.Abortive(e.reason, tuple(e.kans))
+    if isinstance(e, RiichiDeadHandIn):
+        return rg.DeadHand(e.player, e.reason)
     return rg.Chombo(e.player, e.reason)
 
 
@@ -313,8 +346,8 @@ _SHOULD = {"int_type": "should be a whole number", "int_parsing": "should be a w
            "model_type": "should be a JSON object", "string_too_short": "should not be empty",
            "model_attributes_type": "should be a JSON object"}
 _RANGE = {"greater_than_equal": ("at least", "ge"), "less_than_equal": ("at most", "le")}
-EVENT_TYPES = ("riichi", "tsumo", "ron", "draw", "abortive", "chombo")
-MCR_EVENT_TYPES = ("ron", "tsumo", "draw", "false_win")
+EVENT_TYPES = ("riichi", "tsumo", "ron", "draw", "abortive", "chombo", "dead_hand")
+MCR_EVENT_TYPES = ("ron", "tsumo", "draw", "false_win", "dead_hand", "penalty")
 
 
 def _json(value: object) -> str:
@@ -465,6 +498,8 @@ def state_json(state: State, n: int = 0) -> dict:
             "dealer": state.players[state.dealer],
             "winds": {p: state.seat_wind(s) for s, p in enumerate(state.players)},
             "points": dict(zip(state.players, state.points)),
+            "penalties": dict(zip(state.players, state.penalties)),
+            "dead": [p for s, p in enumerate(state.players) if s in state.dead],
             "lines": list(state.lines)}
 
 
@@ -477,8 +512,9 @@ def ranking_json(state: State, options: Options) -> list[dict]:
     """The final ranking as JSON: riichi: name, place, points, uma, oka, penalty, final;
     MCR: name, place, points, table_points."""
     if isinstance(state, mcr.McrState):
-        return [{"name": r.name, "place": r.place, "points": r.points,
-                 "table_points": float(r.table_points)} for r in mcr.final_ranking(state)]
+        return [{"name": r.name, "place": r.place, "points": r.points, "penalty": r.penalty,
+                 "final": r.final, "table_points": float(r.table_points)}
+                for r in mcr.final_ranking(state)]
     return [{"name": r.name, "place": r.place, "points": r.points, "uma": float(r.uma),
              "oka": float(r.oka), "penalty": r.penalty, "final": float(r.final)}
             for r in rg.final_ranking(state, options)]
@@ -487,8 +523,9 @@ def ranking_json(state: State, options: Options) -> list[dict]:
 def ranking_lines(state: State, options: Options) -> list[str]:
     """The final ranking as text, one player a line."""
     if isinstance(state, mcr.McrState):
-        return [f"  {r.place}. {r.name} {r.points} → {float(r.table_points):g} table points"
-                for r in mcr.final_ranking(state)]
+        return [f"  {r.place}. {r.name} {r.points}"
+                + (f" (penalties {r.penalty}: {r.final})" if r.penalty else "")
+                + f" → {float(r.table_points):g} table points" for r in mcr.final_ranking(state)]
     return [f"  {r.place}. {r.name} {r.points} → {float(r.final) / 1000:+.1f}"
             + (f" (chombo {r.penalty})" if r.penalty else "")
             for r in rg.final_ranking(state, options)]

@@ -12,7 +12,11 @@ session:
 - appends the events typed on the control page (riichi, exhaustive or abortive draw, chombo)
   and takes the last one out (:meth:`LedgerSession.undo`); each change is written to FILE at
   once, as ``tilescope game`` writes it;
-- describes itself as the overlay's ``table`` message (:meth:`LedgerSession.table_message`).
+- describes itself as the overlay's ``table`` message (:meth:`LedgerSession.table_message`):
+  the players with their rank and the change the last event made, each win's han, fu and
+  yaku (:func:`win_values`), the final ranking with oka and uma once the game is over, and
+  the tiles of the hand last paid (``settled``: the overlay's card then says what was paid,
+  not the value it was scored with before the board moved on).
 """
 from __future__ import annotations
 
@@ -52,6 +56,8 @@ class LedgerSession:
         self.proposal: dict | None = None    # {"event", "lines"} or {"error"}
         self._offered: tuple = ()            # the tiles of the hand last offered
         self._settled: tuple = ()            # ... and of the last one paid (not proposed again)
+        self._settled_line: str | None = None  # the event line that paid it
+        self._settled_lines: list[str] = []    # ... and what that event did
         self._lock = threading.Lock()
 
     @property
@@ -97,14 +103,15 @@ class LedgerSession:
         elif not hand.get("winner"):
             proposal = {"error": "who won? name the winner on the control page"}
         else:
-            proposal = self._proposal(request, hand)
+            proposal = self._proposal(request, hand, result)
         with self._lock:
             changed = proposal != self.proposal
             self.proposal = proposal
         return changed
 
-    def _proposal(self, request: dict, hand: dict) -> dict:
-        """The win's event and its payments, or ``{"error"}`` when the ledger refuses it."""
+    def _proposal(self, request: dict, hand: dict, result: dict | None = None) -> dict:
+        """The win's event and its payments, or ``{"error"}`` when the ledger refuses it;
+        ``values``: the winner's han, fu and yaku (:func:`value_of_result`)."""
         value = {"hand": {k: v for k, v in request.items() if k not in ("ruleset",)}}
         if request.get("win") == "ron":
             if not hand.get("discarder"):
@@ -119,7 +126,8 @@ class LedgerSession:
             _, states = _read(lines, self.path, new="")
         except LedgerError as exc:
             return {"error": str(exc)}
-        return {"event": event, "lines": list(states[-1].lines)}
+        values = [{"player": hand["winner"], **value_of_result(result)}] if result else []
+        return {"event": event, "lines": list(states[-1].lines), "values": values}
 
     def confirm(self) -> None:
         """Write the proposed win to FILE: the ledger moves on. LedgerError when none stands."""
@@ -130,6 +138,17 @@ class LedgerSession:
         self.add(proposal["event"])
         with self._lock:
             self._settled = self._offered
+            self._settled_line, self._settled_lines = self.lines[-1], list(self.state.lines)
+
+    def settle_on_screen(self) -> None:
+        """The last event (a win typed on the control page) paid the hand on screen: it is not
+        proposed again, and the overlay's card says what was paid."""
+        with self._lock:
+            if self._offered and self._offered == self._settled and self._settled_line in self.lines:
+                return                         # the hand on screen was paid by an earlier win
+            self._settled, self._settled_line = self._offered, self.lines[-1]
+            self._settled_lines = list(self.state.lines)
+            self.proposal = None
 
     def add(self, event: dict) -> None:
         """Append one event (docs/game-json.md) to FILE; LedgerError when the rules refuse it
@@ -156,7 +175,9 @@ class LedgerSession:
             self._write(lines)
             last = json.loads(current[-1])
             self.lines, self.options, self.states = lines, options, states
-            self.proposal, self._settled = None, ()
+            self.proposal = None
+            if self._settled_line not in lines[1:]:    # the win that paid it is undone
+                self._settled, self._settled_line = (), None
         return last
 
     def _file_lines(self) -> list[str]:
@@ -197,13 +218,97 @@ class LedgerSession:
 
     def table_message(self) -> dict:
         """The overlay's ``table`` message (docs/overlay-json.md)."""
+        from vision.game_file import ranking_json
+
         with self._lock:
-            state, proposal = self.state, self.proposal
+            state, proposal, options = self.state, self.proposal, self.options
+            before = self.states[-2] if len(self.states) > 1 else None
             last = json.loads(self.lines[-1]) if len(self.lines) > 1 else None
+            # the hand on screen was paid by an event still in the file (later events, a chombo,
+            # a typed win, leave it paid; its undo puts it back in play)
+            paid_at = (self.lines.index(self._settled_line, 1)
+                       if self._settled and self._settled_line in self.lines[1:] else None)
+            settled = None if paid_at is None else {
+                "tiles": list(self._settled), "lines": list(self._settled_lines),
+                "values": win_values(self.states[paid_at - 1], json.loads(self._settled_line),
+                                     options.rules)}
+        ranks = ranks_of(state.points)
         players = [{"name": name, "points": state.points[i], "wind": state.seat_wind(i),
-                    "dealer": i == state.dealer, "riichi": i in state.in_riichi}
+                    "dealer": i == state.dealer and not state.ended, "riichi": i in state.in_riichi,
+                    "dead": i in state.dead, "rank": ranks[i],
+                    "change": state.points[i] - before.points[i] if before else 0}
                    for i, name in enumerate(state.players)]
         return {"type": "table", "round": state.round_name, "honba": state.honba,
                 "sticks": state.sticks, "players": players, "events": len(self.states) - 1,
-                "last": {"event": last, "lines": list(state.lines)} if last else None,
-                "proposal": proposal, "ended": state.ended}
+                "last": {"event": last, "lines": list(state.lines),
+                         "values": win_values(before, last, options.rules)} if last else None,
+                "proposal": proposal, "ended": state.ended,
+                "ranking": ranking_json(state, options) if state.ended else None,
+                "settled": settled}
+
+
+def ranks_of(points) -> list[int]:
+    """Each seat's place by points (1 the most; tied players share the better place)."""
+    return [1 + sum(1 for q in points if q > p) for p in points]
+
+
+def value_words(han: int, fu: int, yakuman: int = 0, limit: str | None = None,
+                rules=None) -> str:
+    """« 2 han 30 fu », « mangan (5 han) », « yakuman », as the banner says a value
+    (``limit`` as the scorer named it, else from ``rules``: the game's han/fu options)."""
+    from scoring.hand import RiichiRules
+    from scoring.riichi.limits import base_points
+
+    if limit is None:
+        limit = base_points(han, fu, rules or RiichiRules(), yakuman)[1]
+    if yakuman or (limit and limit.endswith("yakuman") and not limit.startswith("kazoe")):
+        return limit or "yakuman"
+    if limit:
+        return f"{limit} ({han} han)"
+    return f"{han} han {fu} fu"
+
+
+def value_of_result(result: dict) -> dict:
+    """A scored riichi result as the overlay names a win: ``{"han", "fu", "limit", "words",
+    "yaku": [{"name", "han"}]}`` (dora, red fives and ura dora as lines of their own)."""
+    dora = result.get("dora") or {}
+    yaku = [{"name": y["name"], "han": y["han"]} for y in result.get("yaku", [])] + [
+        {"name": name, "han": dora[key]} for key, name in
+        (("dora", "dora"), ("aka", "aka dora"), ("ura", "ura dora")) if dora.get(key)]
+    limit = result.get("limit") or None
+    han, fu = result.get("han") or 0, result.get("fu") or 0
+    full = limit and limit.endswith("yakuman") and not limit.startswith("kazoe")
+    return {"han": han, "fu": fu, "yakuman": han // 13 if full else 0, "limit": limit,
+            "words": value_words(han, fu, limit=limit) if limit else f"{han} han {fu} fu",
+            "yaku": yaku}
+
+
+def win_values(before, event: dict | None, rules=None) -> list[dict]:
+    """Each winner of a ``ron`` or ``tsumo`` event with the value paid: typed (han, fu,
+    yakuman) or scored from its hand in the state ``before`` it (:func:`value_of_result`);
+    ``[]`` for any other event."""
+    from vision.game_file import scored_win
+
+    if not event or before is None or event.get("type") not in ("ron", "tsumo"):
+        return []
+    winners = event.get("winners") or [] if event["type"] == "ron" else [event]
+    out = []
+    for w in winners:
+        if not isinstance(w, dict):
+            continue
+        if isinstance(w.get("hand"), dict):
+            try:
+                result = scored_win(before, w.get("player"), w["hand"], event["type"], w.get("discards"))
+            except (rg.GameError, ValueError):
+                continue                   # the ledger took it: it scores; never a traceback
+            out.append({"player": w.get("player"), **value_of_result(result)})
+        else:
+            han, fu, yakuman = w.get("han", 0), w.get("fu", 0), w.get("yakuman", 0)
+            from scoring.hand import RiichiRules
+            from scoring.riichi.limits import base_points
+
+            limit = base_points(han, fu, rules or RiichiRules(), yakuman)[1]
+            out.append({"player": w.get("player"), "han": han, "fu": fu, "yakuman": yakuman,
+                        "limit": limit, "words": value_words(han, fu, yakuman, limit),
+                        "yaku": []})
+    return out

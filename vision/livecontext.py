@@ -97,6 +97,22 @@ class LiveContext:
             if rescore:
                 self.version += 1
 
+    def restore(self, settings: dict) -> None:
+        """The hand's settings put back as they were (an undone event's), without the checks
+        of :meth:`set` (they were accepted once; a key no longer valid is dropped), and the
+        hand on screen scored again."""
+        from vision.pipeline import validate_context
+
+        hand = {k: v for k, v in (settings or {}).items()
+                if k in HAND_KEYS + ("winner", "discarder")}
+        with self._lock:
+            try:
+                validate_context(self._merged(hand))
+            except (ValueError, LookupError):
+                hand = {}
+            self.hand = hand
+            self.version += 1
+
     def bump(self) -> None:
         """Something the context is made of changed elsewhere (the ledger moved on)."""
         with self._lock:

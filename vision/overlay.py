@@ -130,7 +130,7 @@ def create_overlay_app(hub: OverlayHub, control=None, allowed_hosts=None, pairin
 
     @app.get("/{name}.js")
     async def script(name: str):
-        if name not in ("overlay", "tiles") + (("control", "pairing") if control is not None else ()):
+        if name not in ("overlay", "tiles", "events") + (("control", "pairing") if control is not None else ()):
             return Response(status_code=404)
         return FileResponse(WEB_DIR / f"{name}.js", media_type="text/javascript")
 

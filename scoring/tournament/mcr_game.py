@@ -15,6 +15,17 @@ points of :mod:`scoring.tournament.ema`. The state is a plain value (:class:`Mcr
   → « уплачивает по 10 очков каждому из других игроков »; an invalid hand → « по 20 очков
   каждому ». The offender's hand is dead and the hand goes on (§2.9.3), so the deal does not
   pass.
+* A dead hand (§3.2): « Мертвая рука: нарушитель не может объявлять «ху», но продолжает
+  играть » — after a false hu (§2.8.9: « игрок, который открыл свои кости имеет мертвую
+  руку ») or a dead hand declared by the referee (§2.9.1, §2.4.3 …: :class:`DeadHand`), that
+  player's win in the same hand is refused, naming the rule; the next hand is alive again.
+* Penalties (§3.1): « (Повторное) нарушение: предупреждение -> 5 очков -> 10 очков -> 20
+  очков -> 30 очков -> и т.д. Эти очки вычитаются из результата нарушителя. » Each
+  :class:`Penalty` takes the next step of the player's ladder (a warning first, then 5, 10,
+  20, … by :func:`scoring.tournament.ema.escalated_penalty`), one ladder for infractions and
+  one for delay of game (§3.6: only that one runs on past the session; a session file starts
+  it at ``prior`` when given). The points are kept apart (``penalties``) and subtracted at
+  the table points, as ``tilescope table`` does.
 * One winner a discard: the Green Book gives a discard to the one claimant nearest the
   discarder in turn; a ron naming two winners is refused.
 * An exhaustive draw: nothing is paid.
@@ -32,7 +43,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Literal, Sequence, Union
 
-from .ema import shared_table_points
+from .ema import PENALTY_KINDS, escalated_penalty, shared_table_points
 from .riichi_game import (E_BAD_VALUE, E_GAME_OVER, E_PLAYERS, E_RON_BY_DISCARDER,
                           E_UNKNOWN_PLAYER, WINDS, GameError)
 
@@ -47,6 +58,14 @@ ROUND_SEATS: tuple[tuple[int, int, int, int], ...] = (
 
 E_UNDER_8 = "under_8_points"
 E_FALSE_HU_KIND = "unknown_false_hu"
+E_DEAD_HAND = "dead_hand"
+E_PENALTY_KIND = "unknown_penalty"
+
+DEAD_HAND_RULE = ("« Мертвая рука: нарушитель не может объявлять «ху», но продолжает играть » "
+                  "(seed 000, EMA MCR clarifications §3.2)")
+"""The rule a dead hand's win is refused by, quoted."""
+PENALTY_RULE = ("« предупреждение -> 5 очков -> 10 очков -> 20 очков -> 30 очков -> и т.д. "
+                "Эти очки вычитаются из результата нарушителя » (seed 000 §3.1)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,14 +114,36 @@ class FalseHu:
     kind: Literal["short", "invalid"]
 
 
-McrEvent = Union[McrRon, McrTsumo, McrDraw, FalseHu]
+@dataclass(frozen=True, slots=True)
+class DeadHand:
+    """``player``'s hand is dead for the rest of this hand, nothing paid (§2.9.1: hu declared,
+    no tiles shown; §2.4.3, §2.6.1, §2.6.3 …): « нарушитель не может объявлять «ху» » (§3.2)."""
+
+    player: str
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty:
+    """§3.1: a penalty to ``player``, the next step of their ladder for ``kind``
+    ("infraction" or "delay_of_game"): a warning, then 5, 10, 20, 30, … points."""
+
+    player: str
+    kind: str = "infraction"
+    reason: str = ""
+
+
+McrEvent = Union[McrRon, McrTsumo, McrDraw, FalseHu, DeadHand, Penalty]
 
 
 @dataclass(frozen=True, slots=True)
 class McrState:
     """The table between events. ``points`` by player (first seat order), from 0.
     ``round`` 0..3 (East..North), ``hand`` 1..4. ``honba`` and ``sticks`` are always 0 (MCR
-    has neither; kept so that a riichi and an MCR state read alike)."""
+    has neither; kept so that a riichi and an MCR state read alike). ``dead``: players whose
+    hand is dead in the hand in play (§3.2); ``penalties``: §3.1 penalty points by player
+    (≤ 0, subtracted at the table points); ``ladders``: each player's (infraction,
+    delay-of-game) penalty counts so far."""
 
     players: tuple[str, str, str, str]
     points: tuple[int, int, int, int] = (0, 0, 0, 0)
@@ -112,6 +153,9 @@ class McrState:
     lines: tuple[str, ...] = ()
     honba: int = 0
     sticks: int = 0
+    dead: frozenset[int] = frozenset()
+    penalties: tuple[int, int, int, int] = (0, 0, 0, 0)
+    ladders: tuple[tuple[int, int], ...] = ((0, 0),) * 4
 
     @property
     def dealer(self) -> int:
@@ -165,7 +209,7 @@ def _next_hand(state: McrState, points: list[int], lines: list[str]) -> McrState
         else:
             lines.append(f"{WINDS[rnd]} round: players change seats (Green Book scheme)")
     return replace(state, points=tuple(points), round=rnd, hand=hand, ended=ended,
-                   lines=tuple(lines))
+                   lines=tuple(lines), dead=frozenset())
 
 
 def _paid(state: McrState, winner: int, amount_from) -> McrState:
@@ -180,8 +224,16 @@ def _paid(state: McrState, winner: int, amount_from) -> McrState:
     return _next_hand(state, points, lines)
 
 
+def _alive(state: McrState, w: int) -> None:
+    """A dead hand cannot win (§3.2), refused by name with the rule quoted."""
+    if w in state.dead:
+        raise GameError(E_DEAD_HAND, f"{state.players[w]}'s hand is dead in this hand (after a "
+                        f"false hu or a dead-hand ruling): {DEAD_HAND_RULE}")
+
+
 def _ron(state: McrState, ev: McrRon) -> McrState:
     d, w = _seat(state, ev.discarder), _seat(state, ev.winner)
+    _alive(state, w)
     if d == w:
         raise GameError(E_RON_BY_DISCARDER, f"{ev.winner} cannot win on their own discard")
     _check(ev.winner, ev.value)
@@ -191,6 +243,7 @@ def _ron(state: McrState, ev: McrRon) -> McrState:
 
 def _tsumo(state: McrState, ev: McrTsumo) -> McrState:
     w = _seat(state, ev.player)
+    _alive(state, w)
     _check(ev.player, ev.value)
     return _paid(state, w, lambda s: BASE + ev.value.fan)       # each of the three: 8 + points
 
@@ -206,9 +259,37 @@ def _false_hu(state: McrState, ev: FalseHu) -> McrState:
         if o != s:
             points[s] -= amount
             points[o] += amount
-    return replace(state, points=tuple(points), lines=(
+    # §2.8.9: « игрок, который открыл свои кости имеет мертвую руку »
+    return replace(state, points=tuple(points), dead=state.dead | {s}, lines=(
         f"false hu by {ev.player} ({ev.kind}): pays {amount} to each other player; "
         "dead hand, the hand goes on",))
+
+
+def _dead_hand(state: McrState, ev: DeadHand) -> McrState:
+    s = _seat(state, ev.player)
+    why = f" ({ev.reason})" if ev.reason else ""
+    return replace(state, dead=state.dead | {s}, lines=(
+        f"dead hand: {ev.player}{why} cannot declare hu this hand, plays on (§3.2)",))
+
+
+def _penalty(state: McrState, ev: Penalty) -> McrState:
+    s = _seat(state, ev.player)
+    if ev.kind not in PENALTY_KINDS:
+        raise GameError(E_PENALTY_KIND, f"a penalty is one of {', '.join(PENALTY_KINDS)}, "
+                                        f"got {ev.kind!r}")
+    ladder = PENALTY_KINDS.index(ev.kind)
+    count = state.ladders[s][ladder]
+    pts = escalated_penalty(count)
+    ladders = [list(x) for x in state.ladders]
+    ladders[s][ladder] += 1
+    penalties = list(state.penalties)
+    penalties[s] -= pts
+    what = "delay of game" if ev.kind == "delay_of_game" else "infraction"
+    why = f" ({ev.reason})" if ev.reason else ""
+    verdict = "warning" if pts == 0 else f"{pts} points off the session score"
+    return replace(state, penalties=tuple(penalties),
+                   ladders=tuple(tuple(x) for x in ladders), lines=(
+        f"penalty to {ev.player}: {what}{why}, no. {count + 1}: {verdict} (§3.1)",))
 
 
 def apply(state: McrState, event: McrEvent) -> McrState:
@@ -223,6 +304,10 @@ def apply(state: McrState, event: McrEvent) -> McrState:
         return _next_hand(state, list(state.points), ["exhaustive draw: nobody pays"])
     if isinstance(event, FalseHu):
         return _false_hu(state, event)
+    if isinstance(event, DeadHand):
+        return _dead_hand(state, event)
+    if isinstance(event, Penalty):
+        return _penalty(state, event)
     raise GameError(E_BAD_VALUE, f"not an MCR event: {event!r}")
 
 
@@ -240,24 +325,32 @@ def play(players: Sequence[str], events: Sequence[McrEvent]) -> list[McrState]:
 @dataclass(frozen=True, slots=True)
 class TablePlace:
     """One player at the session's end: ``place`` 1..4 (ties share the better place),
-    ``points`` (MCR points), ``table_points`` (EMA 4/2/1/0, ties sharing)."""
+    ``points`` (MCR points, before penalties), ``penalty`` (§3.1 points, ≤ 0), ``final``
+    (points + penalty: what places are decided on), ``table_points`` (EMA 4/2/1/0, ties
+    sharing)."""
 
     name: str
     place: int
     points: int
     table_points: Fraction
+    penalty: int = 0
+    final: int = 0
 
 
 def final_ranking(state: McrState) -> list[TablePlace]:
-    """The players from first to last with their EMA table points."""
-    shared = shared_table_points(list(state.points))
-    out = [TablePlace(state.players[s], place, state.points[s], tp)
+    """The players from first to last with their EMA table points, placed on the score after
+    penalties (§3.1: « Эти очки вычитаются из результата нарушителя »)."""
+    finals = [p + q for p, q in zip(state.points, state.penalties)]
+    shared = shared_table_points(finals)
+    out = [TablePlace(state.players[s], place, state.points[s], tp, state.penalties[s], finals[s])
            for s, (place, _tied, tp) in enumerate(shared)]
     return sorted(out, key=lambda r: (r.place, state.players.index(r.name)))
 
 
 def standings_line(state: McrState) -> str:
     seats = "  ".join(f"{p} ({state.seat_wind(s)[0]}) {state.points[s]}"
+                      + (f" (penalties {state.penalties[s]})" if state.penalties[s] else "")
+                      + (" dead hand" if s in state.dead else "")
                       for s, p in enumerate(state.players))
     head = "session over" if state.ended else state.round_name
     return f"{head} · {seats}"

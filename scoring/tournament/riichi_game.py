@@ -83,6 +83,11 @@ E_ABORTIVE_REASON = "unknown_abortive_draw"
 E_FOUR_KANS = "four_kans_not_abortive"
 E_FURITEN = "furiten_ron"
 E_PLAYERS = "bad_players"
+E_DEAD_HAND = "dead_hand"
+# « Un joueur main morte ne peut plus gagner ni réclamer de combinaison. Il ne peut être
+# considéré tenpai en cas de partie du mur. » (seed 001, main morte)
+DEAD_HAND_RULE = ("a dead hand can neither win nor claim a tile, and is not tenpai at an "
+                  "exhaustive draw (riichi rules, dead hand)")
 E_OPTIONS = "bad_options"
 
 
@@ -192,7 +197,17 @@ class Chombo:
     reason: str = ""
 
 
-Event = Union[Riichi, Tsumo, Ron, Draw, Abortive, Chombo]
+@dataclass(frozen=True, slots=True)
+class DeadHand:
+    """``player``'s hand is dead until the hand ends, nothing paid: « Un joueur main morte ne
+    peut plus gagner ni réclamer de combinaison. Il ne peut être considéré tenpai en cas de
+    partie du mur. » (riichi rules, chombo and dead hand)"""
+
+    player: str
+    reason: str = ""
+
+
+Event = Union[Riichi, Tsumo, Ron, Draw, Abortive, Chombo, DeadHand]
 
 
 # --- state --------------------------------------------------------------------------------
@@ -218,6 +233,7 @@ class GameState:
     penalties: tuple[int, int, int, int] = (0, 0, 0, 0)
     ended: str | None = None
     lines: tuple[str, ...] = ()
+    dead: frozenset[int] = frozenset()     # seats whose hand is dead in the hand in play
 
     @property
     def dealer(self) -> int:
@@ -328,7 +344,21 @@ def _after_hand(state: GameState, points: list[int], dealer_stays: bool, counter
         ended = (f"{state.players[points.index(min(points))]} is under zero "
                  f"({min(points)}): bust ends the game")
     return replace(state, points=tuple(points), round=rnd, hand=hand, honba=honba,
-                   in_riichi=frozenset(), ended=ended, lines=tuple(lines))
+                   in_riichi=frozenset(), ended=ended, lines=tuple(lines), dead=frozenset())
+
+
+def _alive(state: GameState, seat: int, what: str) -> None:
+    """A dead hand cannot win nor be tenpai at an exhaustive draw: refused, the rule quoted."""
+    if seat in state.dead:
+        raise GameError(E_DEAD_HAND, f"{state.players[seat]}'s hand is dead in this hand: it "
+                                     f"cannot {what}: {DEAD_HAND_RULE}")
+
+
+def _dead_hand(state: GameState, ev: DeadHand, options: Options) -> GameState:
+    s = _seat(state, ev.player)
+    why = f" ({ev.reason})" if ev.reason else ""
+    return replace(state, dead=state.dead | {s}, lines=(
+        f"dead hand: {ev.player}{why} cannot win nor be tenpai this hand, plays on",))
 
 
 def _riichi(state: GameState, ev: Riichi, options: Options) -> GameState:
@@ -348,6 +378,7 @@ def _riichi(state: GameState, ev: Riichi, options: Options) -> GameState:
 
 def _tsumo(state: GameState, ev: Tsumo, options: Options) -> GameState:
     w = _seat(state, ev.player)
+    _alive(state, w, "win")
     base = _check_value(state, ev.player, ev.value, options, "tsumo")
     dealer = w == state.dealer
     pay = payment(base, dealer, True, state.honba)
@@ -381,6 +412,8 @@ def _ron(state: GameState, ev: Ron, options: Options) -> GameState:
     seats = [_seat(state, name) for name in ev.winners]
     if d in seats:
         raise GameError(E_RON_BY_DISCARDER, f"{ev.discarder} cannot win on their own discard")
+    for s in seats:
+        _alive(state, s, "win")
     # « le gagnant le plus proche de la droite du jeteur »: the first after the discarder in turn
     nearest = min(seats, key=lambda s: (s - d) % 4)
     points = list(state.points)
@@ -417,6 +450,8 @@ def _draw(state: GameState, ev: Draw, options: Options) -> GameState:
     if twice is not None:
         raise GameError(E_TENPAI_TWICE, f"{twice} is named twice among the tenpai players")
     tenpai = {_seat(state, name) for name in ev.tenpai}
+    for s in sorted(tenpai):
+        _alive(state, s, "be tenpai")
     noten_riichi = sorted(state.in_riichi - tenpai)
     if noten_riichi:
         return _noten_riichi(state, noten_riichi, options)
@@ -533,7 +568,7 @@ def _chombo(state: GameState, ev: Chombo, options: Options) -> GameState:
 
 
 _APPLY = {Riichi: _riichi, Tsumo: _tsumo, Ron: _ron, Draw: _draw, Abortive: _abortive,
-          Chombo: _chombo}
+          Chombo: _chombo, DeadHand: _dead_hand}
 
 
 def apply(state: GameState, event: Event, options: Options = Options()) -> GameState:

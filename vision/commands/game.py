@@ -10,6 +10,7 @@ first) and the options; each further line is one event, in the order it happened
     {"type": "ron", "discarder": "Ann", "winners": [{"player": "Bob", "han": 3, "fu": 40}]}
     {"type": "abortive", "reason": "four_kans", "kans": ["Ann", "Bob", "Bob", "Dan"]}
     {"type": "chombo", "player": "Ann"}
+    {"type": "dead_hand", "player": "Cai"}
 
 A winner's value is typed (``han``, ``fu``, ``yakuman``, ``dora``: how many han are dora) or
 scored from the hand (``"hand": {...}`` as docs/hand-json.md; the ledger decides seat and round
@@ -22,7 +23,9 @@ honba_to_each_winner, chombo ("mangan" or "tournament"), chombo_penalty; "preset
 An MCR session (--ruleset mcr, "ruleset": "mcr" in the first line): events
 {"type": "ron", "discarder": "Ann", "winners": [{"player": "Bob", "fan": 12, "flowers": 1}]},
 {"type": "tsumo", "player": "Bob", "fan": 9}, {"type": "draw"} and
-{"type": "false_win", "player": "Cai", "kind": "short"}; 16 hands, then EMA table points.
+{"type": "false_win", "player": "Cai", "kind": "short"} (the hand is then dead: no win until
+it ends), {"type": "dead_hand", "player": "Dan"} and {"type": "penalty", "player": "Dan"}
+(§3.1: a warning, then 5, 10, 20 … points off); 16 hands, then EMA table points.
 
 Usage: tilescope game FILE --new Ann Bob Cai Dan [--options JSON | --ruleset mcr] starts a file;
 tilescope game FILE --add EVENT appends one event (refused: the file is left as it was);

@@ -90,20 +90,8 @@ function renderTable(t) {
     players = names;
     options(field("winner"), names, "(not yet)");
     options(field("discarder"), names, "—");
-    const rb = document.getElementById("riichi-buttons"), tp = document.getElementById("tenpai");
-    rb.textContent = ""; tp.textContent = "";
-    for (const n of names) {
-      const b = document.createElement("button");
-      b.type = "button"; b.textContent = n; b.dataset.player = n;
-      b.onclick = () => post("/api/control/ledger", {action: "add", event: {type: "riichi", player: n}});
-      rb.appendChild(b);
-      const l = document.createElement("label");
-      const box = document.createElement("input");
-      box.type = "checkbox"; box.value = n;
-      l.append(box, " " + n);
-      tp.appendChild(l);
-    }
   }
+  forms.update({ players: names, ruleset: "riichi", ended: t.ended });
   const board = document.getElementById("board");
   board.textContent = "";
   for (const p of t.players) {
@@ -115,24 +103,30 @@ function renderTable(t) {
     `${t.round} · ${t.honba} honba · ${plural(t.sticks, "riichi stick")}` + (t.ended ? ` · game over: ${t.ended}` : "");
   const pr = t.proposal;
   document.getElementById("proposal").textContent = !pr ? "—" : pr.error ? pr.error
-    : `${describe(pr.event)}\n${pr.lines.join("\n")}`;
+    : `${describe(pr.event)}\n${valueLines(pr.values)}${pr.lines.join("\n")}`;
   document.getElementById("confirm").disabled = !(pr && pr.event);
   // another last event (a confirm, an undo from elsewhere): a pending undo named the old one
   if (JSON.stringify(t.last ? t.last.event : null) !== JSON.stringify(lastEvent)) disarmUndo();
   lastEvent = t.last ? t.last.event : null;
-  document.getElementById("last").textContent = t.last ? `${describe(t.last.event)}\n${t.last.lines.join("\n")}` : "—";
+  document.getElementById("last").textContent = t.last
+    ? `${describe(t.last.event)}\n${valueLines(t.last.values)}${t.last.lines.join("\n")}` : "—";
 }
 
-const ABORTIVE = {nine_terminals: "nine terminals and honours", four_kans: "four kans",
-  four_winds: "four winds", four_riichi: "four riichi", triple_ron: "triple ron"};
+// an event in words (events.js, as the table page says it)
+const describe = EventForms.describe;
 
-function describe(e) {
-  if (e.type === "ron") return `ron: ${e.winners.map((w) => w.player).join(", ")} from ${e.discarder}`;
-  if (e.type === "tsumo") return `tsumo: ${e.player}`;
-  if (e.type === "draw") return `draw, tenpai: ${(e.tenpai || []).join(", ") || "none"}`;
-  if (e.type === "abortive") return `abortive draw: ${ABORTIVE[e.reason] || e.reason}`;
-  if (e.type === "false_win") return `false hu: ${e.player}`;
-  return `${e.type}${e.player ? ": " + e.player : ""}`;
+// the game's event forms, shared with the table page (vision/web/events.js): chombo, a win
+// typed as han and fu or a yakuman (one winner or several of one discard), draws, abortive
+// draws, a dead hand; each is added to the game file beside the stream
+const forms = EventForms.mount(document.getElementById("event-forms"), {
+  send: (event) => post("/api/control/ledger", {action: "add", event}),
+  onError: (text) => { document.getElementById("error").textContent = text; },
+});
+
+// each winner's value: "Cai: 2 han 30 fu (tanyao 1, pinfu 1)", a line each
+function valueLines(values) {
+  return (values || []).map((v) => `${v.player}: ${v.words}`
+    + (v.yaku.length ? ` (${v.yaku.map((y) => `${y.name} ${y.han}`).join(", ")})` : "") + "\n").join("");
 }
 
 const apply = () => post("/api/control/hand", settings());
@@ -156,10 +150,6 @@ document.getElementById("apply").onclick = apply;
 document.getElementById("new-hand").onclick = () => post("/api/control/new-hand");
 document.getElementById("confirm").onclick = confirmWin;
 document.getElementById("undo").onclick = undo;
-document.getElementById("draw").onclick = () => post("/api/control/ledger", {action: "add", event: {type: "draw",
-  tenpai: [...document.querySelectorAll("#tenpai input:checked")].map((i) => i.value)}});
-document.getElementById("abortive").onclick = () => post("/api/control/ledger", {action: "add",
-  event: {type: "abortive", reason: document.getElementById("abortive-reason").value}});
 // typed dora indicators and the camera's row exclude each other
 field("dora_indicators").addEventListener("input", () => { field("camera").checked = false; });
 field("camera").addEventListener("change", () => { if (field("camera").checked) field("dora_indicators").value = ""; });

@@ -133,18 +133,6 @@ async function openGame(id) {
 
 // ---- the game ----
 
-function fillPlayers(select, players, optional) {
-  // no player is chosen for the user: a form sent as it opened records nothing
-  select.replaceChildren(new Option(optional ? "—" : "choose…", ""));
-  for (const p of players) select.append(new Option(p, p));
-}
-
-// the player a select names, or an error in words when none was chosen
-function chosen(select, what) {
-  if (!select.value) throw new Error(`Choose ${what}.`);
-  return select.value;
-}
-
 function renderPlayers(g) {
   // one card a player: name (and a riichi mark), seat wind, points; the dealer framed
   const s = g.state;
@@ -157,10 +145,12 @@ function renderPlayers(g) {
     const name = document.createElement("div");
     name.className = "name";
     name.textContent = p;
-    if (s.riichi.includes(p)) {
+    for (const [on, text] of [[s.riichi.includes(p), "riichi"], [(s.dead || []).includes(p), "dead hand"],
+      [(s.penalties || {})[p], `penalties ${(s.penalties || {})[p]}`]]) {
+      if (!on) continue;
       const m = document.createElement("span");
       m.className = "mark";
-      m.textContent = "riichi";
+      m.textContent = text;
       name.append(m);
     }
     const wind = document.createElement("div");
@@ -187,20 +177,8 @@ function show(g) {
     : `${s.round} · dealer ${s.dealer}` + (g.ruleset === "mcr" ? ""
       : ` · ${s.honba} counter${s.honba === 1 ? "" : "s"} · ${sticks}`);
   renderPlayers(g);
-  for (const sel of $$("select.who")) fillPlayers(sel, g.players, sel.dataset.optional);
-  for (const box of $$("#false-kind input")) box.checked = false;
-  const tenpai = $("#tenpai");
-  tenpai.replaceChildren();
-  for (const p of g.players) {
-    const label = document.createElement("label");
-    label.className = "check";
-    const box = document.createElement("input");
-    box.type = "checkbox";
-    box.value = p;
-    box.name = "tenpai";
-    label.append(box, " " + p);
-    tenpai.append(label);
-  }
+  forms.update({ players: g.players, ruleset: g.ruleset, ended: s.ended });
+  forms.reset();
   // what the last event did, under its name (not to be read as the answer to a refused form)
   const last = g.history[g.history.length - 1];
   $("#last-event").hidden = !last;
@@ -214,117 +192,45 @@ function show(g) {
   if (g.ranking) {
     $("#ranking-list").replaceChildren(...g.ranking.map((r) => Object.assign(document.createElement("li"), {
       textContent: `${r.place}. ` + (g.ruleset === "mcr"
-        ? `${r.name} ${r.points} → ${r.table_points} table points`
+        ? `${r.name} ${r.points}` + (r.penalty ? ` (penalties ${r.penalty}: ${r.final})` : "")
+          + ` → ${r.table_points} table points`
         : `${r.name} ${r.points} → ${(r.final / 1000 >= 0 ? "+" : "") + (r.final / 1000).toFixed(1)}`
           + (r.penalty ? ` (chombo ${r.penalty})` : "")),
     })));
   }
-  for (const b of $$("#actions button")) b.disabled = !!s.ended && b.id !== "act-undo";
   $("#act-undo").disabled = !g.history.length;
-  panel(null);
+  forms.panel(null);
 }
 
-const ABORTIVE = { nine_terminals: "nine terminals and honours", four_kans: "four kans",
-  four_winds: "four winds", four_riichi: "four riichi", triple_ron: "triple ron" };
+const describe = EventForms.describe;
 
-// an event in words: "Bob declares riichi", "Dan wins by ron from Ann", "chombo by Cai"
-function describe(ev) {
-  const winners = (ev.winners || []).map((w) => w.player);
-  switch (ev.type) {
-    case "riichi": return `${ev.player} declares riichi`;
-    case "tsumo": return `${ev.player} wins by tsumo`;
-    case "ron": return `${winners.join(" and ")} win${winners.length > 1 ? "" : "s"} by ron from ${ev.discarder}`;
-    case "draw": return "exhaustive draw" + (ev.tenpai ? ", tenpai: " + (ev.tenpai.join(", ") || "nobody") : "");
-    case "abortive": return "abortive draw: " + (ABORTIVE[ev.reason] || ev.reason);
-    case "chombo": return `chombo by ${ev.player}`;
-    case "false_win": return `false hu by ${ev.player}`;
-    default: return ev.type + (ev.player ? " " + ev.player : "");
-  }
-}
-
-function panel(id) {
-  for (const f of $$("form.panel")) f.hidden = f.id !== id;
-  // the button of the open form is the one highlighted
-  for (const [button, form] of PANELS) $(button).setAttribute("aria-expanded", String(form === id));
-  // a form opened anew: the last refusal was about another one
-  if (id && $("#table-status").classList.contains("error")) status("");
-  if (id === "form-win" && !$("#winners").children.length) addWinner();
-  if (id === "form-abortive") $("#kans-row").hidden = $("#abortive-reason").value !== "four_kans";
-}
-
-function addWinner() {
-  const row = $("#winner-template").content.firstElementChild.cloneNode(true);
-  fillPlayers($(".w-player", row), game.players);
-  $("#winners").append(row);
-  showRuleset(game.ruleset);
-}
-
-function number(input) {
-  const v = input.value.trim();
-  return v === "" ? undefined : Number(v);
-}
-
-function winnerValue(row) {
-  // a winner's value: MCR fan; riichi: the hand to score, or yakuman, or han and fu
-  const w = { player: chosen($(".w-player", row), "the winner") };
-  const hand = $(".w-hand", row).value.trim();
-  if (game.ruleset === "mcr") {
-    const fl = number($(".w-flowers", row));
-    if (hand) return { ...w, hand: { concealed: hand, win_tile: $(".w-tile", row).value.trim(),
-      ...(fl ? { flowers: fl } : {}) } };
-    w.fan = number($(".w-fan", row));
-    if (fl) w.flowers = fl;
-    if (w.fan === undefined) throw new Error(`type ${w.player}'s points (fan), or the hand`);
-    return w;
-  }
-  if (hand) {
-    w.hand = { concealed: hand, win_tile: $(".w-tile", row).value.trim() };
-    const dora = $(".w-dora-ind", row).value.trim();
-    if (dora) w.hand.dora_indicators = dora;
-    return w;
-  }
-  const yakuman = number($(".w-yakuman", row));
-  if (yakuman) return { ...w, yakuman };
-  w.han = number($(".w-han", row));
-  if (w.han === undefined) throw new Error(`type ${w.player}'s han and fu, a yakuman, or the hand`);
-  const fu = number($(".w-fu", row));
-  if (fu !== undefined) w.fu = fu;
-  const dora = number($(".w-dora", row));
-  if (dora) w.dora = dora;
-  return w;
-}
-
-function winEvent() {
-  const rows = $$("#winners .winner-row");
-  const winners = rows.map(winnerValue);
-  if ($("#win-how").value === "tsumo") {
-    if (winners.length > 1) throw new Error("a tsumo has one winner");
-    return { type: "tsumo", ...winners[0] };
-  }
-  return { type: "ron", discarder: chosen($("#win-from"), "who discarded the winning tile"), winners };
-}
-
-async function send(build) {
-  let event;
-  try {
-    event = build();
-  } catch (e) {
-    return status(e.message, true);
-  }
+// an event built by the forms (events.js), sent to this game; true when it was recorded
+async function send(event) {
   try {
     show(await api("POST", `/api/games/${encodeURIComponent(game.id)}/events`, event));
-    $("#winners").replaceChildren();
     status("Recorded: " + describe(event) + ".");
     $("#table-status").scrollIntoView?.({ block: "nearest" });
+    return true;
   } catch (e) {
     status(e.message, true);
+    return false;
   }
 }
 
-// each action button and the form it opens (a second press closes it)
-const PANELS = [["#act-riichi", "form-riichi"], ["#act-win", "form-win"],
-  ["#act-draw", "form-draw"], ["#act-abortive", "form-abortive"],
-  ["#act-chombo", "form-chombo"], ["#act-false", "form-false"], ["#act-undo", "form-undo"]];
+// the event forms (vision/web/events.js, shared with the stream's control page); this page
+// adds its Undo, which asks first in a form of its own
+const forms = EventForms.mount($("#event-forms"), {
+  send,
+  onError: (text) => status(text, true),
+  // a form opened anew: the last refusal was about another one
+  onOpen: () => { if ($("#table-status").classList.contains("error")) status(""); },
+  extra: [["act-undo", "form-undo"]],
+});
+{
+  const undoButton = Object.assign(document.createElement("button"), { type: "button", id: "act-undo", textContent: "Undo" });
+  $("#actions").append(undoButton);
+  undoButton.addEventListener("click", () => forms.panel($("#form-undo").hidden ? "form-undo" : null));
+}
 
 async function undo() {
   const last = game.history[game.history.length - 1];
@@ -340,9 +246,6 @@ function wire() {
   $("#start").addEventListener("click", start);
   $("#ruleset").addEventListener("change", () => showRuleset($("#ruleset").value));
   $("#leave").addEventListener("click", startScreen);
-  for (const [button, form] of PANELS) {
-    $(button).addEventListener("click", () => panel($("#" + form).hidden ? form : null));
-  }
   // undo asks first, naming the event it takes out and what that event did
   $("#act-undo").addEventListener("click", () => {
     const last = game.history[game.history.length - 1];
@@ -350,38 +253,10 @@ function wire() {
       ? `Undo: ${describe(last.event)}?` + (last.lines.length ? ` (${last.lines.join("; ")})` : "")
       : "Nothing to undo.";
   });
-  $("#undo-keep").addEventListener("click", () => panel(null));
+  $("#undo-keep").addEventListener("click", () => forms.panel(null));
   $("#form-undo").addEventListener("submit", (e) => {
     e.preventDefault();
     undo();
-  });
-  $("#win-how").addEventListener("change", () => {
-    $("#win-from-label").hidden = $("#win-how").value === "tsumo";
-  });
-  $("#win-more").addEventListener("click", addWinner);
-  $("#abortive-reason").addEventListener("change", () => panel("form-abortive"));
-  const submit = (id, build) => $(id).addEventListener("submit", (e) => {
-    e.preventDefault();
-    send(build);
-  });
-  submit("#form-riichi", () => ({ type: "riichi", player: chosen($("#riichi-player"), "who declares riichi") }));
-  submit("#form-win", winEvent);
-  submit("#form-draw", () => (game.ruleset === "mcr" ? { type: "draw" } : {
-    type: "draw", tenpai: $$("#tenpai input:checked").map((b) => b.value),
-  }));
-  submit("#form-abortive", () => {
-    const reason = $("#abortive-reason").value;
-    if (reason !== "four_kans") return { type: "abortive", reason };
-    const kans = $$("#kans-row select.kan").map((s) => s.value).filter(Boolean);
-    if (kans.length < 4) throw new Error("Choose who made each of the four kans.");
-    return { type: "abortive", reason, kans };
-  });
-  submit("#form-chombo", () => ({ type: "chombo", player: chosen($("#chombo-player"), "who made the chombo") }));
-  submit("#form-false", () => {
-    const player = chosen($("#false-player"), "who declared the false hu");
-    const kind = $("#false-kind input:checked");
-    if (!kind) throw new Error("Choose the hand shown: 4 sets and a pair, or not a hand.");
-    return { type: "false_win", player, kind: kind.value };
   });
 }
 

@@ -28,3 +28,19 @@ function chip(code) {
   e.title = `${n === "0" ? "red 5" : n} ${SUIT_NAMES[s] || ""}`;
   return e;
 }
+
+// a tile as players say it: "4 bamboo", "red 5 dots", "South", "White dragon", "flower 2"
+const HONOUR_WORDS = ["East", "South", "West", "North", "White dragon", "Green dragon", "Red dragon"];
+function tileName(code) {
+  const n = code[0], s = code[1];
+  if (s === "z") return HONOUR_WORDS[Number(n) - 1] || code;
+  if (s === "f") return `flower ${n}`;
+  if (!SUIT_NAMES[s]) return code;
+  return `${n === "0" ? "red 5" : n} ${SUIT_NAMES[s]}`;
+}
+
+// a text's tile codes ("tenpai: 4s 2z") in words ("tenpai: 4 bamboo, South")
+function tilesInWords(text) {
+  return String(text || "").replace(/\b[0-9][mpszf](?:\s+[0-9][mpszf])*\b/g,
+    (run) => run.split(/\s+/).map(tileName).join(", "));
+}
