@@ -53,12 +53,15 @@ SMOOTH_SIGMA = 1.0
 class Change:
     """A frame against the keyframe: ``shift`` (dx, dy) of its content in pixels,
     ``changed`` whether anything besides that shift changed, ``why`` in words (empty when
-    unchanged), ``diff`` the largest block difference seen."""
+    unchanged), ``diff`` the largest block difference seen, ``in_hand`` whether the change
+    lies within the hand's region (else the frame as a whole: moved, resized, or changed
+    elsewhere)."""
 
     shift: tuple[float, float]
     changed: bool
     why: str = ""
     diff: float = 0.0
+    in_hand: bool = False
 
 
 @dataclass(frozen=True)
@@ -189,7 +192,7 @@ class ChangeWatcher:
             blocks = block_means(_colour_diff(moved, cur), r.block)
             worst = float(blocks.max())
             if worst > HAND_BLOCK_DIFF:
-                return Change(shift, True, f"the hand changed (block difference {worst:.1f})", worst)
+                return Change(shift, True, f"the hand changed (block difference {worst:.1f})", worst, True)
         # the small frame, its border (where the shift brings in the unknown) left out
         moved = shifted(self._small, shift[0] / SMALL, shift[1] / SMALL)
         edge = int(np.ceil(MAX_SHIFT_PX / SMALL))
