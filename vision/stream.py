@@ -5,12 +5,16 @@ Stages, each a plain value in and out:
 1. ``FrameSource`` turns a webcam index, video file or stream URL into ``Frame`` values. A live
    source is read by a thread that keeps only the newest frame, so detection skips frames
    rather than falls behind; a file is read in order and every ``every``-th frame is detected.
-2. ``TileTracker`` matches each frame's detections to the previous frame's by box overlap (IoU)
-   and gives each tracked tile the majority label of its last few sightings, so a single misread
+2. ``vision.read_plan.ReadPlanner`` (when the runner has one, as ``tilescope stream`` does)
+   has a frame read by the models only when it changed since the last read, beyond the
+   camera's shake (``vision.frame_change``), and for a few frames after; every other frame is
+   *held*: the tracked tiles stay, moved with the shake, and no model runs.
+3. ``TileTracker`` matches each frame's detections to the previous frame's by box overlap (IoU)
+   and gives each tracked tile the majority label of its last few readings, so a single misread
    frame does not change the hand.
-3. ``HandStabiliser`` (pure: detections in, events out) reports a hand only after it has stayed
+4. ``HandStabiliser`` (pure: detections in, events out) reports a hand only after it has stayed
    the same for ``stable_frames`` detected frames, and again only when it changes: no flicker.
-4. ``StreamRunner`` scores each new stable hand (layout + scoring via ``vision.pipeline``; a
+5. ``StreamRunner`` scores each new stable hand (layout + scoring via ``vision.pipeline``; a
    13-tile hand in play: its waits, ``vision.inplay``) and hands the result to its sinks: the
    annotated-video writer and the overlay hub (``vision.overlay``). When the context changes
    while it runs (the control page, ``vision.livecontext``), the hand on screen is scored again.
