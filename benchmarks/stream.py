@@ -19,11 +19,13 @@ the hand on the overlay (tiles and value) of every frame, and prints each frame 
 Without ``--video`` it makes the clip: a photo (default ``tests/data/riichi_broadcast.jpg``, a
 1280x720 hand-camera frame with 22x30 px tiles; ``--photo tests/data/riichi_open_red.jpg``,
 the sample) on a 1280x720 table, shaken a few pixels a frame, 10 s at 30 fps; ``--lead S``
-seconds of empty table first (the latency is then measured from a hand appearing). Run from the
-repo root, by hand (not a test):
+seconds of empty table first (the latency is then measured from a hand appearing); ``--write
+CLIP.mp4`` only writes it, for ``tilescope stream``. Run from the repo root, by hand (not a
+test):
 
     python -m benchmarks.stream [--photo FILE] [--seconds 10] [--lead 1] [--threads 1 2]
                                 [--ways full changes] [--context JSON] [--video FILE]
+    python -m benchmarks.stream --write hand.mp4 && tilescope stream hand.mp4 --win ron --seat W --dora 3s
 """
 from __future__ import annotations
 
@@ -62,7 +64,7 @@ def make_video(path: str, frames: int, photo_path: Path = BROADCAST, lead: int =
     import cv2
     import numpy as np
 
-    photo = cv2.imread(str(photo_path))
+    photo = cv2.imread(str(photo_path)) if Path(photo_path).is_file() else None
     if photo is None:
         raise SystemExit(f"benchmarks.stream: cannot read {photo_path}")
     ph, pw = photo.shape[:2]
@@ -200,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--context", help="the hand's table facts as JSON (default: the photo's, "
                                      "README's samples table)")
     p.add_argument("--weights", help="weights folder (default: the bundled model)")
+    p.add_argument("--write", metavar="CLIP.mp4",
+                   help="only write the clip there (for `tilescope stream CLIP.mp4 ...`) and stop")
     args = p.parse_args(argv)
     if any(t < 1 for t in args.threads) or args.seconds <= 0 or args.lead < 0:
         print("benchmarks.stream: --threads, --seconds must be positive, --lead not negative",
@@ -212,6 +216,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     context.setdefault("ruleset", "riichi")
     lead = round(args.lead * FPS)
+    if args.write:
+        make_video(args.write, round(args.seconds * FPS) + lead, args.photo, lead)
+        print(f"benchmarks.stream: wrote {args.write}")
+        return 0
     video, tmp = args.video, None
     if video is None:
         tmp = tempfile.NamedTemporaryFile(suffix=".mp4", delete=False)
