@@ -112,6 +112,14 @@ def test_a_camera_moved_or_resized_is_a_change():
         ChangeWatcher().check(base)
 
 
+def test_a_frame_too_small_to_compare_is_always_read():
+    for shape in [(1, 1, 3), (7, 9, 3), (3, 200, 3), (40, 40, 3)]:
+        img = np.zeros(shape, np.uint8)
+        w = ChangeWatcher()
+        w.keyframe(img, np.array([[0, 0, shape[1], shape[0]]], float))
+        assert w.check(img).changed
+
+
 def test_hand_region_reaches_a_tile_around_the_tiles_inside_the_frame():
     assert hand_region(np.zeros((0, 4)), W, H) is None
     x1, y1, x2, y2 = hand_region(boxes_of(3, x0=5, y0=5), W, H)

@@ -173,6 +173,8 @@ class ChangeWatcher:
         if (w, h) != self._size:
             return Change((0.0, 0.0), True, "the frame size changed")
         small = _halved(image, SMALL_HALVINGS)
+        if min(small.shape[:2]) < FRAME_BLOCK + 2 * int(np.ceil(MAX_SHIFT_PX / SMALL)):
+            return Change((0.0, 0.0), True, "a frame too small to compare")
         region = None
         if self._region is not None:
             x1, y1, x2, y2 = self._region.box
@@ -231,6 +233,8 @@ def phase_shift(ref: np.ndarray, cur: np.ndarray) -> tuple[tuple[float, float], 
     Not ``cv2.phaseCorrelate``: OpenCV 5.1's gave (0.5, 0) for two identical images, its
     centroid window not wrapped round the zero shift, a shake's commonest value."""
     h, w = ref.shape
+    if min(h, w) < 8:                   # too small to correlate: no peak
+        return (0.0, 0.0), 0.0
     window = cv2.createHanningWindow((w, h), cv2.CV_32F)
     fa = cv2.dft(ref * window, flags=cv2.DFT_COMPLEX_OUTPUT)
     fb = cv2.dft(cur * window, flags=cv2.DFT_COMPLEX_OUTPUT)

@@ -1,7 +1,7 @@
 """Which frames of a stream are read in full, and which only move the last reading.
 
-A full read (detector + classifier) costs 70-170 ms of CPU a 1280x720 frame on the
-development machine; a 30 fps hand camera read in full takes about four cores. Between frames
+A full read (detector + classifier) costs 100-200 ms of CPU a 1280x720 frame on the
+development machine: a 30 fps hand camera read in full would take three to six cores. Between frames
 the hand mostly does not move, so :class:`ReadPlanner` reads a frame in full only when:
 
 - it is the first, or the picture changed since the last full read (the *keyframe*:
@@ -25,9 +25,9 @@ import numpy as np
 from vision.detections import Detections
 from vision.frame_change import ChangeWatcher
 
-# Full reads after a change, before frames are held again; ``None`` in ReadPlanner: the
-# stabiliser's stable_frames (8 by default), so the hand first shown was voted as in a
-# stream that reads every frame.
+# Full reads after a change, before frames are held again: the stabiliser's default
+# stable_frames (``tilescope stream`` passes its --stable), so the hand first shown was voted
+# over as many real readings as in a stream that reads every frame.
 SETTLE_READS = 8
 # The longest run of held frames (5 s at 30 fps): one full read of 0.1-0.2 CPU s in 150
 # frames is 1-2% of the stream's cost.
