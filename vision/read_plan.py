@@ -36,8 +36,8 @@ AUDIT_FRAMES = 150
 
 @dataclass(frozen=True)
 class Plan:
-    """What to do with one frame. ``full``: read it (``whole``: the whole frame, else through
-    the hand's zoom windows); else hold the tracked tiles, moved by ``shift`` (dx, dy px since
+    """What to do with one frame. ``full``: read it (``whole``: the whole frame, else as the
+    runner reads by default, through the last read's zoom windows); else hold the tracked tiles, moved by ``shift`` (dx, dy px since
     the previous frame). ``why``: the reason for a full read, in words; ``audit``: the read is
     the periodic one (:data:`AUDIT_FRAMES`)."""
 
@@ -78,9 +78,11 @@ class ReadPlanner:
             change = self.watcher.check(image)
             if change.changed:
                 self._due = self.settle
-                # a change in the hand is read through its zoom windows; one elsewhere may be
-                # a hand laid down anywhere: the whole frame
-                plan = Plan(True, change.why, whole=not change.in_hand)
+                # the whole frame: the last read's zoom windows fit the old picture (a mixed
+                # clip's second hand, larger tiles over the first one's place, read through
+                # the first one's windows, was shown 15 frames late); the settling reads after
+                # go through the windows this read plans
+                plan = Plan(True, change.why, whole=True)
             else:
                 step = (change.shift[0] - self._shift[0], change.shift[1] - self._shift[1])
                 self._shift = change.shift
