@@ -19,7 +19,8 @@ the hand on the overlay (tiles and value) of every frame, and prints each frame 
 Without ``--video`` it makes the clip: a photo (default ``tests/data/riichi_broadcast.jpg``, a
 1280x720 hand-camera frame with 22x30 px tiles; ``--photo tests/data/riichi_open_red.jpg``,
 the sample) on a 1280x720 table, shaken a few pixels a frame, 10 s at 30 fps; ``--lead S``
-seconds of empty table first (the latency is then measured from a hand appearing); ``--write
+seconds of empty table first (the latency is then measured from a hand appearing); several
+photos take turns (a hand changing in view: the latency is the first hand's); ``--write
 CLIP.mp4`` only writes it, for ``tilescope stream``. Run from the repo root, by hand (not a
 test):
 
@@ -57,30 +58,41 @@ def shake(i: int) -> tuple[float, float]:
     return 3 * np.sin(i / 7.0), 2 * np.cos(i / 11.0)
 
 
-def make_video(path: str, frames: int, photo_path: Path = BROADCAST, lead: int = 0) -> None:
+def make_video(path: str, frames: int, photo_path: Path | list[Path] = BROADCAST, lead: int = 0) -> None:
     """A 1280x720 30 fps clip (mp4v) of a photo scaled to 720 px high on a grey table, shaken
-    by :func:`shake`; the first ``lead`` frames show the empty table. Deterministic.
-    Raises SystemExit when the photo cannot be read."""
+    by :func:`shake`; the first ``lead`` frames show the empty table. Several photos (a list)
+    take turns, each an equal share of the frames after the lead: a hand changing in view.
+    Deterministic. Raises SystemExit when a photo cannot be read."""
     import cv2
     import numpy as np
 
-    photo = cv2.imread(str(photo_path)) if Path(photo_path).is_file() else None
-    if photo is None:
-        raise SystemExit(f"benchmarks.stream: cannot read {photo_path}")
-    ph, pw = photo.shape[:2]
-    scale = 720 / ph
-    photo = cv2.resize(photo, (min(1280, round(pw * scale)), 720), interpolation=cv2.INTER_AREA)
+    photos = photo_path if isinstance(photo_path, (list, tuple)) else [photo_path]
     table = np.full((720, 1280, 3), 40, np.uint8)
-    img = table.copy()
-    x0 = (1280 - photo.shape[1]) // 2
-    img[:, x0:x0 + photo.shape[1]] = photo
+    scenes = [_on_table(p, table) for p in photos]
+    share = max(1, -(-(frames - lead) // len(scenes)))
     out = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"mp4v"), FPS, (1280, 720))
     for i in range(frames):
         dx, dy = shake(i)
         m = np.float32([[1, 0, dx], [0, 1, dy]])
-        out.write(cv2.warpAffine(table if i < lead else img, m, (1280, 720),
-                                 borderMode=cv2.BORDER_REPLICATE))
+        img = table if i < lead else scenes[min(len(scenes) - 1, (i - lead) // share)]
+        out.write(cv2.warpAffine(img, m, (1280, 720), borderMode=cv2.BORDER_REPLICATE))
     out.release()
+
+
+def _on_table(photo_path: Path, table):
+    """The photo scaled to the table's height, centred on (a copy of) it."""
+    import cv2
+
+    photo = cv2.imread(str(photo_path)) if Path(photo_path).is_file() else None
+    if photo is None:
+        raise SystemExit(f"benchmarks.stream: cannot read {photo_path}")
+    th, tw = table.shape[:2]
+    ph, pw = photo.shape[:2]
+    photo = cv2.resize(photo, (min(tw, round(pw * th / ph)), th), interpolation=cv2.INTER_AREA)
+    img = table.copy()
+    x0 = (tw - photo.shape[1]) // 2
+    img[:, x0:x0 + photo.shape[1]] = photo
+    return img
 
 
 @dataclass
@@ -190,9 +202,9 @@ def _tiles(key) -> str:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--video", help="a 30 fps video file to read (default: make the clip)")
-    p.add_argument("--photo", type=Path, default=BROADCAST,
+    p.add_argument("--photo", type=Path, nargs="+", default=[BROADCAST],
                    help="photo the clip is made of (default tests/data/riichi_broadcast.jpg; "
-                        "tests/data/riichi_open_red.jpg: the sample)")
+                        "tests/data/riichi_open_red.jpg: the sample); several take turns")
     p.add_argument("--seconds", type=float, default=10.0, help="clip length (default 10 s)")
     p.add_argument("--lead", type=float, default=0.0,
                    help="seconds of empty table before the hand (default 0)")
@@ -210,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 2
     try:
-        context = json.loads(args.context) if args.context else dict(CONTEXTS.get(args.photo.name, {}))
+        context = json.loads(args.context) if args.context else dict(CONTEXTS.get(args.photo[0].name, {}))
     except json.JSONDecodeError as exc:
         print(f"benchmarks.stream: --context is not JSON: {exc}", file=sys.stderr)
         return 2
@@ -234,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if tmp is not None:
             os.unlink(tmp.name)
-    name = args.video or f"{args.photo.name} shaken on 1280x720, {args.seconds:g} s at 30 fps" + (
+    name = args.video or f"{' then '.join(p.name for p in args.photo)} shaken on 1280x720, {args.seconds:g} s at 30 fps" + (
         f" after {args.lead:g} s of empty table" if lead else "")
     load = os.getloadavg()[0]
     print(f"clip: {name}; context {json.dumps(context)}; load average {load:.1f} on "
