@@ -141,3 +141,21 @@ def test_the_hand_camera_clip_is_worth_7700_with_a_handful_of_reads(tmp_path):
     assert stats.frames == stats.detected == 30
     assert stats.full_reads <= 10
     assert len(messages) == 1 and messages[0]["hand"]["result"]["payment"]["total"] == 7700
+
+
+def test_the_benchmark_says_differences_as_frame_ranges_the_doubt_note_apart():
+    from benchmarks.stream import Run, differences
+
+    a, b = Run("full", 1), Run("changes", 1)
+    hand = (("1m", "2m"), "1 han 30 fu · 1000")
+    unsure = (("1m", "2m"), "1 han 30 fu · 1000 (unsure: tile 2)")
+    other = (("1m", "3m"), "2 han 30 fu · 2000")
+    key = (("1m", False), ("2m", False))
+    a.tracked, b.tracked = [key] * 6, [key] * 5 + [(("1m", False),)]
+    a.shown = [(None, None), hand, hand, hand, other, hand]
+    b.shown = [(None, None), hand, unsure, unsure, hand, hand]
+    assert differences(a, b) == [
+        "frames 2-3: same hand and value; its note full: none | changes: unsure: tile 2",
+        "frame 4: shown full: 1m 3m 2 han 30 fu · 2000 | changes: 1m 2m 1 han 30 fu · 1000",
+        "frame 5: tracked full: 1m 2m | changes: 1m"]
+    assert differences(a, a) == []
