@@ -275,7 +275,8 @@ _OWN = {
     "score": {"--json", "--win-tile", "--fix", "--meld", "--annotate", "--weights",
               "--set", "--learn"},
     "stream": {"--json", "--weights", "--out", "--overlay", "--host", "--stable",
-               "--every", "--turns", "--set", "--game", "--exit-at-end"},   # a video's own
+               "--every", "--turns", "--set", "--game", "--exit-at-end",   # a video's own
+               "--full-reads", "--threads"},
 }
 
 

@@ -5,12 +5,16 @@ Stages, each a plain value in and out:
 1. ``FrameSource`` turns a webcam index, video file or stream URL into ``Frame`` values. A live
    source is read by a thread that keeps only the newest frame, so detection skips frames
    rather than falls behind; a file is read in order and every ``every``-th frame is detected.
-2. ``TileTracker`` matches each frame's detections to the previous frame's by box overlap (IoU)
-   and gives each tracked tile the majority label of its last few sightings, so a single misread
+2. ``vision.read_plan.ReadPlanner`` (when the runner has one, as ``tilescope stream`` does)
+   has a frame read by the models only when it changed since the last read, beyond the
+   camera's shake (``vision.frame_change``), and for a few frames after; every other frame is
+   *held*: the tracked tiles stay, moved with the shake, and no model runs.
+3. ``TileTracker`` matches each frame's detections to the previous frame's by box overlap (IoU)
+   and gives each tracked tile the majority label of its last few readings, so a single misread
    frame does not change the hand.
-3. ``HandStabiliser`` (pure: detections in, events out) reports a hand only after it has stayed
+4. ``HandStabiliser`` (pure: detections in, events out) reports a hand only after it has stayed
    the same for ``stable_frames`` detected frames, and again only when it changes: no flicker.
-4. ``StreamRunner`` scores each new stable hand (layout + scoring via ``vision.pipeline``; a
+5. ``StreamRunner`` scores each new stable hand (layout + scoring via ``vision.pipeline``; a
    13-tile hand in play: its waits, ``vision.inplay``) and hands the result to its sinks: the
    annotated-video writer and the overlay hub (``vision.overlay``). When the context changes
    while it runs (the control page, ``vision.livecontext``), the hand on screen is scored again.
@@ -130,6 +134,21 @@ class TileTracker:
                                          deque([((d.tile, d.sideways), d.confidence)], maxlen=self.votes),
                                          deque([True], maxlen=self.window)))
                 self._next_id += 1
+        return self._hand()
+
+    def hold(self, dx: float, dy: float) -> list[Track]:
+        """A frame that shows what the last one showed, the camera moved by (dx, dy) px
+        (``vision.read_plan``: nothing else changed): each track's box moves with it, the
+        tiles in the hand count as seen, the others as not (a tile leaving goes on leaving),
+        and no label gets a vote (the tiles were not read again). Returns the hand as
+        :meth:`update` does."""
+        for tr in self.tracks:
+            tr.detection = _moved(tr.detection, dx, dy)
+            tr.seen.append(tr.present)
+        return self._hand()
+
+    def _hand(self) -> list[Track]:
+        """Tracks in or out of the hand after this frame's sightings; the hand in reading order."""
         for tr in self.tracks:
             n = sum(tr.seen)
             if not tr.present and n >= self.enter:
@@ -142,6 +161,13 @@ class TileTracker:
             if not any(_covers(h.detection.box, tr.detection.box, self.overlap) for h in hand):
                 hand.append(tr)
         return [hand[i] for i in reading_order([t.detection for t in hand])]
+
+
+def _moved(d: Detection, dx: float, dy: float) -> Detection:
+    """``d`` with its box moved by (dx, dy) px."""
+    x1, y1, x2, y2 = d.box
+    return Detection(d.tile, (x1 + dx, y1 + dy, x2 + dx, y2 + dy), d.confidence, d.sideways,
+                     d.alternatives)
 
 
 def _covers(a: tuple[float, float, float, float], b: tuple[float, float, float, float],
@@ -228,15 +254,34 @@ class HandStabiliser:
         self.shown_key: tuple = ()       # their (tile, sideways) labels, as an event's key
         self._candidate: tuple | None = None
         self._count = 0
+        self._key: tuple = ()
+        self._size = (0, 0)            # the frames' (width, height)
 
     def update(self, detections: Detections, frame: int) -> HandEvent | None:
         """Feed one detected frame; returns an event when the stable hand changes, else None."""
-        tracks = self.tracker.update(detections)
+        self._size = (detections.width, detections.height)
+        return self._after(self.tracker.update(detections), frame)
+
+    def hold(self, shift: tuple[float, float], frame: int) -> HandEvent | None:
+        """Feed one frame that shows what the last one did, moved by ``shift`` (dx, dy) px
+        (:meth:`TileTracker.hold`); it counts towards a hand's stability as a read frame
+        does. Returns an event as :meth:`update` does."""
+        return self._after(self.tracker.hold(*shift), frame)
+
+    @property
+    def key(self) -> tuple:
+        """The tracked hand's (tile, sideways) labels in reading order, as a ``HandEvent.key``."""
+        return self._key
+
+    def _after(self, tracks: list[Track], frame: int) -> HandEvent | None:
+        """The tracked hand after one frame: smoothed, shown, and reported once stable."""
+        width, height = self._size
         key = tuple(t.label for t in tracks)
+        self._key = key
         smoothed = [_as_voted(t.detection, *t.label) for t in tracks]
-        self.current = Detections(detections.width, detections.height, smoothed)
+        self.current = Detections(width, height, smoothed)
         seen = [i for i, t in enumerate(tracks) if any(list(t.seen)[-SHOWN_FRAMES:])]
-        self.shown = Detections(detections.width, detections.height, [smoothed[i] for i in seen])
+        self.shown = Detections(width, height, [smoothed[i] for i in seen])
         self.shown_key = tuple(key[i] for i in seen)
         if key == self._candidate:
             self._count += 1
@@ -610,14 +655,16 @@ def draw_frame(image: np.ndarray, detections: Detections | None, banner: str | N
 
 @dataclass
 class StreamStats:
-    """What a run did: frames read, frames detected, live frames dropped, hands reported,
-    and seconds spent (wall clock)."""
+    """What a run did: frames read, frames detected (taken into the tracked hand), live
+    frames dropped, hands reported, seconds spent (wall clock), and how many of the detected
+    frames the models read (with a ``ReadPlanner``, the rest were held)."""
 
     frames: int = 0
     detected: int = 0
     dropped: int = 0
     events: int = 0
     seconds: float = 0.0
+    full_reads: int = 0     # detected frames read by the models (the others held: read_plan)
 
     @property
     def detect_fps(self) -> float:
@@ -644,13 +691,17 @@ class StreamRunner:
     once each, a 10-minute session would play in a minute), and a frame whose time was already
     written is left out. ``context``: the ``vision.livecontext.LiveContext`` the scorer reads;
     when its ``version`` moves, the hand on screen is scored again and sent anew.
+    ``planner``: a :class:`vision.read_plan.ReadPlanner`; given, a frame is read only when it
+    changed since the last read (or to settle or audit), and the others hold the tracked
+    tiles, moved by the camera's shake; None reads every detected frame.
     """
 
     def __init__(self, reader, stabiliser: HandStabiliser | None = None,
                  scorer: Callable[[np.ndarray, Detections], dict] | None = None,
                  on_hand: Callable[[dict], None] | None = None, writer=None,
-                 writer_fps: float | None = None, context=None):
+                 writer_fps: float | None = None, context=None, planner=None):
         self.reader = reader
+        self.planner = planner          # a ReadPlanner: only frames that changed are read
         self.context = context          # a LiveContext: a change rescores the hand on screen
         self._version = context.version if context is not None else 0
         self._event: HandEvent | None = None    # the hand on screen
@@ -690,17 +741,22 @@ class StreamRunner:
         return self._rescore(self._last)
 
     def _detect(self, frame: Frame) -> dict | None:
-        """Read one frame's tiles into the stabiliser; score and publish a new stable hand."""
-        # the last frame's zoom windows, while fresh: a hand camera's small tiles are read
-        # without a pass over the whole frame first (a full read every REFRESH_FRAMES
-        # finds tiles that came into view elsewhere)
-        hint = self._windows if self.stats.detected % REFRESH_FRAMES else ()
-        dets = self.reader.read(frame.image, windows=hint) if hint else self.reader.read(frame.image)
-        self._windows = getattr(dets, "windows", ())
+        """Read one frame's tiles into the stabiliser (or, with a planner, hold the tracked
+        tiles when nothing changed); score and publish a new stable hand."""
+        plan = self.planner.plan(frame.image) if self.planner is not None else None
         self.stats.detected += 1
-        # a frame of grain read as hundreds of boxes (Detections.crowded) says nothing of
-        # the hand: the tracked tiles and the value on screen stay as they were
-        event = None if getattr(dets, "crowded", 0) else self.stabiliser.update(dets, frame.index)
+        if plan is not None and not plan.full:
+            event = self.stabiliser.hold(plan.shift, frame.index)
+        else:
+            dets = self._read(frame.image, whole=plan is not None and plan.whole)
+            # a frame of grain read as hundreds of boxes (Detections.crowded) says nothing of
+            # the hand: the tracked tiles and the value on screen stay as they were
+            crowded = getattr(dets, "crowded", 0)
+            if self.planner is not None:
+                agrees = not crowded and sorted((d.tile, d.sideways) for d in dets.tiles) == sorted(
+                    self.stabiliser.key)
+                self.planner.read(frame.image, dets, agrees)
+            event = None if crowded else self.stabiliser.update(dets, frame.index)
         self._boxes = self.stabiliser.shown  # tracked tiles: no box flickers in the video
         if event is None:
             return None
@@ -711,6 +767,17 @@ class StreamRunner:
             return None
         self.stats.events += 1
         return self._publish(event, scored, frame)
+
+    def _read(self, image: np.ndarray, whole: bool = False) -> Detections:
+        """One full read of ``image`` by the reader."""
+        # the last read's zoom windows, while fresh: a hand camera's small tiles are read
+        # without a pass over the whole frame first (a full read every REFRESH_FRAMES, or
+        # one the planner asks to be ``whole``, finds tiles that came into view elsewhere)
+        hint = () if whole or self.stats.full_reads % REFRESH_FRAMES == 0 else self._windows
+        self.stats.full_reads += 1
+        dets = self.reader.read(image, windows=hint) if hint else self.reader.read(image)
+        self._windows = getattr(dets, "windows", ())
+        return dets
 
     def _rescore(self, frame: Frame) -> dict | None:
         """The hand on screen scored again under the context as it is now (the control page

@@ -81,6 +81,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "tilescope score); 2 is faster on a hand camera's small tiles (the "
                              "tracker votes over frames, but a shaky camera flickered), 1 made "
                              "the stable hand flicker")
+    parser.add_argument("--full-reads", action="store_true",
+                        help="read every detected frame with the models (by default a frame is "
+                             "read only when the picture changed since the last read, and the "
+                             "tracked tiles are held, moved with the camera's shake, in between: "
+                             "the same hands for a fraction of the CPU)")
+    parser.add_argument("--threads", type=int, metavar="N",
+                        help="CPU threads for the models and OpenCV (default: the cores, at most 4); "
+                             "1 leaves the other cores to OBS and the encoder")
     from vision.commands.score import add_context_arguments
 
     add_context_arguments(parser)     # what the video cannot show, as in tilescope score
@@ -139,9 +147,12 @@ def run(args: argparse.Namespace) -> int:
     on_hand = _sinks(args, hub, control)
     from vision.stream import HandStabiliser, StreamRunner, pipeline_scorer, writer_rate
 
+    from vision.read_plan import ReadPlanner
+
     runner = StreamRunner(reader, HandStabiliser(args.stable), pipeline_scorer(context), on_hand,
                           writer, writer_rate(source.fps) if writer is not None else None,
-                          context=context)
+                          context=context,
+                          planner=None if args.full_reads else ReadPlanner(settle=args.stable))
     stats, interrupted = _play(runner, source, writer, args)
     # the stream stopped (the file ended, the live source stopped, or Ctrl-C / kill): every
     # sink is told, as docs/overlay-json.md says (--json printed no end before)
@@ -160,6 +171,8 @@ def _checked(args):
 
     if args.stable < 1 or args.every < 1:
         raise StreamFailure("--stable and --every must be at least 1")
+    if args.threads is not None and not 1 <= args.threads <= 64:
+        raise StreamFailure(f"--threads {args.threads}: give 1 to 64 threads")
     if args.game and args.overlay is None:
         raise StreamFailure("--game needs --overlay PORT: the game is kept on its control page")
     try:
@@ -223,7 +236,15 @@ def _reader(args):
         from vision.pipeline import get_reader
         from vision.tileset import SetError
 
-        reader = get_reader(args.weights)
+        if args.threads:
+            import cv2
+
+            from vision.detector import TileReader
+
+            cv2.setNumThreads(args.threads)
+            reader = TileReader(args.weights, threads=args.threads)
+        else:
+            reader = get_reader(args.weights)
         if getattr(reader, "turns", args.turns) != args.turns:
             reader.turns = args.turns       # this process's only reader: set for the stream
         try:
@@ -378,7 +399,8 @@ def _report(stats, source, interrupted: bool, args) -> int:
         print(f"tilescope stream: interrupted (Ctrl-C or kill) after {stats.frames} frames{kept}",
               file=sys.stderr)
     print(f"tilescope stream: {stats.frames} frames, {stats.detected} detected "
-          f"({stats.detect_fps:.1f}/s), {stats.dropped} dropped, {stats.events} hand "
+          f"({stats.detect_fps:.1f}/s, {stats.full_reads} read in full), {stats.dropped} dropped, "
+          f"{stats.events} hand "
           f"change{'' if stats.events == 1 else 's'}",
           file=sys.stderr)
     if stats.frames == 0:
