@@ -306,7 +306,10 @@ def test_an_mcr_session_on_a_phone(server_url, phone):
         assert short_controls(d) == []
         click(d, "#form-penalty button[type=submit]")
         settle(d, "Recorded: penalty to Dan")
-        assert said in d.find_element(By.ID, "last-lines").text
+        # the status line is written before the lists are drawn again: wait for them (a loaded
+        # machine drew the players' penalties after the status)
+        WebDriverWait(d, 15).until(lambda x: said in x.find_element(By.ID, "last-lines").text)
+    WebDriverWait(d, 15).until(
+        lambda x: "penalties -5" in x.find_element(By.CSS_SELECTOR, "#players .player[data-player=Dan]").text)
     assert points(d) == {"Ann": 46, "Bob": -38, "Cai": -10, "Dan": 2}
-    assert "penalties -5" in d.find_element(By.CSS_SELECTOR, "#players .player[data-player=Dan]").text
     assert d.execute_script("return document.documentElement.scrollWidth") <= 390
