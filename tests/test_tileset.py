@@ -652,3 +652,11 @@ def test_a_sheet_one_tile_short_without_tiles_names_the_sheet_without_the_back(t
     assert "found 37 tiles in the photo, but the reference sheet has 38" in err
     assert f'a sheet without the face-down tile: --tiles "{no_back}"' in err
     assert main(["set", "learn", str(photo), "--tiles", no_back, "--out", str(tmp_path / "x.npz")]) == 0
+
+
+def test_set_show_names_the_honours_red_fives_and_back_in_a_players_words():
+    """`set show` listed 1z..7z and 0m 0p 0s by code alone: a player looks for haku, not 5z."""
+    from vision.commands.set import _kind_word
+
+    assert [_kind_word(k) for k in ("1z", "5z", "7z", "0p", "back", "3f", "4m")] == [
+        "East", "haku", "chun", "red 5p", "face down", "flower 3", ""]

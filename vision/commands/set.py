@@ -289,7 +289,7 @@ def _show(args) -> int:
     for kind in ts.held():
         sources = [s for k, s in zip(ts.kinds, ts.sources or [""] * len(ts)) if k == kind]
         sources = [_DIGEST.sub("", s) for s in sources]      # the photo's name, not its digest
-        print(f"  {kind:4s} {len(sources):3d}  {', '.join(s for s in sources[:4] if s)}"
+        print(f"  {kind:4s} {_kind_word(kind):9s} {len(sources):3d}  {', '.join(s for s in sources[:4] if s)}"
               + (" ..." if len(sources) > 4 else ""))
     if args.out:
         import cv2
@@ -302,6 +302,19 @@ def _show(args) -> int:
             return _fail(f"cannot write {args.out[:80]!r}: give a writable .png or .jpg name")
         print(f"contact sheet -> {args.out}")
     return 0
+
+
+def _kind_word(kind: str) -> str:
+    """What a player calls a kind whose code says little (``5z`` haku, ``0p`` red 5p)."""
+    from vision.tileset import _KIND_WORDS
+
+    if kind in _KIND_WORDS:
+        return _KIND_WORDS[kind]
+    if kind[:1] == "0":
+        return f"red 5{kind[1:]}"
+    if kind.endswith("f"):
+        return f"flower {kind[0]}"
+    return "face down" if kind == "back" else ""
 
 
 def _calibration_now(ts):
