@@ -1130,3 +1130,18 @@ def test_a_stream_interrupted_before_a_hand_held_still_says_so_not_an_empty_tabl
     stats.frames = 7                   # the file ended without a hand: the reasons, as before
     assert _report(stats, source, False, args) == 0
     assert "none held still long enough (--stable 8)" in capsys.readouterr().err
+
+
+def test_a_source_that_cannot_be_opened_says_why_in_one_line(tmp_path, capsys):
+    """A text file named .mp4, an empty file and a folder all said just "cannot open video
+    source 'X'": each now says which it is, on one line, exit 2."""
+    from vision.cli import main
+
+    (tmp_path / "notes.mp4").write_text("not a video")
+    (tmp_path / "empty.mp4").write_bytes(b"")
+    (tmp_path / "clips.mp4").mkdir()
+    for name, why in (("notes.mp4", "not a video OpenCV can read"), ("empty.mp4", "the file is empty"),
+                      ("clips.mp4", "a folder, not a video file")):
+        assert main(["stream", str(tmp_path / name)]) == 2
+        err = capsys.readouterr().err
+        assert "cannot open video source" in err and why in err and len(err.splitlines()) == 1, err
