@@ -202,3 +202,18 @@ def test_waits_photo_header_is_scores(capsys):
     assert out.splitlines()[0] == "riichi_waiting.jpg: 960x720 px, 13 tiles read"
     _, score_out, _ = run(capsys, "score", WAITING)
     assert score_out.splitlines()[0] == out.splitlines()[0]
+
+
+# ---- Ctrl-C while a verb still loads: no traceback ----
+
+def test_ctrl_c_while_a_verb_loads_or_reads_its_arguments_is_a_quiet_130(monkeypatch, capsys):
+    """Ctrl-C a second after `tilescope stream clip.mp4` (OpenCV, onnxruntime and pydantic
+    still importing) printed a 30-line traceback; during the run it was already a quiet 130."""
+    import vision.commands.stream as stream
+
+    def interrupted(parser):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(stream, "add_arguments", interrupted)
+    code, out, err = run(capsys, "stream", "clip.mp4")
+    assert (code, out, err) == (130, "", "")

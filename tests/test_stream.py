@@ -1107,3 +1107,41 @@ def test_a_hand_in_play_shows_its_shanten_or_its_waits_under_the_context():
     # doras ne sont pas des yakus » (rules text, line 9): ron on 4s is still no win
     wrap = message(tenpai, {**south, "dora_indicators": "7z"})["waits"]
     assert wrap["waits"][1]["ron"]["valid"] is False and "no yaku" in wrap["waits"][1]["note"]
+
+
+def test_a_stream_interrupted_before_a_hand_held_still_says_so_not_an_empty_table(capsys):
+    """Ctrl-C 7 frames in said "no hand was shown: none held still long enough (--stable 8),
+    the table was empty, or the reader found no tiles"; at frame 0 "no frame could be read
+    ... not a video" and exit 2. Interrupted, it says it was stopped before a hand was shown."""
+    from types import SimpleNamespace
+
+    from vision.commands.stream import _report
+
+    args = SimpleNamespace(out=None, stable=8, source="clip.mp4")
+    source = SimpleNamespace(live=False)
+    for frames in (7, 0):
+        stats = SimpleNamespace(frames=frames, detected=frames, detect_fps=2.9, full_reads=frames,
+                                dropped=0, events=0)
+        assert _report(stats, source, True, args) == 0
+        err = capsys.readouterr().err
+        assert f"interrupted (Ctrl-C or kill) after {frames} frames" in err
+        assert "no hand was shown before the interruption" in err
+        assert "the table was empty" not in err and "not a video" not in err
+    stats.frames = 7                   # the file ended without a hand: the reasons, as before
+    assert _report(stats, source, False, args) == 0
+    assert "none held still long enough (--stable 8)" in capsys.readouterr().err
+
+
+def test_a_source_that_cannot_be_opened_says_why_in_one_line(tmp_path, capsys):
+    """A text file named .mp4, an empty file and a folder all said just "cannot open video
+    source 'X'": each now says which it is, on one line, exit 2."""
+    from vision.cli import main
+
+    (tmp_path / "notes.mp4").write_text("not a video")
+    (tmp_path / "empty.mp4").write_bytes(b"")
+    (tmp_path / "clips.mp4").mkdir()
+    for name, why in (("notes.mp4", "not a video OpenCV can read"), ("empty.mp4", "the file is empty"),
+                      ("clips.mp4", "a folder, not a video file")):
+        assert main(["stream", str(tmp_path / name)]) == 2
+        err = capsys.readouterr().err
+        assert "cannot open video source" in err and why in err and len(err.splitlines()) == 1, err

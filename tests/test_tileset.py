@@ -615,3 +615,48 @@ def test_a_closed_kan_of_a_set_whose_profile_holds_a_back_reads_as_backs():
         read = Counter(d.tile for d in with_set.read(image).tiles)
         assert Counter(t["tile"] for t in truth["tiles"])["back"] == 2
         assert (read["back"], read["5z"]) == (2, 0), seed
+
+
+# ---------------------------------------------------------------------------- a newcomer's findings
+
+@needs_models
+def test_learn_says_the_sets_weight_as_set_show_does(tmp_path, capsys):
+    """`set learn` said "learned 37 tiles" of a sheet whose pictures `set show` then said were
+    not used; learn now says the weight decided, in `set show`'s words."""
+    assert main(["set", "learn", str(SHEET), "--out", str(tmp_path / "club.npz")]) == 0
+    out = capsys.readouterr().out
+    assert "\n  this set: the classifier leads and the set's pictures help" in out
+    assert out.index("this set:") < out.index("read with it:")
+
+
+@needs_models
+def test_a_sheet_one_tile_short_without_tiles_names_the_sheet_without_the_back(tmp_path, capsys, monkeypatch):
+    """The bundled sheet with its face-down tile painted out: 37 found of the 38 assumed; the
+    message gives the --tiles that names that sheet, and that --tiles learns it."""
+    import cv2
+
+    truth = json.loads(SHEET.with_suffix(".json").read_text())["tiles"][-1]
+    assert truth["tile"] == "back"
+    img = cv2.imread(str(SHEET))
+    x1, y1, x2, y2 = (int(round(v)) for v in truth["box"])
+    mask = np.zeros(img.shape[:2], np.uint8)
+    mask[max(0, y1 - 12):y2 + 12, max(0, x1 - 12):x2 + 12] = 255
+    photo = tmp_path / "sheet.jpg"
+    cv2.imwrite(str(photo), cv2.inpaint(img, mask, 5, cv2.INPAINT_TELEA))
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))   # the tiles-found picture goes there
+    assert main(["set", "learn", str(photo), "--out", str(tmp_path / "x.npz")]) == 2
+    err = capsys.readouterr().err
+    no_back = DEFAULT_SHEET.removesuffix(" back")
+    assert "found 37 tiles in the photo, but the reference sheet has 38" in err
+    assert f'a sheet without the face-down tile: --tiles "{no_back}"' in err
+    assert main(["set", "learn", str(photo), "--tiles", no_back, "--out", str(tmp_path / "x.npz")]) == 0
+
+
+def test_set_show_names_the_honours_red_fives_and_back_in_a_players_words():
+    """`set show` listed 1z..7z and 0m 0p 0s by code alone: a player looks for haku, not 5z."""
+    from vision.commands.set import _kind_word
+
+    assert [_kind_word(k) for k in ("1z", "5z", "7z", "0p", "back", "3f", "4m")] == [
+        "East", "haku", "chun", "red 5p", "face down", "flower 3", ""]

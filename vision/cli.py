@@ -104,6 +104,16 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         parser.print_help()
         return 0
+    try:
+        return _run_verb(argv)
+    except KeyboardInterrupt:
+        # Ctrl-C while the verb's modules still load (OpenCV, onnxruntime: a second or two)
+        # or its arguments are read: the same quiet 130 as during the run, never a traceback.
+        return 130
+
+
+def _run_verb(argv: list[str]) -> int:
+    """Import ``argv[0]``'s module, read its arguments and run it; its exit code."""
     verb = argv[0]
     module_name, help_ = COMMANDS[verb]
     try:

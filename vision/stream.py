@@ -385,6 +385,23 @@ class LatestFrameReader:
         self._thread.join(timeout=2)
 
 
+def _why_not_opened(source: int | str) -> str:
+    """Why OpenCV could not open a webcam index or a local path, in words: ``""`` when there is
+    nothing more to say."""
+    import os
+
+    if isinstance(source, int):
+        return f" (no camera at index {source}, or another program holds it)"
+    if os.path.isdir(source):
+        return " (a folder, not a video file)"
+    try:
+        if os.path.getsize(source) == 0:
+            return " (the file is empty)"
+    except OSError:
+        return ""
+    return " (not a video OpenCV can read, as MP4, AVI, MKV, MOV or WebM are)"
+
+
 class FrameSource:
     """Frames to detect from a webcam index, file or URL (OpenCV ``VideoCapture``).
 
@@ -415,7 +432,7 @@ class FrameSource:
             if isinstance(source, str) and "://" in source:
                 raise SourceError(f"cannot open video source {source!r} (nothing there answered "
                                   f"as a video feed within {NETWORK_TIMEOUT_S:.0f} s)")
-            raise SourceError(f"cannot open video source {source!r}")
+            raise SourceError(f"cannot open video source {source!r}{_why_not_opened(source)}")
         self.fps = float(self.cap.get(cv2.CAP_PROP_FPS) or 0) or 30.0
         n = int(self.cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
         self.frame_count = n if n > 0 and not self.live else None

@@ -215,10 +215,14 @@ def in_user_words(refused, tiles_given: bool) -> str:
     if tiles_given:
         return refused.words()
     sheet = "no --tiles given, so the reference sheet was assumed: every kind once, then one face down"
+    hint = "; for a photo of other tiles, name them with --tiles"
+    if not refused.misread and refused.found == refused.named - 1 and DEFAULT_SHEET.endswith(" back"):
+        # one short of the sheet: most often a sheet laid without the face-down tile
+        hint = (f"; a sheet without the face-down tile: --tiles \"{DEFAULT_SHEET.removesuffix(' back')}\""
+                "; for a photo of other tiles, name them with --tiles")
     return refused.words(f"the reference sheet has {{n}} ({sheet})",
                          f"the reference sheet names them ({sheet})",
-                         "pass --trust-order if the photo is the reference sheet") \
-        + "; for a photo of other tiles, name them with --tiles"
+                         "pass --trust-order if the photo is the reference sheet") + hint
 
 
 def _saved(ts, target: Path) -> Path:
@@ -243,10 +247,14 @@ def _say_learned(args, learned, n: int, photo_name: str, path: Path) -> None:
     print(f"learned {n} tiles from {photo_name}: the set {ts.name!r} now holds "
           f"{len(ts)} references of {len(ts.held())} kinds -> {path}")
     if learned.disagreements:
-        print("read otherwise without the set (learned as you named them; if one was misnamed, "
-              "learn the sheet again):")
+        print("the reader alone names these tiles otherwise (learned as you named them; if you "
+              "misnamed one, learn the sheet again):")
         for d in learned.disagreements:
             print(f"  {d}")
+    # what `set show` says of the set's weight, said now: a sheet whose pictures will not be
+    # used was otherwise reported "learned" with nothing to tell it from a good one
+    for line in ts.calibration.words() if ts.calibration is not None else ():
+        print(f"  {line}")
     print(f"read with it: tilescope score PHOTO --set {args.name or path}")
 
 
@@ -281,7 +289,7 @@ def _show(args) -> int:
     for kind in ts.held():
         sources = [s for k, s in zip(ts.kinds, ts.sources or [""] * len(ts)) if k == kind]
         sources = [_DIGEST.sub("", s) for s in sources]      # the photo's name, not its digest
-        print(f"  {kind:4s} {len(sources):3d}  {', '.join(s for s in sources[:4] if s)}"
+        print(f"  {kind:4s} {_kind_word(kind):9s} {len(sources):3d}  {', '.join(s for s in sources[:4] if s)}"
               + (" ..." if len(sources) > 4 else ""))
     if args.out:
         import cv2
@@ -294,6 +302,19 @@ def _show(args) -> int:
             return _fail(f"cannot write {args.out[:80]!r}: give a writable .png or .jpg name")
         print(f"contact sheet -> {args.out}")
     return 0
+
+
+def _kind_word(kind: str) -> str:
+    """What a player calls a kind whose code says little (``5z`` haku, ``0p`` red 5p)."""
+    from vision.tileset import _KIND_WORDS
+
+    if kind in _KIND_WORDS:
+        return _KIND_WORDS[kind]
+    if kind[:1] == "0":
+        return f"red 5{kind[1:]}"
+    if kind.endswith("f"):
+        return f"flower {kind[0]}"
+    return "face down" if kind == "back" else ""
 
 
 def _calibration_now(ts):

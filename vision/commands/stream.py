@@ -403,13 +403,16 @@ def _report(stats, source, interrupted: bool, args) -> int:
           f"{stats.events} hand "
           f"change{'' if stats.events == 1 else 's'}",
           file=sys.stderr)
-    if stats.frames == 0:
+    if stats.frames == 0 and not interrupted:
         return _fail(f"no frame could be read from {args.source!r}: not a video, or a camera "
                      "that gives no picture")
     if source.live and not interrupted:
         print("tilescope stream: the live source stopped giving frames (it ended, or sent "
               f"nothing for {NETWORK_TIMEOUT_S:.0f} s)", file=sys.stderr)
-    if stats.events == 0:
+    if stats.events == 0 and interrupted:
+        # stopped before a hand could hold still: not an empty table nor a reader that found nothing
+        print("tilescope stream: no hand was shown before the interruption", file=sys.stderr)
+    elif stats.events == 0:
         print("tilescope stream: no hand was shown: none held still long enough (--stable "
               f"{args.stable}), the table was empty, or the reader found no tiles", file=sys.stderr)
     return 0
