@@ -1,0 +1,99 @@
+"""A referee's slips against the session ledgers (``tilescope game``): each refused in one line
+naming the problem, never paid twice or silently paid another value.
+
+Sources, quoted where they decide a value:
+
+* seed 000 (``shared/rules/000_ema_mcr_clarifications_ru.txt``): §3.2 « Мертвая рука:
+  нарушитель не может объявлять «ху», но продолжает играть »; §2.9.2 a false hu pays « по 10
+  очков » / « по 20 очков каждому из других игроков »; §2.8.9 the hand is then dead.
+* seed 001 (``shared/rules/001_riichi_fr.txt``): « Les yakumans ... n'ont pas de valeur en hans
+  mais une valeur en points forfaitaire » and « ils rendent caduques les yakus ordinaires »;
+  « Un joueur main morte ne peut plus gagner ».
+* the Green Book's fan table (scoring/mcr/fans.py, 81 fans): no hand's total reaches
+  4 × their sum + 8 flowers.
+"""
+import json
+
+import pytest
+
+from scoring.mcr import fans
+from scoring.tournament import mcr_game as mcr
+from scoring.tournament import riichi_game as rg
+from vision.cli import main
+
+P = ("Ann", "Bob", "Cai", "Dan")
+SECTION_3_2 = "Мертвая рука: нарушитель не может объявлять «ху», но продолжает играть"
+
+
+def game(tmp_path, capsys, *events, ruleset="riichi"):
+    path = str(tmp_path / f"{ruleset}.jsonl")
+    assert main(["game", path, "--new", *P, "--ruleset", ruleset]) == 0
+    for ev in events:
+        assert main(["game", path, "--add", json.dumps(ev, ensure_ascii=False)]) == 0
+    capsys.readouterr()
+    return path
+
+
+def refused(path, capsys, event) -> str:
+    before = open(path, encoding="utf-8").read()
+    assert main(["game", path, "--add", json.dumps(event, ensure_ascii=False)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert open(path, encoding="utf-8").read() == before       # nothing written
+    return err
+
+
+# §2.9.2: a false hu (short) pays 10 to each other player (30 in all) and the hand is dead
+# (§2.8.9); a second false hu by that player in the same hand would pay again, but a dead
+# hand « не может объявлять «ху» » (§3.2): refused, the rule quoted; next hand it is allowed
+def test_mcr_a_dead_hand_declares_no_second_false_hu(tmp_path, capsys):
+    path = game(tmp_path, capsys, {"type": "false_win", "player": "Cai", "kind": "short"},
+                ruleset="mcr")
+    err = refused(path, capsys, {"type": "false_win", "player": "Cai", "kind": "invalid"})
+    assert "dead_hand" in err and "Cai's hand is already dead" in err and SECTION_3_2 in err
+    assert main(["game", path, "--json"]) == 0
+    last = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert last["points"] == {"Ann": 10, "Bob": 10, "Cai": -30, "Dan": 10}
+    s = mcr.play(P, [mcr.FalseHu("Cai", "short"), mcr.McrDraw(), mcr.FalseHu("Cai", "short")])
+    assert s[-1].points == (20, 20, -60, 20)
+
+
+# a dead hand lasts until the hand ends: ruling it twice is one ruling, not two events
+def test_mcr_and_riichi_dead_hand_twice_is_refused(tmp_path, capsys):
+    for ruleset in ("mcr", "riichi"):
+        path = game(tmp_path, capsys, {"type": "dead_hand", "player": "Dan"}, ruleset=ruleset)
+        err = refused(path, capsys, {"type": "dead_hand", "player": "Dan", "reason": "again"})
+        assert "dead_hand" in err and "Dan's hand is already dead in this hand" in err
+    with pytest.raises(mcr.GameError):
+        mcr.play(P, [mcr.FalseHu("Dan", "short"), mcr.DeadHand("Dan")])
+    # the next hand Dan is alive: dead again, then a win the hand after (tsumo 8: 16 each)
+    s = mcr.play(P, [mcr.DeadHand("Dan"), mcr.McrDraw(), mcr.DeadHand("Dan"), mcr.McrDraw(),
+                     mcr.McrTsumo("Dan", mcr.McrWin(8))])[-1]
+    assert s.points == (-16, -16, -16, 48)
+
+
+# the fan table's sum, and a typed total past the bound refused (a keyboard slip, never paid)
+def test_mcr_fan_past_any_hand_is_refused(tmp_path, capsys):
+    assert len(fans.FANS) == 81 and sum(f.points for f in fans.FANS) == 1727
+    assert mcr.MAX_FAN == 4 * 1727 + 8
+    path = game(tmp_path, capsys, ruleset="mcr")
+    err = refused(path, capsys, {"type": "tsumo", "player": "Bob", "fan": 10 ** 23})
+    assert "bad_value" in err and "Bob's fan must be a whole number ≥ 0 and ≤ 6,916" in err
+    # the 8-point minimum's refusal names its source, the seed's §2.9.2
+    err = refused(path, capsys, {"type": "tsumo", "player": "Bob", "fan": 9, "flowers": 2})
+    assert "under_8_points" in err and "seed 000, EMA MCR clarifications §2.9.2" in err
+
+
+# riichi: a yakuman has no han (« pas de valeur en hans »): han and fu beside it are refused,
+# not dropped; past the sextuple yakuman the scorer pays, a value is refused, not capped
+def test_riichi_yakuman_with_han_or_past_six_is_refused(tmp_path, capsys):
+    path = game(tmp_path, capsys)
+    err = refused(path, capsys, {"type": "tsumo", "player": "Bob", "han": 3, "fu": 30,
+                                 "yakuman": 1})
+    assert "bad_value" in err and "not both" in err and "han 3" in err
+    err = refused(path, capsys, {"type": "ron", "discarder": "Ann",
+                                 "winners": [{"player": "Bob", "yakuman": 10 ** 20}]})
+    assert "Bob's yakuman must be at most 6" in err
+    # a sextuple yakuman tsumo by a non-dealer: 6 × 32,000 = 192,000, dealer 96,000, others 48,000
+    s = rg.play(P, [rg.Tsumo("Bob", rg.Value(yakuman=6))])[-1]
+    assert s.points == (25000 - 96000, 25000 + 192000, 25000 - 48000, 25000 - 48000)
