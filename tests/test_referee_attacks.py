@@ -97,3 +97,30 @@ def test_riichi_yakuman_with_han_or_past_six_is_refused(tmp_path, capsys):
     # a sextuple yakuman tsumo by a non-dealer: 6 × 32,000 = 192,000, dealer 96,000, others 48,000
     s = rg.play(P, [rg.Tsumo("Bob", rg.Value(yakuman=6))])[-1]
     assert s.points == (25000 - 96000, 25000 + 192000, 25000 - 48000, 25000 - 48000)
+
+
+# pydantic's "should have 1 items" for a ron with no winner, said as a scorekeeper would
+def test_a_ron_without_winners_says_at_least_one(tmp_path, capsys):
+    path = game(tmp_path, capsys, ruleset="mcr")
+    err = refused(path, capsys, {"type": "ron", "discarder": "Ann", "winners": []})
+    assert err.strip().endswith('a ron event\'s "winners" should have at least 1 item, got []')
+
+
+# --undo across a penalty and a false hu puts back the ladder, the points and the living hand;
+# --undo --json names the event taken out, as the text does (« undone: #n … »)
+def test_undo_across_penalty_and_false_hu(tmp_path, capsys):
+    path = game(tmp_path, capsys, {"type": "penalty", "player": "Dan"},
+                {"type": "penalty", "player": "Dan"},
+                {"type": "false_win", "player": "Dan", "kind": "invalid"}, ruleset="mcr")
+    assert main(["game", path, "--undo", "--json"]) == 0
+    out = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert len(out) == 1 and out[0]["event"] == 2 and out[0]["dead"] == []
+    assert out[0]["undone"] == {"event": 3, "type": "false_win", "player": "Dan",
+                                "kind": "invalid"}
+    assert out[0]["points"] == dict.fromkeys(P, 0)       # the 20 × 3 given back
+    assert out[0]["penalties"]["Dan"] == -5                # warning, then 5 (§3.1)
+    assert main(["game", path, "--undo"]) == 0
+    assert 'undone: #2 penalty player="Dan"' in capsys.readouterr().out
+    # the ladder is back at one step: the next penalty is 5 points again, not 10
+    assert main(["game", path, "--add", '{"type": "penalty", "player": "Dan"}']) == 0
+    assert "no. 2: 5 points off the session score" in capsys.readouterr().out

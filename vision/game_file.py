@@ -390,7 +390,9 @@ def say_invalid(exc: ValidationError, types: tuple[str, ...] = EVENT_TYPES) -> s
         text = f"a game has 4 players, got {ctx.get('actual_length')}"
     else:
         if kind in ("too_short", "too_long"):
-            should = f"should have {ctx.get('min_length', ctx.get('max_length'))} items"
+            n = ctx.get("min_length") if kind == "too_short" else ctx.get("max_length")
+            should = (f"should have {'at least' if kind == 'too_short' else 'at most'} {n} "
+                      f"item{'' if n == 1 else 's'}")
         elif kind == "literal_error":
             should = "should be " + str(ctx.get("expected", "")).replace("'", '"')
         else:
