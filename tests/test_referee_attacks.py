@@ -124,3 +124,14 @@ def test_undo_across_penalty_and_false_hu(tmp_path, capsys):
     # the ladder is back at one step: the next penalty is 5 points again, not 10
     assert main(["game", path, "--add", '{"type": "penalty", "player": "Dan"}']) == 0
     assert "no. 2: 5 points off the session score" in capsys.readouterr().out
+
+
+# after North 4 the session is over: a penalty is refused in one line that says how to record
+# it (the table points are decided on points + penalties, §3.1), the ranking unchanged
+def test_mcr_penalty_after_the_session_says_how(tmp_path, capsys):
+    path = game(tmp_path, capsys, *[{"type": "draw"}] * 16, ruleset="mcr")
+    err = refused(path, capsys, {"type": "penalty", "player": "Ann"})
+    assert "game_over" in err and "the session is over (16 hands played (North 4))" in err
+    assert "--undo it, add the penalty, add the hand again" in err
+    err = refused(path, capsys, {"type": "dead_hand", "player": "Ann"})
+    assert "--undo" not in err

@@ -308,7 +308,9 @@ def _penalty(state: McrState, ev: Penalty) -> McrState:
 def apply(state: McrState, event: McrEvent) -> McrState:
     """The state after ``event``; GameError (with a code) for an event the rules refuse."""
     if state.ended:
-        raise GameError(E_GAME_OVER, f"the session is over ({state.ended})")
+        hint = ("; a penalty for this session goes in before its last hand: --undo it, add the "
+                "penalty, add the hand again") if isinstance(event, Penalty) else ""
+        raise GameError(E_GAME_OVER, f"the session is over ({state.ended}){hint}")
     if isinstance(event, McrRon):
         return _ron(state, event)
     if isinstance(event, McrTsumo):
