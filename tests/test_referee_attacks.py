@@ -135,3 +135,27 @@ def test_mcr_penalty_after_the_session_says_how(tmp_path, capsys):
     assert "--undo it, add the penalty, add the hand again" in err
     err = refused(path, capsys, {"type": "dead_hand", "player": "Ann"})
     assert "--undo" not in err
+
+
+# the table mode's API: a body that is no JSON object is said as the CLI says it (pydantic's
+# "Input should be a valid dictionary" before); the rules' refusals are the ledger's one line
+def test_api_odd_bodies_and_refusals_in_words(tmp_path, monkeypatch):
+    from fastapi.testclient import TestClient
+
+    from vision.server import create_app
+
+    monkeypatch.setenv("TILESCOPE_DATA", str(tmp_path))
+    c = TestClient(create_app(reader=object()))
+    gid = c.post("/api/games", json={"players": list(P), "ruleset": "mcr"}).json()["id"]
+    r = c.post(f"/api/games/{gid}/events", json="junk")
+    assert r.status_code == 422 and r.json()["error"] == 'body: should be one JSON object, got "junk"'
+    assert c.post(f"/api/games/{gid}/events", json={"type": "dead_hand", "player": "Ann"}).status_code == 200
+    r = c.post(f"/api/games/{gid}/events", json={"type": "dead_hand", "player": "Ann"})
+    assert r.status_code == 422 and r.json()["code"] == "dead_hand"
+    assert r.json()["error"] == ("Ann's hand is already dead in this hand (recorded once; it "
+                                 "lasts until the hand ends)")
+    # Ann's own discard: that reason, before her dead hand
+    r = c.post(f"/api/games/{gid}/events", json={"type": "ron", "discarder": "Ann",
+                                                   "winners": [{"player": "Ann", "fan": 8}]})
+    assert r.json()["code"] == "ron_by_discarder"
+    assert c.get(f"/api/games/{gid}").json()["state"]["dead"] == ["Ann"]

@@ -237,9 +237,9 @@ def _alive(state: McrState, w: int) -> None:
 
 def _ron(state: McrState, ev: McrRon) -> McrState:
     d, w = _seat(state, ev.discarder), _seat(state, ev.winner)
-    _alive(state, w)
-    if d == w:
+    if d == w:      # no hand wins on its own discard, dead or alive: the plainer reason first
         raise GameError(E_RON_BY_DISCARDER, f"{ev.winner} cannot win on their own discard")
+    _alive(state, w)
     _check(ev.winner, ev.value)
     # the discarder pays 8 + the hand's points, each other player 8
     return _paid(state, w, lambda s: BASE + ev.value.fan if s == d else BASE)
