@@ -122,7 +122,10 @@ def test_the_control_page_fits_a_small_phone(url, browser):
                                                              "#riichi-player option[value=Bob]"))
         for w in (320, 390):
             at(d, w, 700, mobile=True)
-            assert d.execute_script("return [innerWidth, document.documentElement.scrollWidth]"
-                                    ) == [w, w]
+            for form in ("", "act-win", "act-draw", "act-abortive", "act-chombo", "act-dead"):
+                if form:        # each event form open in turn, its selects of long names too
+                    d.execute_script(f"document.getElementById('{form}').click()")
+                assert d.execute_script("return [innerWidth, document.documentElement.scrollWidth]"
+                                        ) == [w, w], (w, form)
     finally:
         d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
