@@ -159,3 +159,10 @@ def test_api_odd_bodies_and_refusals_in_words(tmp_path, monkeypatch):
                                                    "winners": [{"player": "Ann", "fan": 8}]})
     assert r.json()["code"] == "ron_by_discarder"
     assert c.get(f"/api/games/{gid}").json()["state"]["dead"] == ["Ann"]
+
+
+# a chombo's reason was the one free text without a bound (a dead hand's and a penalty's: 200)
+def test_a_chombo_reason_is_bounded_as_the_others(tmp_path, capsys):
+    path = game(tmp_path, capsys)
+    err = refused(path, capsys, {"type": "chombo", "player": "Ann", "reason": "x" * 201})
+    assert 'a chombo event\'s "reason" string should have at most 200 characters' in err

@@ -115,7 +115,7 @@ class AbortiveIn(_Strict):
 class ChomboIn(_Strict):
     type: Literal["chombo"]
     player: Name
-    reason: str = ""
+    reason: Annotated[str, Field(max_length=200)] = ""     # as a dead hand's and a penalty's
 
 
 class RiichiDeadHandIn(_Strict):

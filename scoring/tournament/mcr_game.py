@@ -24,7 +24,7 @@ points of :mod:`scoring.tournament.ema`. The state is a plain value (:class:`Mcr
   :class:`Penalty` takes the next step of the player's ladder (a warning first, then 5, 10,
   20, … by :func:`scoring.tournament.ema.escalated_penalty`), one ladder for infractions and
   one for delay of game (§3.6: only that one runs on past the session; a session file starts
-  it at ``prior`` when given). The points are kept apart (``penalties``) and subtracted at
+  both at 0: ``tilescope table`` takes the earlier sessions' count). The points are kept apart (``penalties``) and subtracted at
   the table points, as ``tilescope table`` does.
 * One winner a discard: the Green Book gives a discard to the one claimant nearest the
   discarder in turn; a ron naming two winners is refused.
