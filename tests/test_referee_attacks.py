@@ -166,3 +166,22 @@ def test_a_chombo_reason_is_bounded_as_the_others(tmp_path, capsys):
     path = game(tmp_path, capsys)
     err = refused(path, capsys, {"type": "chombo", "player": "Ann", "reason": "x" * 201})
     assert 'a chombo event\'s "reason" string should have at most 200 characters' in err
+
+
+# MCR: a scored hand counts its own flowers (docs/hand-json.md: "flowers", 0..8); a "flowers"
+# typed beside the hand was dropped unsaid, the win paid without them
+def test_mcr_flowers_beside_a_scored_hand_are_refused(tmp_path, capsys):
+    path = game(tmp_path, capsys, ruleset="mcr")
+    hand = {"concealed": "123m456m789m123p5p", "win_tile": "5p"}
+    err = refused(path, capsys, {"type": "tsumo", "player": "Bob", "flowers": 2, "hand": hand})
+    assert "bad_value" in err and "Bob's flowers go in the hand when it is scored" in err
+    # inside the hand they count: « each of the three pays 8 + total », flowers included
+    assert main(["game", path, "--add", json.dumps(
+        {"type": "tsumo", "player": "Bob", "hand": {**hand, "flowers": 2}})]) == 0
+    assert main(["game", path, "--json"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    bare = mcr.play(P, [])[-1]
+    from vision.game_file import to_mcr_event, McrTsumoIn
+    win = to_mcr_event(bare, McrTsumoIn(type="tsumo", player="Bob", hand=hand)).value
+    assert win.flowers == 0 and win.fan >= 8
+    assert json.loads(out[-1])["points"]["Bob"] == 3 * (8 + win.fan + 2)

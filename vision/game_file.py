@@ -188,6 +188,10 @@ def _mcr_value(state: mcr.McrState, player: str, v: McrValueIn, win: str) -> mcr
                                            "hand ('hand'), one of them")
     if v.hand is None:
         return mcr.McrWin(v.fan, v.flowers)
+    if v.flowers:
+        # the scored hand counts its own flowers: one beside it was dropped unsaid
+        raise rg.GameError(rg.E_BAD_VALUE, f"{player}'s flowers go in the hand when it is "
+                           f"scored (\"hand\": {{..., \"flowers\": {v.flowers}}}), not beside it")
     from scoring.hand import HandError
     from scoring.request import parse_request
     from scoring.verdict import check
