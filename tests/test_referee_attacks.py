@@ -185,3 +185,19 @@ def test_mcr_flowers_beside_a_scored_hand_are_refused(tmp_path, capsys):
     win = to_mcr_event(bare, McrTsumoIn(type="tsumo", player="Bob", hand=hand)).value
     assert win.flowers == 0 and win.fan >= 8
     assert json.loads(out[-1])["points"]["Bob"] == 3 * (8 + win.fan + 2)
+
+
+# riichi: han, fu, yakuman, dora or furiten typed beside a scored hand were dropped unsaid (the
+# hand scored alone); asked which one was meant, as the forms now ask
+def test_riichi_typed_value_beside_a_scored_hand_is_refused(tmp_path, capsys):
+    path = game(tmp_path, capsys)
+    hand = {"concealed": "22234m345p56678s", "win_tile": "4s"}
+    err = refused(path, capsys, {"type": "ron", "discarder": "Ann",
+                                 "winners": [{"player": "Dan", "hand": hand, "han": 3, "dora": 1}]})
+    assert "bad_value" in err and "Dan's win: give the hand or the typed value (han, dora)" in err
+    err = refused(path, capsys, {"type": "tsumo", "player": "Dan", "hand": hand, "furiten": True})
+    assert "(furiten)" in err
+    # the hand alone: pinfu tanyao 2 han 30 fu by ron → 30 × 2^4 × 4 = 1920 → 2000 (seed 001)
+    assert main(["game", path, "--add", json.dumps(
+        {"type": "ron", "discarder": "Ann", "winners": [{"player": "Dan", "hand": hand}]})]) == 0
+    assert "Ann pays Dan 2000" in capsys.readouterr().out

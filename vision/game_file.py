@@ -246,6 +246,12 @@ def _value(state: rg.GameState, player: str, v: ValueIn, win: str) -> rg.Value:
         if v.discards is not None:
             raise rg.GameError(rg.E_BAD_VALUE, f"{player}'s discards need the hand ('hand')")
         return rg.Value(v.han, v.fu, v.yakuman, v.dora, v.furiten)
+    typed = [k for k in ("han", "fu", "yakuman", "dora", "furiten") if getattr(v, k)]
+    if typed:
+        # the scored hand has its own: typed ones beside it were dropped unsaid
+        raise rg.GameError(rg.E_BAD_VALUE, f"{player}'s win: give the hand or the typed value "
+                           f"({', '.join(typed)}), not both (a furiten ron is refused from the "
+                           "hand's \"discards\")")
     r = scored_win(state, player, v.hand, win, v.discards)
     limit = r.get("limit") or ""
     if limit.endswith("yakuman") and not limit.startswith("kazoe"):
