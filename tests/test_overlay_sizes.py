@@ -86,7 +86,7 @@ def test_the_overlay_fits_every_canvas_at_every_scale(url, browser):
     try:
         base = {}
         for query in ("", "?scale=3", "?scale=99", "?scale=1e5", "?scale=0.5", "?scale=abc",
-                      "?scale=-2", "?scale=0", "?scale=", "?scale=1.2.3"):
+                      "?scale=-2", "?scale=0", "?scale=", "?scale=1.2.3", "?scale=%"):
             d.get(url + "/" + query)
             shown(d)
             for w, h in CANVASES:

@@ -7,8 +7,8 @@
 // a number out of that range is the nearer end (0, -2: 0.5; 1e5: 3), no number is 1 ("1e5"
 // was read as 1 and "-2" as nothing)
 {
-  const given = new URLSearchParams(location.search).get("scale");
-  const scale = given === null || given.trim() === "" ? NaN : Number(given);
+  const given = (/[?&]scale=([^&#]*)/.exec(location.search || "") || [])[1];
+  const scale = given === undefined || given.trim() === "" ? NaN : Number(given);
   if (Number.isFinite(scale)) {
     document.documentElement.style.setProperty("--scale", String(Math.min(3, Math.max(0.5, scale))));
   }
@@ -190,6 +190,7 @@ function fits() {
 // fit, never under their scale-1 size
 function fit() {
   const root = document.documentElement;
+  if (!root || typeof getComputedStyle !== "function") return;     // no layout (a test's DOM)
   const scale = Number(getComputedStyle(root).getPropertyValue("--scale")) || 1;
   let f = 1;
   root.style.setProperty("--fit", "1");
@@ -198,7 +199,7 @@ function fit() {
     root.style.setProperty("--fit", String(f));
   }
 }
-addEventListener("resize", fit);
+if (typeof addEventListener === "function") addEventListener("resize", fit);
 
 function connect() {
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
