@@ -202,7 +202,11 @@ def test_the_ledger_refuses_what_the_rules_refuse_and_names_it(tmp_path):
                  "unknown_abortive_draw: an abortive draw is one of"),
                 ({"action": "add", "event": {"type": "riichi"}}, 'a riichi event needs "player"'),
                 ({"action": "undo"}, "no event to undo"),
-                ({"action": "dance"}, "one of confirm, undo, add")):
+                ({"action": "dance"}, 'action "dance": one of confirm, undo, add'),
+                # a body that is no object, or no action, said as such ("action None" before)
+                ("junk", 'the request is one JSON object: {"action": "confirm", "undo" or '
+                         '"add"}, got "junk"'),
+                ({"event": {"type": "draw"}}, 'the request needs "action": one of confirm')):
             r = client.post("/api/control/ledger", json=body)
             assert r.status_code == 400 and words in r.json()["error"], (body, r.json())
             assert "\n" not in r.json()["error"]

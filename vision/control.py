@@ -68,7 +68,10 @@ class Control:
         settings for the hand are cleared when it moves on (the next hand has its own)."""
         if self.ledger is None:
             raise LedgerError("no game is kept: start the stream with --game FILE")
-        action = body.get("action") if isinstance(body, dict) else None
+        if not isinstance(body, dict):
+            raise LedgerError('the request is one JSON object: {"action": "confirm", "undo" or '
+                              f'"add"}}, got {json.dumps(body, ensure_ascii=False)[:40]}')
+        action = body.get("action")
         settings = dict(self.context.state()["hand"])
         if action == "confirm":
             self.ledger.confirm()
@@ -77,7 +80,9 @@ class Control:
         elif action == "add":
             self.ledger.add(body.get("event"))
         else:
-            raise LedgerError(f"action {action!r}: one of confirm, undo, add")
+            raise LedgerError(f"action {json.dumps(action, ensure_ascii=False)[:40]}: one of "
+                              "confirm, undo, add" if "action" in body else
+                              'the request needs "action": one of confirm, undo, add')
         if action in ("confirm", "add"):
             with self._lock:
                 self._before[self.ledger.lines[-1]] = settings

@@ -115,7 +115,7 @@ class AbortiveIn(_Strict):
 class ChomboIn(_Strict):
     type: Literal["chombo"]
     player: Name
-    reason: str = ""
+    reason: Annotated[str, Field(max_length=200)] = ""     # as a dead hand's and a penalty's
 
 
 class RiichiDeadHandIn(_Strict):
@@ -188,6 +188,10 @@ def _mcr_value(state: mcr.McrState, player: str, v: McrValueIn, win: str) -> mcr
                                            "hand ('hand'), one of them")
     if v.hand is None:
         return mcr.McrWin(v.fan, v.flowers)
+    if v.flowers:
+        # the scored hand counts its own flowers: one beside it was dropped unsaid
+        raise rg.GameError(rg.E_BAD_VALUE, f"{player}'s flowers go in the hand when it is "
+                           f"scored (\"hand\": {{..., \"flowers\": {v.flowers}}}), not beside it")
     from scoring.hand import HandError
     from scoring.request import parse_request
     from scoring.verdict import check
@@ -242,6 +246,12 @@ def _value(state: rg.GameState, player: str, v: ValueIn, win: str) -> rg.Value:
         if v.discards is not None:
             raise rg.GameError(rg.E_BAD_VALUE, f"{player}'s discards need the hand ('hand')")
         return rg.Value(v.han, v.fu, v.yakuman, v.dora, v.furiten)
+    typed = [k for k in ("han", "fu", "yakuman", "dora", "furiten") if getattr(v, k)]
+    if typed:
+        # the scored hand has its own: typed ones beside it were dropped unsaid
+        raise rg.GameError(rg.E_BAD_VALUE, f"{player}'s win: give the hand or the typed value "
+                           f"({', '.join(typed)}), not both (a furiten ron is refused from the "
+                           "hand's \"discards\")")
     r = scored_win(state, player, v.hand, win, v.discards)
     limit = r.get("limit") or ""
     if limit.endswith("yakuman") and not limit.startswith("kazoe"):
@@ -390,7 +400,9 @@ def say_invalid(exc: ValidationError, types: tuple[str, ...] = EVENT_TYPES) -> s
         text = f"a game has 4 players, got {ctx.get('actual_length')}"
     else:
         if kind in ("too_short", "too_long"):
-            should = f"should have {ctx.get('min_length', ctx.get('max_length'))} items"
+            n = ctx.get("min_length") if kind == "too_short" else ctx.get("max_length")
+            should = (f"should have {'at least' if kind == 'too_short' else 'at most'} {n} "
+                      f"item{'' if n == 1 else 's'}")
         elif kind == "literal_error":
             should = "should be " + str(ctx.get("expected", "")).replace("'", '"')
         else:

@@ -24,7 +24,7 @@ points of :mod:`scoring.tournament.ema`. The state is a plain value (:class:`Mcr
   :class:`Penalty` takes the next step of the player's ladder (a warning first, then 5, 10,
   20, … by :func:`scoring.tournament.ema.escalated_penalty`), one ladder for infractions and
   one for delay of game (§3.6: only that one runs on past the session; a session file starts
-  it at ``prior`` when given). The points are kept apart (``penalties``) and subtracted at
+  both at 0: ``tilescope table`` takes the earlier sessions' count). The points are kept apart (``penalties``) and subtracted at
   the table points, as ``tilescope table`` does.
 * One winner a discard: the Green Book gives a discard to the one claimant nearest the
   discarder in turn; a ron naming two winners is refused.
@@ -51,6 +51,10 @@ BASE = 8                      # « 8 + total » from the discarder, « 8 » from
 MIN_POINTS = 8                # « необходимые 8 очков », flowers not counted
 FALSE_HU = {"short": 10, "invalid": 20}     # §2.9.2: to each other player
 HANDS = 16
+# No hand reaches it: the 81 fans of the Green Book's table sum to 1,727 points, no fan counts
+# more than four times in a hand (one per set) but Flower Tiles (up to 8, inside the bound).
+# A typed total above it is a slip of the keyboard, refused rather than paid.
+MAX_FAN = 4 * 1727 + 8
 
 ROUND_SEATS: tuple[tuple[int, int, int, int], ...] = (
     (0, 1, 2, 3), (1, 0, 3, 2), (2, 3, 1, 0), (3, 2, 0, 1))
@@ -187,16 +191,16 @@ def _seat(state: McrState, name: str) -> int:
 
 
 def _check(name: str, v: McrWin) -> None:
-    for key, most in (("fan", None), ("flowers", 8)):
+    for key, most in (("fan", MAX_FAN), ("flowers", 8)):
         x = getattr(v, key)
         if not isinstance(x, int) or isinstance(x, bool) or x < 0 or (most and x > most):
             raise GameError(E_BAD_VALUE, f"{name}'s {key} must be a whole number ≥ 0"
-                                         + (f" and ≤ {most}" if most else "") + f", got {x!r}")
+                                         + (f" and ≤ {most:,}" if most else "") + f", got {x!r}")
     if v.fan - v.flowers < MIN_POINTS:
         # « необходимые 8 очков » (EMA MCR clarifications §2.9.2)
         raise GameError(E_UNDER_8, f"{name}'s {v.fan - v.flowers} points without flowers: a "
-                        "win needs 8 points without flowers (MCR rules §2.9.2); record a "
-                        "false_win (a false hu)")
+                        "win needs 8 points without flowers (seed 000, EMA MCR clarifications "
+                        "§2.9.2); record a false_win (a false hu)")
 
 
 def _next_hand(state: McrState, points: list[int], lines: list[str]) -> McrState:
@@ -233,9 +237,9 @@ def _alive(state: McrState, w: int) -> None:
 
 def _ron(state: McrState, ev: McrRon) -> McrState:
     d, w = _seat(state, ev.discarder), _seat(state, ev.winner)
-    _alive(state, w)
-    if d == w:
+    if d == w:      # no hand wins on its own discard, dead or alive: the plainer reason first
         raise GameError(E_RON_BY_DISCARDER, f"{ev.winner} cannot win on their own discard")
+    _alive(state, w)
     _check(ev.winner, ev.value)
     # the discarder pays 8 + the hand's points, each other player 8
     return _paid(state, w, lambda s: BASE + ev.value.fan if s == d else BASE)
@@ -250,6 +254,12 @@ def _tsumo(state: McrState, ev: McrTsumo) -> McrState:
 
 def _false_hu(state: McrState, ev: FalseHu) -> McrState:
     s = _seat(state, ev.player)
+    if s in state.dead:
+        # a dead hand cannot declare hu (§3.2), so no false hu either: a second payment of
+        # 10/20 to each is never owed; the referee may sanction the call (a penalty, §3.4)
+        raise GameError(E_DEAD_HAND, f"{ev.player}'s hand is already dead in this hand, so "
+                        f"{ev.player} cannot declare hu (nor a false hu; a sanction for the "
+                        f"call is a penalty): {DEAD_HAND_RULE}")
     if ev.kind not in FALSE_HU:
         raise GameError(E_FALSE_HU_KIND, f"a false hu is 'short' (under 8 points) or "
                                          f"'invalid', got {ev.kind!r}")
@@ -267,6 +277,9 @@ def _false_hu(state: McrState, ev: FalseHu) -> McrState:
 
 def _dead_hand(state: McrState, ev: DeadHand) -> McrState:
     s = _seat(state, ev.player)
+    if s in state.dead:
+        raise GameError(E_DEAD_HAND, f"{ev.player}'s hand is already dead in this hand "
+                        "(recorded once; it lasts until the hand ends)")
     why = f" ({ev.reason})" if ev.reason else ""
     return replace(state, dead=state.dead | {s}, lines=(
         f"dead hand: {ev.player}{why} cannot declare hu this hand, plays on (§3.2)",))
@@ -295,7 +308,9 @@ def _penalty(state: McrState, ev: Penalty) -> McrState:
 def apply(state: McrState, event: McrEvent) -> McrState:
     """The state after ``event``; GameError (with a code) for an event the rules refuse."""
     if state.ended:
-        raise GameError(E_GAME_OVER, f"the session is over ({state.ended})")
+        hint = ("; a penalty for this session goes in before its last hand: --undo it, add the "
+                "penalty, add the hand again") if isinstance(event, Penalty) else ""
+        raise GameError(E_GAME_OVER, f"the session is over ({state.ended}){hint}")
     if isinstance(event, McrRon):
         return _ron(state, event)
     if isinstance(event, McrTsumo):

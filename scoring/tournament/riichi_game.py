@@ -58,7 +58,7 @@ from fractions import Fraction
 from typing import Literal, Sequence, Union
 
 from ..hand import RiichiRules
-from ..riichi.limits import base_points, payment
+from ..riichi.limits import _MULTIPLE_NAMES, base_points, payment
 
 WINDS = ("East", "South", "West", "North")
 STICK = 1000                 # « un bâton de 1000 points »
@@ -84,6 +84,7 @@ E_FOUR_KANS = "four_kans_not_abortive"
 E_FURITEN = "furiten_ron"
 E_PLAYERS = "bad_players"
 E_DEAD_HAND = "dead_hand"
+MAX_YAKUMAN = max(_MULTIPLE_NAMES)      # the scorer pays at most a sextuple yakuman
 # « Un joueur main morte ne peut plus gagner ni réclamer de combinaison. Il ne peut être
 # considéré tenpai en cas de partie du mur. » (seed 001, main morte)
 DEAD_HAND_RULE = ("a dead hand can neither win nor claim a tile, and is not tenpai at an "
@@ -308,6 +309,15 @@ def _check_value(state: GameState, name: str, v: Value, options: Options, win: s
         if not isinstance(x, int) or isinstance(x, bool) or x < 0:
             raise GameError(E_BAD_VALUE, f"{name}'s {key} must be a whole number ≥ 0, "
                                          f"got {x!r}")
+    if v.yakuman > MAX_YAKUMAN:
+        raise GameError(E_BAD_VALUE, f"{name}'s yakuman must be at most {MAX_YAKUMAN} "
+                        f"(multiples of a yakuman, as the scorer counts them), got {v.yakuman}")
+    if v.yakuman and (v.han or v.fu or v.dora):
+        # « ils n'ont pas de valeur en hans ... ils rendent caduques les yakus ordinaires »
+        raise GameError(E_BAD_VALUE, f"{name}'s win: a yakuman has no han nor fu (riichi "
+                        "rules, yakuman: the ordinary yaku no longer count): give the yakuman "
+                        f"or the han and fu, not both (got yakuman {v.yakuman}, han {v.han}, "
+                        f"fu {v.fu}, dora {v.dora})")
     if not v.yakuman:
         if v.han < 1:
             raise GameError(E_BAD_VALUE, f"{name}'s win needs at least 1 han (a yaku), got {v.han}")
@@ -356,6 +366,9 @@ def _alive(state: GameState, seat: int, what: str) -> None:
 
 def _dead_hand(state: GameState, ev: DeadHand, options: Options) -> GameState:
     s = _seat(state, ev.player)
+    if s in state.dead:
+        raise GameError(E_DEAD_HAND, f"{ev.player}'s hand is already dead in this hand "
+                        "(recorded once; it lasts until the hand ends)")
     why = f" ({ev.reason})" if ev.reason else ""
     return replace(state, dead=state.dead | {s}, lines=(
         f"dead hand: {ev.player}{why} cannot win nor be tenpai this hand, plays on",))

@@ -87,7 +87,10 @@ def _ranking(options: Options, state: State, as_json: bool) -> list[str]:
 def _undone(options: Options, states: list[State], event: dict, as_json: bool) -> list[str]:
     """After --undo: the event taken out, and the standings as they are again."""
     if as_json:
-        return [json.dumps(state_json(states[-1], len(states) - 1), ensure_ascii=False)]
+        # as the text says it: the event taken out (as the file had it, #n), then the state
+        return [json.dumps({**state_json(states[-1], len(states) - 1),
+                            "undone": {"event": len(states), **event}}, ensure_ascii=False)
+                ] + _ranking(options, states[-1], True)
     return [f"undone: #{len(states)} {_describe(event)}",
             "  " + standings_line(states[-1])] + _ranking(options, states[-1], False)
 

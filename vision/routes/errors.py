@@ -6,6 +6,8 @@ same shape, never as a bare 500 or pydantic's words about classes.
 """
 from __future__ import annotations
 
+import json
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -74,6 +76,11 @@ async def _validation_error(request: Request, exc: RequestValidationError):
             # most often a photo sent as the raw body, not as a form's file field
             msg = ("a photo is sent as the form field 'image' of a multipart/form-data "
                    "request (curl -F image=@photo.jpg), not as the raw body")
+        elif where == "body" and e.get("type") == "dict_type":
+            # a JSON body that is no object ("junk", [], 3): said as `tilescope game` says it
+            got = e.get("input")
+            msg = (f"should be one JSON object, got "
+                   f"{json.dumps(got, ensure_ascii=False)[:40] if got is not None else 'null'}")
         elif where == "image":      # a text field named image: pydantic's words name classes
             msg = ("send the photo as a file (curl -F image=@photo.jpg, with the @), "
                    "not as text")

@@ -215,14 +215,26 @@ form.panel { border-top: 1px solid #dedbd2; padding-top: 8px; margin-top: 8px; }
       const q = (sel) => row.querySelector(sel);
       const w = { player: chosen(q(".w-player"), "the winner") };
       const hand = q(".w-hand").value.trim();
+      // a value typed beside the hand, or han and fu beside a yakuman, is never dropped
+      // unsaid: the scorekeeper is asked which one they meant
+      const NAMES = { ".w-han": "han", ".w-fu": "fu", ".w-yakuman": "yakuman", ".w-dora": "dora",
+        ".w-fan": "points" };
+      const typed = (sels) => sels.filter((sel) => q(sel).value.trim() !== "").map((sel) => NAMES[sel]);
       if (game.ruleset === "mcr") {
         const fl = number(q(".w-flowers"));
+        if (hand && typed([".w-fan"]).length) {
+          throw new Error(`Give ${w.player}'s points (fan) or the hand, not both.`);
+        }
         if (hand) return { ...w, hand: { concealed: hand, win_tile: q(".w-tile").value.trim(),
           ...(fl ? { flowers: fl } : {}) } };
         w.fan = number(q(".w-fan"));
         if (fl) w.flowers = fl;
         if (w.fan === undefined) throw new Error(`Type ${w.player}'s points (fan), or the hand.`);
         return w;
+      }
+      const values = typed([".w-han", ".w-fu", ".w-yakuman", ".w-dora"]);
+      if (hand && values.length) {
+        throw new Error(`Give ${w.player}'s hand or the ${values.join(", ")}, not both.`);
       }
       if (hand) {
         w.hand = { concealed: hand, win_tile: q(".w-tile").value.trim() };
@@ -231,6 +243,9 @@ form.panel { border-top: 1px solid #dedbd2; padding-top: 8px; margin-top: 8px; }
         return w;
       }
       const yakuman = number(q(".w-yakuman"));
+      if (yakuman && typed([".w-han", ".w-fu", ".w-dora"]).length) {
+        throw new Error(`A yakuman has no han nor fu: give ${w.player}'s yakuman or the han and fu, not both.`);
+      }
       if (yakuman) return { ...w, yakuman };
       w.han = number(q(".w-han"));
       if (w.han === undefined) throw new Error(`Type ${w.player}'s han and fu, a yakuman, or the hand.`);

@@ -4,9 +4,14 @@
 "use strict";
 
 // ?scale=1.5: every size times 1.5 (0.5 to 3); the base follows the canvas (overlay.html)
+// a number out of that range is the nearer end (0, -2: 0.5; 1e5: 3), no number is 1 ("1e5"
+// was read as 1 and "-2" as nothing)
 {
-  const scale = Number((/[?&]scale=([0-9.]+)/.exec(location.search || "") || [])[1]);
-  if (scale) document.documentElement.style.setProperty("--scale", String(Math.min(3, Math.max(0.5, scale))));
+  const given = (/[?&]scale=([^&#]*)/.exec(location.search || "") || [])[1];
+  const scale = given === undefined || given.trim() === "" ? NaN : Number(given);
+  if (Number.isFinite(scale)) {
+    document.documentElement.style.setProperty("--scale", String(Math.min(3, Math.max(0.5, scale))));
+  }
 }
 
 let lastHand = null;     // the last "hand" message's hand (null: none on the table)
@@ -159,14 +164,42 @@ function showWaits(waits) {
 }
 
 function show(msg) {
-  if (msg.type === "table") { lastTable = msg; showTable(msg); showHand(); return; }
+  if (msg.type === "table") { lastTable = msg; showTable(msg); showHand(); fit(); return; }
   // the source ended: no hand is on the table any more (a new run reconnects and shows its own)
-  if (msg.type === "end") { ended = true; showHand(); return; }
+  if (msg.type === "end") { ended = true; showHand(); fit(); return; }
   if (msg.type !== "hand") return;
   ended = false;
   lastHand = msg.hand;
   showHand();
+  fit();
 }
+
+// whether the board and the card are inside the canvas and apart
+function fits() {
+  const w = innerWidth, h = innerHeight;
+  const shown = ["table", "card"].map((id) => document.getElementById(id))
+    .filter((e) => e && e.getClientRects().length && !e.classList.contains("hidden"));
+  const rects = shown.map((e) => e.getBoundingClientRect());
+  if (rects.some((r) => r.left < 0 || r.top < 0 || r.right > w + 0.5 || r.bottom > h + 0.5)) return false;
+  if (rects.length === 2 && rects[0].bottom > rects[1].top) return false;
+  return document.documentElement.scrollWidth <= w;
+}
+
+// ?scale= above 1 asks for larger panels than the canvas may hold (scale 3 on a 1080p canvas
+// is 81 px text: the board alone is taller than the picture): they shrink (--fit) until both
+// fit, never under their scale-1 size
+function fit() {
+  const root = document.documentElement;
+  if (!root || typeof getComputedStyle !== "function") return;     // no layout (a test's DOM)
+  const scale = Number(getComputedStyle(root).getPropertyValue("--scale")) || 1;
+  let f = 1;
+  root.style.setProperty("--fit", "1");
+  for (let i = 0; i < 60 && scale * f > 1.001 && !fits(); i++) {
+    f = Math.max(1 / scale, f * 0.95);
+    root.style.setProperty("--fit", String(f));
+  }
+}
+if (typeof addEventListener === "function") addEventListener("resize", fit);
 
 function connect() {
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
