@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from vision import batch
+from vision.batch import run as batch
 
 SAMPLES = Path(__file__).resolve().parents[1] / "vision" / "samples"
 PHOTOS = ("riichi_open_red.jpg", "riichi_upside_down_dora.jpg", "riichi_broadcast.jpg")

@@ -2,7 +2,7 @@
 
 Renders winning hands as ``benchmarks.pipeline`` does (same generator, same seeds, same
 contexts), works out each hand's true verdict from its request (``scoring.verdict``), and
-counts what ``vision.pipeline.check_photo`` answers from the photo: the ruling, held back
+counts what ``vision.photo.pipeline.check_photo`` answers from the photo: the ruling, held back
 ("Cannot rule from this photo"), or no verdict (the tiles as read make no hand to rule on).
 A *false penalty* is a ruling against the player on a hand whose true verdict is a valid
 win: the number a referee needs to be zero. Run from the repo root:
@@ -32,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     from datasets.hands import random_hand
     from datasets.render import Look, render_hand
     from scoring.verdict import check_json
-    from vision.pipeline import check_photo, get_reader
+    from vision.photo.pipeline import check_photo, get_reader
 
     name = args.style or HELDOUT_STYLES[0]
     try:

@@ -23,9 +23,9 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from vision.classes import TILE_CLASSES  # noqa: E402
-from vision.imageio import load_image  # noqa: E402
-from vision.tile_crops import crop_boxes  # noqa: E402
+from vision.read.classes import TILE_CLASSES  # noqa: E402
+from vision.read.imageio import load_image  # noqa: E402
+from vision.read.tile_crops import crop_boxes  # noqa: E402
 
 DEFAULT_CROPS = REPO.parent / "shared" / "real" / "camerash" / "crops"
 SUITS = {"characters": "m", "dots": "p", "bamboo": "s"}

@@ -22,8 +22,8 @@ import cv2
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from vision.detector import TileReader, letterbox  # noqa: E402
-from vision.imageio import load_image  # noqa: E402
+from vision.read.detector import TileReader, letterbox  # noqa: E402
+from vision.read.imageio import load_image  # noqa: E402
 
 DEFAULT_PHOTOS = [REPO.parent / "shared" / "real" / "camerash" / "photos", REPO / "tests" / "data"]
 
@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         cv2.imwrite(str(sample), images[0])
         for _ in range(args.cli_runs):
             t = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "vision.cli", "read", str(sample), "--json",
+            subprocess.run([sys.executable, "-m", "vision.cli.main", "read", str(sample), "--json",
                             "--weights", str(args.weights)], cwd=REPO, check=True,
                            capture_output=True)
             cli_t.append(time.perf_counter() - t)

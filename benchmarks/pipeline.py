@@ -140,8 +140,8 @@ def read_real(folder: str, weights: str | None) -> int:
     """Print, per real photo, the rows and groups the pipeline reads and how long it took."""
     from pathlib import Path
 
-    from vision.pipeline import get_reader, score_photo
-    from vision.report import group_lines, warning_lines
+    from vision.photo.pipeline import get_reader, score_photo
+    from vision.photo.report import group_lines, warning_lines
 
     paths = sorted(p for p in Path(folder).glob("*") if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
     if not paths:
@@ -173,8 +173,8 @@ def learned_sheet(reader, style, seed: int, tries: int = 5, size=960, tile_px: f
     is rendered again with the next seed, as a user would take the photo again. ``tile_px``:
     the sheet photographed by the hand camera itself (``size`` frames, tiles that many px)."""
     from datasets.render import hand_camera_look, render_sheet
-    from vision.set_learning import learn_sheet, parse_sheet
-    from vision.tileset import DEFAULT_SHEET, SetError
+    from vision.read.set_learning import learn_sheet, parse_sheet
+    from vision.read.tileset import DEFAULT_SHEET, SetError
 
     groups = [[k for k in parse_sheet(g) if k in style.classes] for g in DEFAULT_SHEET.split()]
     kinds = [k for g in groups for k in g]
@@ -214,17 +214,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--truth", action="store_true", help="use the ground-truth boxes, not the model")
     ap.add_argument("--box-sideways", action="store_true",
                     help="with --truth: forget the renderer's sideways flags and mark them from the "
-                         "boxes as the detector does (vision.detector.mark_sideways)")
+                         "boxes as the detector does (vision.read.detector.mark_sideways)")
     ap.add_argument("--weights", default=None, help="model folder (default vision/weights)")
     ap.add_argument("--no-zoom", action="store_true",
                     help="read each photo in one detector pass (no closer look at small tiles)")
     ap.add_argument("--no-counts", action="store_true",
                     help="name each tile on its own (no limit of four of a kind per photo)")
     ap.add_argument("--contrast-views", choices=("yes", "no"), default=None,
-                    help="look again at unsurely named photos in contrast views (default: vision.detector.CONTRAST_VIEWS)")
+                    help="look again at unsurely named photos in contrast views (default: vision.read.detector.CONTRAST_VIEWS)")
     ap.add_argument("--mirrors", choices=("yes", "no"), default="yes",
                     help="leave out boxes that are a tile's mirror image in a glass table top "
-                         "(vision.reflections; default yes)")
+                         "(vision.read.reflections; default yes)")
     ap.add_argument("--set-sheet", type=int, metavar="SEED",
                     help="read with a set profile learned from one rendered reference sheet of the "
                          "style (tilescope set learn's default tiles), rendered with this seed (the "
@@ -251,8 +251,8 @@ def main(argv: list[str] | None = None) -> int:
     from datasets.hands import random_hand
     from datasets.render import Look, hand_camera_look, render_hand
     from scoring.api import score_json
-    from vision.detections import Detection, Detections
-    from vision.pipeline import get_reader, score_photo
+    from vision.read.detections import Detection, Detections
+    from vision.photo.pipeline import get_reader, score_photo
 
     style_name = args.style or HELDOUT_STYLES[0]
     try:
@@ -313,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.truth:
             sideways = [t["sideways"] for t in ann["tiles"]]
             if args.box_sideways and ann["tiles"]:
-                from vision.detector import mark_sideways
+                from vision.read.detector import mark_sideways
                 sideways = [bool(x) for x in mark_sideways(np.array([t["box"] for t in ann["tiles"]]))]
             truth_reader.detections = Detections(
                 ann["image"]["width"], ann["image"]["height"],

@@ -364,7 +364,7 @@ def make_photos(n: int, seed: int, out: Path, crops_dir: Path) -> list[Path]:
 def score_photos(paths: list[Path]) -> dict:
     """Score each photo with the facts a player would pass (ruleset, win, seat, round; the
     flowers are counted from the photo) and compare with the true hand's score."""
-    from vision.pipeline import get_reader, score_photo
+    from vision.photo.pipeline import get_reader, score_photo
 
     reader = get_reader()
     rows = []

@@ -1,6 +1,6 @@
 """Per-tile accuracy of the tile reader on real photos that were never used for training.
 
-Runs ``vision.detector.TileReader`` on each photo labelled in ``datasets/real/camerash_labels.json``
+Runs ``vision.read.detector.TileReader`` on each photo labelled in ``datasets/real/camerash_labels.json``
 (the 14 Camerash/mahjong-dataset photos, MIT; read from ``../shared/real/camerash/photos`` or
 ``--photos DIR``, never copied into the repo) and compares the tiles it names with the labelled
 tile multiset of the photo.
@@ -223,12 +223,12 @@ class FakeReader:
 
 
 class ModelReader:
-    """Runs ``vision.detector.TileReader`` on the photo files."""
+    """Runs ``vision.read.detector.TileReader`` on the photo files."""
 
     def __init__(self, photos_dir: Path, weights: str | None, conf: float | None, imgsz: int | None,
                  turns: int = 4, counts: bool = True, contrast: bool | None = None):
-        from vision.detector import TileReader  # imported here: --fake needs no model or cv2
-        from vision.imageio import load_image
+        from vision.read.detector import TileReader  # imported here: --fake needs no model or cv2
+        from vision.read.imageio import load_image
 
         kwargs = {"turns": turns, "counts": counts}
         if contrast is not None:
@@ -358,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-counts", action="store_true",
                     help="name each tile on its own (no limit of four of a kind per photo)")
     ap.add_argument("--contrast-views", choices=("yes", "no"), default=None,
-                    help="look again at unsurely named photos in contrast views (default: vision.detector.CONTRAST_VIEWS)")
+                    help="look again at unsurely named photos in contrast views (default: vision.read.detector.CONTRAST_VIEWS)")
     ap.add_argument("--fake", action="store_true", help="no model: return the labels with seeded errors")
     ap.add_argument("--fake-noise", type=float, default=0.0, help="error rate of --fake per kind (drop/swap/duplicate)")
     ap.add_argument("--seed", type=int, default=0)

@@ -1,6 +1,6 @@
 """How well the classifier's ``embedding`` tells the tiles of one set apart, from references.
 
-The set profiles of ``vision.tileset`` name a crop by the nearest reference crop of its set in
+The set profiles of ``vision.read.tileset`` name a crop by the nearest reference crop of its set in
 the classifier's ``embedding`` output (cosine). This measures that, without the reader:
 
 * **rendered sets** (default the held-out ``kmahjongg-jade`` and ``riichi-black``): per kind of
@@ -32,7 +32,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from vision.classes import CLASS_INDEX, TILE_CLASSES  # noqa: E402
+from vision.read.classes import CLASS_INDEX, TILE_CLASSES  # noqa: E402
 
 NO_PAINT = (0.0, 0.0, 0.0, 0.0)
 
@@ -122,8 +122,8 @@ def rendered_set(model: Embedder, style_name: str, art_dir: Path | None, queries
 
 def real_crops(model: Embedder, crops_dir: Path, trials: int, seed: int) -> dict | None:
     from benchmarks.classifier_real import mpsz_of
-    from vision.imageio import load_image
-    from vision.tile_crops import crop_boxes
+    from vision.read.imageio import load_image
+    from vision.read.tile_crops import crop_boxes
 
     labels = crops_dir / "labels.csv"
     if not labels.is_file():

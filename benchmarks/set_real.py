@@ -7,7 +7,7 @@ MIT; see benchmarks/classifier_real.py) are split at random, ``--splits`` times:
 crops of each kind become a profile's references (as ``tilescope set learn`` or ``--learn``
 would keep them; the crops are never trained on), the rest are read by the reader's classifier
 (its four turns and contrast views, as in a photo) without and with that profile
-(:func:`vision.tileset.combine` under the profile's calibration, decided from its references). Printed: top-1 accuracy of both on the same crops, per split
+(:func:`vision.read.tileset.combine` under the profile's calibration, decided from its references). Printed: top-1 accuracy of both on the same crops, per split
 and overall, and the crops each way turned right and wrong.
 """
 from __future__ import annotations
@@ -23,10 +23,10 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from benchmarks.classifier_real import DEFAULT_CROPS, mpsz_of  # noqa: E402
-from vision.classes import CLASS_INDEX  # noqa: E402
-from vision.imageio import load_image  # noqa: E402
-from vision.set_learning import reference_crops  # noqa: E402
-from vision.tileset import TileSet, combine  # noqa: E402
+from vision.read.classes import CLASS_INDEX  # noqa: E402
+from vision.read.imageio import load_image  # noqa: E402
+from vision.read.set_learning import reference_crops  # noqa: E402
+from vision.read.tileset import TileSet, combine  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     if not labels.is_file():
         print(f"no {labels}: pass --crops DIR (Camerash/mahjong-dataset crops)", file=sys.stderr)
         return 2
-    from vision.detector import TileReader
+    from vision.read.detector import TileReader
 
     reader = TileReader(args.weights) if args.weights else TileReader()
     with labels.open(newline="") as f:

@@ -9,7 +9,7 @@ on. Each set is ``--sets`` procedural Chinese-style sets (``datasets.procedural`
 ``--seed``, ``--seed + 1``, ...; CJK fonts from ``sh datasets/get_fonts.sh``) and each of
 ``--styles`` (default the held-out ``kmahjongg-jade``). Per set: one reference sheet rendered
 as a user photographs it (``tilescope set learn``'s default tiles, a face-down tile last;
-``--no-back``: without it) and learned with ``vision.set_learning.learn_sheet``; then
+``--no-back``: without it) and learned with ``vision.read.set_learning.learn_sheet``; then
 ``--photos`` hand photos (960 px, riichi and MCR, flowers included) and ``--frames`` broadcast
 hand-camera frames (1280x720, tiles 21 px) of that same set (its own back in every photo),
 each read by
@@ -17,7 +17,7 @@ each read by
 
 Printed per set and in all: tiles named right by each witness on the detector's crops that
 match a drawn tile (IoU >= 0.5): the classifier alone, the profile's nearest reference, and
-the reader with the profile (``vision.tileset.combine`` under the set's calibration); hands
+the reader with the profile (``vision.read.tileset.combine`` under the set's calibration); hands
 whose score is right without and with the profile; median seconds per photo both ways.
 ``--json``: one row per hand (``set``, ``i``, ``score_right``, ``score_right_set``, ...);
 ``--compare OLD`` lists the hands won and lost against an earlier run with the same arguments.
@@ -51,8 +51,8 @@ def procedural_set(seed: int, fonts):
 
 def sheet_kinds(style, with_back: bool) -> list[list[str]]:
     """The default sheet's rows, less the kinds ``style`` lacks (and the back unless ``with_back``)."""
-    from vision.set_learning import parse_sheet, sheet_rows
-    from vision.tileset import DEFAULT_SHEET
+    from vision.read.set_learning import parse_sheet, sheet_rows
+    from vision.read.tileset import DEFAULT_SHEET
 
     kinds, rows = parse_sheet(DEFAULT_SHEET), []
     for n in sheet_rows(DEFAULT_SHEET):
@@ -64,8 +64,8 @@ def sheet_kinds(style, with_back: bool) -> list[list[str]]:
 def learn(reader, style, seed: int, with_back: bool, tries: int = 5):
     """The profile of one rendered sheet of ``style`` (the next seed when not all tiles are found)."""
     from datasets.render import render_sheet
-    from vision.set_learning import learn_sheet
-    from vision.tileset import SetError
+    from vision.read.set_learning import learn_sheet
+    from vision.read.tileset import SetError
 
     rows = sheet_kinds(style, with_back)
     kinds = [k for r in rows for k in r]
@@ -94,8 +94,8 @@ def evidence(reader, img, ann) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The witnesses on the detector's crops that match a drawn tile: the classifier's
     probabilities ``(K, 46)`` (after the detector's back call, as the reader has them before
     the profile's word), the likeness to the set's kinds ``(K, 46)``, the true class ``(K,)``."""
-    from vision.classes import CLASS_INDEX
-    from vision.detector import _merge_back
+    from vision.read.classes import CLASS_INDEX
+    from vision.read.detector import _merge_back
 
     boxes, _, det_cls = reader.detect(img)
     truth_boxes = np.array([t["box"] for t in ann["tiles"]], np.float64).reshape(-1, 4)
@@ -138,7 +138,7 @@ def hands(rng, style, photos: int, frames: int):
 def run_set(reader, style, args, seed: int) -> tuple[list[dict], dict, tuple]:
     """Learn ``style``'s sheet and read its hands both ways: per-hand rows, a summary, evidence."""
     from scoring.api import score_json
-    from vision.pipeline import score_photo
+    from vision.photo.pipeline import score_photo
 
     learned = learn(reader, style, seed, not args.no_back)
     if learned is None:
@@ -167,7 +167,7 @@ def run_set(reader, style, args, seed: int) -> tuple[list[dict], dict, tuple]:
     probs = np.concatenate([e[0] for e in ev])
     like = np.concatenate([e[1] for e in ev])
     truth = np.concatenate([e[2] for e in ev])
-    from vision.tileset import combine
+    from vision.read.tileset import combine
 
     named = {"classifier": probs.argmax(axis=1), "nearest reference": like.argmax(axis=1),
              "with the profile": combine(probs, like, with_set.tileset.calibration)[0].argmax(axis=1)}
@@ -200,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     from datasets.art import ArtError, load_style
-    from vision.pipeline import get_reader
+    from vision.photo.pipeline import get_reader
 
     reader = get_reader(args.weights)
     styles = []

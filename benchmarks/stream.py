@@ -2,7 +2,7 @@
 
 Runs the stream engine (reader, tracker, stabiliser, scoring of each new stable hand) over a
 30 fps clip, reading every frame in full (``--full-reads``, as before issue #42) and reading
-only what changed (``vision.read_plan``, the default), each with 1 and 2 threads
+only what changed (``vision.stream.read_plan``, the default), each with 1 and 2 threads
 (onnxruntime's intra-op threads and OpenCV's), and prints one row per run:
 
 - frames/s: frames taken per second of wall-clock time (a live 30 fps source needs >= 30);
@@ -116,9 +116,9 @@ def run_once(video: str, way: str, threads: int, context: dict, weights=None) ->
     changed ("changes"), the reader and OpenCV on ``threads`` threads."""
     import cv2
 
-    from vision.detector import TileReader
-    from vision.read_plan import ReadPlanner
-    from vision.stream import FrameSource, HandStabiliser, StreamRunner, pipeline_scorer
+    from vision.read.detector import TileReader
+    from vision.stream.read_plan import ReadPlanner
+    from vision.stream.live import FrameSource, HandStabiliser, StreamRunner, pipeline_scorer
 
     cv2.setNumThreads(threads)
     reader = TileReader(weights, threads=threads)

@@ -30,7 +30,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.classes import TILE_CLASSES
+from vision.read.classes import TILE_CLASSES
 
 ART_ENV = "TILESCOPE_ART"
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -63,7 +63,7 @@ class ArtError(FileNotFoundError):
 class TileArt:
     """One tile-art style.
 
-    ``faces``: class name (from ``vision.classes.TILE_CLASSES``, never ``back``) -> BGRA uint8
+    ``faces``: class name (from ``vision.read.classes.TILE_CLASSES``, never ``back``) -> BGRA uint8
     image (H, W, 4) of the whole tile face as seen from the front, body included. Classes the
     style lacks (flowers in riichi-tiles, some xmahjongg flowers) are absent.
     ``front``: blank tile face (same shape) or None. ``back``: the face-down side or None.

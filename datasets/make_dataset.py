@@ -30,7 +30,7 @@ import numpy as np
 
 from datasets.art import HELDOUT_STYLES, ArtError, list_styles
 from datasets.render import SCENE_MIXES
-from vision.classes import CLASS_INDEX, TILE_CLASSES
+from vision.read.classes import CLASS_INDEX, TILE_CLASSES
 
 SPLITS = ("train", "val", "test")
 

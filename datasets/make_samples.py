@@ -148,8 +148,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name}: {len(ann['tiles'])} tiles, {kb:.0f} KB")
     if args.in_play:
         return 0
-    from vision.set_learning import parse_sheet, sheet_rows
-    from vision.tileset import DEFAULT_SHEET
+    from vision.read.set_learning import parse_sheet, sheet_rows
+    from vision.read.tileset import DEFAULT_SHEET
 
     for name, s in SHEETS.items():
         img, ann = render_sheet(np.random.default_rng(s["seed"]), load_style(s["style"], args.art),

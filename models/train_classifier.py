@@ -21,7 +21,7 @@ every ``--save-every`` steps and continues from there
 when started again (``--fresh`` starts over); ``--minutes M`` ends a chunk early on a busy
 machine, and the learning-rate schedule follows steps, so chunks add up to the same run. At the end it evaluates on
 the held-out style and exports ``--onnx`` (input ``crops``
-``(N, 3, 48, 48)`` float32 BGR 0..1, outputs ``probs`` ``(N, 46)`` in ``vision.classes`` order and ``embedding`` ``(N, 120)``,
+``(N, 3, 48, 48)`` float32 BGR 0..1, outputs ``probs`` ``(N, 46)`` in ``vision.read.classes`` order and ``embedding`` ``(N, 120)``,
 the L2-normalised pooled features set profiles compare).
 
 ``--procedural N`` adds N procedural Chinese-style sets (``datasets.procedural``: CJK fonts from
@@ -49,8 +49,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from datasets import art  # noqa: E402
-from vision.classes import CLASS_INDEX, TILE_CLASSES  # noqa: E402
-from vision.tile_crops import CROP_SIZE, contrast_crops, fit_square  # noqa: E402
+from vision.read.classes import CLASS_INDEX, TILE_CLASSES  # noqa: E402
+from vision.read.tile_crops import CROP_SIZE, contrast_crops, fit_square  # noqa: E402
 
 HELD_OUT_STYLE = art.HELDOUT_STYLES[0]   # the detector's held-out style too
 BASE_HEIGHT = 112                      # art is pre-scaled to this many pixels high
@@ -315,7 +315,7 @@ def greyed(crop: np.ndarray, cls: str, rng: np.random.Generator, share: float) -
 
 def contrasted(crop: np.ndarray, cls: str, rng: np.random.Generator, share: float) -> np.ndarray:
     """``crop`` (S, S, 3) BGR uint8 drawn as the reader's contrast view
-    (:func:`vision.tile_crops.contrast_crops`: dark ink on a light body along the crop's main
+    (:func:`vision.read.tile_crops.contrast_crops`: dark ink on a light body along the crop's main
     colour axis) a ``share`` of the time, never a red five's: the reader looks at an unsure
     photo's tiles that way too, and takes a five's red from the colour views alone."""
     if share <= 0 or cls in RED_FIVES or rng.random() >= share:
@@ -503,7 +503,7 @@ class WithSoftmax(nn.Module):
     """The exported model: class probabilities and the crop's embedding.
 
     ``embedding`` is the last conv block's output averaged over its 3x3 grid and L2-normalised
-    (N, 6 * width): the features a set profile (``vision.tileset``) compares crops in, by cosine.
+    (N, 6 * width): the features a set profile (``vision.read.tileset``) compares crops in, by cosine.
     """
 
     def __init__(self, net: nn.Module):
@@ -541,11 +541,11 @@ def scene_index(folder: Path, min_visible: float = 0.6) -> list[tuple[Path, np.n
 def scene_crops(index: list, n: int, rng: np.random.Generator, per_image: int = 8,
                 grey: float = 0.0, contrast: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """``n`` crops cut from rendered scenes exactly as the reader cuts them
-    (``vision.tile_crops.crop_boxes``), each true box moved by up to 6% of its size per side
+    (``vision.read.tile_crops.crop_boxes``), each true box moved by up to 6% of its size per side
     (a detector box is never exact), turned a random quarter turn half the time and drawn grey
     a ``grey`` share of the time (:func:`greyed`) and drawn as a contrast view a ``contrast``
     share (:func:`contrasted`)."""
-    from vision.tile_crops import crop_boxes
+    from vision.read.tile_crops import crop_boxes
 
     xs = np.empty((n, CROP_SIZE, CROP_SIZE, 3), np.uint8)
     ys = np.empty(n, np.int64)

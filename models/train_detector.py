@@ -28,7 +28,7 @@ os.environ.setdefault("YOLO_OFFLINE", "1")
 os.environ.setdefault("YOLO_AUTOINSTALL", "0")
 
 DETECTOR_CLASSES = ("tile", "back")
-BACK_CLASS_46 = 45  # index of 'back' in vision.classes.TILE_CLASSES
+BACK_CLASS_46 = 45  # index of 'back' in vision.read.classes.TILE_CLASSES
 REPO = Path(__file__).resolve().parents[1]
 
 

@@ -1,6 +1,6 @@
 """Train the crop classifier's features for sets: episodes of one set, a prototype loss.
 
-A set profile (``vision.tileset``) names a crop by the nearest of a set's reference crops in the
+A set profile (``vision.read.tileset``) names a crop by the nearest of a set's reference crops in the
 classifier's ``embedding`` (the last conv block averaged over its 3x3 grid, L2-normalised). This
 trains those features so that two crops of one kind *in one set* lie close and crops of
 different kinds lie far apart, whatever the set's colours and drawing, beside the classifier's
@@ -60,8 +60,8 @@ from datasets import art  # noqa: E402
 from models.train_classifier import (  # noqa: E402
     HELD_OUT_STYLE, RED_FIVES, TileNet, _body_colour, _grain, _scaled, classes_of,
     export_onnx, load_all_styles, render_crop, sample_batch, scene_crops, scene_index, synthetic_back)
-from vision.classes import CLASS_INDEX, TILE_CLASSES  # noqa: E402
-from vision.tile_crops import CROP_SIZE  # noqa: E402
+from vision.read.classes import CLASS_INDEX, TILE_CLASSES  # noqa: E402
+from vision.read.tile_crops import CROP_SIZE  # noqa: E402
 
 N_KINDS = len(TILE_CLASSES)
 CE_PAINT = (0.35, 0.6, 0.0, 0.3)     # v24's mix for the ordinary crops: recolour, dark, grey, contrast

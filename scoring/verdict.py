@@ -91,7 +91,7 @@ class Verdict:
     ``reverse mangan``, ``standings``), ``total`` and who pays whom. ``result``: the hand's
     value as the spec's JSON result, when it could be valued. ``explanation``: one paragraph.
     ``error``: set (with ``ruling`` None) when no ruling can be made, saying why (a photo read
-    too unsurely to rule against the player: ``vision.held_ruling``).
+    too unsurely to rule against the player: ``vision.photo.held_ruling``).
     """
 
     ruleset: str | None

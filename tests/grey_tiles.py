@@ -7,9 +7,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.classes import TILE_CLASSES
-from vision.detections import Detection, Detections
-from vision.stream import reading_order
+from vision.read.classes import TILE_CLASSES
+from vision.read.detections import Detection, Detections
+from vision.stream.live import reading_order
 
 TILE_W, TILE_H = 30, 40
 

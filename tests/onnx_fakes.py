@@ -18,7 +18,7 @@ import numpy as np
 onnx = __import__("pytest").importorskip("onnx", reason="onnx (dev extra) builds the fake models")
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
-from vision.classes import CLASS_INDEX, TILE_CLASSES  # noqa: E402
+from vision.read.classes import CLASS_INDEX, TILE_CLASSES  # noqa: E402
 
 COLOUR_CLASS = {"red": "0m", "blue": "1p", "green": "6z"}
 BGR = {"red": (0, 0, 255), "blue": (255, 0, 0), "green": (0, 255, 0)}

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from vision.detections import Detection, Detections
+from vision.read.detections import Detection, Detections
 
 SAMPLE = Path(__file__).with_name("data") / "riichi_open_red.jpg"
 TRUTH = json.loads(SAMPLE.with_suffix(".json").read_text())
@@ -47,7 +47,7 @@ class SamplesReader:
     def __init__(self):
         import numpy as np
 
-        from vision.imageio import decode_image
+        from vision.read.imageio import decode_image
 
         self._np = np
         self.samples = []

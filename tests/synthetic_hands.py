@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 
 from scoring.tiles import parse_tiles
-from vision.detections import Detection, Detections
+from vision.read.detections import Detection, Detections
 
 DEPTH = 1.35        # a riichi tile is about 26 x 35 mm
 TOUCH = 0.03        # tiles in a row nearly touch

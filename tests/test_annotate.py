@@ -1,12 +1,12 @@
-"""vision.annotate.draw: draws on a copy, in the colour of each meaning."""
+"""vision.photo.annotate.draw: draws on a copy, in the colour of each meaning."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
 
-from vision.annotate import CONFIDENT, GROUP_COLOURS, UNCERTAIN, WINNING, draw
-from vision.detections import Detection
+from vision.photo.annotate import CONFIDENT, GROUP_COLOURS, UNCERTAIN, WINNING, draw
+from vision.read.detections import Detection
 
 
 @dataclass
@@ -41,7 +41,7 @@ def test_tiny_tiles_get_every_code_and_number_without_overlaps():
     # under each box ran into an illegible cluster. Every label now stands clear of every
     # other and of every tile; the crowded row's codes go in one line above it and its
     # numbers in one line below, in the tiles' order, each with a leader line
-    from vision.annotate import place_labels
+    from vision.photo.annotate import place_labels
 
     tiles = [Detection(code, (600 + 7 * i, 400, 606 + 7 * i, 408), 0.9)
              for i, code in enumerate("1m 2m 3m 4p 5p 6p 7s 8s 9s 2s 3s 5z 5z 4s".split())]
@@ -62,7 +62,7 @@ def test_tiny_tiles_get_every_code_and_number_without_overlaps():
 
 def test_the_numbers_of_roomy_tiles_sit_right_under_them():
     # tiles wider than their labels: each code just above, each number just below, no line
-    from vision.annotate import place_labels
+    from vision.photo.annotate import place_labels
 
     tiles = [Detection("5m", (100 + 60 * i, 300, 150 + 60 * i, 370), 0.9) for i in range(3)]
     labels = place_labels((1280, 720), tiles, numbers=True)

@@ -1,5 +1,5 @@
 """``/docs`` and ``/redoc`` work without internet (issue 40, finding 2): the pages load their
-scripts and style sheet from tilescope itself (``vision/routes/apidocs.py``, the files of the
+scripts and style sheet from tilescope itself (``vision/server/routes/apidocs.py``, the files of the
 ``fastapi-offline`` package), and the OpenAPI schema is byte for byte the one FastAPI's own
 CDN pages describe."""
 from __future__ import annotations
@@ -13,8 +13,8 @@ pytest.importorskip("fastapi_offline", reason="the 'serve' extra's fastapi-offli
 
 from fastapi.testclient import TestClient  # noqa: E402
 
-from vision.routes import apidocs  # noqa: E402
-from vision.server import create_app  # noqa: E402
+from vision.server.routes import apidocs  # noqa: E402
+from vision.server.app import create_app  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -31,7 +31,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 def _serve(reader, score_photo=None, **limits):
     """The app on a free local port, with ``reader`` for a detector, ``score_photo`` (None: the
     pipeline's) and ``limits`` for its Limits: yields its URL."""
-    from vision.server import Limits, create_app
+    from vision.server.app import Limits, create_app
 
     with serve(create_app(reader=reader, limits=Limits(**limits), score_photo=score_photo)) as url:
         yield url
@@ -160,7 +160,7 @@ def test_a_file_that_is_not_a_photo_says_so(server_url, browser, tmp_path):
 
 
 def test_overlay_page_shows_what_the_websocket_sends(browser):
-    from vision.overlay import OverlayHub, OverlayServer
+    from vision.stream.overlay import OverlayHub, OverlayServer
 
     hub = OverlayHub()
     server = OverlayServer(hub, free_port())
@@ -451,7 +451,7 @@ class Gate:
         self.gate.set()
 
     def __call__(self, *args, **kwargs):
-        from vision.pipeline import score_photo
+        from vision.photo.pipeline import score_photo
 
         assert self.gate.wait(30), "the test never opened the gate"
         return score_photo(*args, **kwargs)
@@ -694,7 +694,7 @@ def test_teach_a_set_score_with_it_and_undo_a_correction_kept_in_it(real_reader_
     (vision/samples/README.md) — then correct its red five to a plain 5p with a tap: the page
     adds the tile to the set and says so (38 tiles in the set's file), and Undo takes it out
     again (38)."""
-    from vision.tileset import TileSet
+    from vision.read.tileset import TileSet
 
     with phone_size(browser):
         browser.get(real_reader_url + "/")
@@ -755,7 +755,7 @@ def test_a_photo_that_needs_no_scaling_is_read_as_the_cli_reads_it(real_reader_u
     tiles set aside as flowers apart from the CLI's, so the page's "tile 16" was not the CLI's
     and `--fix N` advice did not carry over. The same tiles, numbers and warnings as
     `tilescope score --json`; 27 points (vision/samples/README.md)."""
-    from vision.cli import main
+    from vision.cli.main import main
 
     photo = ROOT_SAMPLES / "mcr_flowers.jpg"
     browser.get(real_reader_url + "/")

@@ -1,4 +1,4 @@
-"""The shared event forms (vision/web/events.js, on /table and /control) given what a hurried
+"""The shared event forms (vision/server/web/events.js, on /table and /control) given what a hurried
 scorekeeper types: empty boxes, a yakuman beside han, a hand beside the points, the same
 winner twice, the discarder among the winners, a negative han. Each is refused in one line
 in the status, nothing recorded, the points unchanged; never a value silently dropped.
@@ -25,7 +25,7 @@ from test_browser_table import PLAYERS, click, points, settle, status_text  # no
 
 @pytest.fixture(scope="module")
 def server_url():
-    from vision.server import create_app
+    from vision.server.app import create_app
 
     data = tempfile.mkdtemp(prefix="tilescope-forms-")
     old = os.environ.get("TILESCOPE_DATA")

@@ -19,7 +19,7 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 @pytest.fixture(scope="module")
 def server_url():
-    from vision.server import create_app
+    from vision.server.app import create_app
 
     with serve(create_app(reader=TruthReader())) as url:
         yield url

@@ -23,7 +23,7 @@ PLAYERS = ["Ann", "Bob", "Cai", "Dan"]
 
 @pytest.fixture(scope="module")
 def server_url():
-    from vision.server import create_app
+    from vision.server.app import create_app
 
     data = tempfile.mkdtemp(prefix="tilescope-table-")
     old = os.environ.get("TILESCOPE_DATA")

@@ -1,5 +1,5 @@
 """The bundled crop classifier names the tiles in the ground-truth boxes of the bundled rendered
-photos (``tests/data/*.json``), so the crop pipeline (``vision.tile_crops``) and the exported
+photos (``tests/data/*.json``), so the crop pipeline (``vision.read.tile_crops``) and the exported
 model agree. Rendered photos, not real ones: the real-photo numbers are in models/README.md."""
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.classes import TILE_CLASSES
-from vision.tile_crops import CONTEXT, crop_boxes, fit_square
+from vision.read.classes import TILE_CLASSES
+from vision.read.tile_crops import CONTEXT, crop_boxes, fit_square
 
 REPO = Path(__file__).resolve().parents[1]
 MODEL = REPO / "vision" / "weights" / "classifier.onnx"
@@ -38,7 +38,7 @@ def test_crop_boxes_widens_by_context_and_clips():
                     reason="needs vision/weights/classifier.onnx and tests/data samples")
 def test_bundled_classifier_on_ground_truth_boxes():
     ort = pytest.importorskip("onnxruntime")
-    from vision.imageio import load_image
+    from vision.read.imageio import load_image
 
     sess = ort.InferenceSession(str(MODEL), providers=["CPUExecutionProvider"])
     size = sess.get_inputs()[0].shape[2]

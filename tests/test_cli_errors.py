@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from vision.cli import COMMANDS, main
+from vision.cli.main import COMMANDS, main
 
 REPO = Path(__file__).resolve().parents[1]
 WAITING = str(REPO / "vision" / "samples" / "riichi_waiting.jpg")   # 13 tiles: 234m067p44567s22z
@@ -92,8 +92,8 @@ def test_a_hand_in_play_is_named_and_sent_to_waits(verb, capsys):
 
 
 def test_no_hand_why_points_at_warnings_only_when_there_are_some():
-    from vision.detections import Detection
-    from vision.judging import no_hand_why
+    from vision.read.detections import Detection
+    from vision.photo.judging import no_hand_why
     from vision.layout import Layout, LayoutWarning, TileRequest
 
     det = Detection("1m", (0.0, 0.0, 10.0, 14.0), 0.9)
@@ -143,7 +143,7 @@ def test_one_bad_line_in_json_lines_keeps_its_error_line(tmp_path, capsys):
 
 def test_serve_help_lists_every_route_of_the_app_and_of_the_readme(capsys):
     pytest.importorskip("fastapi")
-    from vision.server import create_app
+    from vision.server.app import create_app
 
     code, out, _ = run(capsys, "serve", "--help")
     assert code == 0
@@ -209,7 +209,7 @@ def test_waits_photo_header_is_scores(capsys):
 def test_ctrl_c_while_a_verb_loads_or_reads_its_arguments_is_a_quiet_130(monkeypatch, capsys):
     """Ctrl-C a second after `tilescope stream clip.mp4` (OpenCV, onnxruntime and pydantic
     still importing) printed a 30-line traceback; during the run it was already a quiet 130."""
-    import vision.commands.stream as stream
+    import vision.cli.commands.stream as stream
 
     def interrupted(parser):
         raise KeyboardInterrupt

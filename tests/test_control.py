@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 
 from grey_tiles import GreyReader, render
-from vision.stream import Frame, HandStabiliser, StreamRunner, pipeline_scorer
+from vision.stream.live import Frame, HandStabiliser, StreamRunner, pipeline_scorer
 
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
-from vision.control import Control  # noqa: E402
-from vision.livecontext import LiveContext  # noqa: E402
-from vision.overlay import OverlayHub, create_overlay_app  # noqa: E402
+from vision.stream.control import Control  # noqa: E402
+from vision.stream.livecontext import LiveContext  # noqa: E402
+from vision.stream.overlay import OverlayHub, create_overlay_app  # noqa: E402
 
 RUN = {"ruleset": "riichi", "win": "ron", "seat_wind": "S", "round_wind": "E"}
 # 123m 456p 789s 23s 55z + 4s: the first hand of the clip
@@ -118,7 +118,7 @@ def test_the_camera_s_dora_row_or_a_typed_one():
 def new_game(tmp_path, options=None):
     import json
 
-    from vision.ledger import LedgerSession
+    from vision.server.ledger import LedgerSession
 
     path = tmp_path / "game.jsonl"
     path.write_text(json.dumps({"type": "game", "players": ["Ann", "Bob", "Cai", "Dan"],
@@ -245,11 +245,11 @@ def test_the_documented_table_messages_are_the_ones_sent(tmp_path):
 
 
 def test_stream_refuses_a_game_without_an_overlay_or_that_it_cannot_read(tmp_path, capsys, monkeypatch):
-    import vision.pipeline
+    import vision.photo.pipeline
     from test_stream import _free_port, write_clip
-    from vision.cli import main
+    from vision.cli.main import main
 
-    monkeypatch.setattr(vision.pipeline, "get_reader", lambda weights=None: GreyReader())
+    monkeypatch.setattr(vision.photo.pipeline, "get_reader", lambda weights=None: GreyReader())
     clip = tmp_path / "clip.avi"
     write_clip(clip, [render(None)] * 2)
     port = str(_free_port())
@@ -269,7 +269,7 @@ def test_the_control_page_script_parses():
     import shutil
     import subprocess
 
-    from vision.overlay import WEB_DIR
+    from vision.stream.overlay import WEB_DIR
 
     node = shutil.which("node")
     if node is None:
@@ -280,14 +280,14 @@ def test_the_control_page_script_parses():
 
 # finding 6: an MCR session's file is refused at the start, in one line, before the model loads
 def test_stream_refuses_an_mcr_session_before_the_model_loads(tmp_path, capsys, monkeypatch):
-    import vision.pipeline
+    import vision.photo.pipeline
     from test_stream import _free_port, write_clip
-    from vision.cli import main
+    from vision.cli.main import main
 
     def no_model(weights=None):
         raise AssertionError("the model was loaded")
 
-    monkeypatch.setattr(vision.pipeline, "get_reader", no_model)
+    monkeypatch.setattr(vision.photo.pipeline, "get_reader", no_model)
     clip = tmp_path / "clip.avi"
     write_clip(clip, [render(None)] * 2)
     game = tmp_path / "m.jsonl"

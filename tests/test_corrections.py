@@ -1,5 +1,5 @@
-"""The corrections as an ordered list of named steps (vision/corrections.py) and the typed
-values after the layout (vision/judging.py).
+"""The corrections as an ordered list of named steps (vision/photo/corrections.py) and the typed
+values after the layout (vision/photo/judging.py).
 
 The photos are the bundled rendered samples read through their ground-truth boxes (as in
 tests/test_pipeline.py), so the values are the true hand's, worked out there from the rules.
@@ -15,11 +15,11 @@ from scoring.hand import HandRequest
 from scoring.riichi import RiichiResult
 from scoring.verdict import Verdict, no_ruling
 from test_pipeline import RIICHI, RIICHI_CONTEXT, FakeReader, truth
-from vision import corrections
-from vision.grouping import group
-from vision.judging import Job, Reading, TableContext, score
+from vision.photo import corrections
+from vision.layout.grouping import group
+from vision.photo.judging import Job, Reading, TableContext, score
 from vision.layout import LayoutWarning
-from vision.pipeline import check_photo, score_photo
+from vision.photo.pipeline import check_photo, score_photo
 
 
 def _first_reading(dets) -> Reading:

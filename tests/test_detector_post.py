@@ -11,8 +11,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.classes import TILE_CLASSES
-from vision.detector import (Letterbox, box_iou, decode_end2end, decode_yolo, letterbox,
+from vision.read.classes import TILE_CLASSES
+from vision.read.detector import (Letterbox, box_iou, decode_end2end, decode_yolo, letterbox,
                              mark_sideways, nms, reading_order, unletterbox_boxes)
 
 LB = Letterbox(scale=0.5, pad_x=0, pad_y=80)
@@ -47,7 +47,7 @@ def test_letterbox_tall_image_pads_left_and_right():
 
 
 def test_boxes_found_in_a_mirrored_photo_map_back():
-    from vision.detector import _flipped_back
+    from vision.read.detector import _flipped_back
 
     box = np.array([[10.0, 5.0, 30.0, 25.0]])       # in a 100 x 80 photo mirrored ...
     np.testing.assert_allclose(_flipped_back(box, "x", 100, 80), [[70, 5, 90, 25]])   # left-right
@@ -166,7 +166,7 @@ def test_tile_reader_end_to_end_on_fake_models(tmp_path):
     pytest.importorskip("onnx", reason="onnx (dev extra) builds the fake models")
     pytest.importorskip("onnxruntime")
     from onnx_fakes import write_fake_weights
-    from vision.detector import TileReader
+    from vision.read.detector import TileReader
 
     img, raw = _scene()
     # the fake classifier names tiles by colour: contrast views would hide it
@@ -224,7 +224,7 @@ class _CornerClassifier:
     (4, 0.273556 / (0.273556 + 0.626034)),
 ])
 def test_classifier_turns_average_log_probabilities(monkeypatch, turns, expected_a):
-    import vision.detector as det
+    import vision.read.detector as det
 
     crop = np.zeros((1, 3, 4, 4), np.float32)
     crop[:, :, :2, :2] = 1.0                      # only the top-left quadrant is bright
@@ -257,7 +257,7 @@ class _CountingClassifier(_CornerClassifier):
 def test_four_turns_skip_the_last_two_for_a_crop_sure_after_two(monkeypatch):
     """TileReader.classify with turns=4: a crop at >= SURE_AFTER_TWO_TURNS after 0° and 180°
     is not turned 90°/270°; an unsure one is. Two crops: 2 x 2 first turns + 2 more = 6 fed."""
-    import vision.detector as det
+    import vision.read.detector as det
 
     crops = np.zeros((2, 3, 4, 4), np.float32)
     crops[0] = 1.0                                   # sure in every turn
@@ -290,7 +290,7 @@ def test_an_unsure_photo_gets_contrast_views_and_keeps_its_red(monkeypatch, turn
     """TileReader(contrast=True): a photo whose crops are named under GREY_BELOW is looked at again
     in contrast views, which see a five but not its red. The five-or-red-five total comes from
     all views; it is shared out as the colour views say (0m 0.3 : 5m 0.2, so 0.6 of it red)."""
-    import vision.detector as det
+    import vision.read.detector as det
 
     crop = np.zeros((1, 3, 4, 4), np.float32)
     crop[:, 2] = 0.8                                 # red ink everywhere (BGR: channel 2)
@@ -310,10 +310,10 @@ def test_an_unsure_photo_gets_contrast_views_and_keeps_its_red(monkeypatch, turn
 
 
 def test_contrast_views_draw_any_set_as_dark_ink_on_a_light_body():
-    """vision.tile_crops.contrast_crops: black ink on ivory, white ink on dark red and red ink on
+    """vision.read.tile_crops.contrast_crops: black ink on ivory, white ink on dark red and red ink on
     a darker red all come out with a light body and dark ink; plain luminance would lose the
     red-on-red ink (0.299 R weighs both alike when R is all that differs)."""
-    from vision.tile_crops import contrast_crops
+    from vision.read.tile_crops import contrast_crops
 
     def tile(body, ink):
         c = np.empty((3, 20, 20), np.float32)
@@ -332,14 +332,14 @@ def test_contrast_views_draw_any_set_as_dark_ink_on_a_light_body():
 
 
 def test_classifier_turns_must_be_1_2_or_4():
-    from vision.detector import TileReader
+    from vision.read.detector import TileReader
 
     with pytest.raises(ValueError, match="turns must be 1, 2 or 4"):
         TileReader(turns=3)
 
 
 def test_at_most_max_boxes_are_kept_best_first_in_their_order():
-    from vision.detector import _best
+    from vision.read.detector import _best
     boxes = np.arange(20, dtype=np.float64).reshape(5, 4)
     scores = np.array([0.1, 0.9, 0.3, 0.8, 0.2])
     cls = np.arange(5)

@@ -1,4 +1,4 @@
-"""vision.frame_change and vision.read_plan: a frame is read again only when it changed.
+"""vision.stream.frame_change and vision.stream.read_plan: a frame is read again only when it changed.
 
 The frames are a textured table with a row of "tiles" (textured rectangles) on it, moved by
 sub-pixel shakes as a hand-held camera moves them; the watcher must take the shake out and
@@ -10,9 +10,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detections import Detection, Detections
-from vision.frame_change import HAND_BLOCK_DIFF, MAX_SHIFT_PX, ChangeWatcher, hand_region
-from vision.read_plan import AUDIT_FRAMES, ReadPlanner
+from vision.read.detections import Detection, Detections
+from vision.stream.frame_change import HAND_BLOCK_DIFF, MAX_SHIFT_PX, ChangeWatcher, hand_region
+from vision.stream.read_plan import AUDIT_FRAMES, ReadPlanner
 
 W, H = 640, 360
 TILE = (22, 30)                     # a hand camera's tile, px

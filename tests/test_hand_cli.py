@@ -3,8 +3,8 @@ import io
 import re
 import json
 
-from vision.cli import main
-from vision.commands import hand as hand_cmd
+from vision.cli.main import main
+from vision.cli.commands import hand as hand_cmd
 
 SPEC_LINE = json.dumps({
     "ruleset": "riichi", "concealed": "234m456p678s8s",
@@ -256,7 +256,7 @@ def _options(verb):
     import argparse
     import importlib
 
-    module = importlib.import_module(f"vision.commands.{verb}")
+    module = importlib.import_module(f"vision.cli.commands.{verb}")
     parser = argparse.ArgumentParser()
     module.add_arguments(parser)
     return {s: (a.dest, tuple(a.choices or ())) for a in parser._actions for s in a.option_strings

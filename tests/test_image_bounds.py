@@ -1,7 +1,7 @@
 """Issue 39, "bounded decoding": a TIFF's width and height are checked from its header
 whatever whole-number type they are given in (a 2.6 MB TIFF typed SLONG, SSHORT or LONG8
 skipped the pixel check: 16 s and 5.5 GB per upload), in score, batch and serve alike (they
-all decode through vision.imageio.decode_image)."""
+all decode through vision.read.imageio.decode_image)."""
 from __future__ import annotations
 
 import struct
@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.imageio import ImageError, ImageTooLarge, decode_image, image_size
+from vision.read.imageio import ImageError, ImageTooLarge, decode_image, image_size
 
 
 def _tiff(kind: int, width: int, height: int) -> bytes:
@@ -67,7 +67,7 @@ def test_the_server_answers_413_for_a_slong_tiff_bomb():
     from fastapi.testclient import TestClient
 
     from tests.test_server import PixelReader
-    from vision.server import create_app
+    from vision.server.app import create_app
 
     c = TestClient(create_app(reader=PixelReader()))
     r = c.post("/api/read", files={"image": ("bomb.tif", _tiff(9, 60000, 60000), "image/tiff")})
@@ -77,5 +77,5 @@ def test_the_server_answers_413_for_a_slong_tiff_bomb():
 def test_opencvs_own_pixel_limit_is_set_before_cv2_loads():
     import os
 
-    import vision.imageio as io
+    import vision.read.imageio as io
     assert os.environ["OPENCV_IO_MAX_IMAGE_PIXELS"] == str(io.MAX_FULL_PIXELS)

@@ -1,4 +1,4 @@
-"""vision.imageio: EXIF orientation and clear errors for unusable inputs."""
+"""vision.read.imageio: EXIF orientation and clear errors for unusable inputs."""
 from __future__ import annotations
 
 import struct
@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.imageio import ImageError, ImageTooLarge, check_array, decode_image, image_size, load_image
+from vision.read.imageio import ImageError, ImageTooLarge, check_array, decode_image, image_size, load_image
 
 RED, BLUE = (0, 0, 255), (255, 0, 0)
 
@@ -234,7 +234,7 @@ def test_standard_input(monkeypatch):
 def test_a_progressive_or_huge_jpeg_over_the_limit_is_refused_not_read_smaller():
     # libjpeg keeps a progressive JPEG's coefficients at full size whatever the scale (a
     # 541-byte 56000² file took 9 GB): only a baseline one is read smaller, up to 256 MP
-    import vision.imageio as imageio
+    import vision.read.imageio as imageio
 
     img = np.zeros((160, 320, 3), np.uint8)
     ok, prog = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_PROGRESSIVE, 1])
@@ -321,7 +321,7 @@ def _with_last_scan_repeated(jpeg: bytes, times: int) -> bytes:
 def test_a_jpeg_of_too_many_scans_is_refused_before_it_is_decoded(monkeypatch):
     # one scan repeated 30,000 times in a 7000x7000 file kept a CPU decoding for ~90 s:
     # the scans are counted first, and a photo's ~10 are far under the limit
-    import vision.imageio as imageio
+    import vision.read.imageio as imageio
 
     img = np.random.default_rng(1).integers(0, 255, (64, 64, 3), dtype=np.uint8)
     ok, prog = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_PROGRESSIVE, 1])

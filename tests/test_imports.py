@@ -93,11 +93,11 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_the_graph_is_read():
     graph = import_graph()
-    assert "vision.commands.score" in graph and "scoring.api" in graph
-    # a function-level import is an edge (vision.commands.score imports the pipeline lazily)
-    assert "vision.pipeline" in graph["vision.commands.score"]
+    assert "vision.cli.commands.score" in graph and "scoring.api" in graph
+    # a function-level import is an edge (vision.cli.commands.score imports the pipeline lazily)
+    assert "vision.photo.pipeline" in graph["vision.cli.commands.score"]
     # a relative import is resolved
-    assert "vision.layout" in graph["vision.report"]
+    assert "vision.layout" in graph["vision.photo.report"]
 
 
 def test_no_import_circle():
@@ -112,10 +112,11 @@ def test_scoring_never_imports_vision():
 
 
 def test_only_the_command_line_imports_its_commands():
-    # parsing (vision.fixspec) and formatting (vision.report) the server and the pipeline share
-    # live outside the CLI's verbs: only the CLI itself (vision.cli) may import vision.commands
+    # parsing (vision.layout.fixspec) and formatting (vision.photo.report) the server and the pipeline share
+    # live outside the CLI's verbs: only the CLI itself (vision.cli.main) may import vision.cli.commands
     graph = import_graph()
-    users = {m: sorted(t for t in ts if t.startswith("vision.commands"))
+    users = {m: sorted(t for t in ts if t.startswith("vision.cli.commands"))
              for m, ts in graph.items()
-             if m != "vision.cli" and not m.startswith("vision.commands")}
+             if m != "vision.cli.main" and not m.startswith("vision.cli.commands")}
     assert {m: ts for m, ts in users.items() if ts} == {}
+

@@ -1,14 +1,14 @@
 """Joint re-reading of unsure tiles: the most probable complete hand among the reader's
-guesses (vision.joint_fix), and the pipeline scoring it with a warning that says so."""
+guesses (vision.photo.joint_fix), and the pipeline scoring it with a warning that says so."""
 from __future__ import annotations
 
 import pytest
 
 from scoring.api import score_json
 from synthetic_hands import APART, Table, codes, to_detections
-from vision.joint_fix import is_sorted_row, joint_correction
+from vision.photo.joint_fix import is_sorted_row, joint_correction
 from vision.layout import parse_layout
-from vision.pipeline import score_photo
+from vision.photo.pipeline import score_photo
 
 
 class FakeReader:
@@ -144,7 +144,7 @@ def test_a_tile_between_two_of_a_kind_in_a_sorted_row_may_be_one_more():
     # 777p 999p 999s 3z + 3z, +pon 111z (MCR) from real tiles: the middle 7p read 8p at 0.19 with
     # 3f and 1s as its guesses; the joint re-reading changed the sure 7p beside it to 6p (a chow
     # 678p, 10 points) where the sorted row allows only 7p between two 7p (30 points)
-    from vision.joint_fix import between_neighbours
+    from vision.photo.joint_fix import between_neighbours
     dets = _layout_dets("787999p999s1133z", "1z", {1: (0.19, (("3f", 0.13), ("1s", 0.08))),
                                                    0: (0.7, (("6p", 0.05),))})
     layout = parse_layout(dets, "riichi")
@@ -159,7 +159,7 @@ def test_a_tile_between_two_of_a_kind_in_a_sorted_row_may_be_one_more():
 
 
 def test_neighbours_of_two_suits_or_two_honours_allow_nothing():
-    from vision.joint_fix import between_neighbours
+    from vision.photo.joint_fix import between_neighbours
     dets = _layout_dets("9p1s5s12z3z", "3z", {})
     row = [d for g in parse_layout(dets, "riichi").groups if g.kind == "concealed" for d in g.detections]
     assert between_neighbours(row, row[1], {id(row[1])}) == []       # 9p ? 5s: two suits

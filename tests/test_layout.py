@@ -16,9 +16,9 @@ import pytest
 
 from scoring.tiles import parse_tiles
 from synthetic_hands import APART, Table, codes, to_detections
-from vision.detections import Detection, Detections
+from vision.read.detections import Detection, Detections
 from vision.layout import _doubled, _straddling, apply_fixes, parse_layout
-from vision.rows import refine_sideways, row_direction
+from vision.read.rows import refine_sideways, row_direction
 
 DATA = Path(__file__).parent / "data"
 # a mild camera tilt: the far side shrinks (keystone), depth is foreshortened
@@ -211,7 +211,7 @@ def test_the_judging_chooses_the_winning_tile_not_set_apart():
     # every candidate makes nine gates, a yakuman (scoring/riichi/RULES.md: chuuren poutou),
     # one value for all (no double yakuman by default): the first, the rightmost 5m, is kept,
     # with the one warning that names the others and the flag that overrules the choice
-    from vision.judging import Job, TableContext, judge_layout, score
+    from vision.photo.judging import Job, TableContext, judge_layout, score
 
     t = Table().row("1112345678999m5m")
     dets = to_detections(t)
@@ -364,7 +364,7 @@ def test_sideways_flags_checked_against_geometry():
     blind = [replace(d, sideways=False) for d in dets]
     assert refine_sideways(blind, row_direction(dets)) == truth
     # one that called an upright concealed tile turned: where the row frame can be measured,
-    # geometry decides (rendered hands: groups right 91.6% -> 95.1%, vision/rows.py)
+    # geometry decides (rendered hands: groups right 91.6% -> 95.1%, vision/read/rows.py)
     noisy = [replace(d, sideways=(i == 2) or d.sideways) for i, d in enumerate(dets)]
     assert refine_sideways(noisy, row_direction(dets)) == truth
 
@@ -372,8 +372,8 @@ def test_sideways_flags_checked_against_geometry():
 @pytest.mark.parametrize("angle", [70, 110, 250])
 def test_steep_row_sideways_from_the_row_frame_not_the_box_shape(angle):
     # on a near-vertical row every upright tile's axis-aligned box is wider than high, so box
-    # shapes alone (vision.detector.mark_sideways) flag the wrong tiles; the row frame does not
-    from vision.detector import mark_sideways
+    # shapes alone (vision.read.detector.mark_sideways) flag the wrong tiles; the row frame does not
+    from vision.read.detector import mark_sideways
     t = open_hand()
     dets = to_detections(t, angle_deg=angle, shuffle_seed=None).tiles
     truth = [p.sideways for p in t.tiles]
@@ -556,7 +556,7 @@ def test_a_meld_one_unsure_tile_makes_legal_is_kept_with_the_repair_named():
 
 def test_the_pipeline_scores_the_repaired_meld_and_says_how_to_undo_it():
     from scoring.api import score_json
-    from vision.pipeline import score_photo
+    from vision.photo.pipeline import score_photo
 
     dets = _misread_pon()
 
@@ -593,7 +593,7 @@ def test_an_unsure_back_among_three_white_dragons_is_read_as_the_fourth():
 
 
 def test_the_pipeline_scores_the_open_kan_with_the_white_dragon_back_in_it():
-    from vision.pipeline import score_photo
+    from vision.photo.pipeline import score_photo
 
     dets = _haku_read_as_back(0.3)
 
@@ -624,7 +624,7 @@ def test_a_closed_kan_whose_backs_were_read_as_white_dragons_is_found():
 
 
 def test_the_pipeline_scores_the_closed_kan_of_green_dragons():
-    from vision.pipeline import score_photo
+    from vision.photo.pipeline import score_photo
 
     dets = _closed_kan_ends_read_as_haku()
 
@@ -654,7 +654,7 @@ def test_two_backs_beside_a_pair_are_no_closed_kan():
 
 
 def test_the_pipeline_scores_the_white_dragon_pair_read_as_backs():
-    from vision.pipeline import score_photo
+    from vision.photo.pipeline import score_photo
 
     dets = _white_dragon_pair_read_as_backs()
     ctx = {"ruleset": "riichi", "win": "ron", "seat_wind": "S", "round_wind": "E"}
@@ -864,7 +864,7 @@ def test_each_layout_module_says_its_job_and_its_functions_stay_short():
 def test_a_hand_in_play_is_a_typed_value_that_still_unpacks():
     # 11 tiles in the row and an open pon: 14, the tile just drawn not set apart (the last of
     # the row); all 11 are concealed tiles, in the row's order; no warning a winning hand owes
-    from vision.pipeline import HandInPlay, read_hand_in_play
+    from vision.photo.pipeline import HandInPlay, read_hand_in_play
 
     t = Table().row("1234567899m5p").row(["7z", "7z", "7z"], gap=APART)
     hand = read_hand_in_play(to_detections(t), "riichi")

@@ -11,7 +11,7 @@ from models.train_detector import collapse_line
 def test_yolo_line_is_normalised_centre_and_size():
     ann = {"image": {"width": 400, "height": 200},
            "tiles": [{"tile": "0m", "box": [100, 50, 140, 110]}, {"tile": "back", "box": [0, 0, 20, 30]}]}
-    from vision.classes import CLASS_INDEX
+    from vision.read.classes import CLASS_INDEX
 
     # box 100..140 x 50..110 in a 400x200 image: centre (120, 80) -> (0.3, 0.4), size 40x60 -> (0.1, 0.3)
     lines = yolo_lines(ann)

@@ -22,7 +22,7 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from test_stream import write_clip  # noqa: E402
-from vision.stream import FrameSource, HandStabiliser, StreamRunner, pipeline_scorer  # noqa: E402
+from vision.stream.live import FrameSource, HandStabiliser, StreamRunner, pipeline_scorer  # noqa: E402
 
 # 123m 123p 23s 789s 55z: tenpai on 1s / 4s. South seat (not the dealer), East round, no riichi.
 TENPAI = ["1m", "2m", "3m", "1p", "2p", "3p", "2s", "3s", "7s", "8s", "9s", "5z", "5z"]
@@ -77,7 +77,7 @@ def text_of(driver, element_id: str, expect: str, timeout: float = 30) -> str:
 
 
 def test_the_overlay_shows_the_waits_of_a_hand_in_play_then_the_value_of_the_win(tmp_path, browser):
-    from vision.overlay import OverlayHub, OverlayServer
+    from vision.stream.overlay import OverlayHub, OverlayServer
 
     clip = tmp_path / "clip.avi"
     write_clip(clip, [render(None)] * 3 + [render(TENPAI)] * 12 + [render(TENPAI + ["1s"])] * 12)
@@ -123,7 +123,7 @@ def test_the_overlay_shows_the_waits_of_a_hand_in_play_then_the_value_of_the_win
 
 
 def riichi(driver, name):
-    """Riichi declared on the control page's shared event forms (vision/web/events.js)."""
+    """Riichi declared on the control page's shared event forms (vision/server/web/events.js)."""
     from selenium.webdriver.support.ui import Select
 
     if not driver.find_element(By.ID, "form-riichi").is_displayed():
@@ -137,10 +137,10 @@ def new_game(tmp_path):
     context and driven from a control page: (game file, ledger, live context, hub, control)."""
     import json
 
-    from vision.control import Control
-    from vision.ledger import LedgerSession
-    from vision.livecontext import LiveContext
-    from vision.overlay import OverlayHub
+    from vision.stream.control import Control
+    from vision.server.ledger import LedgerSession
+    from vision.stream.livecontext import LiveContext
+    from vision.stream.overlay import OverlayHub
 
     game = tmp_path / "game.jsonl"
     game.write_text(json.dumps({"type": "game", "players": ["Ann", "Bob", "Cai", "Dan"]}) + "\n")
@@ -162,7 +162,7 @@ def test_a_short_game_kept_from_the_control_page_and_shown_on_the_overlay(tmp_pa
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.support.ui import Select
 
-    from vision.overlay import OverlayServer
+    from vision.stream.overlay import OverlayServer
 
     game, ledger, live, hub, control = new_game(tmp_path)
     hub.publish(ledger.table_message())
@@ -276,7 +276,7 @@ def test_the_control_page_on_a_phone(tmp_path, phone):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.support.ui import Select
 
-    from vision.overlay import OverlayServer
+    from vision.stream.overlay import OverlayServer
 
     _, _, _, hub, control = new_game(tmp_path)
     server = OverlayServer(hub, free_port(), control=control)

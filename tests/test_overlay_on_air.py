@@ -35,7 +35,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 from test_overlay_browser import SECOND, PausedClip, riichi, run_clip, text_of  # noqa: E402
 from test_stream import write_clip  # noqa: E402
-from vision.stream import pipeline_scorer  # noqa: E402
+from vision.stream.live import pipeline_scorer  # noqa: E402
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 OPTIONS = {"start": 25000, "return_points": 30000, "uma": [15000, 5000, -5000, -15000],
@@ -69,10 +69,10 @@ def browser():
 
 
 def test_a_game_on_the_control_page_and_every_number_on_the_overlay(tmp_path, browser):
-    from vision.control import Control
-    from vision.ledger import LedgerSession
-    from vision.livecontext import LiveContext
-    from vision.overlay import OverlayHub, OverlayServer
+    from vision.stream.control import Control
+    from vision.server.ledger import LedgerSession
+    from vision.stream.livecontext import LiveContext
+    from vision.stream.overlay import OverlayHub, OverlayServer
 
     game = tmp_path / "game.jsonl"
     game.write_text(json.dumps({"type": "game", "players": ["Ann", "Bob", "Cai", "Dan"],

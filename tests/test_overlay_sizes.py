@@ -34,10 +34,10 @@ HAND = {"type": "hand", "frame": 1, "time_s": 0.1, "hand": {
 
 @pytest.fixture(scope="module")
 def url(tmp_path_factory):
-    from vision.control import Control
-    from vision.ledger import LedgerSession
-    from vision.livecontext import LiveContext
-    from vision.overlay import OverlayHub, OverlayServer
+    from vision.stream.control import Control
+    from vision.server.ledger import LedgerSession
+    from vision.stream.livecontext import LiveContext
+    from vision.stream.overlay import OverlayHub, OverlayServer
 
     game = tmp_path_factory.mktemp("sizes") / "game.jsonl"
     game.write_text("".join(json.dumps(x) + "\n" for x in [

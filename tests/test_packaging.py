@@ -1,5 +1,5 @@
 """The installed distribution must carry every subpackage: a plain ``packages = [...]`` list in
-pyproject once shipped ``vision`` without ``vision.commands`` and every verb failed after
+pyproject once shipped ``vision`` without ``vision.cli.commands`` and every verb failed after
 ``pip install .`` while the tests (run from the checkout) passed."""
 import tomllib
 from pathlib import Path
@@ -19,12 +19,12 @@ def test_every_package_under_scoring_and_vision_is_installed():
         for p in (REPO / top).rglob("__init__.py")
     }
     assert on_disk <= shipped
-    assert {"vision.commands", "scoring.riichi", "scoring.mcr"} <= shipped
+    assert {"vision.cli.commands", "scoring.riichi", "scoring.mcr"} <= shipped
     assert not any(name.startswith("datasets") for name in shipped)
 
 
 def test_every_cli_verb_module_exists():
-    from vision.cli import COMMANDS
+    from vision.cli.main import COMMANDS
 
     for verb, (module, _) in COMMANDS.items():
         path = REPO / (module.replace(".", "/") + ".py")

@@ -15,9 +15,9 @@ import pytest
 from scoring.api import score_json
 from scoring.tiles import parse_tiles
 from synthetic_hands import APART, Table, codes, to_detections
-from vision.detections import Detection, Detections
-from vision.imageio import ImageError
-from vision.pipeline import PhotoError, check_photo, score_photo
+from vision.read.detections import Detection, Detections
+from vision.read.imageio import ImageError
+from vision.photo.pipeline import PhotoError, check_photo, score_photo
 
 DATA = Path(__file__).parent / "data"
 RIICHI = DATA / "riichi_open_red"
@@ -100,7 +100,7 @@ def test_mcr_report_names_the_flowers():
     # issue 35: the report's flowers line read "16f"; players call them by name (Green Book:
     # flowers Plum, Orchid, Chrysanthemum, Bamboo = 1f..4f; seasons Spring..Winter = 5f..8f),
     # each code kept beside its name for --fix N=TILE
-    from vision.report import photo_report
+    from vision.photo.report import photo_report
     dets, _ = truth(MCR)
     ctx = {"ruleset": "mcr", "win": "ron", "seat_wind": "S", "round_wind": "E"}
     report = photo_report(score_photo(str(MCR.with_suffix(".jpg")), ctx, reader=FakeReader(dets)))
@@ -165,7 +165,7 @@ def test_context_is_validated_like_a_hand_request(context, message):
 
 
 def test_context_flags_that_depend_on_the_tiles_wait_for_the_photo():
-    from vision.pipeline import validate_context
+    from vision.photo.pipeline import validate_context
 
     # rinshan needs a kan and chankan a tile the winner holds once: only the photo can tell
     assert validate_context({"replacement_tile": True}) == {"replacement_tile": True}
@@ -199,7 +199,7 @@ def test_win_tile_argument_moves_the_winning_tile():
 
 
 def test_report_calls_the_set_apart_tile_so_when_win_tile_names_another():
-    from vision.report import photo_report
+    from vision.photo.report import photo_report
 
     dets, _ = truth(RIICHI)
     moved = photo_report(score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets), win_tile="8s"))
@@ -212,7 +212,7 @@ def test_report_says_when_the_numbers_run_against_the_reading():
     from dataclasses import replace
 
     from vision.layout import parse_layout
-    from vision.report import NUMBERED_AS_FIRST_READ, photo_report
+    from vision.photo.report import NUMBERED_AS_FIRST_READ, photo_report
 
     dets, _ = truth(RIICHI)
     photo = score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets))
@@ -292,7 +292,7 @@ def test_four_fives_read_plain_under_red_five_rules_make_one_red():
 
 
 def test_report_header_counts_a_corrected_tile_as_uncertain():
-    from vision.report import photo_report
+    from vision.photo.report import photo_report
 
     dets = misread(0.41)
     photo = score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets))
@@ -390,8 +390,8 @@ def test_python_api_is_exported_lazily():
     import sys
 
     code = ("import sys, vision; assert 'cv2' not in sys.modules; "
-            # vision's is the pipeline's, its errors in its arguments' words (vision/api.py)
-            "from vision.pipeline import score_photo; assert vision.score_photo.__wrapped__ is score_photo; "
+            # vision's is the pipeline's, its errors in its arguments' words (vision/photo/api.py)
+            "from vision.photo.pipeline import score_photo; assert vision.score_photo.__wrapped__ is score_photo; "
             "assert 'cv2' not in sys.modules and 'onnxruntime' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parent.parent)
 
@@ -401,14 +401,14 @@ def test_python_api_is_exported_lazily():
 @pytest.fixture
 def fake_model(monkeypatch):
     dets, _ = truth(RIICHI)
-    import vision.pipeline as pipeline
+    import vision.photo.pipeline as pipeline
 
     monkeypatch.setattr(pipeline, "get_reader", lambda weights=None: FakeReader(dets))
     return dets
 
 
 def run_cli(argv, capsys):
-    from vision.cli import main
+    from vision.cli.main import main
 
     code = main(argv)
     out = capsys.readouterr()
@@ -427,7 +427,7 @@ def test_cli_report(fake_model, capsys, tmp_path):
 
 
 def test_report_says_which_discarders_were_not_seen():
-    from vision.report import group_lines
+    from vision.photo.report import group_lines
 
     # an MCR hand with its chi laid straight (no turned tile): it comes from the left by rule,
     # and the report says that this was not seen
@@ -580,8 +580,8 @@ def test_cli_check_photo_rule_flags_change_only_their_own_option(fake_model, cap
 def test_check_photo_numbers_given_as_zero_overrule_the_photo():
     import argparse
 
-    from vision.commands import check as check_cmd
-    from vision.commands.score import _context_from_hand_args
+    from vision.cli.commands import check as check_cmd
+    from vision.cli.commands.score import _context_from_hand_args
 
     parser = argparse.ArgumentParser()
     check_cmd.add_arguments(parser)
@@ -616,7 +616,7 @@ def test_cli_no_model(monkeypatch, capsys, tmp_path):
 def test_sample_photo_end_to_end_with_the_model():
     """The bundled model on the bundled sample: when it reads the tiles right, the hand must
     be grouped and scored as the true hand (the model's own accuracy is benchmarks' business)."""
-    from vision.pipeline import get_reader
+    from vision.photo.pipeline import get_reader
 
     dets, want = truth(RIICHI)
     photo = score_photo(str(RIICHI.with_suffix(".jpg")), RIICHI_CONTEXT, reader=get_reader())
@@ -638,7 +638,7 @@ SLANTED = DATA / "riichi_standing_slanted"
 
 @pytest.mark.skipif(not WEIGHTS.is_file(), reason="no trained weights in vision/weights")
 def test_crowded_boxes_of_a_slanted_standing_row_are_recounted():
-    from vision.pipeline import get_reader
+    from vision.photo.pipeline import get_reader
 
     context = {"win": "ron", "seat_wind": "E", "round_wind": "S", "riichi": "riichi"}
     photo = score_photo(str(SLANTED.with_suffix(".jpg")), context, reader=get_reader())
@@ -651,7 +651,7 @@ def test_crowded_boxes_of_a_slanted_standing_row_are_recounted():
 
 class SecondLookReader(FakeReader):
     """A fake reader whose first look misses a tile; ``again`` maps each way of a second look
-    (vision.detector.SECOND_LOOKS) to what it finds."""
+    (vision.read.detector.SECOND_LOOKS) to what it finds."""
 
     def __init__(self, detections: Detections, again: dict[str, Detections]):
         super().__init__(detections)
@@ -694,8 +694,8 @@ def test_second_looks_of_the_reader():
     import cv2
     import numpy as np
 
-    from vision.detector import box_iou
-    from vision.pipeline import get_reader
+    from vision.read.detector import box_iou
+    from vision.photo.pipeline import get_reader
 
     reader, image = get_reader(), cv2.imread(str(RIICHI.with_suffix(".jpg")))
     first = reader.read(image)
@@ -816,7 +816,7 @@ def test_hand_scored_from_an_unsorted_concealed_row_is_flagged():
 
 def test_photo_read_unsurely_as_a_whole_is_flagged():
     # median tile confidence under UNSURE_PHOTO (0.4): the report says the photo is unsure
-    from vision.pipeline import UNSURE_PHOTO
+    from vision.photo.pipeline import UNSURE_PHOTO
 
     dets, want = truth(RIICHI)
     unsure = Detections(dets.width, dets.height, [replace(d, confidence=UNSURE_PHOTO - 0.1)
@@ -1088,7 +1088,7 @@ def test_a_five_in_doubt_only_about_its_red_does_not_hold_back_a_ruling():
     # red or plain, a five makes the same sets, waits and yaku: a 5p at 0.55 whose next guess
     # is 0p (0.4) is surely a five and cannot change whether the hand wins; one whose next
     # guess is 6p can
-    from vision.held_ruling import in_doubt as _in_doubt
+    from vision.photo.held_ruling import in_doubt as _in_doubt
 
     five = Detection("5p", (0, 0, 10, 14), 0.55, alternatives=(("0p", 0.4), ("6p", 0.02)))
     assert not _in_doubt(five)                                   # a five at 0.95, red or not
@@ -1100,12 +1100,12 @@ def test_a_five_in_doubt_only_about_its_red_does_not_hold_back_a_ruling():
 
 
 def test_the_report_says_when_a_photo_was_read_smaller_than_its_file(tmp_path):
-    # a JPEG over the pixel limit is decoded at 1/2..1/8 scale (vision.imageio): the report's
+    # a JPEG over the pixel limit is decoded at 1/2..1/8 scale (vision.read.imageio): the report's
     # size and the boxes are in that scale, and the header says so
     import cv2
     import numpy as np
 
-    from vision.commands.score import _read_smaller
+    from vision.cli.commands.score import _read_smaller
 
     path = tmp_path / "big.jpg"
     cv2.imwrite(str(path), np.zeros((100, 200, 3), np.uint8))
@@ -1172,7 +1172,7 @@ def test_a_meld_repair_refused_for_a_flag_says_so():
 def test_a_photo_read_as_hundreds_of_boxes_is_refused_in_words():
     # grain or dithering read as tiles: the reader's cap (MAX_BOXES) reached. The layout of
     # 4,712 such boxes ran for minutes; now no hand is formed and the warning says why
-    from vision.detections import MAX_BOXES
+    from vision.read.detections import MAX_BOXES
     dets = Detections(1280, 720, [Detection("back", (4.0 * (i % 300), 9.0 * (i // 300), 4.0 * (i % 300) + 3,
                                                      9.0 * (i // 300) + 8), 0.3)
                                   for i in range(MAX_BOXES)])

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from datasets.procedural import CLASSES, HEIGHT, load_fonts, procedural_style
-from vision.classes import TILE_CLASSES
+from vision.read.classes import TILE_CLASSES
 
 FONTS = load_fonts()
 needs_fonts = pytest.mark.skipif(

@@ -10,7 +10,7 @@ import vision
 from scoring import HandError, HandRequest, request_from_json, request_from_text, score_hand
 from scoring.request import parse_request
 from test_pipeline import RIICHI, RIICHI_CONTEXT, FakeReader, tiles, truth
-from vision.judging import PhotoError
+from vision.photo.judging import PhotoError
 
 HAND = "234m456p678s8s8s +pon 777z"
 # the same hand as docs/hand-json.md writes it: 8s won, a called pon of red dragons
@@ -112,8 +112,8 @@ def test_score_photo_refuses_naming_the_argument(kwargs, error, words):
 
 
 def test_the_pipeline_keeps_the_command_line_words():
-    # tilescope score calls vision.pipeline.score_photo: its message names the flag given
-    from vision.pipeline import score_photo
+    # tilescope score calls vision.photo.pipeline.score_photo: its message names the flag given
+    from vision.photo.pipeline import score_photo
     dets, _ = truth(RIICHI)
     with pytest.raises(PhotoError, match=r"^--fix 15=1p: the photo has tiles 1\.\.14"):
         score_photo(dets, RIICHI_CONTEXT, reader=FakeReader(dets), fixes={15: "1p"})

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.cli import main
+from vision.cli.main import main
 
 REPO = Path(__file__).resolve().parents[1]
 WEIGHTS = REPO / "vision" / "weights"
@@ -93,7 +93,7 @@ def test_bundled_models_find_the_tiles_of_the_rendered_photos(capsys):
     box) and >= 80% of the tiles are named right (multiset overlap, as tile F1 counts them)."""
     from collections import Counter
 
-    from vision.detector import box_iou
+    from vision.read.detector import box_iou
 
     found = named = total = 0
     for photo in _bundled_samples():

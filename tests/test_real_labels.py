@@ -12,7 +12,7 @@ import pytest
 from benchmarks.real_photos import (
     CLASSES, FLOWERS, SUITS_HONOURS, align, label_sequence, load_labels, main, multiset_score,
 )
-from vision.classes import TILE_CLASSES
+from vision.read.classes import TILE_CLASSES
 
 REPO = Path(__file__).resolve().parent.parent
 LABELS = REPO / "datasets" / "real" / "camerash_labels.json"

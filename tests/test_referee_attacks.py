@@ -19,7 +19,7 @@ import pytest
 from scoring.mcr import fans
 from scoring.tournament import mcr_game as mcr
 from scoring.tournament import riichi_game as rg
-from vision.cli import main
+from vision.cli.main import main
 
 P = ("Ann", "Bob", "Cai", "Dan")
 SECTION_3_2 = "Мертвая рука: нарушитель не может объявлять «ху», но продолжает играть"
@@ -142,7 +142,7 @@ def test_mcr_penalty_after_the_session_says_how(tmp_path, capsys):
 def test_api_odd_bodies_and_refusals_in_words(tmp_path, monkeypatch):
     from fastapi.testclient import TestClient
 
-    from vision.server import create_app
+    from vision.server.app import create_app
 
     monkeypatch.setenv("TILESCOPE_DATA", str(tmp_path))
     c = TestClient(create_app(reader=object()))
@@ -181,7 +181,7 @@ def test_mcr_flowers_beside_a_scored_hand_are_refused(tmp_path, capsys):
     assert main(["game", path, "--json"]) == 0
     out = capsys.readouterr().out.splitlines()
     bare = mcr.play(P, [])[-1]
-    from vision.game_file import to_mcr_event, McrTsumoIn
+    from vision.server.game_file import to_mcr_event, McrTsumoIn
     win = to_mcr_event(bare, McrTsumoIn(type="tsumo", player="Bob", hand=hand)).value
     assert win.flowers == 0 and win.fan >= 8
     assert json.loads(out[-1])["points"]["Bob"] == 3 * (8 + win.fan + 2)

@@ -1,4 +1,4 @@
-"""Tiles mirrored in a glass table top (vision.reflections): which boxes hang from a tile's
+"""Tiles mirrored in a glass table top (vision.read.reflections): which boxes hang from a tile's
 foot, which of them are its dim mirror image, and the reader leaving them out."""
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from vision.classes import TILE_CLASSES
-from vision.reflections import hanging_pairs, ink_contrast, reflections
-from vision.tile_crops import turned_over
+from vision.read.classes import TILE_CLASSES
+from vision.read.reflections import hanging_pairs, ink_contrast, reflections
+from vision.read.tile_crops import turned_over
 
 N5Z, N1Z, N2S = (TILE_CLASSES.index(c) for c in ("5z", "1z", "2s"))
 
@@ -123,7 +123,7 @@ def test_a_turned_tile_is_never_a_reflection_but_a_reflection_boxed_short_is():
 
 
 def test_mirror_likeness_tells_a_mirror_image_from_another_faint_face():
-    from vision.reflections import mirror_likeness
+    from vision.read.reflections import mirror_likeness
     for below, low, high in (("mirror", 0.6, 1.01), ("faint", -1.0, 0.3)):
         bgr, boxes = _scene(below, np.random.default_rng(2))
         assert low < mirror_likeness(bgr[..., 0].astype(np.float32), boxes, 3, 4) < high
@@ -184,7 +184,7 @@ def test_glass_draws_the_mirror_image_below_the_feet_and_labels_nothing_new():
 
 @needs_art
 def test_reader_leaves_out_reflections_and_no_tile():
-    from vision.detector import TileReader, box_iou
+    from vision.read.detector import TileReader, box_iou
 
     img, ann = _glass_hand(4, 0.35)          # 16 tiles; the detector also boxes 14 reflections
     truth = np.array([t["box"] for t in ann["tiles"]], float)
@@ -198,8 +198,8 @@ def test_reader_leaves_out_reflections_and_no_tile():
 
 
 def test_read_report_lists_the_reflections_left_out():
-    from vision.commands.read import _text_report
-    from vision.detections import Detection, Detections
+    from vision.cli.commands.read import _text_report
+    from vision.read.detections import Detection, Detections
 
     dets = Detections(200, 100, [Detection("1z", (10.0, 10.0, 50.0, 66.0), 0.9)],
                       reflections=((10.0, 66.0, 50.0, 110.0),))

@@ -11,15 +11,15 @@ import threading
 
 import pytest
 
-from vision.game_file import GameFileError, read_game, read_lines, write_game
-from vision.safe_files import NotRegular, atomic_write, locked, read_text
+from vision.server.game_file import GameFileError, read_game, read_lines, write_game
+from vision.common.safe_files import NotRegular, atomic_write, locked, read_text
 
 PLAYERS = ["Ann", "Bob", "Cai", "Dan"]
 HEADER = json.dumps({"type": "game", "players": PLAYERS})
 
 
 def _add(path: str, k: int) -> int:
-    from vision.cli import main
+    from vision.cli.main import main
     import contextlib
     import io
 
@@ -57,7 +57,7 @@ def test_a_link_planted_at_the_temporary_name_does_not_overwrite_its_target(tmp_
 
 def test_the_streams_ledger_keeps_an_event_added_beside_it(tmp_path):
     # a running `stream --game g.jsonl` rewrote the file over an event added beside it
-    from vision.ledger import LedgerSession
+    from vision.server.ledger import LedgerSession
 
     path = tmp_path / "g.jsonl"
     path.write_text(HEADER + "\n")
@@ -105,7 +105,7 @@ def fifo(tmp_path):
 
 
 def test_a_fifo_named_like_a_photo_is_refused_by_score_not_waited_on(fifo):
-    from vision.imageio import ImageError, load_image
+    from vision.read.imageio import ImageError, load_image
 
     def load():
         try:
@@ -116,7 +116,7 @@ def test_a_fifo_named_like_a_photo_is_refused_by_score_not_waited_on(fifo):
 
 
 def test_a_fifo_named_like_a_photo_is_an_error_line_in_batch(fifo, tmp_path):
-    from vision.batch import expand
+    from vision.batch.run import expand
 
     files, errors = _in_time(lambda: expand([str(tmp_path)]))
     assert files == [] and len(errors) == 1 and "FIFO" in errors[0]["error"]
@@ -139,7 +139,7 @@ def games(tmp_path, monkeypatch):
     pytest.importorskip("fastapi")
     from fastapi.testclient import TestClient
 
-    from vision.server import create_app
+    from vision.server.app import create_app
 
     monkeypatch.setenv("TILESCOPE_DATA", str(tmp_path))
     (tmp_path / "games").mkdir()

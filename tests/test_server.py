@@ -1,4 +1,4 @@
-"""tilescope serve: the HTTP API (vision.server) through FastAPI's test client.
+"""tilescope serve: the HTTP API (vision.server.app) through FastAPI's test client.
 
 The detector is replaced by a fake reader whose answer is computed from the uploaded pixels,
 so every test knows exactly which tiles a request must get back, and concurrent requests can be
@@ -18,10 +18,10 @@ import pytest
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
-from vision.classes import TILE_CLASSES  # noqa: E402
-from vision.detections import Detection, Detections  # noqa: E402
-from vision.fixspec import FixSpecError, fixes_from_json  # noqa: E402
-from vision.server import Limits, create_app  # noqa: E402
+from vision.read.classes import TILE_CLASSES  # noqa: E402
+from vision.read.detections import Detection, Detections  # noqa: E402
+from vision.layout.fixspec import FixSpecError, fixes_from_json  # noqa: E402
+from vision.server.app import Limits, create_app  # noqa: E402
 
 
 def png(img: np.ndarray) -> bytes:
@@ -172,7 +172,7 @@ def test_concurrent_requests_get_their_own_results():
 # ---- /api/score: form fields are parsed and handed to the pipeline ----
 
 class RecordingPipeline:
-    """Stands in for vision.pipeline.score_photo and records what it was given."""
+    """Stands in for vision.photo.pipeline.score_photo and records what it was given."""
 
     def __init__(self):
         self.calls = []
@@ -332,7 +332,7 @@ def test_openapi_documents_the_four_endpoints(client):
 
 
 def test_serve_command_rejects_bad_options(capsys):
-    from vision.cli import main
+    from vision.cli.main import main
 
     assert main(["serve", "--port", "70000"]) == 2
     assert "--port" in capsys.readouterr().err
@@ -347,7 +347,7 @@ def test_serve_command_rejects_bad_options(capsys):
 def test_serve_command_says_a_taken_port_in_one_line(capsys):
     import socket
 
-    from vision.cli import main
+    from vision.cli.main import main
 
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]
@@ -498,7 +498,7 @@ def test_page_scripts_parse(script):
     import shutil
     import subprocess
 
-    from vision.server import WEB_DIR
+    from vision.server.app import WEB_DIR
 
     node = shutil.which("node")
     if node is None:
@@ -546,7 +546,7 @@ def test_a_photo_sent_to_the_json_endpoints_is_told_where_it_goes(client):
 ])
 def test_errors_name_what_the_api_caller_sent(cli, api):
     # the value sent is quoted whole (it was cut at its first non-word character)
-    from vision.server import in_api_words
+    from vision.server.app import in_api_words
     assert in_api_words(cli) == api
 
 
@@ -583,12 +583,12 @@ def test_hand_and_check_bodies_are_read_as_strictly_as_a_json_line():
 # ---- a venue operator's findings (3 Dec): bodies, queues, a missing model ----
 
 def _guard_run(messages, *, max_bytes=100, timeout_s=5.0, stall=False):
-    """Run vision.server.BodyGuard over ASGI ``messages`` (bodies) with a body limit of
+    """Run vision.server.app.BodyGuard over ASGI ``messages`` (bodies) with a body limit of
     ``max_bytes`` (the form's slack included); returns (status sent or None, the body the app
     read, the answer's body)."""
     import asyncio
 
-    from vision.server import BodyGuard
+    from vision.server.app import BodyGuard
 
     got, sent = {}, {}
 
@@ -611,7 +611,7 @@ def _guard_run(messages, *, max_bytes=100, timeout_s=5.0, stall=False):
                 sent["body"] = message["body"]
 
         scope = {"type": "http", "method": "POST", "headers": [], "path": "/api/read"}
-        from vision.routes.queue import Gate
+        from vision.server.routes.queue import Gate
         guard = BodyGuard(app, max_bytes - BodyGuard.FORM_SLACK, timeout_s, Gate(1, 1, 1), Gate(1, 1, 1))
         await guard(scope, receive, send)
 
@@ -700,12 +700,12 @@ def test_a_request_that_never_started_says_the_server_was_busy():
 
 
 def test_a_missing_model_is_said_without_the_servers_paths(monkeypatch):
-    import vision.pipeline
+    import vision.photo.pipeline
 
     def broken(*_a, **_k):
         raise RuntimeError("model file /srv/secret/vision/weights/detector.onnx not found")
 
-    monkeypatch.setattr(vision.pipeline, "get_reader", broken)
+    monkeypatch.setattr(vision.photo.pipeline, "get_reader", broken)
     app = create_app()
     assert "detector.onnx not found" in app.state.load_model()    # for the operator's console
     c = TestClient(app)
@@ -720,7 +720,7 @@ def test_head_of_the_page_answers_for_uptime_checks(client):
 
 
 def test_serve_names_the_address_phones_open_when_bound_to_all():
-    from vision.commands.serve import _h11_with_header_timeout, _lan_hint
+    from vision.cli.commands.serve import _h11_with_header_timeout, _lan_hint
     assert _lan_hint("127.0.0.1", 8000) == ""
     assert ":8000/" in _lan_hint("0.0.0.0", 8000) and "http://" in _lan_hint("0.0.0.0", 8000)
     assert _h11_with_header_timeout().__name__ == "TimedH11"
@@ -741,7 +741,7 @@ def test_the_same_photo_is_read_once_for_the_score_the_verdict_and_each_correcti
 
 
 def test_the_heap_is_trimmed_when_the_last_photo_is_read(monkeypatch):
-    import vision.routes.workers as workers
+    import vision.server.routes.workers as workers
     trims = []
     monkeypatch.setattr(workers, "_MALLOC_TRIM", trims.append)
     c = TestClient(create_app(reader=PixelReader()))
@@ -786,8 +786,8 @@ def _open_red(c, path="/api/score", **data):
 
 @needs_models
 def test_a_set_is_learned_from_the_sheet_listed_and_scored_with(set_client, tmp_path):
-    from vision.tileset import DEFAULT_SHEET, TileSet
-    from vision.set_learning import parse_sheet
+    from vision.read.tileset import DEFAULT_SHEET, TileSet
+    from vision.read.set_learning import parse_sheet
 
     r = _learn(set_client)
     assert r.status_code == 200, r.text
@@ -846,7 +846,7 @@ def test_bad_names_tiles_and_an_unknown_set_are_422_naming_them(set_client):
 def test_a_corrected_tile_is_added_to_the_set_and_undone(set_client, tmp_path):
     """The sample's tile 1 is 2m (its sidecar's first concealed tile), as ``--fix 1=2m
     --learn`` (tests/test_tileset.py)."""
-    from vision.tileset import TileSet
+    from vision.read.tileset import TileSet
 
     assert _learn(set_client).status_code == 200
     r = _open_red(set_client, "/api/set/add", set="club", name="club", n="1", tile="2m",
@@ -884,7 +884,7 @@ def test_a_set_learned_over_http_is_bounded(set_client, monkeypatch):
     """A set learned on the server holds at most SetStore.MAX_REFERENCES (400; 40 here): a
     second sheet of 38 into a set of 38 is refused as set_full, and the set keeps its 38
     (issue 39: 54 learns made a 1,998-reference set that slowed every photo)."""
-    from vision.routes.setstore import SetStore
+    from vision.server.routes.setstore import SetStore
 
     monkeypatch.setattr(SetStore, "MAX_REFERENCES", 40)
     assert _learn(set_client).json()["references"] == 38

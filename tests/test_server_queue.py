@@ -19,9 +19,9 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from tests.test_server import PixelReader, coded_image, png  # noqa: E402
-from vision.classes import TILE_CLASSES  # noqa: E402
-from vision.routes.queue import Busy, Gate  # noqa: E402
-from vision.server import Limits, create_app  # noqa: E402
+from vision.read.classes import TILE_CLASSES  # noqa: E402
+from vision.server.routes.queue import Busy, Gate  # noqa: E402
+from vision.server.app import Limits, create_app  # noqa: E402
 
 
 def _photo(code: int) -> dict:
@@ -129,7 +129,7 @@ def test_non_photo_requests_are_bounded_in_number():
 
 
 def test_serve_help_documents_the_queue_and_its_wait(capsys):
-    from vision.cli import main
+    from vision.cli.main import main
     with pytest.raises(SystemExit):
         main(["serve", "--help"])
     out = " ".join(capsys.readouterr().out.split())
@@ -138,7 +138,7 @@ def test_serve_help_documents_the_queue_and_its_wait(capsys):
 
 
 def test_the_web_page_sends_again_by_itself_on_503_and_says_so():
-    from vision.server import WEB_DIR
+    from vision.server.app import WEB_DIR
     js = (WEB_DIR / "app.js").read_text() + (WEB_DIR / "table.js").read_text()
     assert js.count("retry-after") >= 2 and "sending it again" in js
 
@@ -174,7 +174,7 @@ def test_slow_clients_hold_no_worker_slot():
 def test_an_upload_past_the_bodies_held_is_read_to_its_end_then_told_busy():
     # 100 concurrent 20 MB uploads: 83 saw their connection closed while they still sent
     # (the 503 was sent and the socket shut mid-body), so a page could not send them again
-    from vision.routes.guard import BodyGuard
+    from vision.server.routes.guard import BodyGuard
 
     async def app(scope, receive, send):
         raise AssertionError("a request past the bodies held reached the app")
@@ -210,8 +210,8 @@ def test_an_overlay_client_that_never_reads_is_let_go_and_holds_a_bounded_line(m
     # a WebSocket client of stream --overlay that stops reading: its line of messages grew
     # without end, its handler waited for ever, and stopping the server cancelled it with a
     # traceback
-    from vision import overlay
-    from vision.overlay import OverlayHub, OverlayServer
+    from vision.stream import overlay
+    from vision.stream.overlay import OverlayHub, OverlayServer
 
     monkeypatch.setattr(overlay, "SEND_WAIT_S", 0.5, raising=False)
     with socket.socket() as s:
@@ -244,7 +244,7 @@ def test_an_overlay_client_that_never_reads_is_let_go_and_holds_a_bounded_line(m
 
 
 def test_the_overlay_line_keeps_the_newest_messages():
-    from vision.overlay import _offer
+    from vision.stream.overlay import _offer
 
     q = asyncio.Queue(3)
     for k in range(5):

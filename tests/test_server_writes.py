@@ -10,8 +10,8 @@ import pytest
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
-from vision.routes.origin import known_hosts  # noqa: E402
-from vision.server import create_app  # noqa: E402
+from vision.server.routes.origin import known_hosts  # noqa: E402
+from vision.server.app import create_app  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cai", "Dan"]
 EVIL = {"Origin": "http://evil.example"}
@@ -29,10 +29,10 @@ def games(tmp_path, monkeypatch):
 
 @pytest.fixture
 def ledger(tmp_path):
-    from vision.control import Control
-    from vision.ledger import LedgerSession
-    from vision.livecontext import LiveContext
-    from vision.overlay import OverlayHub, create_overlay_app
+    from vision.stream.control import Control
+    from vision.server.ledger import LedgerSession
+    from vision.stream.livecontext import LiveContext
+    from vision.stream.overlay import OverlayHub, create_overlay_app
 
     path = tmp_path / "g.jsonl"
     path.write_text(json.dumps({"type": "game", "players": PLAYERS}) + "\n")
@@ -133,7 +133,7 @@ def test_known_hosts_are_the_loopback_names_and_the_bound_host():
 
 def test_a_network_server_takes_changes_only_from_paired_clients(tmp_path, monkeypatch):
     # with --host 0.0.0.0 nothing asked who was writing
-    from vision.routes.origin import Pairing
+    from vision.server.routes.origin import Pairing
 
     monkeypatch.setenv("TILESCOPE_DATA", str(tmp_path))
     c = TestClient(create_app(reader=object(), pairing=Pairing("123456")))
@@ -150,7 +150,7 @@ def test_a_network_server_takes_changes_only_from_paired_clients(tmp_path, monke
 
 
 def test_ten_wrong_pairing_codes_lock_the_code_out_for_a_minute():
-    from vision.routes.origin import Pairing
+    from vision.server.routes.origin import Pairing
 
     p = Pairing("123456")
     assert [p.try_code(f"{k:06d}") for k in range(10)] == [False] * 10
@@ -160,9 +160,9 @@ def test_ten_wrong_pairing_codes_lock_the_code_out_for_a_minute():
 
 
 def test_a_network_overlay_pairs_its_control_page_and_not_its_overlay():
-    from vision.control import Control
-    from vision.livecontext import LiveContext
-    from vision.overlay import OverlayHub, OverlayServer
+    from vision.stream.control import Control
+    from vision.stream.livecontext import LiveContext
+    from vision.stream.overlay import OverlayHub, OverlayServer
 
     hub = OverlayHub()
     control = Control(LiveContext({"ruleset": "riichi"}), None, hub.publish)
@@ -193,7 +193,7 @@ def _printed_matrix(block: str) -> list[list[bool]]:
 def test_the_pairing_link_is_printed_with_a_qr_code_of_it():
     # the issue asked for "a QR code of the URL with it"; only the code was printed
     qrcode = pytest.importorskip("qrcode")
-    from vision.routes.origin import Pairing, pairing_link, pairing_words
+    from vision.server.routes.origin import Pairing, pairing_link, pairing_words
 
     words = pairing_words(Pairing("123456"), "192.168.1.20", 8000)
     first, block = words.split("\n", 1)
@@ -213,8 +213,8 @@ def test_serve_on_the_network_prints_the_pairing_code_and_its_qr_code(monkeypatc
 
     import uvicorn
 
-    from vision.cli import main
-    from vision.routes import origin
+    from vision.cli.main import main
+    from vision.server.routes import origin
 
     monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)
     monkeypatch.setattr(origin.Pairing, "__init__",
@@ -251,7 +251,7 @@ def test_a_lone_surrogate_in_a_game_is_refused_not_a_500(games):
 
 
 def test_an_error_quoting_a_lone_surrogate_is_still_answered():
-    from vision.routes.errors import ErrorResponse
+    from vision.server.routes.errors import ErrorResponse
 
     body = ErrorResponse({"error": "no player '\ud800'", "code": "x"}).body
     assert json.loads(body) == {"error": "no player '\ud800'", "code": "x"}
@@ -260,7 +260,7 @@ def test_an_error_quoting_a_lone_surrogate_is_still_answered():
 def test_odd_pairing_codes_cookies_and_bodies_are_wrong_codes_not_500s(tmp_path, monkeypatch):
     # compare_digest raised TypeError on a str that is not ASCII (a code "é", a header or a
     # cookie of other bytes), json a RecursionError on a deep body: each answered 500
-    from vision.routes.origin import Pairing
+    from vision.server.routes.origin import Pairing
 
     monkeypatch.setenv("TILESCOPE_DATA", str(tmp_path))
     c = TestClient(create_app(reader=object(), pairing=Pairing("123456")),

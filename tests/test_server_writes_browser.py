@@ -149,9 +149,9 @@ def servers(tmp_path, monkeypatch):
     import numpy as np
 
     from test_overlay_browser import new_game
-    from vision.overlay import OverlayServer
-    from vision.server import create_app
-    from vision.tileset import TileSet
+    from vision.stream.overlay import OverlayServer
+    from vision.server.app import create_app
+    from vision.read.tileset import TileSet
 
     monkeypatch.setenv("TILESCOPE_DATA", str(tmp_path / "data"))
     sets = tmp_path / "data" / "sets"
@@ -250,8 +250,8 @@ def test_the_servers_own_pages_still_write(servers, browser):
 def test_a_phone_opening_the_pairing_link_is_paired_and_the_code_leaves_the_address(
         tmp_path, monkeypatch, browser, page):
     # the QR code printed by serve on a network opens PAGE?pair=CODE
-    from vision.routes.origin import Pairing
-    from vision.server import create_app
+    from vision.server.routes.origin import Pairing
+    from vision.server.app import create_app
 
     monkeypatch.setenv("TILESCOPE_DATA", str(tmp_path))
     browser.delete_all_cookies()

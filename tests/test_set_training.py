@@ -11,8 +11,8 @@ torch = pytest.importorskip("torch", reason="needs the train extra (torch)")
 from datasets import art  # noqa: E402
 from models import train_sets as ts  # noqa: E402
 from models.train_classifier import TileNet, _scaled  # noqa: E402
-from vision.classes import CLASS_INDEX, TILE_CLASSES  # noqa: E402
-from vision.tile_crops import CROP_SIZE  # noqa: E402
+from vision.read.classes import CLASS_INDEX, TILE_CLASSES  # noqa: E402
+from vision.read.tile_crops import CROP_SIZE  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from grey_tiles import GreyReader, render, tile_boxes
-from vision.detections import Detection, Detections
-from vision.stream import (Frame, FrameSource, HandStabiliser, LatestFrameReader, StreamRunner,
+from vision.read.detections import Detection, Detections
+from vision.stream.live import (Frame, FrameSource, HandStabiliser, LatestFrameReader, StreamRunner,
                            TileTracker, hand_message, iou, layout_groups, reading_order, summarize)
 
 CONTEXT = {"ruleset": "riichi", "win": "tsumo", "seat_wind": "E", "round_wind": "E"}
@@ -162,7 +162,7 @@ def test_summarize_lines():
 def test_a_hand_scored_from_guessed_tiles_says_so_on_the_banner():
     # the pipeline re-read tiles 3 and 5 from the reader's next guesses: a viewer sees no
     # warnings, so the summary itself says the value rests on a guess
-    from vision.stream import HandEvent
+    from vision.stream.live import HandEvent
 
     event = HandEvent(9, dets_of(HAND_A), tuple((t, False) for t in HAND_A))
     result = {"valid": True, "han": 1, "fu": 30, "limit": None, "payment": {"total": 1500}}
@@ -179,7 +179,7 @@ def test_the_overlay_lines_explain_every_han_dora_and_red_fives_included():
     # (riichi rules 001: each dora and red five is one han) = 4 han, as the summary says. The
     # overlay showed "tanyao 1" alone under "4 han 30 fu"
     from scoring.api import score_json
-    from vision.stream import HandEvent
+    from vision.stream.live import HandEvent
 
     result = score_json({"ruleset": "riichi", "concealed": "234m067p44s57s",
                          "melds": [{"type": "chi", "tiles": "678m", "called": "6m", "from": "left"}],
@@ -212,7 +212,7 @@ def test_the_overlay_lines_explain_every_han_dora_and_red_fives_included():
 def test_a_hand_read_from_unsure_tiles_is_never_shown_as_sure():
     # a broadcast clip showed a plain value over five "tile read as ... (confidence 0.49)"
     # warnings: the message says unsure (and which tiles), and so does its banner line
-    from vision.stream import HandEvent
+    from vision.stream.live import HandEvent
 
     event = HandEvent(9, dets_of(HAND_A), tuple((t, False) for t in HAND_A))
     result = {"valid": True, "han": 1, "fu": 30, "limit": None, "payment": {"total": 1500}}
@@ -235,7 +235,7 @@ def test_a_hand_read_from_unsure_tiles_is_never_shown_as_sure():
     hand = hand_message(event, {"result": result, "warnings": [meld]}, 1.0)["hand"]
     assert (hand["unsure"], hand["unsure_tiles"], hand["summary"]) == (False, [], "1 han 30 fu · 1500")
     # on the annotated video the unsure value's banner is amber, a sure one white
-    from vision.stream import UNSURE_BANNER, draw_frame
+    from vision.stream.live import UNSURE_BANNER, draw_frame
 
     frame = np.zeros((360, 640, 3), np.uint8)
     amber = draw_frame(frame, None, "1 han 30 fu · 1500 (unsure: tiles 2, 9)", unsure=True)[-40:]
@@ -274,7 +274,7 @@ def test_the_overlay_page_shows_every_line_and_marks_an_unsure_value(tmp_path):
     import shutil
     import subprocess
 
-    from vision.overlay import WEB_DIR
+    from vision.stream.overlay import WEB_DIR
 
     node = shutil.which("node")
     if node is None:
@@ -336,7 +336,7 @@ def test_latest_frame_reader_only_moves_forward_and_ends_on_the_last_frame():
 def _scorer():
     """The real photo pipeline when present; else a stand-in that only echoes the tiles."""
     try:
-        from vision.stream import pipeline_scorer
+        from vision.stream.live import pipeline_scorer
         return pipeline_scorer(CONTEXT), True
     except ImportError:
         return (lambda image, dets: {"request": None, "result": None, "warnings": []}), False
@@ -346,7 +346,7 @@ def test_clip_through_stream_pipeline_to_overlay_websocket(tmp_path):
     pytest.importorskip("fastapi")
     from fastapi.testclient import TestClient
 
-    from vision.overlay import OverlayHub, create_overlay_app
+    from vision.stream.overlay import OverlayHub, create_overlay_app
 
     path = tmp_path / "clip.avi"
     write_clip(path, clip_frames())
@@ -400,7 +400,7 @@ def test_annotated_copy_keeps_every_frame(tmp_path):
 
 def test_progress_is_plain_lines_when_stderr_is_not_a_terminal(tmp_path, capsys, monkeypatch):
     # a log file or CI: one line each PLAIN_EVERY_S (0 here: each frame), never tqdm's \r bar
-    from vision.progress import Progress
+    from vision.common.progress import Progress
 
     monkeypatch.setattr(Progress, "PLAIN_EVERY_S", 0.0)
     src = tmp_path / "in.avi"
@@ -445,7 +445,7 @@ def test_the_annotated_video_draws_nothing_of_a_hand_taken_away_over_the_next():
     assert [i for i in range(21, 40) if writer.frames[i][band].any()] == []
     assert writer.frames[39][230:320].any()         # B drawn where it lies
     if real:                    # A's winning tile was outlined (magenta) while it lay there
-        from vision.annotate import WINNING
+        from vision.photo.annotate import WINNING
 
         assert (writer.frames[19][band].reshape(-1, 3) == WINNING).all(axis=1).any()
 
@@ -455,7 +455,7 @@ def test_labels_of_a_hand_cameras_small_tiles_never_cover_one_another(monkeypatc
     # broadcast sample). A label ("5m", about 32 px wide at this size) is wider than a tile:
     # side by side above the row they ran into one strip. Each label's filled rectangle must
     # stand clear of every other, and every tile keep its label (every second one below)
-    import vision.annotate as annotate
+    import vision.photo.annotate as annotate
 
     filled = []
 
@@ -481,9 +481,9 @@ def test_labels_of_a_hand_cameras_small_tiles_never_cover_one_another(monkeypatc
 
 
 def test_stream_help_explains_the_video_s_colours_and_marks(capsys):
-    # every colour and mark the annotated video draws (vision/annotate.py's colours, the
+    # every colour and mark the annotated video draws (vision/photo/annotate.py's colours, the
     # outlines layout_groups makes, the banner) is said in `tilescope stream --help`
-    from vision.cli import main
+    from vision.cli.main import main
 
     with pytest.raises(SystemExit):
         main(["stream", "--help"])
@@ -502,7 +502,7 @@ def test_hand_message_for_an_empty_table():
 # ---------------------------------------------------------------- the command line
 
 def test_stream_command_rejects_bad_sources(tmp_path, capsys):
-    from vision.cli import main
+    from vision.cli.main import main
 
     assert main(["stream", str(tmp_path / "missing.mp4")]) == 2
     assert "no such video file" in capsys.readouterr().err
@@ -528,7 +528,7 @@ def test_stream_command_rejects_bad_sources(tmp_path, capsys):
 
 
 def test_stream_command_rejects_bad_context(tmp_path, capsys):
-    from vision.cli import main
+    from vision.cli.main import main
 
     clip = tmp_path / "c.avi"
     write_clip(clip, [render(None)] * 2)
@@ -554,7 +554,7 @@ def test_layout_groups_for_the_outlines():
 
 
 def test_stream_command_rejects_a_context_the_scorer_would_refuse(tmp_path, capsys):
-    from vision.cli import main
+    from vision.cli.main import main
 
     clip = tmp_path / "c.avi"
     write_clip(clip, [render(None)] * 2)
@@ -566,10 +566,10 @@ def test_stream_command_rejects_a_context_the_scorer_would_refuse(tmp_path, caps
 def test_stream_command_prints_each_stable_hand_and_writes_the_annotated_copy(tmp_path, capsys, monkeypatch):
     import json
 
-    import vision.pipeline
-    from vision.cli import main
+    import vision.photo.pipeline
+    from vision.cli.main import main
 
-    monkeypatch.setattr(vision.pipeline, "get_reader", lambda weights=None: GreyReader())
+    monkeypatch.setattr(vision.photo.pipeline, "get_reader", lambda weights=None: GreyReader())
     clip, out = tmp_path / "clip.avi", tmp_path / "annotated.mp4"
     write_clip(clip, clip_frames())
     assert main(["stream", str(clip), "--json", "--out", str(out), "--context", json.dumps(CONTEXT)]) == 0
@@ -630,11 +630,11 @@ def test_the_documented_messages_are_the_ones_sent(tmp_path, capsys, monkeypatch
     # undocumented
     import json
 
-    import vision.pipeline
-    from vision.cli import main
-    from vision.overlay import OverlayHub
+    import vision.photo.pipeline
+    from vision.cli.main import main
+    from vision.stream.overlay import OverlayHub
 
-    monkeypatch.setattr(vision.pipeline, "get_reader", lambda weights=None: GreyReader())
+    monkeypatch.setattr(vision.photo.pipeline, "get_reader", lambda weights=None: GreyReader())
     clip = tmp_path / "clip.avi"
     # ... then hand B less its winning tile (a hand in play: its waits), then an empty table;
     # with a game kept (--game), whose table messages tests/test_control.py follows through
@@ -681,10 +681,10 @@ def test_a_clip_with_an_overlay_keeps_serving_the_last_hand_until_stopped(tmp_pa
     import time
     import urllib.request
 
-    import vision.pipeline
-    from vision.cli import main
+    import vision.photo.pipeline
+    from vision.cli.main import main
 
-    monkeypatch.setattr(vision.pipeline, "get_reader", lambda weights=None: GreyReader())
+    monkeypatch.setattr(vision.photo.pipeline, "get_reader", lambda weights=None: GreyReader())
     clip, port = tmp_path / "clip.avi", _free_port()
     write_clip(clip, clip_frames())
     seen, returned = {}, threading.Event()
@@ -735,10 +735,10 @@ def test_stream_prints_words_by_default_json_with_the_flag_and_one_hand_change(t
     # --out); the summary said "1 hand changes"
     import json
 
-    import vision.pipeline
-    from vision.cli import main
+    import vision.photo.pipeline
+    from vision.cli.main import main
 
-    monkeypatch.setattr(vision.pipeline, "get_reader", lambda weights=None: GreyReader())
+    monkeypatch.setattr(vision.photo.pipeline, "get_reader", lambda weights=None: GreyReader())
     clip = tmp_path / "clip.avi"
     write_clip(clip, [render(None)] * 10 + [render(HAND_A)] * 20)
     assert main(["stream", str(clip), "--out", str(tmp_path / "a.mp4"),
@@ -756,10 +756,10 @@ def test_stream_takes_the_win_flags_of_tilescope_score(tmp_path, capsys, monkeyp
     # to its default is said on stderr
     import json
 
-    import vision.pipeline
-    from vision.cli import main
+    import vision.photo.pipeline
+    from vision.cli.main import main
 
-    monkeypatch.setattr(vision.pipeline, "get_reader", lambda weights=None: GreyReader())
+    monkeypatch.setattr(vision.photo.pipeline, "get_reader", lambda weights=None: GreyReader())
     clip = tmp_path / "clip.avi"
     write_clip(clip, clip_frames())
     assert main(["stream", str(clip), "--json", "--win", "ron", "--seat", "S"]) == 0
@@ -771,14 +771,14 @@ def test_stream_takes_the_win_flags_of_tilescope_score(tmp_path, capsys, monkeyp
 
 
 def test_stream_turns_sets_the_readers_quarter_turns(tmp_path, capsys, monkeypatch):
-    import vision.pipeline
-    from vision.cli import main
+    import vision.photo.pipeline
+    from vision.cli.main import main
 
     class TurningReader(GreyReader):
         turns = 4
 
     reader = TurningReader()
-    monkeypatch.setattr(vision.pipeline, "get_reader", lambda weights=None: reader)
+    monkeypatch.setattr(vision.photo.pipeline, "get_reader", lambda weights=None: reader)
     clip = tmp_path / "clip.avi"
     write_clip(clip, clip_frames()[:5])
     assert main(["stream", str(clip), "--turns", "2"]) == 0
@@ -786,7 +786,7 @@ def test_stream_turns_sets_the_readers_quarter_turns(tmp_path, capsys, monkeypat
 
 
 def test_runner_reads_through_the_last_frames_windows_and_refreshes():
-    from vision.stream import REFRESH_FRAMES, Frame
+    from vision.stream.live import REFRESH_FRAMES, Frame
 
     window = (100, 200, 400, 500)
 
@@ -816,19 +816,19 @@ def test_stream_without_the_dev_and_serve_extras(tmp_path, capsys, monkeypatch):
     import builtins
     import json
 
-    import vision.pipeline
-    from vision.cli import main
+    import vision.photo.pipeline
+    from vision.cli.main import main
 
     real_import = builtins.__import__
 
     def without(name, *a, **k):
-        if name.split(".")[0] in ("tqdm", "fastapi", "uvicorn") or name == "vision.overlay":
+        if name.split(".")[0] in ("tqdm", "fastapi", "uvicorn") or name == "vision.stream.overlay":
             raise ImportError(f"No module named {name!r}")
         return real_import(name, *a, **k)
 
     monkeypatch.setattr(builtins, "__import__", without)
-    monkeypatch.delitem(__import__("sys").modules, "vision.overlay", raising=False)
-    monkeypatch.setattr(vision.pipeline, "get_reader", lambda weights=None: GreyReader())
+    monkeypatch.delitem(__import__("sys").modules, "vision.stream.overlay", raising=False)
+    monkeypatch.setattr(vision.photo.pipeline, "get_reader", lambda weights=None: GreyReader())
     clip, out = tmp_path / "clip.avi", tmp_path / "annotated.mp4"
     write_clip(clip, clip_frames())
     assert main(["stream", str(clip), "--out", str(out), "--context", json.dumps(CONTEXT)]) == 0
@@ -842,10 +842,10 @@ def test_stream_without_the_dev_and_serve_extras(tmp_path, capsys, monkeypatch):
 
 def test_stream_says_when_no_hand_held_still_and_refuses_an_out_file_it_cannot_write(tmp_path, capsys,
                                                                                       monkeypatch):
-    import vision.pipeline
-    from vision.cli import main
+    import vision.photo.pipeline
+    from vision.cli.main import main
 
-    monkeypatch.setattr(vision.pipeline, "get_reader", lambda weights=None: GreyReader())
+    monkeypatch.setattr(vision.photo.pipeline, "get_reader", lambda weights=None: GreyReader())
     clip = tmp_path / "empty.avi"
     write_clip(clip, [render(None)] * 5)             # an empty table: exit 0, and it says so
     assert main(["stream", str(clip), "--json"]) == 0
@@ -857,7 +857,7 @@ def test_stream_says_when_no_hand_held_still_and_refuses_an_out_file_it_cannot_w
 def test_annotated_copy_keeps_frames_when_the_camera_changes_resolution(tmp_path):
     # a webcam switching to a smaller mode mid-stream: its frames are scaled to the video's
     # first size (OpenCV would drop every one of them silently)
-    from vision.stream import Frame
+    from vision.stream.live import Frame
 
     out = tmp_path / "out.avi"
     writer = cv2.VideoWriter(str(out), cv2.VideoWriter_fourcc(*"MJPG"), 10, (640, 360))
@@ -882,7 +882,7 @@ def test_a_killed_stream_leaves_a_playable_video(tmp_path):
 
     clip, out = tmp_path / "clip.avi", tmp_path / "out.mp4"
     write_clip(clip, [render(HAND_A)] * 400)
-    proc = subprocess.Popen([sys.executable, "-m", "vision.cli", "stream", str(clip), "--out", str(out)],
+    proc = subprocess.Popen([sys.executable, "-m", "vision.cli.main", "stream", str(clip), "--out", str(out)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while (not out.exists() or out.stat().st_size < 20_000) and time.monotonic() < deadline \
@@ -902,10 +902,10 @@ def test_a_killed_stream_leaves_a_playable_video(tmp_path):
 
 
 def test_a_live_source_that_stops_is_said_to_have_stopped(capsys, monkeypatch):
-    import vision.pipeline
-    import vision.stream
-    from vision.cli import main
-    from vision.stream import Frame
+    import vision.photo.pipeline
+    import vision.stream.live
+    from vision.cli.main import main
+    from vision.stream.live import Frame
 
     class StoppedFeed:            # a network stream that gives three frames, then nothing
         live, frame_count, dropped = True, 0, 0
@@ -920,8 +920,8 @@ def test_a_live_source_that_stops_is_said_to_have_stopped(capsys, monkeypatch):
         def close(self):
             pass
 
-    monkeypatch.setattr(vision.stream, "FrameSource", StoppedFeed)
-    monkeypatch.setattr(vision.pipeline, "get_reader", lambda weights=None: GreyReader())
+    monkeypatch.setattr(vision.stream.live, "FrameSource", StoppedFeed)
+    monkeypatch.setattr(vision.photo.pipeline, "get_reader", lambda weights=None: GreyReader())
     assert main(["stream", "http://127.0.0.1:9/feed", "--json"]) == 0
     err = capsys.readouterr().err
     assert "the live source stopped giving frames" in err and "no hand was shown" in err
@@ -930,7 +930,7 @@ def test_a_live_source_that_stops_is_said_to_have_stopped(capsys, monkeypatch):
 def test_message_tiles_are_numbered_as_the_warnings_number_them():
     # the scorer read the row the other way round (a camera across the table): its warnings
     # say "tile 1" of its own order, so the message lists its tiles, not the tracker's
-    from vision.stream import HandEvent
+    from vision.stream.live import HandEvent
 
     event = HandEvent(9, dets_of(HAND_A), tuple((t, False) for t in HAND_A))
     scored = {"tiles": [{"tile": t} for t in reversed(HAND_A)], "result": {"error": "x"},
@@ -940,7 +940,7 @@ def test_message_tiles_are_numbered_as_the_warnings_number_them():
 
 
 def test_a_bad_flag_is_not_blamed_on_a_context_that_was_not_given(tmp_path, capsys):
-    from vision.cli import main
+    from vision.cli.main import main
 
     clip = tmp_path / "c.avi"
     write_clip(clip, [render(None)] * 2)
@@ -953,7 +953,7 @@ def test_annotated_copy_of_a_live_source_plays_in_real_time():
     # a live camera at 30 frames/s whose frames the reader took at 0 s, 0.5 s and 1.1 s: the
     # video at 30 frames/s must last as long as the session (34 frames = 1.1 s + one frame),
     # not three frames; a frame of a file (time = index / fps) is written exactly once
-    from vision.stream import Frame
+    from vision.stream.live import Frame
 
     class Count:
         frames = 0
@@ -984,14 +984,14 @@ def test_annotated_copy_of_a_live_source_plays_in_real_time():
     assert stalled.frames == 1 + 300 + 1
     # a camera claiming 90000 frames/s (OpenCV reports such rates for some streams) is not
     # paced at all: each frame written once, as before
-    from vision.stream import writer_rate
+    from vision.stream.live import writer_rate
     assert writer_rate(30.0) == 30.0 and writer_rate(90000.0) is None and writer_rate(0.0) is None
 
 
 def test_a_long_banner_stays_inside_the_frame():
     # a 1280x720 hand camera and a banner with a long guessed note: set smaller, then cut with
     # "...", never drawn past the right edge (the last columns stay as the frame had them)
-    from vision.stream import draw_frame
+    from vision.stream.live import draw_frame
 
     frame = np.zeros((720, 1280, 3), np.uint8)
     long = "mangan (5 han) · 12000 (guessed: tiles 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13 unsure)" * 2
@@ -1007,10 +1007,10 @@ def test_a_network_feed_that_answers_nothing_gives_up_within_the_timeout(monkeyp
     import socket
     import time
 
-    import vision.stream
-    from vision.stream import FrameSource, SourceError
+    import vision.stream.live
+    from vision.stream.live import FrameSource, SourceError
 
-    monkeypatch.setattr(vision.stream, "NETWORK_TIMEOUT_S", 1.0)
+    monkeypatch.setattr(vision.stream.live, "NETWORK_TIMEOUT_S", 1.0)
     with socket.create_server(("127.0.0.1", 0)) as silent:
         silent.listen(4)
         port = silent.getsockname()[1]
@@ -1027,7 +1027,7 @@ def test_closing_the_hub_closes_each_overlay_socket_before_the_server_stops():
     from fastapi.testclient import TestClient
     from starlette.websockets import WebSocketDisconnect
 
-    from vision.overlay import OverlayHub, create_overlay_app
+    from vision.stream.overlay import OverlayHub, create_overlay_app
 
     hub = OverlayHub()
     with TestClient(create_overlay_app(hub)) as client:
@@ -1042,7 +1042,7 @@ def test_closing_the_hub_closes_each_overlay_socket_before_the_server_stops():
 def test_a_hand_partly_covered_keeps_its_value_and_grain_is_no_hand():
     # an arm resting over the hand read as 9 tiles that make no hand: the overlay showed "not
     # scored" over a scored hand; a frame of grain read as 300 boxes is no hand at all
-    from vision.stream import Frame
+    from vision.stream.live import Frame
 
     def row(n):
         return Detections(640, 360, [Detection("1m", (10.0 + 30 * i, 100.0, 35.0 + 30 * i, 140.0), 0.9)
@@ -1075,7 +1075,7 @@ def test_a_hand_partly_covered_keeps_its_value_and_grain_is_no_hand():
 
 
 def test_a_hand_in_play_shows_its_shanten_or_its_waits_under_the_context():
-    from vision.stream import HandEvent, pipeline_scorer
+    from vision.stream.live import HandEvent, pipeline_scorer
 
     def message(tiles, context):
         dets = dets_of(tiles)
@@ -1115,7 +1115,7 @@ def test_a_stream_interrupted_before_a_hand_held_still_says_so_not_an_empty_tabl
     ... not a video" and exit 2. Interrupted, it says it was stopped before a hand was shown."""
     from types import SimpleNamespace
 
-    from vision.commands.stream import _report
+    from vision.cli.commands.stream import _report
 
     args = SimpleNamespace(out=None, stable=8, source="clip.mp4")
     source = SimpleNamespace(live=False)
@@ -1135,7 +1135,7 @@ def test_a_stream_interrupted_before_a_hand_held_still_says_so_not_an_empty_tabl
 def test_a_source_that_cannot_be_opened_says_why_in_one_line(tmp_path, capsys):
     """A text file named .mp4, an empty file and a folder all said just "cannot open video
     source 'X'": each now says which it is, on one line, exit 2."""
-    from vision.cli import main
+    from vision.cli.main import main
 
     (tmp_path / "notes.mp4").write_text("not a video")
     (tmp_path / "empty.mp4").write_bytes(b"")

@@ -1,4 +1,4 @@
-"""tilescope stream reading only what changed (vision.read_plan): the same hands as reading
+"""tilescope stream reading only what changed (vision.stream.read_plan): the same hands as reading
 every frame, for a fraction of the reads.
 
 The rendered grey clips of tests/test_stream.py, still and shaken, run through a StreamRunner
@@ -15,8 +15,8 @@ import pytest
 
 from grey_tiles import GreyReader, render
 from test_stream import CONTEXT, HAND_A, HAND_B, _scorer, clip_frames, dets_of, write_clip
-from vision.read_plan import ReadPlanner
-from vision.stream import Frame, HandStabiliser, StreamRunner, TileTracker
+from vision.stream.read_plan import ReadPlanner
+from vision.stream.live import Frame, HandStabiliser, StreamRunner, TileTracker
 
 
 def shaken(img: np.ndarray, i: int) -> np.ndarray:
@@ -89,10 +89,10 @@ def test_the_tracker_holds_its_tiles_moved_without_a_vote():
 
 def test_stream_reads_only_what_changed_unless_told_and_says_how_many_it_read(tmp_path, capsys,
                                                                              monkeypatch):
-    import vision.pipeline
-    from vision.cli import main
+    import vision.photo.pipeline
+    from vision.cli.main import main
 
-    monkeypatch.setattr(vision.pipeline, "get_reader", lambda weights=None: GreyReader())
+    monkeypatch.setattr(vision.photo.pipeline, "get_reader", lambda weights=None: GreyReader())
     clip = tmp_path / "clip.avi"
     write_clip(clip, clip_frames())
     lines = {}
@@ -108,7 +108,7 @@ def test_stream_reads_only_what_changed_unless_told_and_says_how_many_it_read(tm
 
 
 def test_stream_threads_must_be_a_sensible_number(tmp_path, capsys):
-    from vision.cli import main
+    from vision.cli.main import main
 
     clip = tmp_path / "c.avi"
     write_clip(clip, [render(None)] * 2)
@@ -126,8 +126,8 @@ def test_the_hand_camera_clip_is_worth_7700_with_a_handful_of_reads(tmp_path):
     # the README's broadcast sample (4 han 30 fu, 7700 by ron, seat W, dora indicator 3s),
     # shaken as a hand-held camera: 30 frames, of which only the settling ones are read
     from benchmarks.stream import make_video
-    from vision.pipeline import get_reader
-    from vision.stream import FrameSource, pipeline_scorer
+    from vision.photo.pipeline import get_reader
+    from vision.stream.live import FrameSource, pipeline_scorer
 
     clip = tmp_path / "hand.mp4"
     make_video(str(clip), 30, BROADCAST)

@@ -1,4 +1,4 @@
-"""The server's table mode (vision/routes/game.py): games kept as JSON Lines on the device.
+"""The server's table mode (vision/server/routes/game.py): games kept as JSON Lines on the device.
 
 Payments from seed 001 (riichi rules, French), the sentence quoted beside each check.
 """
@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("httpx", reason="the server's test client needs httpx")
 from fastapi.testclient import TestClient  # noqa: E402
 
-from vision.server import create_app  # noqa: E402
+from vision.server.app import create_app  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cai", "Dan"]
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from datasets.art import ArtError, bare_body, list_styles, load_style, make_red_five
-from vision.classes import TILE_CLASSES
+from vision.read.classes import TILE_CLASSES
 
 try:
     list_styles()

@@ -1,4 +1,4 @@
-"""Naming the tiles of a photo within one set's counts (vision/tile_counts.py).
+"""Naming the tiles of a photo within one set's counts (vision/read/tile_counts.py).
 
 A set holds four of each tile (a red five counts as its five), one of each flower and season
 and, in a riichi set, one red five per suit — the limits the scoring core enforces too
@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.classes import CLASS_INDEX, TILE_CLASSES
-from vision.tile_counts import assign_within_counts
+from vision.read.classes import CLASS_INDEX, TILE_CLASSES
+from vision.read.tile_counts import assign_within_counts
 
 
 def probs(*rows: dict[str, float]) -> np.ndarray:
@@ -86,7 +86,7 @@ def test_bad_shape_is_an_error():
 def test_reader_names_within_the_counts(tmp_path, monkeypatch, counts, expected):
     pytest.importorskip("onnxruntime")
     from onnx_fakes import write_fake_weights
-    from vision.detector import TileReader
+    from vision.read.detector import TileReader
 
     raw = np.zeros((1, 6, 2), np.float32)
     raw[0, :, 0] = (100, 160, 30, 40, 0.9, 0.0)

@@ -16,10 +16,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.cli import main
-from vision.classes import CLASS_INDEX, TILE_CLASSES
-from vision.set_learning import Disagreement, disagreements, parse_sheet, sheet_rows, swapped
-from vision.tileset import (DEFAULT_SHEET, FLOWER_SHEET, OVERRULE, UNLIKE_SET, VERSION, WEIGHT_FAMILIAR,
+from vision.cli.main import main
+from vision.read.classes import CLASS_INDEX, TILE_CLASSES
+from vision.read.set_learning import Disagreement, disagreements, parse_sheet, sheet_rows, swapped
+from vision.read.tileset import (DEFAULT_SHEET, FLOWER_SHEET, OVERRULE, UNLIKE_SET, VERSION, WEIGHT_FAMILIAR,
                             WEIGHT_UNFAMILIAR, Calibration, SetError, TileSet, calibrate, combine, is_name,
                             looks)
 
@@ -110,7 +110,7 @@ def test_altered_looks_are_the_same_for_the_same_seed():
 
 
 def test_names_and_paths(tmp_path, monkeypatch):
-    from vision.tileset import load
+    from vision.read.tileset import load
 
     assert is_name("club-green_2") and not is_name("sets/club.npz") and not is_name("club.npz")
     monkeypatch.chdir(tmp_path)
@@ -416,9 +416,9 @@ def test_a_kind_the_set_lacks_keeps_the_classifiers_reading(tmp_path):
     """The bundled sheet's profile less its face-down tile holds no back: a back (an orange
     tile back, face down) is still a back; the version-1 file of that profile is calibrated
     by the reader as the learner calibrates it."""
-    from vision.detector import TileReader
-    from vision.set_learning import calibrated, learn_sheet
-    from vision.imageio import load_image
+    from vision.read.detector import TileReader
+    from vision.read.set_learning import calibrated, learn_sheet
+    from vision.read.imageio import load_image
 
     reader = TileReader()
     image = load_image(str(SHEET))
@@ -509,8 +509,8 @@ def test_an_mcr_sheet_with_the_flowers_in_a_sixth_row_is_learned(tmp_path):
     """FLOWER_SHEET rendered as a user lays it (rows of 9, 9, 9, 7, 4 and the eight flowers,
     kmahjongg-default art, which has flowers): 46 references, the flowers among the kinds."""
     from datasets.render import render_sheet
-    from vision.detector import TileReader
-    from vision.set_learning import learn_sheet
+    from vision.read.detector import TileReader
+    from vision.read.set_learning import learn_sheet
 
     style = _style_with_flowers()
     kinds = parse_sheet(FLOWER_SHEET)
@@ -577,7 +577,7 @@ def test_parallel_learns_into_one_named_set_keep_every_sheet(data_dir):
     import sys
 
     env = {**os.environ, "TILESCOPE_DATA": str(data_dir), "PYTHONPATH": str(ROOT)}
-    procs = [subprocess.Popen([sys.executable, "-m", "vision.cli", "set", "learn", str(SHEET), "--name", "club",
+    procs = [subprocess.Popen([sys.executable, "-m", "vision.cli.main", "set", "learn", str(SHEET), "--name", "club",
                                "--again"],
                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
              for _ in range(4)]
@@ -598,8 +598,8 @@ def test_a_closed_kan_of_a_set_whose_profile_holds_a_back_reads_as_backs():
 
     from datasets.art import load_style
     from datasets.render import Look, render_hand, render_sheet
-    from vision.detector import TileReader
-    from vision.set_learning import learn_sheet
+    from vision.read.detector import TileReader
+    from vision.read.set_learning import learn_sheet
 
     style = replace(load_style("riichi-regular"), back_share=1.0)
     kinds = parse_sheet(DEFAULT_SHEET)
@@ -656,7 +656,7 @@ def test_a_sheet_one_tile_short_without_tiles_names_the_sheet_without_the_back(t
 
 def test_set_show_names_the_honours_red_fives_and_back_in_a_players_words():
     """`set show` listed 1z..7z and 0m 0p 0s by code alone: a player looks for haku, not 5z."""
-    from vision.commands.set import _kind_word
+    from vision.cli.commands.set import _kind_word
 
     assert [_kind_word(k) for k in ("1z", "5z", "7z", "0p", "back", "3f", "4m")] == [
         "East", "haku", "chun", "red 5p", "face down", "flower 3", ""]

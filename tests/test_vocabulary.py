@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from scoring import request_from_json, score_hand
-from vision.cli import main
-from vision.fixspec import melds_from_json, melds_from_python, parse_melds
+from vision.cli.main import main
+from vision.layout.fixspec import melds_from_json, melds_from_python, parse_melds
 from vision.layout import check_declared
 from vision.layout.declared import meld_type
 
@@ -123,7 +123,7 @@ def test_a_photo_under_another_form_field_is_told_the_field_is_image():
     pytest.importorskip("fastapi")
     from fastapi.testclient import TestClient
 
-    from vision.server import create_app
+    from vision.server.app import create_app
 
     client = TestClient(create_app())
     r = client.post("/api/score", files={"photo": ("x.jpg", SAMPLE.read_bytes(), "image/jpeg")})

@@ -1,4 +1,4 @@
-"""``POST /api/waits`` (vision/routes/waits.py) through FastAPI's test client.
+"""``POST /api/waits`` (vision/server/routes/waits.py) through FastAPI's test client.
 
 A typed hand answers what ``tilescope waits --text … --json`` prints; a photo is read by a fake
 reader that lays out a known hand (tests/synthetic_hands.py), so every answer is known.
@@ -16,8 +16,8 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from synthetic_hands import Table, to_detections  # noqa: E402
-from vision.cli import main  # noqa: E402
-from vision.server import Limits, create_app  # noqa: E402
+from vision.cli.main import main  # noqa: E402
+from vision.server.app import Limits, create_app  # noqa: E402
 
 
 class RowReader:

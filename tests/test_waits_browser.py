@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from browsing import chromium, need_browser, phone_size, serve
 
-from vision.detections import Detection, Detections
+from vision.read.detections import Detection, Detections
 
 need_browser()
 
@@ -43,7 +43,7 @@ def browser():
 
 
 def _serve(reader):
-    from vision.server import create_app
+    from vision.server.app import create_app
 
     with serve(create_app(reader=reader)) as url:
         yield url

@@ -1,4 +1,4 @@
-"""``tilescope waits --text`` (vision/commands/waits.py)."""
+"""``tilescope waits --text`` (vision/cli/commands/waits.py)."""
 from __future__ import annotations
 
 import json
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from vision.cli import main
+from vision.cli.main import main
 
 
 def run(capsys, *argv):

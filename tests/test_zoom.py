@@ -1,4 +1,4 @@
-"""The closer look at small tiles (vision/zoom.py), on hand-computed cases.
+"""The closer look at small tiles (vision/read/zoom.py), on hand-computed cases.
 
 Worked example: a 1280×720 broadcast frame read at imgsz 416 (first-pass scale 416/1280 =
 0.325) with 14 tiles 22×30 px in a row, x 400..708, y 600..630. Tile height h = 30 px, 9.75 px
@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.zoom import MAX_WINDOWS, cut_by_window, plan_windows, span, tile_height, within
+from vision.read.zoom import MAX_WINDOWS, cut_by_window, plan_windows, span, tile_height, within
 
 
 def _row(n=14, x0=400.0, y0=600.0, w=22.0, h=30.0):
@@ -39,9 +39,9 @@ def test_no_zoom_for_big_tiles_or_no_tiles():
 def test_no_zoom_when_windows_would_not_enlarge_enough(monkeypatch):
     # tiny tiles in the four corners of a 4000x3000 photo; allowed one window only, it must
     # cover the whole photo: no enlargement, so no second pass
-    import vision.zoom
+    import vision.read.zoom
 
-    monkeypatch.setattr(vision.zoom, "MAX_WINDOWS", 1)
+    monkeypatch.setattr(vision.read.zoom, "MAX_WINDOWS", 1)
     assert plan_windows(_corners(), 4000, 3000, 416) == []
 
 
@@ -86,7 +86,7 @@ def test_cut_by_window_only_on_inner_edges():
 def test_reader_replaces_the_first_pass_with_the_windows_boxes(tmp_path, monkeypatch):
     pytest.importorskip("onnxruntime")
     from onnx_fakes import write_fake_weights
-    from vision.detector import TileReader, letterbox, unletterbox_boxes
+    from vision.read.detector import TileReader, letterbox, unletterbox_boxes
 
     # The fake detector answers every input with the same three 10x14 boxes (letterbox px).
     # On a 1280x720 frame (scale 0.325) they are 43 px tiles, 14 px in the letterbox: small,
@@ -119,7 +119,7 @@ def test_reader_replaces_the_first_pass_with_the_windows_boxes(tmp_path, monkeyp
 def _fake_reader(tmp_path):
     """The fake of the test above: three 43 px tiles in a 1280x720 frame, one zoom window."""
     from onnx_fakes import write_fake_weights
-    from vision.detector import TileReader
+    from vision.read.detector import TileReader
 
     raw = np.zeros((1, 6, 3), np.float32)
     for k, cx in enumerate((200, 212, 224)):
@@ -164,7 +164,7 @@ def test_windows_that_show_nothing_give_a_full_read(tmp_path, monkeypatch):
 
 
 def test_blind_windows_cover_a_large_frame_in_double_inputs():
-    from vision.zoom import blind_windows
+    from vision.read.zoom import blind_windows
 
     # 1920x1080 at imgsz 416: windows of 832 px overlapping by 83.2 -> ceil(1836.8 / 748.8) = 3
     # across, ceil(996.8 / 748.8) = 2 down, spread evenly (x steps of 544, y of 248)
@@ -180,7 +180,7 @@ def test_blind_windows_cover_a_large_frame_in_double_inputs():
 def test_reader_looks_blind_when_the_first_pass_finds_nothing(tmp_path, monkeypatch):
     pytest.importorskip("onnxruntime")
     from onnx_fakes import write_fake_weights
-    from vision.detector import TileReader
+    from vision.read.detector import TileReader
 
     raw = np.zeros((1, 6, 1), np.float32)
     raw[0, :, 0] = (208, 208, 10, 14, 0.9, 0.0)
@@ -214,8 +214,8 @@ def test_broadcast_sample_scores_right_only_with_the_closer_look():
     2 (kanchan) = 22 -> 30 (an open hand gets no closed-ron 10); non-dealer ron: base 30 x 2^6
     = 1920, x4 = 7680 -> 7700. Read in one pass, the tiles are 7 px high in the detector's input
     and most are missed."""
-    from vision.detector import TileReader
-    from vision.pipeline import score_photo
+    from vision.read.detector import TileReader
+    from vision.photo.pipeline import score_photo
 
     context = {"ruleset": "riichi", "win": "ron", "seat_wind": "W", "round_wind": "E",
                "dora_indicators": "3s"}
@@ -234,7 +234,7 @@ def test_span_and_within():
 def test_reader_keeps_the_first_pass_when_the_windows_see_nothing(tmp_path, monkeypatch):
     pytest.importorskip("onnxruntime")
     from onnx_fakes import write_fake_weights
-    from vision.detector import TileReader
+    from vision.read.detector import TileReader
 
     raw = np.zeros((1, 6, 1), np.float32)
     raw[0, :, 0] = (208, 208, 10, 14, 0.9, 0.0)

@@ -1,6 +1,6 @@
 """Layout parser: detected tiles → the groups of a mahjong hand → the tile part of a request.
 
-Pure geometry and counting on :class:`vision.detections.Detections`; no image, no model.
+Pure geometry and counting on :class:`vision.read.detections.Detections`; no image, no model.
 
 How a hand lies on the table (what this parser assumes, the common convention at riichi and
 MCR tables): the concealed tiles stand or lie in a row; the winning tile is set a little apart
@@ -15,7 +15,7 @@ faces. Riichi dora indicators lie in a separate, shorter row; flowers are set as
 1. ``recount``: leave out second boxes on a tile; when the count is off, read again without
    the doubtful boxes (``boxes``: which boxes are doubtful);
 2. ``parse``: one reading of the boxes — flowers set aside, rows and segments
-   (:mod:`vision.rows`), then
+   (:mod:`vision.read.rows`), then
 3. ``orientation``: upright or from across the table, both tried, the count decides;
 4. ``roles``: which row is the hand, which are melds laid straight, dora indicators or loose
    tiles, and the hand row cut into concealed part | winning tile | melds;
@@ -30,7 +30,7 @@ Values: :class:`Layout` (``result``), :class:`Group` and :class:`LayoutWarning` 
 """
 from __future__ import annotations
 
-from ..detections import Detections
+from vision.read.detections import Detections
 from .boxes import doubled_boxes, split_halves, straddling_boxes
 from .declared import (DECLARED_TYPES, NO_TILE, apply_fixes, check_declared, declare_groups,
                        renumbered)

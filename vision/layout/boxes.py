@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..detections import Detection
+from vision.read.detections import Detection
 
 
 def box_overlap(a: tuple, b: tuple) -> float:
@@ -117,7 +117,7 @@ def split_halves(dets: list[Detection], skip: set[int], low_confidence: float
 
 def merged_box(keep: Detection, drop: Detection, dets: list[Detection]) -> Detection:
     """``keep`` with the box spanning it and ``drop``, turned (sideways) when that box is
-    wider for its height than the photo's tiles are (as :func:`vision.detector.mark_sideways`)."""
+    wider for its height than the photo's tiles are (as :func:`vision.read.detector.mark_sideways`)."""
     a, b = keep.box, drop.box
     box = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
     aspects = sorted((d.box[2] - d.box[0]) / max(d.box[3] - d.box[1], 1e-6) for d in dets)

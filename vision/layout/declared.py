@@ -11,8 +11,8 @@ from dataclasses import replace
 
 from scoring.request import MELD_WORDS
 
-from ..detections import Detection, Detections
-from ..rows import BACK
+from vision.read.detections import Detection, Detections
+from vision.read.rows import BACK
 from .finish import finish
 from .groups import LOW_CONFIDENCE, Group, count_warning
 from .melds import declared_meld
@@ -143,7 +143,7 @@ def apply_fixes(layout: Layout, detections: Detections, fixes: dict[int, str]) -
     The code ``none`` removes a box that is no tile (a duplicate box on one tile, a shadow). Raises ValueError naming a number out of range or an
     unknown tile code.
     """
-    from ..classes import CLASS_INDEX
+    from vision.read.classes import CLASS_INDEX
 
     index = {src: i for i, src in enumerate(layout.source)}
     new = {}

@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-from ..detections import Detection
-from ..rows import BACK
+from vision.read.detections import Detection
+from vision.read.rows import BACK
 from .groups import Group, LayoutWarning
 from .request import TileRequest, build_request, win_candidates
 from .result import Layout
@@ -34,7 +34,7 @@ def finish(groups: list[Group], ruleset: str, warnings: list[LayoutWarning],
     layout.ruleset = ruleset
     layout.hand = build_request(groups, ruleset)
     # a winning tile not set apart: the layout names the tiles that could be it; the judging
-    # (vision.judging.judge_layout) scores each, chooses, and warns (win_tile_not_shown)
+    # (vision.photo.judging.judge_layout) scores each, chooses, and warns (win_tile_not_shown)
     layout.win_candidates = win_candidates(layout.hand)
     return layout
 

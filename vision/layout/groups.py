@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 from scoring.tiles import TileError, parse_tile, to_mpsz
 
-from ..detections import Detection
-from ..fixspec import parse_fixes, parse_melds
-from ..rows import BACK
+from vision.read.detections import Detection
+from .fixspec import parse_fixes, parse_melds
+from vision.read.rows import BACK
 
 
 LOW_CONFIDENCE = 0.6        # below this a tile is reported with its alternatives
@@ -25,10 +25,10 @@ class LayoutWarning:
     ``code``: a stable identifier. The layout's: ``low_confidence``, ``tile_count``,
     ``ambiguous_grouping``, ``meld_without_sideways``, ``loose_tiles``, ``beside_flowers``,
     ``flowers_in_riichi``, ``back_tile``, ``doubled``; the layout stage's renamings
-    (``vision.grouping``): ``not_flowers``, ``not_backs``; the judging and the corrections
-    (``vision.judging``, ``vision.corrections``): ``win_tile_not_shown``, ``hand_invalid``,
+    (``vision.layout.grouping``): ``not_flowers``, ``not_backs``; the judging and the corrections
+    (``vision.photo.judging``, ``vision.photo.corrections``): ``win_tile_not_shown``, ``hand_invalid``,
     ``corrected``, ``repair_refused``, ``unsorted_row``, ``recounted``; the photo's
-    (``vision.photo_warnings``): ``small_tiles``, ``unsure_photo``, ``reflections``,
+    (``vision.photo.photo_warnings``): ``small_tiles``, ``unsure_photo``, ``reflections``,
     ``no_colour``, ``too_many_boxes`` (tests/test_warning_codes.py keeps this list the codes
     the code emits). ``message``: one sentence a player can read, with the best guess that
     was used. ``fix``: the command-line option(s) that correct it (``--fix 3=5p``,

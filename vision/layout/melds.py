@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import math
 
-from ..detections import Detection
-from ..rows import BACK, Row, Slot, tile_extents
+from vision.read.detections import Detection
+from vision.read.rows import BACK, Row, Slot, tile_extents
 from .groups import Group
 from .repairs import (REPAIR_PENALTY, TAIL_REPAIR_SHARE, blank_ends, misread_back, read_as,
                       repair_by_guess)
@@ -290,7 +290,7 @@ def infer_called(g: Group, theta: float, ruleset: str) -> None:
 
     A chi is always called from the player on the left, its called tile laid leftmost. For a
     pon or open kan, each position is scored by two weak cues, relative to this meld only: the
-    turned tile's along/across aspect stands out (see :func:`vision.rows.refine_sideways`), and
+    turned tile's along/across aspect stands out (see :func:`vision.read.rows.refine_sideways`), and
     it is 4/3 as long along the row, so the centre-to-centre steps beside it are longer. The
     best position is taken when it clearly beats the others; else ``from`` stays unknown.
     Riichi melds always have a turned tile; MCR players often lay them straight, so there the

@@ -6,7 +6,7 @@ counting of :func:`vision.layout.roles.assign_roles` decides.
 """
 from __future__ import annotations
 
-from ..rows import Row, Slot
+from vision.read.rows import Row, Slot
 from .groups import Group, LayoutWarning
 from .melds import is_meld_row, segment_is_marked
 from .roles import assign_roles

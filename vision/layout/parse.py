@@ -4,7 +4,7 @@
 box astride two tiles) is decided around it by :mod:`vision.layout.recount`.
 
 1. flowers are set aside (any ``1f``..``8f`` detection);
-2. geometry (:mod:`vision.rows`): the row direction, which tiles lie sideways, the rows and
+2. geometry (:mod:`vision.read.rows`): the row direction, which tiles lie sideways, the rows and
    their segments (cut at gaps);
 3. the photo's orientation and the rows' roles (:mod:`vision.layout.orientation`,
    :mod:`vision.layout.roles`, melds by :mod:`vision.layout.melds`);
@@ -17,8 +17,8 @@ import math
 from dataclasses import replace
 from typing import Callable
 
-from ..detections import Detection
-from ..rows import Row, find_rows, refine_sideways, row_direction
+from vision.read.detections import Detection
+from vision.read.rows import Row, find_rows, refine_sideways, row_direction
 from .finish import finish
 from .groups import Group, LayoutWarning
 from .melds import infer_called
@@ -53,7 +53,7 @@ def parse_once(dets: list[Detection], doubled: set[int], extra: set[int], why: s
 
 def _turned(rest: list[Detection], theta: float, source: dict[int, int]) -> list[Detection]:
     """``rest`` with each tile's sideways flag decided in the row's own frame
-    (:func:`vision.rows.refine_sideways`); a changed tile is a new value with its source kept."""
+    (:func:`vision.read.rows.refine_sideways`); a changed tile is a new value with its source kept."""
     rest = list(rest)
     for k, (d, side) in enumerate(zip(rest, refine_sideways(rest, theta))):
         if side != d.sideways:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from functools import partial
 
-from ..detections import Detection, Detections
-from ..rows import BACK
+from vision.read.detections import Detection, Detections
+from vision.read.rows import BACK
 from .boxes import doubled_boxes, merged_box, split_halves, straddling_boxes
 from .parse import parse_once
 from .result import Layout, tiles_add_up

@@ -8,8 +8,8 @@ read as white dragons.
 """
 from __future__ import annotations
 
-from ..detections import Detection
-from ..rows import BACK
+from vision.read.detections import Detection
+from vision.read.rows import BACK
 from .groups import LOW_CONFIDENCE
 from .sets import set_shape, tile_kind
 

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from scoring.tiles import Tile, TileError, parse_tile, parse_tiles, to_mpsz
 
-from ..detections import Detection
-from ..rows import BACK
+from vision.read.detections import Detection
+from vision.read.rows import BACK
 from .groups import Group
 from .sets import tile_kind
 
@@ -167,7 +167,7 @@ def win_candidates(request: TileRequest) -> list[str]:
     usually still ends the row, then leftwards (each kind once). Falls back to every distinct
     tile so ordered when none completes a standard, seven-pairs or thirteen-orphans hand (MCR
     knitted shapes, or a misread tile). The layout names them (``Layout.win_candidates``);
-    the judging (:func:`vision.judging.judge_layout`) chooses among them."""
+    the judging (:func:`vision.photo.judging.judge_layout`) chooses among them."""
     from scoring.decompose import waits
     from scoring.hand import Meld
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..detections import Detection
+from vision.read.detections import Detection
 from .groups import Group, LayoutWarning
 from .request import TileRequest, build_request
 

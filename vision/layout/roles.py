@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import itertools
 
-from ..detections import Detection
-from ..rows import BACK, Row, Slot
+from vision.read.detections import Detection
+from vision.read.rows import BACK, Row, Slot
 from .groups import Group, LayoutWarning, count_warning
 from .melds import row_parts, tail_sets, unmarked_sets
 

@@ -10,8 +10,8 @@ from typing import Sequence
 
 from scoring.tiles import TileError, parse_tile
 
-from ..detections import Detection
-from ..rows import BACK
+from vision.read.detections import Detection
+from vision.read.rows import BACK
 
 
 @functools.lru_cache(maxsize=None)
