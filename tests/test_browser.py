@@ -755,7 +755,7 @@ def test_a_photo_that_needs_no_scaling_is_read_as_the_cli_reads_it(real_reader_u
     tiles set aside as flowers apart from the CLI's, so the page's "tile 16" was not the CLI's
     and `--fix N` advice did not carry over. The same tiles, numbers and warnings as
     `tilescope score --json`; 27 points (vision/samples/README.md)."""
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
 
     photo = ROOT_SAMPLES / "mcr_flowers.jpg"
     browser.get(real_reader_url + "/")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from vision.cli.main import COMMANDS, main
+from vision.cli.dispatch import COMMANDS, main
 
 REPO = Path(__file__).resolve().parents[1]
 WAITING = str(REPO / "vision" / "samples" / "riichi_waiting.jpg")   # 13 tiles: 234m067p44567s22z

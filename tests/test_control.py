@@ -247,7 +247,7 @@ def test_the_documented_table_messages_are_the_ones_sent(tmp_path):
 def test_stream_refuses_a_game_without_an_overlay_or_that_it_cannot_read(tmp_path, capsys, monkeypatch):
     import vision.photo.pipeline
     from test_stream import _free_port, write_clip
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
 
     monkeypatch.setattr(vision.photo.pipeline, "get_reader", lambda weights=None: GreyReader())
     clip = tmp_path / "clip.avi"
@@ -282,7 +282,7 @@ def test_the_control_page_script_parses():
 def test_stream_refuses_an_mcr_session_before_the_model_loads(tmp_path, capsys, monkeypatch):
     import vision.photo.pipeline
     from test_stream import _free_port, write_clip
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
 
     def no_model(weights=None):
         raise AssertionError("the model was loaded")

@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from vision.cli.main import main
+from vision.cli.dispatch import main
 
 HAND = {"concealed": "22234m345p56678s", "win_tile": "4s", "dora_indicators": "9p"}
 

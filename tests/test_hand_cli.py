@@ -3,7 +3,7 @@ import io
 import re
 import json
 
-from vision.cli.main import main
+from vision.cli.dispatch import main
 from vision.cli.commands import hand as hand_cmd
 
 SPEC_LINE = json.dumps({

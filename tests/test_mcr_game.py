@@ -13,7 +13,7 @@ import pytest
 from scoring.tournament.mcr_game import (
     E_UNDER_8, FalseHu, McrDraw, McrRon, McrTsumo, McrWin, final_ranking, play, standings_line)
 from scoring.tournament.riichi_game import E_GAME_OVER, E_RON_BY_DISCARDER, GameError
-from vision.cli.main import main
+from vision.cli.dispatch import main
 
 P = ("A", "B", "C", "D")
 

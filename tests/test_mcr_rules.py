@@ -209,7 +209,7 @@ def test_score_json_dispatches_mcr():
 
 def test_tilescope_hand_answers_mcr_lines(tmp_path, capsys):
     import json
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
     f = tmp_path / "in.jsonl"
     f.write_text(json.dumps({"ruleset": "mcr", "concealed": "45p77z", "win_tile": "3p", "win": "ron",
                              "melds": [{"type": "chi", "tiles": "234m"}, {"type": "pon", "tiles": "666p"},

@@ -24,7 +24,7 @@ def test_every_package_under_scoring_and_vision_is_installed():
 
 
 def test_every_cli_verb_module_exists():
-    from vision.cli.main import COMMANDS
+    from vision.cli.dispatch import COMMANDS
 
     for verb, (module, _) in COMMANDS.items():
         path = REPO / (module.replace(".", "/") + ".py")

@@ -408,7 +408,7 @@ def fake_model(monkeypatch):
 
 
 def run_cli(argv, capsys):
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
 
     code = main(argv)
     out = capsys.readouterr()

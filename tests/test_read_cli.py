@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.cli.main import main
+from vision.cli.dispatch import main
 
 REPO = Path(__file__).resolve().parents[1]
 WEIGHTS = REPO / "vision" / "weights"

@@ -19,7 +19,7 @@ HEADER = json.dumps({"type": "game", "players": PLAYERS})
 
 
 def _add(path: str, k: int) -> int:
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
     import contextlib
     import io
 

@@ -46,7 +46,7 @@ def test_the_real_tiles_sample_s_truth_is_worth_11_points():
 @pytest.mark.skipif(not (WEIGHTS / "detector.onnx").is_file() or not (WEIGHTS / "classifier.onnx").is_file(),
                     reason="no trained weights in vision/weights")
 def test_the_bundled_models_score_the_real_tiles_sample_as_its_readme_says(capsys, monkeypatch):
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
 
     argv, said = _readme_try("mcr_real_tiles.jpg")
     assert said.startswith("11 points") and said.endswith("19 from each, 57")

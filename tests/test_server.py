@@ -332,7 +332,7 @@ def test_openapi_documents_the_four_endpoints(client):
 
 
 def test_serve_command_rejects_bad_options(capsys):
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
 
     assert main(["serve", "--port", "70000"]) == 2
     assert "--port" in capsys.readouterr().err
@@ -347,7 +347,7 @@ def test_serve_command_rejects_bad_options(capsys):
 def test_serve_command_says_a_taken_port_in_one_line(capsys):
     import socket
 
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
 
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]

@@ -129,7 +129,7 @@ def test_non_photo_requests_are_bounded_in_number():
 
 
 def test_serve_help_documents_the_queue_and_its_wait(capsys):
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
     with pytest.raises(SystemExit):
         main(["serve", "--help"])
     out = " ".join(capsys.readouterr().out.split())

@@ -213,7 +213,7 @@ def test_serve_on_the_network_prints_the_pairing_code_and_its_qr_code(monkeypatc
 
     import uvicorn
 
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
     from vision.server.routes import origin
 
     monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)

@@ -20,7 +20,7 @@ import pytest
 
 from scoring.tournament import mcr_game as mcr
 from scoring.tournament import riichi_game as rg
-from vision.cli.main import main
+from vision.cli.dispatch import main
 
 P = ("Ann", "Bob", "Cai", "Dan")
 SECTION_3_2 = "Мертвая рука: нарушитель не может объявлять «ху», но продолжает играть"

@@ -483,7 +483,7 @@ def test_labels_of_a_hand_cameras_small_tiles_never_cover_one_another(monkeypatc
 def test_stream_help_explains_the_video_s_colours_and_marks(capsys):
     # every colour and mark the annotated video draws (vision/photo/annotate.py's colours, the
     # outlines layout_groups makes, the banner) is said in `tilescope stream --help`
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
 
     with pytest.raises(SystemExit):
         main(["stream", "--help"])
@@ -502,7 +502,7 @@ def test_hand_message_for_an_empty_table():
 # ---------------------------------------------------------------- the command line
 
 def test_stream_command_rejects_bad_sources(tmp_path, capsys):
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
 
     assert main(["stream", str(tmp_path / "missing.mp4")]) == 2
     assert "no such video file" in capsys.readouterr().err
@@ -528,7 +528,7 @@ def test_stream_command_rejects_bad_sources(tmp_path, capsys):
 
 
 def test_stream_command_rejects_bad_context(tmp_path, capsys):
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
 
     clip = tmp_path / "c.avi"
     write_clip(clip, [render(None)] * 2)
@@ -554,7 +554,7 @@ def test_layout_groups_for_the_outlines():
 
 
 def test_stream_command_rejects_a_context_the_scorer_would_refuse(tmp_path, capsys):
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
 
     clip = tmp_path / "c.avi"
     write_clip(clip, [render(None)] * 2)
@@ -567,7 +567,7 @@ def test_stream_command_prints_each_stable_hand_and_writes_the_annotated_copy(tm
     import json
 
     import vision.photo.pipeline
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
 
     monkeypatch.setattr(vision.photo.pipeline, "get_reader", lambda weights=None: GreyReader())
     clip, out = tmp_path / "clip.avi", tmp_path / "annotated.mp4"
@@ -631,7 +631,7 @@ def test_the_documented_messages_are_the_ones_sent(tmp_path, capsys, monkeypatch
     import json
 
     import vision.photo.pipeline
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
     from vision.stream.overlay import OverlayHub
 
     monkeypatch.setattr(vision.photo.pipeline, "get_reader", lambda weights=None: GreyReader())
@@ -682,7 +682,7 @@ def test_a_clip_with_an_overlay_keeps_serving_the_last_hand_until_stopped(tmp_pa
     import urllib.request
 
     import vision.photo.pipeline
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
 
     monkeypatch.setattr(vision.photo.pipeline, "get_reader", lambda weights=None: GreyReader())
     clip, port = tmp_path / "clip.avi", _free_port()
@@ -736,7 +736,7 @@ def test_stream_prints_words_by_default_json_with_the_flag_and_one_hand_change(t
     import json
 
     import vision.photo.pipeline
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
 
     monkeypatch.setattr(vision.photo.pipeline, "get_reader", lambda weights=None: GreyReader())
     clip = tmp_path / "clip.avi"
@@ -757,7 +757,7 @@ def test_stream_takes_the_win_flags_of_tilescope_score(tmp_path, capsys, monkeyp
     import json
 
     import vision.photo.pipeline
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
 
     monkeypatch.setattr(vision.photo.pipeline, "get_reader", lambda weights=None: GreyReader())
     clip = tmp_path / "clip.avi"
@@ -772,7 +772,7 @@ def test_stream_takes_the_win_flags_of_tilescope_score(tmp_path, capsys, monkeyp
 
 def test_stream_turns_sets_the_readers_quarter_turns(tmp_path, capsys, monkeypatch):
     import vision.photo.pipeline
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
 
     class TurningReader(GreyReader):
         turns = 4
@@ -817,7 +817,7 @@ def test_stream_without_the_dev_and_serve_extras(tmp_path, capsys, monkeypatch):
     import json
 
     import vision.photo.pipeline
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
 
     real_import = builtins.__import__
 
@@ -843,7 +843,7 @@ def test_stream_without_the_dev_and_serve_extras(tmp_path, capsys, monkeypatch):
 def test_stream_says_when_no_hand_held_still_and_refuses_an_out_file_it_cannot_write(tmp_path, capsys,
                                                                                       monkeypatch):
     import vision.photo.pipeline
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
 
     monkeypatch.setattr(vision.photo.pipeline, "get_reader", lambda weights=None: GreyReader())
     clip = tmp_path / "empty.avi"
@@ -882,7 +882,7 @@ def test_a_killed_stream_leaves_a_playable_video(tmp_path):
 
     clip, out = tmp_path / "clip.avi", tmp_path / "out.mp4"
     write_clip(clip, [render(HAND_A)] * 400)
-    proc = subprocess.Popen([sys.executable, "-m", "vision.cli.main", "stream", str(clip), "--out", str(out)],
+    proc = subprocess.Popen([sys.executable, "-m", "vision.cli.dispatch", "stream", str(clip), "--out", str(out)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while (not out.exists() or out.stat().st_size < 20_000) and time.monotonic() < deadline \
@@ -904,7 +904,7 @@ def test_a_killed_stream_leaves_a_playable_video(tmp_path):
 def test_a_live_source_that_stops_is_said_to_have_stopped(capsys, monkeypatch):
     import vision.photo.pipeline
     import vision.stream.live
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
     from vision.stream.live import Frame
 
     class StoppedFeed:            # a network stream that gives three frames, then nothing
@@ -940,7 +940,7 @@ def test_message_tiles_are_numbered_as_the_warnings_number_them():
 
 
 def test_a_bad_flag_is_not_blamed_on_a_context_that_was_not_given(tmp_path, capsys):
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
 
     clip = tmp_path / "c.avi"
     write_clip(clip, [render(None)] * 2)
@@ -1135,7 +1135,7 @@ def test_a_stream_interrupted_before_a_hand_held_still_says_so_not_an_empty_tabl
 def test_a_source_that_cannot_be_opened_says_why_in_one_line(tmp_path, capsys):
     """A text file named .mp4, an empty file and a folder all said just "cannot open video
     source 'X'": each now says which it is, on one line, exit 2."""
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
 
     (tmp_path / "notes.mp4").write_text("not a video")
     (tmp_path / "empty.mp4").write_bytes(b"")

@@ -90,7 +90,7 @@ def test_the_tracker_holds_its_tiles_moved_without_a_vote():
 def test_stream_reads_only_what_changed_unless_told_and_says_how_many_it_read(tmp_path, capsys,
                                                                              monkeypatch):
     import vision.photo.pipeline
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
 
     monkeypatch.setattr(vision.photo.pipeline, "get_reader", lambda weights=None: GreyReader())
     clip = tmp_path / "clip.avi"
@@ -108,7 +108,7 @@ def test_stream_reads_only_what_changed_unless_told_and_says_how_many_it_read(tm
 
 
 def test_stream_threads_must_be_a_sensible_number(tmp_path, capsys):
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
 
     clip = tmp_path / "c.avi"
     write_clip(clip, [render(None)] * 2)

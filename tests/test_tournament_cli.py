@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from vision.cli.main import main
+from vision.cli.dispatch import main
 
 
 def run_cli(argv, capsys, monkeypatch, stdin=None):

@@ -167,7 +167,7 @@ def test_check_json_never_raises(bad, msg):
 # --- CLI -----------------------------------------------------------------------------------
 
 def test_cli_check_text(capsys):
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
     rc = main(["check", "--text", "45p99s3p +chi 234m +pon 777z +chi 567s", "--ruleset", "mcr", "--seat", "S"])
     out = capsys.readouterr().out
     assert rc == 0 and "FALSE HU: UNDER THE MINIMUM" in out and "30 in all" in out
@@ -177,14 +177,14 @@ def test_cli_check_text(capsys):
 
 
 def test_cli_check_bad_input_exits_2(capsys):
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
     assert main(["check", "--text", "1111m1m23456789p9s", "--ruleset", "mcr"]) == 2
     assert "5 copies" in capsys.readouterr().err
     assert main(["check", "--text", "234m456p678s23s55p4s", "--discards", "9x"]) == 2
 
 
 def test_cli_check_json_lines(tmp_path, capsys):
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
     f = tmp_path / "in.jsonl"
     f.write_text(json.dumps(dict(PINFU, win="ron", discards="1s")) + "\nnot json\n\n")
     assert main(["check", str(f)]) == 0
@@ -215,7 +215,7 @@ def test_declared_tsumo_is_valued_as_a_tsumo_not_ruled_on_the_default_ron(capsys
     # 234m 678s 55z 23p+4p 789p, South seat: no yaku by ron (chombo), but a closed self-drawn
     # win has menzen tsumo (seed 001): 1 han; fu 20 + 2 tsumo + 2 (a dragon pair) + 0 (23p
     # waits on 1p/4p) = 24 -> 30; non-dealer tsumo 30 x 2^3 = 240: 300 / 500, 1100
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
     rc = main(["check", "--text", "234m678s55z23p789p4p", "--seat", "S", "--declared", "tsumo"])
     out = capsys.readouterr().out
     assert rc == 0 and "Ruling: VALID" in out
@@ -264,7 +264,7 @@ def test_check_text_one_tile_short_is_an_input_error_unless_the_count_is_confirm
     # likelier a slip (the winning tile left out) than the table's truth: exit 2, naming it.
     # Confirmed (--count-as-typed), a declared hu one tile short is an MCR revealed invalid
     # hand (EMA MCR rules §2.9.2): 20 to each other player, 60 in all (§3.3)
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
     text = ["--ruleset", "mcr", "--text", "3m456p3z3z1m +chi 678s +pon 222p", "--seat", "S"]
     assert main(["check", *text]) == 2
     captured = capsys.readouterr()
@@ -287,7 +287,7 @@ def test_a_check_request_that_cannot_be_ruled_on_answers_with_a_verdict_s_keys(t
     assert list(out) == keys and out["ruleset"] == "riichi" and out["ruling"] is None
     assert "unknown key 'comment'" in out["error"]
     assert V.check_json([1])["error"] == "a request is a JSON object, got an array"
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
     requests = tmp_path / "claims.jsonl"
     # one bad line in a JSON Lines file (a file of no JSON at all is refused in one line)
     requests.write_bytes(b"{bad\n" + json.dumps(dict(PINFU, win="ron")).encode() + b"\n")
@@ -299,7 +299,7 @@ def test_a_check_request_that_cannot_be_ruled_on_answers_with_a_verdict_s_keys(t
 def test_check_text_wrong_count_is_an_input_error_unless_confirmed(capsys):
     # issue 35: 11 tiles typed was ruled CHOMBO, 12000, exit 0. A hand is 14 tiles (13 + the
     # winning tile); 11 is a slip until confirmed: exit 2, nothing on stdout
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
     assert main(["check", "--text", "234m456p678s22s", "--discards", "2s5s"]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
@@ -313,7 +313,7 @@ def test_check_text_confirmed_wrong_count_is_ruled_and_says_what_it_assumed(caps
     # 15 tiles confirmed: a false mahjong, chombo (seed 001: « Mah-jong invalide »), the
     # dealer's reverse mangan 4000 x 3 = 12000 — and the report says the seat and win it
     # assumed, and that the ruling rests on the count
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
     assert main(["check", "--text", "234m456p678s1199s3m9s", "--count-as-typed"]) == 0
     out = capsys.readouterr().out
     assert "12000 in all" in out
@@ -340,6 +340,6 @@ def test_json_check_wrong_count_is_an_error_unless_count_as_typed():
 def test_check_photo_refuses_count_as_typed(capsys):
     # a photo's count is no typing: one that does not add up holds the ruling back
     # (vision.photo.held_ruling.layout_doubts), so there is nothing to confirm
-    from vision.cli.main import main
+    from vision.cli.dispatch import main
     assert main(["check", "hand.jpg", "--count-as-typed"]) == 2
     assert "--count-as-typed goes with --text or FILE" in capsys.readouterr().err

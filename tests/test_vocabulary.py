@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from scoring import request_from_json, score_hand
-from vision.cli.main import main
+from vision.cli.dispatch import main
 from vision.layout.fixspec import melds_from_json, melds_from_python, parse_melds
 from vision.layout import check_declared
 from vision.layout.declared import meld_type

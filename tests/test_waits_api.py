@@ -16,7 +16,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from synthetic_hands import Table, to_detections  # noqa: E402
-from vision.cli.main import main  # noqa: E402
+from vision.cli.dispatch import main  # noqa: E402
 from vision.server.app import Limits, create_app  # noqa: E402
 
 

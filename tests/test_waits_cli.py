@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from vision.cli.main import main
+from vision.cli.dispatch import main
 
 
 def run(capsys, *argv):

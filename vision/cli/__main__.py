@@ -1,5 +1,5 @@
 """``python -m vision.cli``: the ``tilescope`` command."""
-from vision.cli.main import main
+from vision.cli.dispatch import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

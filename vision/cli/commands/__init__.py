@@ -1,4 +1,4 @@
-"""The verbs of the ``tilescope`` command line, one module each (``vision.cli.main`` wires them)."""
+"""The verbs of the ``tilescope`` command line, one module each (``vision.cli.dispatch`` wires them)."""
 from __future__ import annotations
 
 import re
