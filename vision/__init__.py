@@ -4,6 +4,10 @@ judged, reported) → the programs: ``server``, ``stream``, ``batch``, ``cli``."
 
 from typing import TYPE_CHECKING
 
+from vision.common.moved import install as _install_moved
+
+_install_moved()     # vision.pipeline & co., the paths before issue 41: for one release
+
 __all__ = ["score_photo", "check_photo", "PhotoError"]
 
 if TYPE_CHECKING:       # for type checkers and IDEs; at run time the names load lazily below
