@@ -113,10 +113,43 @@ def test_scoring_never_imports_vision():
 
 def test_only_the_command_line_imports_its_commands():
     # parsing (vision.layout.fixspec) and formatting (vision.photo.report) the server and the pipeline share
-    # live outside the CLI's verbs: only the CLI itself (vision.cli.main) may import vision.cli.commands
+    # live outside the CLI's verbs: only the CLI itself (vision.cli.dispatch) may import vision.cli.commands
     graph = import_graph()
     users = {m: sorted(t for t in ts if t.startswith("vision.cli.commands"))
              for m, ts in graph.items()
-             if m != "vision.cli.main" and not m.startswith("vision.cli.commands")}
+             if m != "vision.cli.dispatch" and not m.startswith("vision.cli.commands")}
     assert {m: ts for m, ts in users.items() if ts} == {}
 
+
+# vision/'s job packages in pipeline order (issue 41). A module may import its own job and the jobs
+# before it, never one after: ``common`` is plumbing any job may use; ``read`` gives detections,
+# ``layout`` lays them out, ``photo`` judges a photo; then the programs, each of which may use the
+# ones before it — the stream's overlay is served through the server's guard and origin checks,
+# batch reads videos with the stream reader, and the CLI launches them all.
+JOBS = ("common", "read", "layout", "photo", "server", "stream", "batch", "cli")
+
+
+def _job(module: str) -> int:
+    """The job of a vision module: its package's place in JOBS (``vision`` itself, which only
+    re-exports ``score_photo`` and ``check_photo``, stands with ``photo``)."""
+    parts = module.split(".")
+    return JOBS.index(parts[1] if len(parts) > 1 else "photo")
+
+
+def test_every_vision_module_is_in_a_job_package():
+    loose = [m for m in _modules() if m.startswith("vision.") and m.split(".")[1] not in JOBS]
+    assert loose == []
+
+
+def test_vision_imports_run_one_way_between_the_jobs():
+    graph = import_graph()
+    backwards = {m: sorted(t for t in ts if t.split(".")[0] == "vision" and _job(t) > _job(m))
+                 for m, ts in graph.items() if m.split(".")[0] == "vision"}
+    assert {m: ts for m, ts in backwards.items() if ts} == {}
+
+
+def test_the_direction_rule_sees_a_backward_import():
+    # the check above is not vacuous: the pipeline imports the reader, not the other way round
+    graph = import_graph()
+    assert "vision.read.detector" in graph["vision.photo.pipeline"]
+    assert _job("vision.photo.pipeline") > _job("vision.read.detector")

@@ -37,3 +37,12 @@ def test_both_packages_say_they_are_typed():
     for top in ("scoring", "vision"):
         assert (REPO / top / "py.typed").exists()
         assert "py.typed" in config["package-data"][top]
+
+
+def test_the_moved_data_files_are_installed():
+    # issue 41: the web pages moved with the server (vision/server/web); weights and samples stay
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    for package, patterns in config.items():
+        for pattern in patterns:
+            assert list((REPO / package.replace(".", "/")).glob(pattern)), (package, pattern)
+    assert "web/*" in config["vision.server"]
