@@ -26,7 +26,13 @@ faces. Riichi dora indicators lie in a separate, shorter row; flowers are set as
 7. ``declared``: the user's ``--meld`` groups and ``--fix`` tiles laid over it
    (:func:`reparse_fixed`).
 
-Values: :class:`Layout` (``result``), :class:`Group` and :class:`LayoutWarning` (``groups``).
+The pipeline's layout stage is :func:`group` (``grouping``): the names a laid-out hand rules out
+replaced, then :func:`parse_layout`. ``rows`` (rows, sideways, segments) is the reader's
+(:mod:`vision.read.rows`: reflections and set sheets use it too); ``fixspec`` parses ``--fix`` and
+``--meld``.
+
+Values: :class:`Layout` (``result``), :class:`Group` and :class:`LayoutWarning` (``groups``),
+:class:`Grouped` (``grouping``).
 """
 from __future__ import annotations
 
@@ -41,7 +47,8 @@ from .request import RequestMeld, TileRequest, win_candidates
 from .result import Layout, tiles_add_up
 from .sets import closed_kan_shown, set_shape
 
-__all__ = ["DECLARED_TYPES", "LOW_CONFIDENCE", "NO_TILE", "Group", "Layout", "LayoutWarning",
+__all__ = ["DECLARED_TYPES", "LOW_CONFIDENCE", "NOT_IN_RIICHI", "NO_TILE", "Group", "Grouped",
+           "Layout", "LayoutWarning", "group",
            "RequestMeld", "TileRequest", "apply_fixes", "check_declared", "closed_kan_shown",
            "declare_groups", "parse_layout", "reparse_fixed", "set_shape", "tiles_add_up",
            "win_candidates"]
@@ -93,3 +100,7 @@ def reparse_fixed(layout: Layout, detections: Detections, fixes: dict[int, str],
     fixed = apply_fixes(layout, detections, fixes)
     numbering, declared = renumbered(layout, fixes, layout.declared if declared is None else declared)
     return fixed, parse_layout(fixed, layout.ruleset, numbering=numbering, declared=declared or None)
+
+
+# the stage the photo pipeline calls; last, as it builds on parse_layout above
+from .grouping import NOT_IN_RIICHI, Grouped, group  # noqa: E402
