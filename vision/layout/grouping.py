@@ -1,5 +1,5 @@
-"""The layout stage: the reader's tiles grouped as a winning hand lies on the table
-(:func:`vision.layout.parse_layout`), with the names a laid-out winning hand rules out
+"""The layout stage the pipeline calls, the layout package's entry: the reader's tiles grouped as
+a winning hand lies on the table (:func:`parse_layout`, :func:`reparse_fixed` after ``--fix``), with the names a laid-out winning hand rules out
 replaced by the reader's next guesses: flowers in riichi (:data:`NOT_IN_RIICHI`), a face-down
 tile in the concealed part, a flower inside an MCR hand's row. Each renamed tile is listed in a
 warning (:func:`renamed_warning`) naming the ``--fix`` that overrules it.
@@ -10,8 +10,13 @@ import math
 from dataclasses import dataclass, replace
 
 from vision.read.detections import Detection, Detections
-from vision.layout import Layout, LayoutWarning, closed_kan_shown, parse_layout
 from vision.read.rows import BACK, row_direction
+
+from .declared import apply_fixes, declare_groups, renumbered
+from .groups import LOW_CONFIDENCE, LayoutWarning
+from .recount import parse_counted
+from .result import Layout
+from .sets import closed_kan_shown
 
 # Riichi is played without flowers and seasons (they are taken out of the set), so a tile the
 # reader thinks looks most like one is another tile of the hand read poorly.
@@ -37,6 +42,51 @@ class Grouped:
         not_backs = renamed_warning(self.layout, self.faces, "not_backs",
                                     "a winning hand is shown face up, but some of its tiles looked face down")
         return [w for w in (not_flowers, not_backs) if w is not None]
+
+
+def parse_layout(detections: Detections, ruleset: str = "riichi", *,
+                 gap_ratio: float = 0.17, max_row_gap: float = 2.5,
+                 low_confidence: float = LOW_CONFIDENCE,
+                 numbering: list[int] | None = None,
+                 declared: dict[tuple[int, int], str] | None = None) -> Layout:
+    """Group the tiles of one photo into a hand (the steps: :mod:`vision.layout`).
+
+    ``detections``: the detector's output (boxes in image pixels). ``ruleset``: ``riichi``
+    (a separate short row is the dora indicators) or ``mcr`` (flowers are counted; exposed sets
+    need not have a sideways tile). ``gap_ratio``: a gap wider than this many tile widths
+    splits a row (the winning tile and melds are set apart). ``max_row_gap``: tiles further
+    apart along a row than this many tile widths belong to different rows.
+    ``low_confidence``: tiles below it get a warning with the detector's alternatives.
+    ``numbering``: number the tiles as an earlier layout of the same detections did (its
+    ``source``), so that a ``--fix N`` read off one report names the same tile in the next
+    even when re-read tiles turned the reading direction (tiles it did not number come last);
+    default: this layout's reading order.
+    ``declared``: groups the user declares, ``{(first, last): type}`` in this layout's
+    numbering (``--meld 9-11=chi``; see :func:`declare_groups`), laid over the parse.
+
+    Returns a :class:`Layout`; never raises for odd input — an empty photo gives an empty
+    layout with a ``tile_count`` warning. Raises ValueError for an unknown ruleset, or a
+    ``declared`` group that does not fit the tiles (:func:`check_declared`).
+    """
+    if ruleset not in ("riichi", "mcr"):
+        raise ValueError(f"unknown ruleset {ruleset!r} (use riichi or mcr)")
+    layout = parse_counted(detections, ruleset, gap_ratio, max_row_gap, low_confidence, numbering)
+    return declare_groups(layout, declared, low_confidence) if declared else layout
+
+
+def reparse_fixed(layout: Layout, detections: Detections, fixes: dict[int, str],
+                  declared: dict[tuple[int, int], str] | None = None) -> tuple[Detections, Layout]:
+    """Apply ``fixes`` (see :func:`apply_fixes`) and parse again, numbering the tiles as
+    ``layout`` did: a ``--fix N`` read off one report names the same tile in the next, even when
+    the fixed tiles turn the reading direction or move a tile into the flowers. A box dropped
+    with ``none`` frees its number; the tiles after it move up by one. ``declared``: groups
+    the user declares (``--meld``, :func:`declare_groups`), numbered as ``layout`` was; default
+    ``layout.declared`` (kept through every later re-reading). Raises ValueError as
+    :func:`apply_fixes` and :func:`check_declared`, and for a declared group holding a box
+    dropped with ``none``."""
+    fixed = apply_fixes(layout, detections, fixes)
+    numbering, declared = renumbered(layout, fixes, layout.declared if declared is None else declared)
+    return fixed, parse_layout(fixed, layout.ruleset, numbering=numbering, declared=declared or None)
 
 
 def group(detections: Detections, ruleset: str) -> Grouped:
