@@ -40,6 +40,23 @@ def value_words(result: dict) -> str:
     return f"{result['han']} han {result['fu']} fu" + (f" = {limit}" if limit else "")
 
 
+
+def limit_words(han: int, fu: int, yakuman: int = 0, limit: str | None = None,
+                rules: RiichiRules | None = None) -> str:
+    """A value as the overlay's banner says it, from han and fu alone (a typed win of a game's
+    ledger): ``limit`` as the scorer named it, else from ``rules`` (default options).
+
+    >>> limit_words(2, 30), limit_words(5, 30), limit_words(4, 40), limit_words(0, 0, yakuman=1)
+    ('2 han 30 fu', 'mangan (5 han)', 'mangan (4 han)', 'yakuman')
+    """
+    if limit is None:
+        limit = base_points(han, fu, rules or RiichiRules(), yakuman)[1]
+    if yakuman or (limit and limit.endswith("yakuman") and not limit.startswith("kazoe")):
+        return limit or "yakuman"
+    if limit:
+        return f"{limit} ({han} han)"
+    return f"{han} han {fu} fu"
+
 # Payment fields in order: total, from_discarder, from_each, from_dealer, from_non_dealer
 # (built straight from the tuple: the keyword constructor costs more than the arithmetic)
 _new_payment = tuple.__new__

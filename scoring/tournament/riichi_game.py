@@ -622,6 +622,15 @@ class Standing:
     final: Fraction
 
 
+def places(points: Sequence[int]) -> list[int]:
+    """Each seat's place by points, 1 the most; tied players share the better place.
+
+    >>> places([25000, 31000, 25000, 19000])
+    [2, 1, 2, 4]
+    """
+    return [1 + sum(1 for q in points if q > p) for p in points]
+
+
 def final_ranking(state: GameState, options: Options = Options()) -> list[Standing]:
     """The players from first to last with their final scores (see the module docstring).
 

@@ -24,6 +24,7 @@ import contextlib
 import json
 import threading
 
+from scoring.riichi.limits import limit_words
 from scoring.tournament import riichi_game as rg
 
 
@@ -232,7 +233,7 @@ class LedgerSession:
                 "tiles": list(self._settled), "lines": list(self._settled_lines),
                 "values": win_values(self.states[paid_at - 1], json.loads(self._settled_line),
                                      options.rules)}
-        ranks = ranks_of(state.points)
+        ranks = rg.places(state.points)
         players = [{"name": name, "points": state.points[i], "wind": state.seat_wind(i),
                     "dealer": i == state.dealer and not state.ended, "riichi": i in state.in_riichi,
                     "dead": i in state.dead, "rank": ranks[i],
@@ -247,27 +248,6 @@ class LedgerSession:
                 "settled": settled}
 
 
-def ranks_of(points) -> list[int]:
-    """Each seat's place by points (1 the most; tied players share the better place)."""
-    return [1 + sum(1 for q in points if q > p) for p in points]
-
-
-def value_words(han: int, fu: int, yakuman: int = 0, limit: str | None = None,
-                rules=None) -> str:
-    """« 2 han 30 fu », « mangan (5 han) », « yakuman », as the banner says a value
-    (``limit`` as the scorer named it, else from ``rules``: the game's han/fu options)."""
-    from scoring.hand import RiichiRules
-    from scoring.riichi.limits import base_points
-
-    if limit is None:
-        limit = base_points(han, fu, rules or RiichiRules(), yakuman)[1]
-    if yakuman or (limit and limit.endswith("yakuman") and not limit.startswith("kazoe")):
-        return limit or "yakuman"
-    if limit:
-        return f"{limit} ({han} han)"
-    return f"{han} han {fu} fu"
-
-
 def value_of_result(result: dict) -> dict:
     """A scored riichi result as the overlay names a win: ``{"han", "fu", "limit", "words",
     "yaku": [{"name", "han"}]}`` (dora, red fives and ura dora as lines of their own)."""
@@ -279,7 +259,7 @@ def value_of_result(result: dict) -> dict:
     han, fu = result.get("han") or 0, result.get("fu") or 0
     full = limit and limit.endswith("yakuman") and not limit.startswith("kazoe")
     return {"han": han, "fu": fu, "yakuman": han // 13 if full else 0, "limit": limit,
-            "words": value_words(han, fu, limit=limit) if limit else f"{han} han {fu} fu",
+            "words": limit_words(han, fu, limit=limit) if limit else f"{han} han {fu} fu",
             "yaku": yaku}
 
 
@@ -309,6 +289,6 @@ def win_values(before, event: dict | None, rules=None) -> list[dict]:
 
             limit = base_points(han, fu, rules or RiichiRules(), yakuman)[1]
             out.append({"player": w.get("player"), "han": han, "fu": fu, "yakuman": yakuman,
-                        "limit": limit, "words": value_words(han, fu, yakuman, limit),
+                        "limit": limit, "words": limit_words(han, fu, yakuman, limit),
                         "yaku": []})
     return out
