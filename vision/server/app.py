@@ -30,7 +30,7 @@ Endpoints (all JSON; the result shapes are those of the CLI's ``--json``):
 - ``set`` (a set's name) on ``/api/read``, ``/api/score``, ``/api/check-photo`` (and
   ``/api/set/add``): read the photo with that set (``--set NAME``) instead of the server's
   own (``tilescope serve --set``, else none); only named sets, never files, over HTTP
-- ``GET /`` the phone web page (``vision/web``), ``GET /docs`` and ``/redoc`` the OpenAPI pages (served offline)
+- ``GET /`` the phone web page (``vision/server/web``), ``GET /docs`` and ``/redoc`` the OpenAPI pages (served offline)
 
 Bounds: uploads over ``Limits.max_upload_bytes`` get 413 before they are decoded, images over
 ``Limits.max_pixels`` get 413 from their header alone (no decompression bomb is decoded; a JPEG

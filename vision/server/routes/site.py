@@ -1,5 +1,5 @@
 """The server's own routes: ``/api/health`` (liveness and limits), the phone web page at
-``/`` (``vision/web``) with its static files, and an empty favicon."""
+``/`` (``vision/server/web``) with its static files, and an empty favicon."""
 from __future__ import annotations
 
 from pathlib import Path
