@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         cv2.imwrite(str(sample), images[0])
         for _ in range(args.cli_runs):
             t = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "vision.cli.dispatch", "read", str(sample), "--json",
+            subprocess.run([sys.executable, "-m", "vision.cli", "read", str(sample), "--json",
                             "--weights", str(args.weights)], cwd=REPO, check=True,
                            capture_output=True)
             cli_t.append(time.perf_counter() - t)

@@ -58,7 +58,7 @@ def distinct_photos(n: int) -> list[bytes]:
 
 def start_server(port: int, data: str) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TILESCOPE_DATA": data}
-    proc = subprocess.Popen([sys.executable, "-m", "vision.cli.dispatch", "serve", "--port", str(port)],
+    proc = subprocess.Popen([sys.executable, "-m", "vision.cli", "serve", "--port", str(port)],
                             cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
     import httpx
 
@@ -150,7 +150,7 @@ def parallel_adds(n: int, folder: str) -> dict:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     event = json.dumps({"type": "draw", "tenpai": ["Ann", "Bob", "Cai", "Dan"]})
     t = time.monotonic()
-    procs = [subprocess.Popen([sys.executable, "-m", "vision.cli.dispatch", "game", path, "--add", event],
+    procs = [subprocess.Popen([sys.executable, "-m", "vision.cli", "game", path, "--add", event],
                               cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
              for _ in range(n)]
     codes = [p.wait() for p in procs]

@@ -255,7 +255,7 @@ def _start_batch(photos: Path, out: Path, *extra: str):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
     # Ctrl-C as at a terminal: a test run started in the background inherits SIGINT ignored,
     # and Python then installs no KeyboardInterrupt for it (a CI run saw the batch finish)
-    return subprocess.Popen([sys.executable, "-m", "vision.cli.dispatch", "batch", str(photos), "--out", str(out),
+    return subprocess.Popen([sys.executable, "-m", "vision.cli", "batch", str(photos), "--out", str(out),
                              *FLAGS, *extra], cwd=REPO, env=env, stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 

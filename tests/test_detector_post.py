@@ -13,7 +13,7 @@ import pytest
 
 from vision.read.classes import TILE_CLASSES
 from vision.read.detector import (Letterbox, box_iou, decode_end2end, decode_yolo, letterbox,
-                             mark_sideways, nms, reading_order, unletterbox_boxes)
+                                  mark_sideways, nms, reading_order, unletterbox_boxes)
 
 LB = Letterbox(scale=0.5, pad_x=0, pad_y=80)
 

@@ -8,7 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.read.imageio import ImageError, ImageTooLarge, check_array, decode_image, image_size, load_image
+from vision.read.imageio import (ImageError, ImageTooLarge, check_array, decode_image, image_size,
+                                 load_image)
 
 RED, BLUE = (0, 0, 255), (255, 0, 0)
 

@@ -16,7 +16,7 @@ import pytest
 from grey_tiles import GreyReader, render, tile_boxes
 from vision.read.detections import Detection, Detections
 from vision.stream.live import (Frame, FrameSource, HandStabiliser, LatestFrameReader, StreamRunner,
-                           TileTracker, hand_message, iou, layout_groups, reading_order, summarize)
+                                TileTracker, hand_message, iou, layout_groups, reading_order, summarize)
 
 CONTEXT = {"ruleset": "riichi", "win": "tsumo", "seat_wind": "E", "round_wind": "E"}
 # Hand A: 123m 456p 789s 23s 55z, winning tile 4s (closed, self-drawn, dealer).
@@ -882,7 +882,7 @@ def test_a_killed_stream_leaves_a_playable_video(tmp_path):
 
     clip, out = tmp_path / "clip.avi", tmp_path / "out.mp4"
     write_clip(clip, [render(HAND_A)] * 400)
-    proc = subprocess.Popen([sys.executable, "-m", "vision.cli.dispatch", "stream", str(clip), "--out", str(out)],
+    proc = subprocess.Popen([sys.executable, "-m", "vision.cli", "stream", str(clip), "--out", str(out)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while (not out.exists() or out.stat().st_size < 20_000) and time.monotonic() < deadline \

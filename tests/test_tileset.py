@@ -20,8 +20,8 @@ from vision.cli.dispatch import main
 from vision.read.classes import CLASS_INDEX, TILE_CLASSES
 from vision.read.set_learning import Disagreement, disagreements, parse_sheet, sheet_rows, swapped
 from vision.read.tileset import (DEFAULT_SHEET, FLOWER_SHEET, OVERRULE, UNLIKE_SET, VERSION, WEIGHT_FAMILIAR,
-                            WEIGHT_UNFAMILIAR, Calibration, SetError, TileSet, calibrate, combine, is_name,
-                            looks)
+                                 WEIGHT_UNFAMILIAR, Calibration, SetError, TileSet, calibrate, combine, is_name,
+                                 looks)
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "vision" / "samples"
@@ -577,7 +577,7 @@ def test_parallel_learns_into_one_named_set_keep_every_sheet(data_dir):
     import sys
 
     env = {**os.environ, "TILESCOPE_DATA": str(data_dir), "PYTHONPATH": str(ROOT)}
-    procs = [subprocess.Popen([sys.executable, "-m", "vision.cli.dispatch", "set", "learn", str(SHEET), "--name", "club",
+    procs = [subprocess.Popen([sys.executable, "-m", "vision.cli", "set", "learn", str(SHEET), "--name", "club",
                                "--again"],
                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
              for _ in range(4)]

@@ -46,9 +46,9 @@ from .result import Layout, tiles_add_up
 from .sets import closed_kan_shown, set_shape
 
 __all__ = ["DECLARED_TYPES", "LOW_CONFIDENCE", "NOT_IN_RIICHI", "NO_TILE", "Group", "Grouped",
-           "Layout", "LayoutWarning", "RequestMeld", "TileRequest", "apply_fixes", "check_declared", "closed_kan_shown",
-           "declare_groups", "group", "parse_layout", "reparse_fixed", "set_shape", "tiles_add_up",
-           "win_candidates"]
+           "Layout", "LayoutWarning", "RequestMeld", "TileRequest", "apply_fixes", "check_declared",
+           "closed_kan_shown", "declare_groups", "group", "parse_layout", "reparse_fixed", "set_shape",
+           "tiles_add_up", "win_candidates"]
 
 # the names tests/test_layout.py reaches inside for
 _doubled, _straddling, _split_halves, _tail_set = doubled_boxes, straddling_boxes, split_halves, tail_set

@@ -1,6 +1,6 @@
 """The layout stage the pipeline calls, the layout package's entry: the reader's tiles grouped as
-a winning hand lies on the table (:func:`parse_layout`, :func:`reparse_fixed` after ``--fix``), with the names a laid-out winning hand rules out
-replaced by the reader's next guesses: flowers in riichi (:data:`NOT_IN_RIICHI`), a face-down
+a winning hand lies on the table (:func:`parse_layout`, :func:`reparse_fixed` after ``--fix``),
+with the names a laid-out winning hand rules out replaced by the reader's next guesses: flowers in riichi (:data:`NOT_IN_RIICHI`), a face-down
 tile in the concealed part, a flower inside an MCR hand's row. Each renamed tile is listed in a
 warning (:func:`renamed_warning`) naming the ``--fix`` that overrules it.
 """

@@ -33,7 +33,8 @@ from vision.layout.grouping import group
 from .held_ruling import layout_doubts, unsure_ruling
 from .joint_fix import concealed_row_sorted, is_sorted_row, joint_correction, playing_kind
 from .judging import Job, PhotoError, Reading, TableContext, failed, first_guess, judge_layout, score
-from vision.layout import LOW_CONFIDENCE, Layout, LayoutWarning, declare_groups, reparse_fixed, set_shape, tiles_add_up
+from vision.layout import (LOW_CONFIDENCE, Layout, LayoutWarning, declare_groups, reparse_fixed,
+                           set_shape, tiles_add_up)
 from .photo_warnings import unsure_photo_warning
 
 Step = Callable[[Reading, Job], tuple[Reading, list[LayoutWarning]]]

@@ -45,8 +45,8 @@ import os
 from scoring.tournament import riichi_game as rg
 from .table import fail
 from vision.server.game_file import (GameFileError, Options, State, decode_json, ranking_json,
-                              ranking_lines, read_game, read_lines, standings_line, state_json,
-                              write_game)
+                                     ranking_lines, read_game, read_lines, standings_line, state_json,
+                                     write_game)
 from vision.common.safe_files import locked
 
 HELP = ("a riichi game's ledger (points, counters and sticks) or an MCR session's (points per "

@@ -29,7 +29,7 @@ from fastapi.responses import FileResponse
 
 from scoring.tournament import riichi_game as rg
 from vision.server.game_file import (GameFileError, decode_json, ranking_json, read_game, read_lines,
-                              state_json, write_game)
+                                     state_json, write_game)
 from vision.common.safe_files import locked
 from .errors import ApiError
 from vision.common.userdata import user_folder
