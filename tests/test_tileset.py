@@ -226,6 +226,21 @@ def test_calibration_follows_how_the_classifier_reads_the_sheet():
     assert calibrate(*_sheet(kinds, 0.7, embeddings=close)).separation == pytest.approx(0.05, abs=1e-3)
 
 
+def test_the_joined_reading_is_tempered_as_the_set_weighs_more():
+    """The classifier even between 1m and 2m, the crop 0.9 like 1m and 0.8 like 2m: the set
+    adds weight x 0.1 to 1m's log-odds over 2m. At WEIGHT_FAMILIAR (10) nothing is tempered:
+    log-odds 1. At WEIGHT_UNFAMILIAR (30) the log-odds 3 are halved (TEMPER 2): 1.5, so 1m is
+    less sure than the set alone would make it and a hand that is not complete still looks at
+    it again (vision.photo.joint_fix). The kind named is the same."""
+    probs, likeness = _one_crop({"1m": 0.5, "2m": 0.5}, {"1m": 0.9, "2m": 0.8})
+    familiar = combine(probs, likeness, Calibration(WEIGHT_FAMILIAR))[0][0]
+    unfamiliar = combine(probs, likeness, Calibration(WEIGHT_UNFAMILIAR))[0][0]
+    assert TILE_CLASSES[int(unfamiliar.argmax())] == TILE_CLASSES[int(familiar.argmax())] == "1m"
+    odds = lambda p: float(np.log(p[CLASS_INDEX["1m"]] / p[CLASS_INDEX["2m"]]))  # noqa: E731
+    assert odds(familiar) == pytest.approx(1.0, abs=1e-3)
+    assert odds(unfamiliar) == pytest.approx(1.5, abs=1e-3)
+
+
 def test_a_sheet_the_classifier_reads_surely_as_other_kinds_weighs_nothing():
     """The classifier gives each reference's named kind 0.3 and another kind 0.7 (0.4 surer of
     another kind: beyond CONTRADICTED_HIGH 0.30; benchmarks.set_unseen's procedural-103 sheet
