@@ -8,43 +8,16 @@ reason when chromium, chromedriver or selenium is missing.
 """
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
-
 import pytest
-from browsing import chromium, need_browser, serve
+from browsing import need_browser
 
 need_browser()
 
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
-from test_browser_table import PLAYERS, click, points, settle, status_text  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def server_url():
-    from vision.server.app import create_app
-
-    data = tempfile.mkdtemp(prefix="tilescope-forms-")
-    old = os.environ.get("TILESCOPE_DATA")
-    os.environ["TILESCOPE_DATA"] = data
-    try:
-        with serve(create_app(reader=object())) as url:
-            yield url
-    finally:
-        if old is None:
-            os.environ.pop("TILESCOPE_DATA", None)
-        else:
-            os.environ["TILESCOPE_DATA"] = old
-        shutil.rmtree(data, ignore_errors=True)
-
-
-@pytest.fixture(scope="module")
-def phone():
-    with chromium(phone=True) as driver:
-        yield driver
+# the table page's server (a fresh data folder) and phone-sized browser, one each for this module
+from test_browser_table import PLAYERS, click, phone, points, server_url, settle, status_text  # noqa: E402,F401
 
 
 def start(d, url, ruleset):
