@@ -141,6 +141,14 @@ def add_routes(app, control: Control) -> None:
         except (ContextError, LedgerError) as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
 
+    async def answer_body(action, request: Request):
+        """``action`` on the request's JSON body; a body that cannot be read is a 400 naming why."""
+        try:
+            body = await body_of(request)
+        except LedgerError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        return answer(action, body)
+
     async def body_of(request: Request):
         """The JSON body, read as a game file's line is (a key given twice refused), within
         MAX_BODY_BYTES; a LedgerError naming the problem."""
@@ -164,11 +172,7 @@ def add_routes(app, control: Control) -> None:
 
     @app.post("/api/control/hand")
     async def hand(request: Request):
-        try:
-            body = await body_of(request)
-        except LedgerError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=400)
-        return answer(control.set_hand, body)
+        return await answer_body(control.set_hand, request)
 
     @app.post("/api/control/new-hand")
     async def new_hand():
@@ -176,8 +180,4 @@ def add_routes(app, control: Control) -> None:
 
     @app.post("/api/control/ledger")
     async def ledger(request: Request):
-        try:
-            body = await body_of(request)
-        except LedgerError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=400)
-        return answer(control.ledger_action, body)
+        return await answer_body(control.ledger_action, request)
