@@ -13,6 +13,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from vision.server.api_error import ApiError  # noqa: F401 - the routes raise it from here
+
 # the routes that take a JSON body, not a form (their errors say so)
 JSON_PATHS = ("/api/hand", "/api/check")
 
@@ -26,17 +28,6 @@ class ErrorResponse(JSONResponse):
 
         return json.dumps(content, ensure_ascii=False, allow_nan=False,
                           separators=(",", ":")).encode("utf-8", "backslashreplace")
-
-
-class ApiError(Exception):
-    """An error the API reports as ``{"error": message, "code": code}`` with HTTP ``status``."""
-
-    def __init__(self, status: int, code: str, message: str, extra: dict | None = None):
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.extra = extra or {}     # more keys of the answer (``found`` of /api/set/learn)
 
 
 def install(app: FastAPI) -> None:

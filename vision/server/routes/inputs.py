@@ -6,56 +6,14 @@ short: a field of a megabyte is never echoed back). The fixes and declared group
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from fastapi import Request, UploadFile
 
 from scoring.tiles import quoted
-from vision.layout.fixspec import MAX_CODE, FixSpecError, fixes_from_json, melds_from_json
+from vision.server.fields import PhotoInputs, parse_json_field, photo_inputs  # noqa: F401 - the routes' names
 
 from .errors import ApiError
-
-
-@dataclass(frozen=True)
-class PhotoInputs:
-    """The form fields of a photo request other than the photo, decoded and checked."""
-
-    context: dict                           # hand-request keys other than the tiles
-    fixes: dict[int, str]                   # tile number (1-based) -> corrected tile
-    melds: dict[tuple[int, int], str]       # (first, last) tile numbers -> declared type
-    win_tile: str | None
-
-
-def photo_inputs(context: str | None, fixes: str | None, melds: str | None,
-                 win_tile: str | None) -> PhotoInputs:
-    """The form fields of a photo request, decoded and checked. Raises ApiError 422 naming
-    the field at fault (400 for one that is not JSON)."""
-    ctx = parse_json_field("context", context, {})
-    if not isinstance(ctx, dict):
-        raise ApiError(422, "bad_context", "context must be a JSON object of hand-request keys")
-    win = (win_tile or "").strip() or None
-    if win is not None and len(win) > MAX_CODE:         # an error must not echo a megabyte back
-        raise ApiError(422, "bad_win_tile", f"win_tile is one tile code such as '4m', not "
-                                            f"{len(win)} characters")
-    try:
-        fix_map = fixes_from_json(parse_json_field("fixes", fixes, None))
-        meld_map = melds_from_json(parse_json_field("melds", melds, None))
-    except FixSpecError as exc:
-        raise ApiError(422, exc.code, str(exc)) from None
-    return PhotoInputs(ctx, fix_map, meld_map, win)
-
-
-def parse_json_field(name: str, text: str | None, default):
-    """A JSON form field → its value; ApiError 400 when it is not JSON."""
-    if text is None or text.strip() == "":
-        return default
-    from vision.common.jsontext import load_json
-
-    try:
-        return load_json(text.lstrip("\ufeff"))     # a byte-order mark, as the CLI reads it
-    except ValueError as exc:
-        raise ApiError(400, "bad_json", f"form field {name!r} is not valid JSON: {exc}") from None
 
 
 async def read_upload(image: UploadFile, request: Request, max_bytes: int) -> bytes:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from fastapi import FastAPI, File, Form, Request, UploadFile
 from fastapi.responses import JSONResponse
 
-from scoring.tiles import quoted
 
 from .errors import ApiError
-from .inputs import parse_json_field, photo_inputs, read_upload
+from vision.server.fields import photo_inputs, table_facts  # noqa: F401 - table_facts: public here
+from .inputs import read_upload
 from .models import ERRORS, ReadOut, ScoreOut
 from .state import ServerState
 
@@ -74,35 +74,3 @@ def install(app: FastAPI, state: ServerState) -> None:
         kw = table_facts(table)
         return JSONResponse(await state.workers.run(state.photo_json, "check_photo", data, inputs,
                                                     kw, set_name))
-
-
-def table_facts(table: str | None) -> dict:
-    """The ``table`` field of ``/api/check-photo`` → the keyword arguments of
-    ``vision.photo.pipeline.check_photo`` (declared, revealed, discards, tournament, penalties).
-    Raises ApiError 422 ``bad_table`` naming what is wrong (400 when it is not JSON)."""
-    from scoring.hand import HandError
-    from scoring.verdict import DECLARED_WINS, split_table_keys
-
-    facts = parse_json_field("table", table, {})
-    if not isinstance(facts, dict):
-        raise ApiError(422, "bad_table", "table must be a JSON object")
-    try:
-        rest, kw = split_table_keys(facts)
-    except HandError as exc:
-        raise ApiError(422, "bad_table", f"table: {exc}") from None
-    if kw.get("declared", "hu") not in DECLARED_WINS:
-        raise ApiError(422, "bad_table", f"table: declared {quoted(kw['declared'])}: only a declared "
-                                         "win ('hu', or 'ron'/'tsumo' as the context's win) is "
-                                         "ruled on")
-    if kw.pop("count_as_typed", False):
-        # a photo's count is no typing: one that does not add up holds the ruling back
-        raise ApiError(422, "bad_table", "table: count_as_typed is for typed hands "
-                                         "(/api/check): a photo whose tiles do not add up "
-                                         "is not ruled on; count the tiles at the table and "
-                                         "send the hand to /api/check")
-    if rest:
-        raise ApiError(422, "bad_table", f"table: unknown key {quoted(sorted(rest)[0])} (declared, "
-                                         "revealed, discards, tournament, penalties; the "
-                                         "hand's own keys go in context)")
-    kw["discards"] = facts.get("discards", "")
-    return kw
