@@ -1,0 +1,120 @@
+// The offline site's stand-in for tilescope's server: loaded before the pages' own scripts, it
+// answers their fetch() calls to /api/... (absolute paths, as the server's pages make them) in
+// this browser, by the worker (worker.js: the project's Python in Pyodide and the tile reader).
+// Every other fetch goes to the network as before. It also registers the service worker that
+// keeps the site for use offline, and shows "getting ready… N%" while the worker loads.
+"use strict";
+
+(() => {
+  const SITE = new URL(".", document.currentScript.src);    // the site's folder (may be a sub-path)
+  const realFetch = window.fetch.bind(window);
+  const worker = new Worker(new URL("worker.js", SITE), { type: "module" });
+  const waiting = new Map();      // request id -> {resolve, reject}
+  let nextId = 1;
+
+  // ---- the "getting ready" line, and a hook for tests: window.tilescopeOffline ----
+  const offline = { state: "loading", percent: 0, reader: null, error: null };
+  offline.ready = new Promise((resolve, reject) => { offline.settle = { resolve, reject }; });
+  offline.ready.catch(() => {});
+  window.tilescopeOffline = offline;
+  const banner = document.createElement("p");
+  banner.id = "offline-ready";
+  banner.setAttribute("role", "status");
+  banner.style.cssText = "position:sticky;top:0;margin:0;padding:.4em .8em;z-index:10;" +
+                         "background:#fff3c4;color:#333;font:14px system-ui,sans-serif";
+  banner.textContent = "Getting ready… 0%";
+  const showBanner = () => document.body.prepend(banner);
+  if (document.body) showBanner(); else document.addEventListener("DOMContentLoaded", showBanner);
+
+  worker.onmessage = ({ data }) => {
+    if (data.type === "progress") {
+      offline.percent = data.percent;
+      banner.textContent = `Getting ready… ${data.percent}%`;
+    } else if (data.type === "ready") {
+      Object.assign(offline, { state: "ready", percent: 100, reader: data.reader });
+      banner.remove();
+      offline.settle.resolve(offline);
+    } else if (data.type === "failed") {
+      Object.assign(offline, { state: "failed", error: data.error });
+      banner.textContent = `This page could not start: ${data.error}`;
+      banner.style.background = "#f8d0d0";
+      offline.settle.reject(new Error(data.error));
+    } else if (data.type === "response") {
+      const w = waiting.get(data.id);
+      waiting.delete(data.id);
+      if (w) w.resolve(new Response(JSON.stringify(data.body), {
+        status: data.status, headers: { "Content-Type": "application/json" } }));
+    }
+  };
+  worker.onerror = (e) => {
+    // a worker that cannot even load (a file missing from the site) fails every request
+    const error = e.message || "the page's worker did not load";
+    Object.assign(offline, { state: "failed", error });
+    banner.textContent = `This page could not start: ${error}`;
+    offline.settle.reject(new Error(error));
+    for (const w of waiting.values()) w.reject(new TypeError(error));
+    waiting.clear();
+  };
+
+  // ---- fetch: same-origin /api/... to the worker, the rest to the network ----
+  function apiPath(url) {
+    if (url.origin !== location.origin) return null;
+    // the pages ask for /api/x; a site under a sub-path may see its own prefix/api/x too
+    if (url.pathname.startsWith("/api/")) return url.pathname;
+    const base = SITE.pathname;
+    if (url.pathname.startsWith(base + "api/")) return url.pathname.slice(base.length - 1);
+    return null;
+  }
+
+  async function asRequest(req, path) {
+    // the request as vision.offline.api.answer takes it: multipart string fields in `form`, the
+    // photo (a file field) kept aside as a Blob; a JSON body parsed into `json`
+    const out = { method: req.method, path, json: null, form: null, image: null };
+    if (req.method === "GET" || req.method === "HEAD") return out;
+    const type = (req.headers.get("Content-Type") || "").toLowerCase();
+    if (type.startsWith("multipart/form-data") || type.startsWith("application/x-www-form-urlencoded")) {
+      out.form = {};
+      for (const [name, value] of (await req.formData()).entries()) {
+        if (typeof value === "string") out.form[name] = value;
+        else if (name === "image") out.image = value;
+      }
+    } else {
+      const text = await req.text();
+      if (text) {
+        try { out.json = JSON.parse(text); } catch (e) { out.json = undefined; out.bad = text; }
+      }
+    }
+    return out;
+  }
+
+  window.fetch = async function fetch(input, init) {
+    const req = new Request(input, init);
+    const path = apiPath(new URL(req.url));
+    if (path === null) return realFetch(input, init);
+    if (req.signal && req.signal.aborted) throw new DOMException("aborted", "AbortError");
+    const request = await asRequest(req, path);
+    if (request.json === undefined) {       // as the server answers a body that is not JSON
+      return new Response(JSON.stringify({ error: "the body is not JSON", code: "bad_json" }),
+                          { status: 400, headers: { "Content-Type": "application/json" } });
+    }
+    delete request.bad;
+    const id = nextId++;
+    const answer = new Promise((resolve, reject) => {
+      waiting.set(id, { resolve, reject });
+      if (req.signal) {     // the page gave up (a newer photo): its answer is not waited for
+        req.signal.addEventListener("abort", () => {
+          waiting.delete(id);
+          reject(new DOMException("aborted", "AbortError"));
+        });
+      }
+    });
+    worker.postMessage({ type: "request", id, request });
+    return answer;
+  };
+
+  // ---- the service worker: every file of the site kept, so a reload works offline ----
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register(new URL("sw.js", SITE), { scope: SITE.pathname })
+      .catch((e) => console.warn("tilescope: not kept for offline use:", e));
+  }
+})();

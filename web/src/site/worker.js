@@ -1,0 +1,172 @@
+// The offline site's engine, a module Web Worker (started by local-api.js): the project's own
+// Python (scoring/, vision/) in Pyodide answers the pages' /api/... requests
+// (vision.offline.api.answer), and the browser's tile reader (onnxruntime-web) reads photos.
+// Everything it loads comes from the site's own folder, which the service worker keeps: it
+// works with the network off once the site has been opened.
+//
+// Messages in:  {type: "request", id, request: {method, path, json, form, image}}
+//               (image: the photo's Blob, or null)
+// Messages out: {type: "progress", percent, stage}, {type: "ready", reader},
+//               {type: "failed", error}, {type: "response", id, status, body}
+import { loadPyodide } from "./pyodide/pyodide.mjs";
+import { TileReader, READER_KIND } from "./reader-entry.js";
+
+const SITE = new URL("./", import.meta.url);
+const PYTHON_DIR = "/home/pyodide/tilescope";      // the project's zip is unpacked here
+const DATA_DIR = "/data";                          // $TILESCOPE_DATA: games, kept in IndexedDB
+
+// ---- progress: each step's share of "getting ready… N%" (Pyodide's core is the most) ----
+const STEPS = { python: 45, wheels: 10, project: 5, data: 3, api: 7, ort: 15, reader: 15 };
+const TOTAL = Object.values(STEPS).reduce((a, b) => a + b, 0);
+let done = 0;
+function stepDone(step) {
+  done += STEPS[step];
+  self.postMessage({ type: "progress", percent: Math.round(100 * done / TOTAL), stage: step });
+}
+
+async function bytes(rel) {
+  const r = await fetch(new URL(rel, SITE));
+  if (!r.ok) throw new Error(`${rel}: ${r.status} ${r.statusText}`);
+  return new Uint8Array(await r.arrayBuffer());
+}
+
+// ---- Python: Pyodide, the wheels, the project, IndexedDB at /data, the API ----
+async function startPython(site) {
+  const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", SITE).href });
+  stepDone("python");
+  // wheels by URL: installed as they are, nothing looked up on Pyodide's CDN
+  await pyodide.loadPackage(site.wheels.map((w) => new URL(`wheels/${w}`, SITE).href),
+                            { messageCallback: () => {} });
+  stepDone("wheels");
+  pyodide.unpackArchive(await bytes("python/tilescope.zip"), "zip", { extractDir: PYTHON_DIR });
+  stepDone("project");
+  const FS = pyodide.FS;
+  FS.mkdirTree(DATA_DIR);
+  let persistent = true;
+  try {
+    FS.mount(FS.filesystems.IDBFS, {}, DATA_DIR);
+    await syncfs(FS, true);              // the games kept by earlier visits
+  } catch (e) {
+    // private mode and some embedded browsers have no IndexedDB: games last as long as the page
+    persistent = false;
+    console.warn("tilescope: games are not kept after this page closes:", e);
+  }
+  stepDone("data");
+  pyodide.runPython(`
+import json, os, sys
+sys.path.insert(0, ${JSON.stringify(PYTHON_DIR)})
+os.environ["TILESCOPE_DATA"] = ${JSON.stringify(DATA_DIR)}
+from vision.offline.api import answer as _answer
+
+def site_answer(request_json):
+    # JSON both ways: plain values, no proxies to free, and floats unchanged
+    return json.dumps(_answer(json.loads(request_json), None))
+`);
+  stepDone("api");
+  return { pyodide, FS, persistent, answer: pyodide.globals.get("site_answer") };
+}
+
+function syncfs(FS, populate) {
+  return new Promise((resolve, reject) => FS.syncfs(populate, (err) => (err ? reject(err) : resolve())));
+}
+
+// ---- the reader: onnxruntime-web's wasm CPU backend from the site's ort/ folder ----
+async function startReader(site) {
+  const ort = await import("./ort/ort.wasm.min.mjs");
+  ort.env.wasm.wasmPaths = new URL("ort/", SITE).href;
+  // threads need SharedArrayBuffer, which only a cross-origin isolated page has
+  const threads = self.crossOriginIsolated ? Math.max(1, navigator.hardwareConcurrency || 1) : 1;
+  ort.env.wasm.numThreads = threads;
+  stepDone("ort");
+  const has = (name) => site.weights.includes(name);
+  const reader = await TileReader.create({
+    ort,
+    detector: await bytes("weights/detector.onnx"),
+    classifier: has("classifier.onnx") ? await bytes("weights/classifier.onnx") : null,
+    meta: has("meta.json") ? JSON.parse(new TextDecoder().decode(await bytes("weights/meta.json"))) : null,
+    threads,
+  });
+  stepDone("reader");
+  return reader;
+}
+
+const ready = (async () => {
+  const site = JSON.parse(new TextDecoder().decode(await bytes("site.json")));
+  const [python, reader] = await Promise.all([startPython(site), startReader(site)]);
+  self.postMessage({ type: "ready", reader: READER_KIND, persistent: python.persistent });
+  return { python, reader };
+})();
+ready.catch((e) => self.postMessage({ type: "failed", error: String((e && e.message) || e) }));
+
+// ---- a photo: its pixels as the reader takes them, H × W × 3 BGR (OpenCV's order) ----
+async function decode(blob) {
+  // as the file says: no colour management, no premultiplied alpha, EXIF rotation applied (as
+  // vision.read.imageio.load_image reads a photo)
+  const bitmap = await createImageBitmap(blob, { colorSpaceConversion: "none",
+                                                 premultiplyAlpha: "none",
+                                                 imageOrientation: "from-image" });
+  const { width, height } = bitmap;
+  const ctx = new OffscreenCanvas(width, height).getContext("2d", { willReadFrequently: true });
+  ctx.drawImage(bitmap, 0, 0);
+  bitmap.close();
+  const rgba = ctx.getImageData(0, 0, width, height).data;
+  const bgr = new Uint8Array(width * height * 3);
+  for (let i = 0, j = 0; i < rgba.length; i += 4, j += 3) {
+    bgr[j] = rgba[i + 2]; bgr[j + 1] = rgba[i + 1]; bgr[j + 2] = rgba[i];
+  }
+  return { width, height, bgr };
+}
+
+const isSetPath = (path) => path === "/api/sets" || path.startsWith("/api/set/");
+
+async function handle(request) {
+  const { python, reader } = await ready;
+  if (isSetPath(request.path)) {
+    // set profiles are kept in the browser (IndexedDB) by the reader's set code: not yet here
+    return { status: 501, body: { error: "set profiles are not available in the offline page yet",
+                                  code: "not_offline" } };
+  }
+  const reads = {};
+  let image = null;
+  if (request.image) {
+    try {
+      image = await decode(request.image);
+    } catch (e) {
+      return { status: 400, body: { error: "the file is not an image this browser can open",
+                                    code: "not_an_image" } };
+    }
+    // TODO(sets): a `set` field reads with reader.withSet(profile) once profiles are kept here
+    reads.read = await reader.read(image, {});
+  }
+  const asked = { method: request.method, path: request.path, json: request.json,
+                  form: request.form, reads };
+  // the Python asks for a second look ({"look": "x"}) when the tiles first read do not add up
+  for (let looks = 0; ; looks++) {
+    const out = JSON.parse(python.answer(JSON.stringify(asked)));
+    if (!out.look) {
+      if (request.method !== "GET" && python.persistent) await syncfs(python.FS, false);
+      return { status: out.status, body: out.body };
+    }
+    if (!image || looks > 4 || out.look in reads) {
+      throw new Error(`the Python asked for a look it cannot have: ${out.look}`);
+    }
+    reads[out.look] = await reader.lookAgain(image, out.look);
+  }
+}
+
+// one request at a time: Python and IndexedDB's sync are not to be interleaved
+let queue = Promise.resolve();
+self.onmessage = ({ data }) => {
+  if (!data || data.type !== "request") return;
+  queue = queue.then(async () => {
+    let reply;
+    try {
+      reply = await handle(data.request);
+    } catch (e) {
+      console.error(e);
+      reply = { status: 500, body: { error: `the offline page failed: ${(e && e.message) || e}`,
+                                     code: "offline_error" } };
+    }
+    self.postMessage({ type: "response", id: data.id, ...reply });
+  });
+};
