@@ -4,7 +4,7 @@
 // Everything it loads comes from the site's own folder, which the service worker keeps: it
 // works with the network off once the site has been opened.
 //
-// Messages in:  {type: "request", id, request: {method, path, json, form, image}}
+// Messages in:  {type: "request", id, request: {method, path, text, json, form, image}}
 //               (image: the photo's Blob, or null)
 // Messages out: {type: "progress", percent, stage}, {type: "ready", reader},
 //               {type: "failed", error}, {type: "response", id, status, body}
@@ -58,9 +58,10 @@ sys.path.insert(0, ${JSON.stringify(PYTHON_DIR)})
 os.environ["TILESCOPE_DATA"] = ${JSON.stringify(DATA_DIR)}
 from vision.offline.api import answer as _answer
 
-def site_answer(request_json):
-    # JSON both ways: plain values, no proxies to free, and floats unchanged
-    return json.dumps(_answer(json.loads(request_json), None))
+def site_answer(request_json, photo_json):
+    # JSON both ways: plain values, no proxies to free, and floats unchanged. The photo: its
+    # size only for now (no colour measures: the no_colour warning is not judged here)
+    return json.dumps(_answer(json.loads(request_json), json.loads(photo_json)))
 `);
   stepDone("api");
   return { pyodide, FS, persistent, answer: pyodide.globals.get("site_answer") };
@@ -138,11 +139,14 @@ async function handle(request) {
     // TODO(sets): a `set` field reads with reader.withSet(profile) once profiles are kept here
     reads.read = await reader.read(image, {});
   }
-  const asked = { method: request.method, path: request.path, json: request.json,
-                  form: request.form, reads };
+  // the body both ways: `text` as it came (the Python reads it as the server does: a key given
+  // twice is refused), `json` parsed (null when it is not JSON)
+  const asked = { method: request.method, path: request.path, text: request.text,
+                  json: request.json, form: request.form, reads };
+  const photo = image && { width: image.width, height: image.height };
   // the Python asks for a second look ({"look": "x"}) when the tiles first read do not add up
   for (let looks = 0; ; looks++) {
-    const out = JSON.parse(python.answer(JSON.stringify(asked)));
+    const out = JSON.parse(python.answer(JSON.stringify(asked), JSON.stringify(photo)));
     if (!out.look) {
       if (request.method !== "GET" && python.persistent) await syncfs(python.FS, false);
       return { status: out.status, body: out.body };
