@@ -124,9 +124,10 @@ def test_only_the_command_line_imports_its_commands():
 # vision/'s job packages in pipeline order (issue 41). A module may import its own job and the jobs
 # before it, never one after: ``common`` is plumbing any job may use; ``read`` gives detections,
 # ``layout`` lays them out, ``photo`` judges a photo; then the programs, each of which may use the
-# ones before it — the stream's overlay is served through the server's guard and origin checks,
-# batch reads videos with the stream reader, and the CLI launches them all.
-JOBS = ("common", "read", "layout", "photo", "server", "stream", "batch", "cli")
+# ones before it — the offline page answers the server's API with the server's own functions,
+# the stream's overlay is served through the server's guard and origin checks, batch reads
+# videos with the stream reader, and the CLI launches them all.
+JOBS = ("common", "read", "layout", "photo", "server", "offline", "stream", "batch", "cli")
 
 
 def _job(module: str) -> int:

@@ -651,7 +651,7 @@ def test_crowded_boxes_of_a_slanted_standing_row_are_recounted():
 
 class SecondLookReader(FakeReader):
     """A fake reader whose first look misses a tile; ``again`` maps each way of a second look
-    (vision.read.detector.SECOND_LOOKS) to what it finds."""
+    (vision.read.detections.SECOND_LOOKS) to what it finds."""
 
     def __init__(self, detections: Detections, again: dict[str, Detections]):
         super().__init__(detections)

@@ -28,7 +28,7 @@ from itertools import combinations
 
 from scoring.verdict import Verdict
 
-from vision.read.detections import Detections
+from vision.read.detections import SECOND_LOOKS, Detections
 from vision.layout.grouping import group
 from .held_ruling import layout_doubts, unsure_ruling
 from .joint_fix import concealed_row_sorted, is_sorted_row, joint_correction, playing_kind
@@ -46,14 +46,12 @@ def second_look(reading: Reading, job: Job) -> tuple[Reading, list[LayoutWarning
     """When the boxes first found do not add up to a winning hand's tiles (and no unsure tile
     set aside may be a flower): a second look through a reader that can take one
     (:meth:`vision.read.detector.TileReader.look_again`, the ways of
-    :data:`vision.read.detector.SECOND_LOOKS` in turn); the first look whose tiles add up replaces
+    :data:`vision.read.detections.SECOND_LOOKS` in turn); the first look whose tiles add up replaces
     the reading (``recounted``)."""
     look = getattr(job.reader, "look_again", None)
     if (job.array is None or reading.crowded is not None or tiles_add_up(reading.layout)
             or _unsure_flowers(reading.layout) or look is None):
         return reading, []
-    from vision.read.detector import SECOND_LOOKS     # here: importing the pipeline must not load cv2
-
     for how, said in SECOND_LOOKS.items():
         grouped = group(look(job.array, how), job.ruleset)
         if tiles_add_up(grouped.layout):

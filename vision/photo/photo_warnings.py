@@ -76,51 +76,80 @@ TINT_STEP = 16.0
 TINTED_SHARE = 0.033
 
 
-def _off_tint_share(array, layout: Layout) -> float:
-    """The share of pixels around the hand (its tiles' span and a tenth more each way, brought
-    down to ``TINT_SIZE`` px) whose chroma is more than ``TINT_STEP`` levels off the mean
-    chroma of their grey level: near 0 for a tinted black-and-white photo (see
-    ``TINTED_SHARE``)."""
-    import cv2
-    import numpy as np
-
-    boxes = np.array([d.box for d in layout.order], np.float64)
-    (x1, y1), (x2, y2) = boxes[:, :2].min(axis=0), boxes[:, 2:].max(axis=0)
+def hand_area(layout: Layout, width: int, height: int) -> tuple[int, int, int, int]:
+    """The part of the photo around the hand: its tiles' span and a tenth more each way,
+    ``(x1, y1, x2, y2)`` in whole pixels within the photo."""
+    x1 = min(d.box[0] for d in layout.order)
+    y1 = min(d.box[1] for d in layout.order)
+    x2 = max(d.box[2] for d in layout.order)
+    y2 = max(d.box[3] for d in layout.order)
     mx, my = 0.1 * (x2 - x1), 0.1 * (y2 - y1)
-    h, w = array.shape[:2]
-    area = array[int(max(0, y1 - my)):int(min(h, y2 + my)), int(max(0, x1 - mx)):int(min(w, x2 + mx))]
-    if area.size == 0:
-        return 1.0
-    f = TINT_SIZE / max(area.shape[:2])
-    s = (cv2.resize(area, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else area).astype(np.float32)
-    b, g, r = s[..., 0], s[..., 1], s[..., 2]
-    gain = max(1.0, min(MAX_COLOUR_GAIN, 255.0 / max(float(np.percentile(s.max(axis=2), 99)), 1.0)))
-    x, y = (r - g) * gain, ((r + g) / 2 - b) * gain       # red-green and yellow-blue axes
-    level = np.clip(((b + g + r) / 3 * gain / 8).astype(np.int64), 0, 31).ravel()
-    n = np.maximum(np.bincount(level, minlength=32), 1)
-    mean_x = np.bincount(level, x.ravel(), minlength=32) / n
-    mean_y = np.bincount(level, y.ravel(), minlength=32) / n
-    off = np.hypot(x.ravel() - mean_x[level], y.ravel() - mean_y[level])
-    return float((off > TINT_STEP).mean())
+    return (int(max(0, x1 - mx)), int(max(0, y1 - my)), int(min(width, x2 + mx)),
+            int(min(height, y2 + my)))
+
+
+class PhotoColour:
+    """What ``no_colour`` measures of a photo (an ``(H, W, 3)`` BGR array); the offline page's
+    photo (``vision.offline.reader.BrowserPhoto``) measures the same in the browser."""
+
+    def __init__(self, array):
+        self.array = array
+        self.size = (array.shape[1], array.shape[0])     # width, height
+
+    def coloured_share(self) -> float | None:
+        """The share of pixels (a coarse look, the exposure brought up to full range) whose
+        channels are more than ``COLOUR_STEP`` apart; None for an array that is not BGR."""
+        import numpy as np
+
+        array = self.array
+        if array.ndim != 3:
+            return None
+        step = max(1, max(array.shape[:2]) // 256)          # a coarse look is enough
+        small = array[::step, ::step].astype("float32")
+        top = small.max(axis=2)
+        # an underexposed photo has its colours at a few levels apart: judge it as if exposed fully
+        gain = min(MAX_COLOUR_GAIN, 255.0 / max(float(np.percentile(top, 99)), 1.0))
+        return float(((top - small.min(axis=2)) * max(gain, 1.0) > COLOUR_STEP).mean())
+
+    def off_tint_share(self, x1: int, y1: int, x2: int, y2: int) -> float:
+        """The share of pixels of the area ``(x1, y1, x2, y2)``, brought down to ``TINT_SIZE`` px,
+        whose chroma is more than ``TINT_STEP`` levels off the mean chroma of their grey level:
+        near 0 for a tinted black-and-white photo (see ``TINTED_SHARE``)."""
+        import cv2
+        import numpy as np
+
+        area = self.array[y1:y2, x1:x2]
+        if area.size == 0:
+            return 1.0
+        f = TINT_SIZE / max(area.shape[:2])
+        if f < 1:
+            area = cv2.resize(area, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        s = area.astype(np.float32)
+        b, g, r = s[..., 0], s[..., 1], s[..., 2]
+        gain = max(1.0, min(MAX_COLOUR_GAIN, 255.0 / max(float(np.percentile(s.max(axis=2), 99)), 1.0)))
+        x, y = (r - g) * gain, ((r + g) / 2 - b) * gain       # red-green and yellow-blue axes
+        level = np.clip(((b + g + r) / 3 * gain / 8).astype(np.int64), 0, 31).ravel()
+        n = np.maximum(np.bincount(level, minlength=32), 1)
+        mean_x = np.bincount(level, x.ravel(), minlength=32) / n
+        mean_y = np.bincount(level, y.ravel(), minlength=32) / n
+        off = np.hypot(x.ravel() - mean_x[level], y.ravel() - mean_y[level])
+        return float((off > TINT_STEP).mean())
 
 
 def no_colour_warning(array, ctx: dict, layout: Layout) -> LayoutWarning | None:
     """The ``no_colour`` warning for a riichi hand played with red fives (``rules.aka``) in a
-    photo without colour (grey, or tinted: :func:`_off_tint_share`): a red five is told from a
-    plain one by its red ink alone, so every five read is a guess between the two (the payment
-    may lack its aka dora)."""
-    if (array is None or array.ndim != 3 or not layout.order or ctx.get("ruleset", "riichi") != "riichi"
+    photo without colour (grey, or tinted: :meth:`PhotoColour.off_tint_share`): a red five is
+    told from a plain one by its red ink alone, so every five read is a guess between the two
+    (the payment may lack its aka dora)."""
+    if (array is None or not layout.order or ctx.get("ruleset", "riichi") != "riichi"
             or not (ctx.get("rules") or {}).get("aka", True)):
         return None
-    step = max(1, max(array.shape[:2]) // 256)          # a coarse look is enough
-    import numpy as np
-
-    small = array[::step, ::step].astype("float32")
-    top = small.max(axis=2)
-    # an underexposed photo has its colours at a few levels apart: judge it as if exposed fully
-    gain = min(MAX_COLOUR_GAIN, 255.0 / max(float(np.percentile(top, 99)), 1.0))
-    if (float(((top - small.min(axis=2)) * max(gain, 1.0) > COLOUR_STEP).mean()) >= COLOURED_SHARE
-            and _off_tint_share(array, layout) >= TINTED_SHARE):
+    photo = array if hasattr(array, "coloured_share") else PhotoColour(array)
+    coloured = photo.coloured_share()
+    if coloured is None:
+        return None
+    if (coloured >= COLOURED_SHARE
+            and photo.off_tint_share(*hand_area(layout, *photo.size)) >= TINTED_SHARE):
         return None
     fives = [n for n, d in enumerate(layout.order, start=1) if d.tile[0] in "05" and d.tile[1:] in ("m", "p", "s")]
     which = (f" (tile{'s' if len(fives) > 1 else ''} {', '.join(map(str, fives))})" if fives else "")

@@ -143,13 +143,19 @@ class _Read:
 
 
 def _read(image: Any, reader) -> _Read:
-    """Load the photo (``vision.read.imageio.load_image``) and read its tiles."""
-    from vision.read.imageio import load_image
-
+    """Load the photo (``vision.read.imageio.load_image``) and read its tiles. A reader with
+    its own ``take_photo`` (the offline page's, ``vision.offline.reader``: the browser has
+    decoded the photo) takes the photo itself, and the photo is what it gives back."""
     start = time.perf_counter()
     if isinstance(image, Detections):        # already read (stream, tests)
         return _Read(image, 0.0)
-    array = load_image(image)
+    take_photo = getattr(reader, "take_photo", None)
+    if take_photo is not None:
+        array = take_photo(image)
+    else:
+        from vision.read.imageio import load_image
+
+        array = load_image(image)
     reader = reader if reader is not None else get_reader()
     return _Read(reader.read(array), time.perf_counter() - start, array, reader)
 

@@ -7,6 +7,9 @@ from dataclasses import dataclass, field
 # and flowers is ~40 tiles and a whole table 136, but a noisy or dithered photo can raise
 # thousands of faint boxes, whose pairwise row and layout work would run for minutes.
 MAX_BOXES = 300
+# A reader's look_again (TileReader's, the offline page's): the ways of a second look, and how a
+# report says them
+SECOND_LOOKS = {"x": "at the photo mirrored left to right", "y": "at the photo mirrored top to bottom"}
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from .classes import CLASS_INDEX, TILE_CLASSES
-from .detections import MAX_BOXES, Detection, Detections
+from .detections import MAX_BOXES, SECOND_LOOKS, Detection, Detections
 from .reflections import reflections
 from .tile_counts import assign_within_counts
 from .tile_crops import contrast_crops, crop_boxes, to_tensor, turned_over
@@ -43,8 +43,6 @@ SURE_AFTER_TWO_TURNS = 0.95
 CONTRAST_VIEWS = True
 CONTRAST_BELOW = 0.6
 LETTERBOX_PAD = 114          # ultralytics' padding grey
-# TileReader.look_again: the ways of a second look, and how a report says them
-SECOND_LOOKS = {"x": "at the photo mirrored left to right", "y": "at the photo mirrored top to bottom"}
 # Closer looks after the first: tiles the first pass missed at the ends of a row, found by the
 # zoomed pass, can lie outside its windows' margin; the windows are planned again (at most this
 # many times) while they reach further.
