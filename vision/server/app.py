@@ -31,6 +31,8 @@ Endpoints (all JSON; the result shapes are those of the CLI's ``--json``):
   ``/api/set/add``): read the photo with that set (``--set NAME``) instead of the server's
   own (``tilescope serve --set``, else none); only named sets, never files, over HTTP
 - ``GET /`` the phone web page (``vision/server/web``), ``GET /docs`` and ``/redoc`` the OpenAPI pages (served offline)
+- ``GET /phone/`` the offline phone site (``web/build.mjs``, when ``site_dir`` is given): the
+  page runs the rules in the browser and keeps working with the network off
 
 Bounds: uploads over ``Limits.max_upload_bytes`` get 413 before they are decoded, images over
 ``Limits.max_pixels`` get 413 from their header alone (no decompression bomb is decoded; a JPEG
@@ -86,6 +88,7 @@ def create_app(
     check_photo: Callable | None = None,
     allowed_hosts: Sequence[str] | None = None,
     pairing: Pairing | None = None,
+    site_dir: str | None = None,
 ) -> FastAPI:
     """Build the FastAPI app.
 
@@ -97,7 +100,8 @@ def create_app(
     they are imported on first use. ``allowed_hosts``: the ``Host`` names answered
     (``vision.server.routes.origin.known_hosts``; ``tilescope serve`` passes them); None: any.
     ``pairing``: writes only from clients paired with its code (``serve`` on a non-loopback
-    ``--host``).
+    ``--host``). ``site_dir``: a built offline phone site (``web/build.mjs``) served at
+    ``/phone/`` (``serve --site``); None: none.
     """
     state = ServerState(limits, reader, Scorers(score_photo=score_photo, check_photo=check_photo,
                                                 score_json=score_json, check_json=check_json))
@@ -123,5 +127,5 @@ def create_app(
     typed.install(app, state)
     waits.install(app, state)         # a hand in play: /api/waits
     game.install(app, state)          # the table mode: /api/games…, /table
-    site.install(app, state)
+    site.install(app, state, site_dir)
     return app

@@ -16,6 +16,8 @@ EPILOG = """\
 Endpoints (JSON in and out; the schemas at /docs and /redoc, served offline):
   GET  /                      the phone web page: photograph a hand, tap a tile to correct it
   GET  /table                 table mode: a game's score kept on this device (docs/game-json.md)
+  GET  /phone/                the offline phone site (--site): opened once, it works with the
+                              network off (the rules run in the browser)
   POST /api/read              a photo -> the tiles read
   POST /api/score             a photo (+ context) -> the hand's value (docs/hand-json.md)
   POST /api/hand              a typed hand -> its value
@@ -85,9 +87,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seconds a request's body may take to arrive (default %(default)g; "
                              "it is read whole before the request waits in line, so a slow "
                              "upload holds no worker)")
+    parser.add_argument("--site", default=None, metavar="DIR",
+                        help="the offline phone site served at /phone/ (built by `cd web && "
+                             "npm ci && npm run build`; default: this checkout's web/dist when "
+                             "it is built; 'none': no site)")
     parser.add_argument("--log-level", choices=("warning", "info", "debug"), default="warning",
                         help="what the server prints: warning (default: problems only), info (a "
                              "line per request with its status), debug")
+
+
+def _site_dir(asked: str | None) -> tuple[str | None, str | None]:
+    """The offline site to serve at /phone/ and the problem with it: ``--site DIR`` must be a
+    built site; without it, this checkout's web/dist is served when it is built."""
+    from vision.server.routes.site import SITE_DIR, site_problem
+
+    if asked is None:
+        return (str(SITE_DIR), None) if site_problem(SITE_DIR) is None else (None, None)
+    if asked.lower() == "none":
+        return None, None
+    problem = site_problem(asked)
+    return (None, f"--site: {problem}") if problem else (asked, None)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -132,7 +151,8 @@ def run(args: argparse.Namespace) -> int:
     # reachable from the network: changes need the pairing code printed below
     pairing = None if is_loopback(args.host) else Pairing()
     app = create_app(reader=reader, limits=limits, pairing=pairing,
-                     allowed_hosts=known_hosts(args.host, tuple(args.allow_host)))
+                     allowed_hosts=known_hosts(args.host, tuple(args.allow_host)),
+                     site_dir=(site_dir := _site_dir(args.site)[0]))
     import cv2     # its own warnings on odd uploads ("32-bit samples") say nothing to an operator
 
     cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
@@ -140,8 +160,9 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(f"tilescope serve: the tile detector could not be loaded ({problem}): photo requests "
               "will get 503; typed hands work", file=sys.stderr)
-    print(f"tilescope: serving on http://{args.host}:{args.port}/ (API docs at /docs and /redoc)"
-          f"{_lan_hint(args.host, args.port)}", file=sys.stderr)
+    site_note = "; the offline phone site at /phone/" if site_dir else ""
+    print(f"tilescope: serving on http://{args.host}:{args.port}/ (API docs at /docs and /redoc"
+          f"{site_note}){_lan_hint(args.host, args.port)}", file=sys.stderr)
     if pairing is not None:
         _print_pairing(pairing, args.host, args.port)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
@@ -151,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _argument_problem(args: argparse.Namespace) -> str | None:
-    """What is wrong with the numbers given, in one line; None when nothing."""
+    """What is wrong with the numbers (or the --site) given, in one line; None when nothing."""
     if not 0 < args.port < 65536:
         return f"--port {args.port} is not a TCP port (1..65535)"
     sizes = (args.max_upload_mb, args.max_megapixels, args.timeout, args.queue_wait,
@@ -161,7 +182,7 @@ def _argument_problem(args: argparse.Namespace) -> str | None:
                 "--body-timeout must be finite numbers > 0, --workers >= 1 and --queue >= 0")
     if args.max_upload_mb * 1024 * 1024 < 1024 or args.max_megapixels * 1_000_000 < 1:
         return "--max-upload-mb or --max-megapixels is too small for any photo"
-    return None
+    return _site_dir(args.site)[1]
 
 
 SHUTDOWN_WAIT_S = 10        # Ctrl-C/SIGTERM waits this long for requests in flight, then stops

@@ -1,7 +1,9 @@
 """The server's own routes: ``/api/health`` (liveness and limits), the phone web page at
-``/`` (``vision/server/web``) with its static files, and an empty favicon."""
+``/`` (``vision/server/web``) with its static files, an empty favicon, and the offline phone
+site at ``/phone/`` when one is built (``web/build.mjs``; ``tilescope serve --site``)."""
 from __future__ import annotations
 
+import mimetypes
 from pathlib import Path
 
 from fastapi import FastAPI
@@ -11,11 +13,42 @@ from fastapi.staticfiles import StaticFiles
 from .state import ServerState
 
 WEB_DIR = Path(__file__).parent.parent / "web"
+# the offline site built in a checkout (cd web && npm run build): served by default when there
+SITE_DIR = Path(__file__).resolve().parents[3] / "web" / "dist"
+
+# the site's files whose types a browser checks: module scripts must be JavaScript, the wasm
+# application/wasm (compiled while it downloads); not every system's mime.types knows them
+for _type, _ext in (("text/javascript", ".mjs"), ("application/wasm", ".wasm"),
+                    ("application/manifest+json", ".webmanifest")):
+    mimetypes.add_type(_type, _ext)
 
 
-def install(app: FastAPI, state: ServerState) -> None:
+class _IsolatedFiles(StaticFiles):
+    """The offline site's files, cross-origin isolated (COOP + COEP): the page may then use
+    SharedArrayBuffer, so the tile reader runs on several threads. Every file is the site's
+    own, so requiring CORP of cross-origin ones costs nothing."""
+
+    def file_response(self, *args, **kwargs):
+        response = super().file_response(*args, **kwargs)
+        response.headers["Cross-Origin-Opener-Policy"] = "same-origin"
+        response.headers["Cross-Origin-Embedder-Policy"] = "require-corp"
+        return response
+
+
+def site_problem(site_dir: str | Path) -> str | None:
+    """Why ``site_dir`` is not a built offline site (None when it is one)."""
+    d = Path(site_dir)
+    missing = [f for f in ("index.html", "sw.js", "worker.js") if not (d / f).is_file()]
+    if missing:
+        return (f"{d} is not a built offline site (no {', '.join(missing)}): "
+                "build it with `cd web && npm ci && npm run build`")
+    return None
+
+
+def install(app: FastAPI, state: ServerState, site_dir: str | Path | None = None) -> None:
     """Add the health check, the page and its static files to ``app`` (the static mount
-    answers every path under ``/static``: install it last)."""
+    answers every path under ``/static``: install it last), and ``site_dir`` (a built offline
+    site, ``web/dist``) at ``/phone/`` when given."""
     limits = state.limits
 
     @app.get("/api/health", summary="Liveness and limits")
@@ -39,3 +72,7 @@ def install(app: FastAPI, state: ServerState) -> None:
         return Response(status_code=204)
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+    if site_dir is not None:
+        # a static copy: the page runs the rules in the browser and answers its own /api/...
+        # (no route of the API's schema; the service worker's scope is /phone/)
+        app.mount("/phone", _IsolatedFiles(directory=Path(site_dir), html=True), name="phone")
