@@ -5,8 +5,10 @@ network off.
 The page scores a sample photo through its own form (the project's Python in Pyodide, the
 tile reader in the browser: the stand-in of ``web/test/fixture-reader.js`` until the real one
 is built in), and the answer must be what ``vision.photo.pipeline.score_photo`` gives for that
-photo in Python: the same tiles and the same value. Then the network goes off (DevTools'
-offline emulation, and the static server is stopped too, so nothing can come from it), the
+photo in Python: the same tiles and the same value. Then the network goes off: DevTools'
+offline emulation (``navigator.onLine`` false), which in this Chromium does not reach the
+service worker's own fetches (one it passes on still got to the host), so the static server
+is stopped too and nothing can come from it. The
 page is reloaded from the service worker's cache and scores the photo again, and a game is
 started and an event added in table mode, kept in the browser's IndexedDB across a reload.
 
