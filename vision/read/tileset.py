@@ -29,18 +29,13 @@ from pathlib import Path
 import numpy as np
 
 from .classes import CLASS_INDEX, TILE_CLASSES
+from .set_sheet import DEFAULT_SHEET, FLOWER_SHEET, NAME_PATTERN, SetError, is_name  # noqa: F401 - public here
 
 BACK = CLASS_INDEX["back"]
 FIVES = tuple((CLASS_INDEX[f"5{s}"], CLASS_INDEX[f"0{s}"]) for s in "mps")
 
 FORMAT = "tilescope-set"
 VERSION = 2                     # 2: the set's calibration kept in meta; 1 still reads
-# The reference sheet the README pictures: the 34 kinds and the three red fives, one each, and
-# one tile face down, in rows top to bottom, each left to right (38 tiles).
-DEFAULT_SHEET = "123456789m 123456789p 123456789s 1234567z 0m0p0s back"
-# An MCR set's sheet: the same and the eight flowers and seasons as a sixth row.
-FLOWER_SHEET = DEFAULT_SHEET + " 12345678f"
-NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
 MAX_REFERENCES = 2000           # a profile is a few crops per kind; this bounds a crafted file
 
 # How a crop's likeness to the references joins the classifier's reading (:func:`combine`): a
@@ -106,10 +101,6 @@ HAKU_LIGHT = 0.7
 # A crop the set decides for, named with at least this much, needs no further views (quarter
 # turns, contrast views): a learned set reads faster.
 SURE = 0.97
-
-
-class SetError(ValueError):
-    """A profile that cannot be read, written or learned; the message names the problem."""
 
 
 @dataclass(frozen=True)
@@ -535,10 +526,6 @@ def data_dir() -> Path:
 
     return user_folder("sets")
 
-
-def is_name(text: str) -> bool:
-    """A profile name (kept in :func:`data_dir`) rather than a file path."""
-    return bool(NAME_PATTERN.fullmatch(text)) and not text.endswith(".npz")
 
 
 def path_of(name_or_file: str) -> Path:

@@ -11,13 +11,12 @@ from fastapi.responses import JSONResponse
 from scoring.tiles import quoted
 from vision.layout.fixspec import MAX_CODE
 
+from vision.server.set_answers import learned_answer, set_counts, sheet_kinds, sheet_refused
+
 from .errors import ApiError
 from .inputs import PhotoInputs, photo_inputs, read_upload
 from .models import ERRORS, SetChangeOut, SetLearnOut, SetsOut
 from .state import ServerState
-
-_MAX_SHEET = 400    # characters of a set's tiles text (the default sheet is 48)
-
 
 def install(app: FastAPI, state: ServerState) -> None:
     """Add the set routes to ``app``: learning a set and listing them, then the corrections
@@ -51,7 +50,7 @@ def _install_learning(app: FastAPI, state: ServerState) -> None:
         kind (swapped on the table?) are also listed in ``swaps``."""
         data = await read_upload(image, request, state.limits.max_upload_bytes)
         path = state.sets.path(name)
-        kinds = _sheet_kinds(tiles)
+        kinds = sheet_kinds(tiles)
         source = Path(image.filename or "").name[:60] or "upload"
         return JSONResponse(await state.workers.run(
             _learn, state, data, name, path, kinds, f"web {source}", trust_order))
@@ -114,23 +113,7 @@ def _install_corrections(app: FastAPI, state: ServerState) -> None:
 
 def set_answer(ts, **more) -> dict:
     """A set's name and size, as every set route answers it (and ``more``)."""
-    return {"name": ts.name, "references": len(ts), "kinds": len(ts.held()), **more}
-
-
-def _sheet_kinds(tiles: str | None) -> list:
-    """The ``tiles`` field of ``/api/set/learn`` → the sheet's tile kinds in reading order
-    (default: the reference sheet). ApiError 422 ``bad_tiles`` naming what is wrong."""
-    from vision.read.set_learning import parse_sheet
-    from vision.read.tileset import DEFAULT_SHEET, SetError
-
-    text = DEFAULT_SHEET if tiles is None or not tiles.strip() else tiles
-    if len(text) > _MAX_SHEET:
-        raise ApiError(422, "bad_tiles", f"tiles is {len(text)} characters; a sheet is named in "
-                                         f"at most {_MAX_SHEET}")
-    try:
-        return parse_sheet(text)
-    except SetError as exc:
-        raise ApiError(422, "bad_tiles", str(exc).replace("--tiles", "tiles")) from None
+    return set_counts(more.pop("name", ts.name), len(ts), len(ts.held()), **more)
 
 
 def _learn(state: ServerState, data: bytes, name: str, path: Path, kinds: list, source: str,
@@ -148,31 +131,11 @@ def _learn(state: ServerState, data: bytes, name: str, path: Path, kinds: list, 
             learned = learn_sheet(reader, img, kinds, into=into if len(into) else None,
                                   name=name, source=source, trust_order=trust_order)
         except SetError as exc:
-            raise _sheet_refused(exc, kinds) from None
+            raise sheet_refused(exc) from None
         state.sets.save(learned.tileset, path)
-    return set_answer(learned.tileset, learned=len(kinds), disagreements=[
-        {"n": d.index + 1, "given": d.given, "read": d.read,
-         "confidence": round(d.confidence, 4), "message": str(d)}
-        for d in learned.disagreements], swaps=[
-        {"tiles": [d.index + 1, e.index + 1], "message": (
-            f"tiles {d.index + 1} and {e.index + 1} may be swapped: {d.index + 1} was named "
-            f"{d.given} and reads as {d.read}, {e.index + 1} was named {e.given} and reads "
-            f"as {e.read}; learned as named")} for d, e in learned.swaps])
-
-
-def _sheet_refused(exc, kinds: list) -> ApiError:
-    """A sheet :func:`vision.read.set_learning.learn_sheet` refused, as the API answers it: a count
-    that does not match (``tile_count``) or tiles that mostly read as other kinds
-    (``out_of_order``), with the tiles found in ``found``; in the API's own field names."""
-    from vision.read.set_learning import SheetRefused
-
-    if not isinstance(exc, SheetRefused):
-        return ApiError(422, "set_error", str(exc))
-    words = exc.words("tiles names {n}", "tiles names them", "pass trust_order if the tiles field is right")
-    if not exc.misread:
-        return ApiError(422, "tile_count", words + " (found: the tiles found, numbered in reading order)",
-                        {"found": exc.detections.to_json()})
-    return ApiError(422, "out_of_order", words, {"found": exc.detections.to_json()})
+    ts = learned.tileset
+    return learned_answer(ts.name, len(ts), len(ts.held()), len(kinds), learned.disagreements,
+                          learned.swaps)
 
 
 def _listed(state: ServerState) -> dict:
