@@ -87,6 +87,8 @@ def _body(request: dict) -> Any:
     from vision.common.jsontext import load_json
 
     text = request.get("text")
+    if text is None and "json" in request:      # a body the page parsed already
+        return request["json"]
     if not isinstance(text, str):
         raise ApiError(422, "invalid_request", f"{request.get('path')} takes a JSON body")
     if len(text) > MAX_JSON_CHARS:
