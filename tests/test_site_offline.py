@@ -8,9 +8,10 @@ is built in), and the answer must be what ``vision.photo.pipeline.score_photo`` 
 photo in Python: the same tiles and the same value. Then the network goes off: DevTools'
 offline emulation (``navigator.onLine`` false), which in this Chromium does not reach the
 service worker's own fetches (one it passes on still got to the host), so the static server
-is stopped too and nothing can come from it. The
-page is reloaded from the service worker's cache and scores the photo again, and a game is
-started and an event added in table mode, kept in the browser's IndexedDB across a reload.
+is stopped too and nothing can come from it. The page is reloaded from the service worker's
+cache, scores the photo again and shows the waits of a hand in play as the server's
+``/api/waits`` gives them, and a game is started and an event added in table mode, kept in the
+browser's IndexedDB across a reload.
 
 Skipped with the reason when the site is not built (``cd web && npm ci && npm run build``) or
 chromium, chromedriver or selenium is missing (``.ci/install_browser.sh`` installs them).
@@ -33,6 +34,10 @@ from browsing import chromium, free_port, need_browser
 REPO = Path(__file__).resolve().parent.parent
 SITE = REPO / "web" / "dist"
 SAMPLE = REPO / "vision" / "samples" / "riichi_open_red.jpg"
+WAITING = REPO / "vision" / "samples" / "riichi_waiting.jpg"     # 13 tiles: a hand in play
+# what the page leaves out of the context it sends /api/waits (WIN_ONLY, vision/server/web/app.js)
+WIN_ONLY = ("win", "last_wall_tile", "replacement_tile", "robbing_kong", "ippatsu", "tenhou",
+            "chiihou", "ura_dora_indicators", "last_copy")
 PREFIX = "tilescope"        # the site is served at /tilescope/, as a static host's sub-path
 READY_S = 300               # Pyodide, the wheels and onnxruntime on 2 slow cores: ~20 s here
 
@@ -122,6 +127,31 @@ def assert_same_as_python(page: dict) -> None:
     assert got["result"]["valid"] is True and got["result"]["han"] == 2
 
 
+def server_waits(context: dict) -> dict:
+    """What ``tilescope serve``'s /api/waits answers for the WAITING photo and ``context``."""
+    from fastapi.testclient import TestClient
+
+    from vision.server.app import create_app
+
+    context = {k: v for k, v in context.items() if k not in WIN_ONLY}
+    with TestClient(create_app()) as client:
+        r = client.post("/api/waits", data={"context": json.dumps(context)},
+                        files={"image": (WAITING.name, WAITING.read_bytes(), "image/jpeg")})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def assert_waits_as_the_server(d) -> None:
+    d.find_element(By.ID, "file").send_keys(str(WAITING))
+    head = lambda: d.find_element(By.ID, "headline").text        # noqa: E731
+    WebDriverWait(d, 120, poll_frequency=0.3).until(
+        lambda _: head().startswith(("Tenpai", "Shanten")), message="no waits shown")
+    want = server_waits(d.execute_script("return context()"))
+    assert want["tenpai"]
+    assert head() == (f"Tenpai — waits {' '.join(w['tile'] for w in want['waits'])} "
+                      f"({want['waits_left']} left)")
+
+
 def network(d, online: bool) -> None:
     d.execute_cdp_cmd("Network.enable", {})
     d.execute_cdp_cmd("Network.emulateNetworkConditions",
@@ -162,6 +192,7 @@ def test_the_site_scores_a_photo_then_works_with_the_network_off(served, browser
     d.get(site)
     wait_ready(d)
     assert_same_as_python(score_sample(d))
+    assert_waits_as_the_server(d)
 
     # table mode, offline: a game started and an event recorded, still there after a reload
     d.get(site + "table.html")
