@@ -38,6 +38,8 @@ const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "py
 // build is 17.9 MB, asyncify 28.7 MB, the bundles embed the same .wasm name): the API module
 // and the threaded SIMD wasm with its Emscripten glue
 const ORT_FILES = ["ort.wasm.min.mjs", "ort-wasm-simd-threaded.mjs", "ort-wasm-simd-threaded.wasm"];
+// the reader's knowledge of the models (web/tools/reader_meta.py), the first found
+const READER_META = ["web/src/reader/reader.json", "vision/weights/reader.json"];
 // the server's pages the site serves; their scripts and style sheet are found in them
 const PAGES = ["index.html", "table.html"];
 
@@ -195,6 +197,14 @@ function reader() {
   let entry, kind;
   if (real.length) {
     for (const n of real) copy(path.join(realDir, n), `reader/${n}`, "reader");
+    // what the reader must know of the models (class names, input size...: web/tools/
+    // reader_meta.py writes it with Python, so it is made beforehand, not by this build)
+    const meta = READER_META.map((f) => path.join(ROOT, f)).find((f) => fs.existsSync(f));
+    if (!meta) {
+      throw new Error(`the reader needs its models' reader.json (${READER_META.join(" or ")}): ` +
+                      "PYTHONPATH=. python web/tools/reader_meta.py > web/src/reader/reader.json");
+    }
+    copy(meta, "weights/reader.json", "reader");
     // the module that exports TileReader is the entry (reader-entry.js re-exports it)
     entry = real.find((n) => /export\s+(?:class|const|let|function)\s+TileReader\b|export\s*\{[^}]*\bTileReader\b/
       .test(fs.readFileSync(path.join(realDir, n), "utf8")));
@@ -234,6 +244,7 @@ function main() {
   }
   const pyodideVersion = JSON.parse(fs.readFileSync(path.join(MODULES, "pyodide", "package.json"))).version;
   const ortVersion = JSON.parse(fs.readFileSync(path.join(MODULES, "onnxruntime-web", "package.json"))).version;
+  if (readerKind === "real") weights.push("reader.json");
   write("site.json", JSON.stringify({ wheels: wheelNames, weights, reader: readerKind,
     pyodide: pyodideVersion, onnxruntime: ortVersion }, null, 1) + "\n", "site");
 

@@ -84,7 +84,8 @@ async function startReader(site) {
     ort,
     detector: await bytes("weights/detector.onnx"),
     classifier: has("classifier.onnx") ? await bytes("weights/classifier.onnx") : null,
-    meta: has("meta.json") ? JSON.parse(new TextDecoder().decode(await bytes("weights/meta.json"))) : null,
+    // the models' class names, input and crop sizes (web/tools/reader_meta.py's reader.json)
+    meta: has("reader.json") ? JSON.parse(new TextDecoder().decode(await bytes("weights/reader.json"))) : null,
     threads,
   });
   stepDone("reader");
