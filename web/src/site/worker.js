@@ -10,6 +10,7 @@
 //               {type: "failed", error}, {type: "response", id, status, body}
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { TileReader, READER_KIND } from "./reader-entry.js";
+import { photoColour } from "./colour.js";
 
 const SITE = new URL("./", import.meta.url);
 const PYTHON_DIR = "/home/pyodide/tilescope";      // the project's zip is unpacked here
@@ -57,11 +58,13 @@ import json, os, sys
 sys.path.insert(0, ${JSON.stringify(PYTHON_DIR)})
 os.environ["TILESCOPE_DATA"] = ${JSON.stringify(DATA_DIR)}
 from vision.offline.api import answer as _answer
+from vision.offline.reader import BrowserPhoto
 
-def site_answer(request_json, photo_json):
-    # JSON both ways: plain values, no proxies to free, and floats unchanged. The photo: its
-    # size only for now (no colour measures: the no_colour warning is not judged here)
-    return json.dumps(_answer(json.loads(request_json), json.loads(photo_json)))
+def site_answer(request_json, photo):
+    # the request and the answer as JSON: plain values, no proxies to free, floats unchanged.
+    # The photo (None without one): its size, and colour.js's measures, called synchronously
+    photo = None if photo is None else BrowserPhoto(int(photo.width), int(photo.height), photo)
+    return json.dumps(_answer(json.loads(request_json), photo))
 `);
   stepDone("api");
   return { pyodide, FS, persistent, answer: pyodide.globals.get("site_answer") };
@@ -144,10 +147,11 @@ async function handle(request) {
   // twice is refused), `json` parsed (null when it is not JSON)
   const asked = { method: request.method, path: request.path, text: request.text,
                   json: request.json, form: request.form, reads };
-  const photo = image && { width: image.width, height: image.height };
+  // undefined, not null, without a photo: Pyodide gives the Python None for undefined only
+  const photo = image ? { width: image.width, height: image.height, ...photoColour(image) } : undefined;
   // the Python asks for a second look ({"look": "x"}) when the tiles first read do not add up
   for (let looks = 0; ; looks++) {
-    const out = JSON.parse(python.answer(JSON.stringify(asked), JSON.stringify(photo)));
+    const out = JSON.parse(python.answer(JSON.stringify(asked), photo));
     if (!out.look) {
       if (request.method !== "GET" && python.persistent) await syncfs(python.FS, false);
       return { status: out.status, body: out.body };
