@@ -29,7 +29,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from browsing import chromium, free_port, need_browser
+from browsing import chromium, free_port, need_browser, serve
 
 REPO = Path(__file__).resolve().parent.parent
 SITE = REPO / "web" / "dist"
@@ -190,13 +190,20 @@ def test_the_site_scores_a_photo_then_works_with_the_network_off(served, browser
     # the network off: DevTools' emulation, and the host itself gone
     network(d, online=False)
     served.stop()
-    assert not d.execute_script("return navigator.onLine")
-    d.get(site)
-    wait_ready(d)
-    assert_same_as_python(score_sample(d))
-    assert_waits_as_the_server(d)
+    try:
+        assert not d.execute_script("return navigator.onLine")
+        d.get(site)
+        wait_ready(d)
+        assert_same_as_python(score_sample(d))
+        assert_waits_as_the_server(d)
 
-    # table mode, offline: a game started and an event recorded, still there after a reload
+        a_game_kept_in_the_browser(d, site)
+    finally:
+        network(d, online=True)        # the browser is the module's: the next test needs it
+
+
+def a_game_kept_in_the_browser(d, site: str) -> None:
+    """Table mode: a game started and an event recorded, still there after a reload (IndexedDB)."""
     d.get(site + "table.html")
     wait_ready(d)
     for i, name in enumerate(["Ann", "Bob", "Cai", "Dan"]):
@@ -216,6 +223,18 @@ def test_the_site_scores_a_photo_then_works_with_the_network_off(served, browser
         "const done = arguments[0];"
         "fetch('/api/games').then(r => r.json()).then(done, e => done({error: String(e)}))")
     assert game_id in [g["id"] for g in games["games"]], games
+
+
+def test_tilescope_serve_serves_the_site_at_phone_cross_origin_isolated(browser):
+    # `tilescope serve` (--site, default the checkout's web/dist): the same site at /phone/,
+    # isolated (COOP + COEP) so the reader may use threads; the page still answers itself
+    from vision.server.app import create_app
+
+    with serve(create_app(reader=object(), site_dir=str(SITE))) as url:
+        browser.get(url + "/phone/")
+        wait_ready(browser)
+        assert browser.execute_script("return crossOriginIsolated") is True
+        assert_same_as_python(score_sample(browser))
 
 
 def _click(d, css):
