@@ -13,7 +13,8 @@
   let nextId = 1;
 
   // ---- the "getting ready" line, and a hook for tests: window.tilescopeOffline ----
-  const offline = { state: "loading", percent: 0, reader: null, error: null };
+  // timings: ms from this script's start to each step the worker finished (first-load cost)
+  const offline = { state: "loading", percent: 0, reader: null, error: null, timings: {} };
   offline.ready = new Promise((resolve, reject) => { offline.settle = { resolve, reject }; });
   offline.ready.catch(() => {});
   window.tilescopeOffline = offline;
@@ -27,6 +28,7 @@
   if (document.body) showBanner(); else document.addEventListener("DOMContentLoaded", showBanner);
 
   worker.onmessage = ({ data }) => {
+    if (data.type !== "response") offline.timings[data.stage || data.type] = Math.round(performance.now());
     if (data.type === "progress") {
       offline.percent = data.percent;
       banner.textContent = `Getting ready… ${data.percent}%`;
