@@ -13,7 +13,7 @@
 //   the pages of vision/server/web (index.html, table.html and the scripts they load), with
 //   their absolute paths made relative (the site may live under a sub-path) and local-api.js
 //   (web/src/site) loaded first: it answers the pages' /api/... calls in the browser.
-//   site.json, sw.js, manifest.webmanifest, icon.svg: the service worker precaches every file
+//   site.json, sw.js, manifest.webmanifest, icon.svg (+ PNGs drawn here): the service worker precaches every file
 //   listed in sw.js, versioned by a hash of all of them, so a reload works with the network off.
 //
 // Python is called only to download the wheels (pip, once, into web/.cache/wheels).
@@ -154,9 +154,59 @@ function pythonFiles(dir) {     // dir's *.py, recursively, sorted; no tests
 
 function projectZip() {
   const files = [...pythonFiles("scoring"), ...pythonFiles("vision")];
+  // the worker imports it first: a site without it could only fail on the phone
+  if (!files.includes("vision/offline/api.py")) throw new Error("vision/offline/api.py is missing");
   write("python/tilescope.zip", zip(files.map((f) => [f, fs.readFileSync(path.join(ROOT, f))])),
         "python");
   return files.length;
+}
+
+// ---- the icon as PNG (phones' home screens and Chrome's install want a raster icon): the
+// shapes of src/site/icon.svg drawn pixel by pixel, each pixel 4 × 4 samples ----
+function iconPixel(x, y) {                  // x, y in the SVG's 512 × 512 units -> [r, g, b, a]
+  const inRound = (x0, y0, w, h, r) => {
+    const cx = Math.min(Math.max(x, x0 + r), x0 + w - r), cy = Math.min(Math.max(y, y0 + r), y0 + h - r);
+    return x >= x0 && x <= x0 + w && y >= y0 && y <= y0 + h && (x - cx) ** 2 + (y - cy) ** 2 <= r * r;
+  };
+  const ring = Math.hypot(x - 256, y - 236);
+  if (ring <= 18) return [0x1f, 0x51, 0x30, 255];
+  if (Math.abs(ring - 62) <= 11) return [0xb2, 0x22, 0x22, 255];
+  if (inRound(151, 91, 210, 290, 24)) return [0xf7, 0xf3, 0xe8, 255];
+  if (inRound(141, 81, 230, 310, 32)) return [0xc9, 0xbf, 0xa4, 255];
+  if (inRound(146, 386, 220, 40, 14)) return [0xd9, 0xcf, 0xb4, 255];
+  if (inRound(0, 0, 512, 512, 96)) return [0x1f, 0x51, 0x30, 255];
+  return [0, 0, 0, 0];
+}
+
+function iconPng(size) {
+  const raw = Buffer.alloc(size * (size * 4 + 1));
+  for (let y = 0; y < size; y++) {
+    raw[y * (size * 4 + 1)] = 0;                    // PNG filter: none
+    for (let x = 0; x < size; x++) {
+      const acc = [0, 0, 0, 0];
+      for (let sy = 0; sy < 4; sy++) {
+        for (let sx = 0; sx < 4; sx++) {
+          const p = iconPixel((x + (sx + 0.5) / 4) * 512 / size, (y + (sy + 0.5) / 4) * 512 / size);
+          for (let c = 0; c < 3; c++) acc[c] += p[c] * p[3];
+          acc[3] += p[3];
+        }
+      }
+      const o = y * (size * 4 + 1) + 1 + x * 4;
+      for (let c = 0; c < 3; c++) raw[o + c] = acc[3] ? Math.round(acc[c] / acc[3]) : 0;
+      raw[o + 3] = Math.round(acc[3] / 16);
+    }
+  }
+  const chunk = (type, data) => {
+    const len = Buffer.alloc(4); len.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+    const crc = Buffer.alloc(4); crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([len, body, crc]);
+  };
+  const head = Buffer.alloc(13);
+  head.writeUInt32BE(size, 0); head.writeUInt32BE(size, 4);
+  head[8] = 8; head[9] = 6;                          // 8 bits, RGBA
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+                        chunk("IHDR", head), chunk("IDAT", zlib.deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
 }
 
 // ---- the pages: absolute paths made relative, local-api.js loaded before their scripts ----
@@ -169,6 +219,7 @@ function page(html, name) {
     .replace(/<footer>[\s\S]*?<\/footer>\n?/, '<footer>Works offline: the rules run on this device.</footer>\n');
   const head = '<link rel="manifest" href="manifest.webmanifest">\n' +
     '<link rel="icon" href="icon.svg" type="image/svg+xml">\n' +
+    '<link rel="apple-touch-icon" href="icon-192.png">\n' +
     '<meta name="theme-color" content="#1f5130">\n';
   out = out.replace("</head>", head + "</head>");
   const firstScript = out.indexOf("<script");
@@ -242,6 +293,7 @@ function main() {
     if (n === "sw.js") swSource = fs.readFileSync(path.join(siteDir, n), "utf8");
     else copy(path.join(siteDir, n), n, "site");
   }
+  for (const size of [192, 512]) write(`icon-${size}.png`, iconPng(size), "site");
   const pyodideVersion = JSON.parse(fs.readFileSync(path.join(MODULES, "pyodide", "package.json"))).version;
   const ortVersion = JSON.parse(fs.readFileSync(path.join(MODULES, "onnxruntime-web", "package.json"))).version;
   if (readerKind === "real") weights.push("reader.json");
