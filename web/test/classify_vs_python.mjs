@@ -1,0 +1,105 @@
+// The browser's naming of boxes against Python's, photo by photo.
+//
+//   node web/test/classify_vs_python.mjs GOLDEN_DIR
+//
+// GOLDEN_DIR is what web/test/classify_golden.py wrote: per photo the BGR bytes, Python's boxes
+// and Python's _classify / _merge_back / combine / assign_within_counts / reflections outputs,
+// and the crop tensors. Runs the JS port (web/src/reader) on the same bytes and boxes with
+// onnxruntime-web (wasm, one thread) and prints per photo: the crops' largest difference, the
+// tiles whose argmax differs from Python's (should be none), max |dprob| and the rest.
+// Exits 1 when a tile's name, a count assignment or a reflection differs.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as ort from 'onnxruntime-web';
+
+import { TILE_CLASSES } from '../src/reader/classes.js';
+import { classifyBoxes, mergeBack, views } from '../src/reader/classify.js';
+import { assignWithinCounts, argmax } from '../src/reader/counts.js';
+import { contrastCrops, cropBoxes, turnedOver } from '../src/reader/crops.js';
+import { apart, calibrate, Calibration, combine, profileFromJson } from '../src/reader/tileset.js';
+
+ort.env.wasm.numThreads = 1;
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..', '..');
+const golden = process.argv[2];
+if (!golden) { console.error('usage: node web/test/classify_vs_python.mjs GOLDEN_DIR'); process.exit(2); }
+
+let reflectionsOf = null;
+try { ({ reflectionsOf } = await import('../src/reader/reflections.js')); } catch { /* not ported yet */ }
+
+const session = await ort.InferenceSession.create(fs.readFileSync(path.join(root, 'vision', 'weights', 'classifier.onnx')));
+
+const maxAbs = (a, b) => { let m = 0; for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i] - b[i])); return m; };
+const maxRows = (a, b) => a.reduce((m, row, i) => Math.max(m, maxAbs(row, b[i])), 0);
+const readF32 = (file) => { const buf = fs.readFileSync(file); return new Float32Array(buf.buffer, buf.byteOffset, buf.length / 4); };
+const fmt = (x) => x.toExponential(1);
+
+let profile = null;
+const profileFile = path.join(golden, 'profile.json');
+if (fs.existsSync(profileFile)) profile = profileFromJson(fs.readFileSync(profileFile, 'utf8'));
+
+let failed = false;
+const names = fs.readdirSync(golden).filter((d) => fs.existsSync(path.join(golden, d, 'golden.json'))).sort();
+for (const name of names) {
+  const dir = path.join(golden, name);
+  const gold = JSON.parse(fs.readFileSync(path.join(dir, 'golden.json'), 'utf8'));
+  const image = { width: gold.width, height: gold.height, bgr: new Uint8Array(fs.readFileSync(path.join(dir, 'image.bgr'))) };
+  const boxes = gold.boxes;
+  const reader = {
+    classifier: session, ort, cropSize: 48, turns: gold.turns, contrast: gold.contrast, embeds: true,
+    references: gold.with_set ? profile.references : null,
+    tileset: gold.with_set ? { calibration: profile.calibration } : null,
+  };
+  const line = [`${name}: ${boxes.length} tiles`];
+  if (boxes.length === 0) { console.log(line[0]); continue; }
+  // the crops apart from the classifier
+  const crops = cropBoxes(image, boxes, 48);
+  const dCrop = maxAbs(crops.data, readF32(path.join(dir, 'crops.f32')));
+  const dContrast = maxAbs(contrastCrops(crops).data, readF32(path.join(dir, 'contrast.f32')));
+  const dTurned = maxAbs(turnedOver(crops, gold.turn_theta).data, readF32(path.join(dir, 'turned.f32')));
+  line.push(`crops ${fmt(dCrop)} contrast ${fmt(dContrast)} turned ${fmt(dTurned)}`);
+  // the classifier itself on Python's crops (onnxruntime-web against onnxruntime)
+  const { probs, likeness } = await classifyBoxes(reader, image, boxes);
+  const differ = probs.map((row, i) => [i, argmax(row), argmax(gold.probs[i])]).filter(([, a, b]) => a !== b);
+  line.push(`argmax differs: ${differ.length ? differ.map(([i, a, b]) => `#${i} ${TILE_CLASSES[a]}/${TILE_CLASSES[b]}`).join(' ') : 'none'}`);
+  line.push(`max|dp| ${fmt(maxRows(probs, gold.probs))}`);
+  if (differ.length) failed = true;
+  if (likeness) line.push(`max|dlikeness| ${fmt(maxRows(likeness, gold.likeness))}`);
+  let final = mergeBack(probs, Int32Array.from(gold.det_cls), gold.names);
+  line.push(`merged ${fmt(maxRows(final, gold.merged))}`);
+  if (likeness) {
+    const joined = combine(final, likeness, reader.tileset.calibration);
+    final = joined.probs;
+    const dDecided = joined.decided.filter((d, i) => d !== gold.decided[i]).length;
+    const dArg = final.filter((row, i) => argmax(row) !== argmax(gold.combined[i])).length;
+    line.push(`combine ${fmt(maxRows(final, gold.combined))} argmax differs ${dArg} decided differs ${dDecided}`);
+    if (dArg || dDecided) failed = true;
+  }
+  const counts = assignWithinCounts(final);
+  const dCounts = counts.filter((c, i) => c !== gold.counts[i]).length;
+  line.push(`counts differ ${dCounts}`);
+  if (dCounts) failed = true;
+  if (reflectionsOf) {
+    const r = gold.reflections;
+    const gone = await reflectionsOf(reader, image, boxes, Int32Array.from(r.names), r.sideways);
+    const dGone = r.gone.filter((g, i) => Boolean(gone[i]) !== g).length;
+    line.push(`reflections ${r.gone.filter(Boolean).length} (python) differ ${dGone}`);
+    if (dGone) failed = true;
+  }
+  console.log(line.join('; '));
+}
+
+// the set profile: its calibration from the sheet, JS against Python
+if (profile && profile.crops) {
+  const json = JSON.parse(fs.readFileSync(profileFile, 'utf8'));
+  const cal = calibrate(profile.kinds, json.golden.sheet_probs, profile.crops, profile.embeddings, profile.dim).toMeta();
+  const want = json.golden.calibration;
+  const same = JSON.stringify(cal) === JSON.stringify(want);
+  console.log(`profile ${profile.name}: ${profile.kinds.length} references; calibrate ${same ? 'same' : 'DIFFERS'}`);
+  if (!same) { console.log('  js    ', JSON.stringify(cal)); console.log('  python', JSON.stringify(want)); failed = true; }
+  console.log(`  stored calibration round trip ${JSON.stringify(Calibration.fromMeta(json.calibration).toMeta()) === JSON.stringify(json.calibration) ? 'same' : 'DIFFERS'}`);
+  void apart; void views;
+}
+process.exit(failed ? 1 : 0);
