@@ -1,0 +1,116 @@
+"""Python's side of web/test/compare_reader.sh: decode each test photo as `tilescope score` does
+(vision.read.imageio.load_image), read it with vision.read.detector.TileReader, and write for the
+JS reader (web/test/reader_vs_python.mjs) the raw BGR bytes and Python's full-precision results:
+the detector's boxes (TileReader._detect) and the Detections of TileReader.read.
+
+    PYTHONPATH=. python web/test/golden.py OUTDIR [--rendered 20] [--real 4] [--crop-hands 6]
+
+Photos: vision/samples/*.jpg; hands rendered as benchmarks.pipeline renders them (its seed, the
+held-out style; the last quarter as broadcast frames, 1280x720 with 21 px tiles, which take the
+zoom windows); the first --real photos of ../shared/real/camerash/photos; and --crop-hands MCR
+hands composed from the real crops (benchmarks.real_crop_hands, glass tables among them: mirror
+images). Writes OUTDIR/NAME.bgr and OUTDIR/golden.json."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[2]
+SHARED = Path("/work/shared") if Path("/work/shared").is_dir() else REPO.parent / "shared"
+
+
+def photos(args) -> list[tuple[str, np.ndarray]]:
+    from vision.read.imageio import load_image
+
+    out = [(f"sample/{p.stem}", load_image(p)) for p in sorted((REPO / "vision" / "samples").glob("*.jpg"))]
+    if args.rendered:
+        out += rendered(args.rendered, args.art)
+    real = Path(args.real_dir) / "camerash" / "photos"
+    if args.real and real.is_dir():
+        for p in sorted(real.glob("*.jpg"))[:args.real]:
+            out.append((f"real/{p.stem}", load_image(p)))
+    if args.crop_hands and (Path(args.real_dir) / "camerash" / "crops").is_dir():
+        from benchmarks.real_crop_hands import make_photos
+
+        folder = Path(args.out) / "crop_hands"
+        folder.mkdir(parents=True, exist_ok=True)
+        for p in make_photos(args.crop_hands, 1, folder, Path(args.real_dir) / "camerash" / "crops"):
+            out.append((f"crophand/{p.stem}", load_image(p)))
+    return out
+
+
+def rendered(n: int, art: str) -> list[tuple[str, np.ndarray]]:
+    """Hands as benchmarks.pipeline renders them (its default seed and style); the last quarter
+    as broadcast frames (--frame 1280x720 --tile-px 21)."""
+    from datasets.art import HELDOUT_STYLES, load_style
+    from datasets.hands import random_hand
+    from datasets.render import Look, hand_camera_look, render_hand
+
+    style = load_style(HELDOUT_STYLES[0], art)
+    out = []
+    broadcast = n // 4
+    for kind, count in (("hand", n - broadcast), ("broadcast", broadcast)):
+        rng = np.random.default_rng(20261129)
+        i = 0
+        while sum(name.startswith(f"{kind}/") for name, _ in out) < count:
+            ruleset = "mcr" if rng.random() < 0.35 else "riichi"
+            spec = random_hand(rng, ruleset)
+            look, upside_down = Look(occlude=0.0), bool(rng.random() < 0.15)
+            size = 960
+            if kind == "broadcast":
+                look, upside_down, size = hand_camera_look(rng, 21.0), False, (1280, 720)
+            try:
+                img, _ = render_hand(spec, rng, style, imgsz=size, upside_down=upside_down, look=look)
+            except KeyError:
+                i += 1
+                continue
+            out.append((f"{kind}/{i:03d}", np.ascontiguousarray(img)))
+            i += 1
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("out")
+    ap.add_argument("--rendered", type=int, default=20)
+    ap.add_argument("--real", type=int, default=4)
+    ap.add_argument("--crop-hands", type=int, default=6)
+    ap.add_argument("--art", default=str(SHARED / "art"))
+    ap.add_argument("--real-dir", default=str(SHARED / "real"))
+    args = ap.parse_args()
+    from vision.read.detector import TileReader
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    reader = TileReader(threads=1)      # one thread, as the page's wasm runs
+    rows = []
+    for name, img in photos(args):
+        file = name.replace("/", "_") + ".bgr"
+        np.ascontiguousarray(img, np.uint8).tofile(out / file)
+        boxes, scores, cls, used = reader._detect(img)
+        start = time.perf_counter()
+        det = reader.read(img)
+        seconds = time.perf_counter() - start
+        rows.append({
+            "name": name, "file": file, "width": int(img.shape[1]), "height": int(img.shape[0]),
+            "seconds": seconds,
+            "detect": {"boxes": np.asarray(boxes, np.float64).tolist(), "scores": [float(s) for s in scores],
+                       "cls": [int(c) for c in cls], "windows": [list(map(int, w)) for w in used]},
+            "read": {"tiles": [{"tile": d.tile, "box": list(d.box), "confidence": d.confidence,
+                                "sideways": d.sideways, "alternatives": [list(a) for a in d.alternatives]}
+                               for d in det.tiles],
+                     "windows": [list(map(int, w)) for w in det.windows],
+                     "reflections": [list(b) for b in det.reflections], "crowded": det.crowded},
+        })
+        print(f"{name}: {len(det.tiles)} tiles, {len(det.reflections)} reflections, {seconds:.2f} s", file=sys.stderr)
+    (out / "golden.json").write_text(json.dumps(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
