@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "web" / "tools"))
 
+from vision.read import detector  # noqa: E402
 from vision.read.detector import TileReader, _merge_back, mark_sideways  # noqa: E402
 from vision.read.reflections import reflections  # noqa: E402
 from vision.read.tile_counts import assign_within_counts  # noqa: E402
@@ -57,7 +58,14 @@ def dump(reader: TileReader, name: str, image: np.ndarray, out: Path) -> None:
     crops.astype("<f4").tofile(folder / "crops.f32")
     contrast_crops(crops).astype("<f4").tofile(folder / "contrast.f32")
     turned_over(crops, TURN_THETA).astype("<f4").tofile(folder / "turned.f32")
-    probs, likeness = reader._classify(image, boxes)
+    looked = []
+    real_contrast = detector.contrast_crops
+    detector.contrast_crops = lambda c: looked.append(1) or real_contrast(c)
+    try:
+        probs, likeness = reader._classify(image, boxes)
+    finally:
+        detector.contrast_crops = real_contrast
+    gold["contrast_views"] = bool(looked)
     gold["probs"] = rows(probs)
     gold["likeness"] = None if likeness is None else rows(likeness)
     merged = _merge_back(probs, det_cls, reader.names)
@@ -82,6 +90,7 @@ def dump(reader: TileReader, name: str, image: np.ndarray, out: Path) -> None:
                            "calls": calls, "gone": [bool(v) for v in gone]}
     (folder / "golden.json").write_text(json.dumps(gold))
     print(f"{name}: {len(boxes)} boxes{' (set)' if likeness is not None else ''}"
+          f"{', contrast views' if looked else ''}"
           f"{', reflections ' + str(int(gone.sum())) if gone.any() else ''}", flush=True)
 
 
@@ -112,6 +121,8 @@ def main(argv=None) -> int:
     ap.add_argument("--samples", action="store_true", help="vision/samples/*.jpg")
     ap.add_argument("--rendered", type=int, default=0, help="rendered hands of riichi-regular-like styles")
     ap.add_argument("--glass", type=int, default=0, help="rendered hands on a glass table top")
+    ap.add_argument("--glass-real", type=int, default=0, help="rendered xmahjongg-real hands on glass")
+    ap.add_argument("--jade", type=int, default=0, help="rendered hands of the held-out jade, no set")
     ap.add_argument("--real", type=int, default=0, help="real photos (validation only)")
     ap.add_argument("--set-seed", type=int, default=None, help="learn a profile from this sheet seed")
     ap.add_argument("--set-hands", type=int, default=2, help="held-out hands read with the profile")
@@ -129,7 +140,13 @@ def main(argv=None) -> int:
         dump(reader, p.stem, cv2.imread(str(p), cv2.IMREAD_COLOR), out)
     for name, img in rendered(args.rendered, "kmahjongg-default", 7, 0.0):
         dump(reader, name, img, out)
-    for name, img in rendered(args.glass, "kmahjongg-classic", 11, 0.35):
+    # on a glass top of reflectance 0.45 the third hand of seed 21 shows 4 reflections, and the
+    # fifth of xmahjongg-real's seed 5 has 50 hanging pairs (none a reflection)
+    for name, img in rendered(args.glass, "kmahjongg-default", 21, 0.45):
+        dump(reader, name, img, out)
+    for name, img in rendered(args.glass_real, "xmahjongg-real", 5, 0.4):
+        dump(reader, name, img, out)
+    for name, img in rendered(args.jade, "kmahjongg-jade", 3, 0.0):
         dump(reader, name, img, out)
     if args.set_seed is not None:
         from benchmarks.pipeline import learned_sheet

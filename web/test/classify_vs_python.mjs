@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-web';
 
 import { TILE_CLASSES } from '../src/reader/classes.js';
-import { classifyBoxes, mergeBack, views } from '../src/reader/classify.js';
+import { classifyBoxes, mergeBack, turnedOver as turnedOverNames, views } from '../src/reader/classify.js';
 import { assignWithinCounts, argmax } from '../src/reader/counts.js';
 import { contrastCrops, cropBoxes, turnedOver } from '../src/reader/crops.js';
 import { apart, calibrate, Calibration, combine, profileFromJson } from '../src/reader/tileset.js';
@@ -61,7 +61,9 @@ for (const name of names) {
   const dTurned = maxAbs(turnedOver(crops, gold.turn_theta).data, readF32(path.join(dir, 'turned.f32')));
   line.push(`crops ${fmt(dCrop)} contrast ${fmt(dContrast)} turned ${fmt(dTurned)}`);
   // the classifier itself on Python's crops (onnxruntime-web against onnxruntime)
-  const { probs, likeness } = await classifyBoxes(reader, image, boxes);
+  const { probs, likeness, contrastViews } = await classifyBoxes(reader, image, boxes);
+  if (gold.contrast_views !== undefined && contrastViews !== gold.contrast_views) { line.push('CONTRAST VIEWS DIFFER'); failed = true; }
+  if (contrastViews) line.push('contrast views');
   const differ = probs.map((row, i) => [i, argmax(row), argmax(gold.probs[i])]).filter(([, a, b]) => a !== b);
   line.push(`argmax differs: ${differ.length ? differ.map(([i, a, b]) => `#${i} ${TILE_CLASSES[a]}/${TILE_CLASSES[b]}`).join(' ') : 'none'}`);
   line.push(`max|dp| ${fmt(maxRows(probs, gold.probs))}`);
@@ -83,6 +85,13 @@ for (const name of names) {
   if (dCounts) failed = true;
   if (reflectionsOf) {
     const r = gold.reflections;
+    let dCalls = 0;
+    for (const call of r.calls) {
+      const got = await turnedOverNames(reader, image, call.idx.map((i) => boxes[i]), call.theta);
+      dCalls += call.names.filter((v, i) => v !== got[i]).length;
+    }
+    if (r.calls.length) line.push(`turned over: ${r.calls.reduce((s, c) => s + c.idx.length, 0)} crops, ${dCalls} named otherwise`);
+    if (dCalls) failed = true;
     const gone = await reflectionsOf(reader, image, boxes, Int32Array.from(r.names), r.sideways);
     const dGone = r.gone.filter((g, i) => Boolean(gone[i]) !== g).length;
     line.push(`reflections ${r.gone.filter(Boolean).length} (python) differ ${dGone}`);

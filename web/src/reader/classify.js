@@ -150,7 +150,8 @@ export async function classifyBoxes(reader, image, boxes) {
     for (let j = 0; j < NC; j++) p[j] = p[j] / t;
     return p;
   });
-  return { probs: lookAgain ? redSplit(out, colour) : out, likeness };
+  // contrastViews: whether the contrast views were looked at (for tests)
+  return { probs: lookAgain ? redSplit(out, colour) : out, likeness, contrastViews: lookAgain };
 }
 
 // Mirrors TileReader.classify: the probabilities after the set profile's word (combine).
