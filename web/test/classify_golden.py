@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "web" / "tools"))
 
 from vision.read import detector  # noqa: E402
 from vision.read.detector import TileReader, _merge_back, mark_sideways  # noqa: E402
-from vision.read.reflections import reflections  # noqa: E402
+from vision.read.reflections import hanging_pairs, ink_contrast, mirror_likeness, reflections  # noqa: E402
 from vision.read.tile_counts import assign_within_counts  # noqa: E402
 from vision.read.tile_crops import contrast_crops, crop_boxes, turned_over  # noqa: E402
 from vision.read.tileset import calibrate, combine  # noqa: E402
@@ -88,6 +88,12 @@ def dump(reader: TileReader, name: str, image: np.ndarray, out: Path) -> None:
     gold["reflections"] = {"names": [int(v) for v in final.argmax(axis=1)],
                            "sideways": [bool(v) for v in sideways],
                            "calls": calls, "gone": [bool(v) for v in gone]}
+    # the measures reflections decides by, pair by pair (at most 40 pairs), apart from the names
+    pairs, theta = hanging_pairs(boxes)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gold["pairs"] = [{"tile": t, "below": j, "contrast": [ink_contrast(grey, boxes[t]), ink_contrast(grey, boxes[j])],
+                      "mirror": mirror_likeness(grey, boxes, t, j)} for t, j in pairs[:40]]
+    gold["theta"] = float(theta)
     (folder / "golden.json").write_text(json.dumps(gold))
     print(f"{name}: {len(boxes)} boxes{' (set)' if likeness is not None else ''}"
           f"{', contrast views' if looked else ''}"

@@ -26,8 +26,8 @@ const root = path.resolve(here, '..', '..');
 const golden = process.argv[2];
 if (!golden) { console.error('usage: node web/test/classify_vs_python.mjs GOLDEN_DIR'); process.exit(2); }
 
-let reflectionsOf = null;
-try { ({ reflectionsOf } = await import('../src/reader/reflections.js')); } catch { /* not ported yet */ }
+let reflectionsOf = null, reflections = null;
+try { reflections = await import('../src/reader/reflections.js'); ({ reflectionsOf } = reflections); } catch { /* not ported yet */ }
 
 const session = await ort.InferenceSession.create(fs.readFileSync(path.join(root, 'vision', 'weights', 'classifier.onnx')));
 
@@ -83,6 +83,22 @@ for (const name of names) {
   const dCounts = counts.filter((c, i) => c !== gold.counts[i]).length;
   line.push(`counts differ ${dCounts}`);
   if (dCounts) failed = true;
+  if (reflections && gold.pairs) {
+    const { pairs, theta } = reflections.hangingPairs(boxes);
+    const same = JSON.stringify(pairs.slice(0, 40)) === JSON.stringify(gold.pairs.map((p) => [p.tile, p.below]));
+    if (!same || Math.abs(theta - gold.theta) > 1e-9) { line.push('HANGING PAIRS DIFFER'); failed = true; }
+    if (gold.pairs.length) {
+      const g = reflections.grey(image);
+      let dc = 0, dm = 0;
+      const cache = {};
+      for (const p of gold.pairs) {
+        const c = [p.tile, p.below].map((i) => reflections.inkContrast(g, image.width, image.height, boxes[i]));
+        dc = Math.max(dc, ...c.map((v, i) => Math.abs(v - p.contrast[i]) / Math.max(1e-9, p.contrast[i])));
+        dm = Math.max(dm, Math.abs(reflections.mirrorLikeness(g, image.width, image.height, boxes, p.tile, p.below, cache) - p.mirror));
+      }
+      line.push(`${gold.pairs.length} hanging pairs: ink contrast rel. ${fmt(dc)}, mirror likeness ${fmt(dm)}`);
+    }
+  }
   if (reflectionsOf) {
     const r = gold.reflections;
     let dCalls = 0;
