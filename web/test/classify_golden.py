@@ -33,7 +33,7 @@ from vision.read.detector import TileReader, _merge_back, mark_sideways  # noqa:
 from vision.read.reflections import hanging_pairs, ink_contrast, mirror_likeness, reflections  # noqa: E402
 from vision.read.tile_counts import assign_within_counts  # noqa: E402
 from vision.read.tile_crops import contrast_crops, crop_boxes, turned_over  # noqa: E402
-from vision.read.tileset import calibrate, combine  # noqa: E402
+from vision.read.tileset import calibrate, combine, looks  # noqa: E402
 
 TURN_THETA = 0.3          # the angle turned_over's crops are dumped at (reflections use the rows')
 
@@ -121,6 +121,43 @@ def rendered(n: int, style_name: str, seed: int, glass: float):
         yield f"{style_name}-{seed}-{made}{'-glass' if glass else ''}", img
 
 
+def learn(reader: TileReader, seed: int, hands: int, out: Path) -> None:
+    """A profile learned from a rendered sheet of the held-out jade (benchmarks/pipeline.py's
+    learned_sheet, one seed): the sheet (``OUT/sheet/``: its bytes and its boxes in sheet
+    order), the profile as JSON with the reader's references and what learning computed
+    (``OUT/profile.json``), the looks (``OUT/looks.u8``); then ``hands`` jade hands read with it."""
+    from datasets.art import load_style
+    from datasets.render import render_sheet
+    from profile_json import profile_json
+    from vision.read.set_learning import learn_sheet, parse_sheet
+    from vision.read.tileset import DEFAULT_SHEET
+
+    style = load_style("kmahjongg-jade", "/work/shared/art")
+    groups = [[k for k in parse_sheet(g) if k in style.classes] for g in DEFAULT_SHEET.split()]
+    kinds = [k for g in groups for k in g]
+    img, _ = render_sheet(np.random.default_rng(seed), style, kinds, imgsz=960,
+                          row_lengths=[len(g) for g in groups if g])
+    learned = learn_sheet(reader, img, kinds, name=style.name, source=f"sheet seed {seed}")
+    tileset = learned.tileset
+    print(f"set profile: {len(tileset)} references from the sheet of seed {seed}", flush=True)
+    sheet = out / "sheet"
+    sheet.mkdir(parents=True, exist_ok=True)
+    (sheet / "image.bgr").write_bytes(np.ascontiguousarray(img, np.uint8).tobytes())
+    with_set = reader.with_set(tileset)
+    profile = profile_json(tileset, with_set.references)
+    profile["golden"] = {"width": img.shape[1], "height": img.shape[0],
+                         "boxes": [list(d.box) for d in learned.detections.tiles], "sheet_kinds": kinds,
+                         "sheet_probs": rows(learned.sheet_probs),
+                         "disagreements": [[d.index, d.given, d.read] for d in learned.disagreements],
+                         "calibration": calibrate(tileset.kinds, learned.sheet_probs, tileset.crops,
+                                                  tileset.embeddings).to_meta()}
+    (out / "profile.json").write_text(json.dumps(profile))
+    altered, _ = looks(tileset.crops)
+    altered.tofile(out / "looks.u8")
+    for name, image in rendered(hands, "kmahjongg-jade", 5, 0.0):
+        dump(with_set, name + "-set", image, out)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out")
@@ -155,21 +192,7 @@ def main(argv=None) -> int:
     for name, img in rendered(args.jade, "kmahjongg-jade", 3, 0.0):
         dump(reader, name, img, out)
     if args.set_seed is not None:
-        from benchmarks.pipeline import learned_sheet
-        from datasets.art import load_style
-        from profile_json import profile_json
-
-        style = load_style("kmahjongg-jade", "/work/shared/art")
-        tileset = learned_sheet(reader, style, args.set_seed)
-        with_set = reader.with_set(tileset)
-        profile = profile_json(tileset, with_set.references)
-        sheet_probs = reader.reference_probs(tileset.crops)
-        profile["golden"] = {"sheet_probs": rows(sheet_probs),
-                             "calibration": calibrate(tileset.kinds, sheet_probs, tileset.crops,
-                                                      tileset.embeddings).to_meta()}
-        (out / "profile.json").write_text(json.dumps(profile))
-        for name, img in rendered(args.set_hands, "kmahjongg-jade", 5, 0.0):
-            dump(with_set, name + "-set", img, out)
+        learn(reader, args.set_seed, args.set_hands, out)
     return 0
 
 

@@ -15,10 +15,11 @@ import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-web';
 
 import { TILE_CLASSES } from '../src/reader/classes.js';
-import { classifyBoxes, mergeBack, turnedOver as turnedOverNames, views } from '../src/reader/classify.js';
+import { classifyBoxes, mergeBack, turnedOver as turnedOverNames } from '../src/reader/classify.js';
 import { assignWithinCounts, argmax } from '../src/reader/counts.js';
 import { contrastCrops, cropBoxes, turnedOver } from '../src/reader/crops.js';
-import { apart, calibrate, Calibration, combine, profileFromJson } from '../src/reader/tileset.js';
+import { learnSheet, prepareSet } from '../src/reader/set_learning.js';
+import { calibrate, Calibration, combine, looks, profileFromJson } from '../src/reader/tileset.js';
 
 ort.env.wasm.numThreads = 1;
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -116,15 +117,55 @@ for (const name of names) {
   console.log(line.join('; '));
 }
 
-// the set profile: its calibration from the sheet, JS against Python
+// the set profile: learning it from the sheet, its calibration, its looks and references
 if (profile && profile.crops) {
   const json = JSON.parse(fs.readFileSync(profileFile, 'utf8'));
-  const cal = calibrate(profile.kinds, json.golden.sheet_probs, profile.crops, profile.embeddings, profile.dim).toMeta();
-  const want = json.golden.calibration;
-  const same = JSON.stringify(cal) === JSON.stringify(want);
-  console.log(`profile ${profile.name}: ${profile.kinds.length} references; calibrate ${same ? 'same' : 'DIFFERS'}`);
-  if (!same) { console.log('  js    ', JSON.stringify(cal)); console.log('  python', JSON.stringify(want)); failed = true; }
-  console.log(`  stored calibration round trip ${JSON.stringify(Calibration.fromMeta(json.calibration).toMeta()) === JSON.stringify(json.calibration) ? 'same' : 'DIFFERS'}`);
-  void apart; void views;
+  const g = json.golden;
+  const reader = { classifier: session, ort, cropSize: 48, turns: 4, contrast: true, embeds: true, modelId: profile.model, references: null, tileset: null };
+  console.log(`profile ${profile.name}: ${profile.kinds.length} references`);
+  const cal = calibrate(profile.kinds, g.sheet_probs, profile.crops, profile.embeddings, profile.dim).toMeta();
+  const sameCal = JSON.stringify(cal) === JSON.stringify(g.calibration);
+  console.log(`  calibrate on Python's sheet probs: ${sameCal ? 'same' : 'DIFFERS'}`);
+  if (!sameCal) { console.log('    js    ', JSON.stringify(cal)); console.log('    python', JSON.stringify(g.calibration)); failed = true; }
+  const trip = JSON.stringify(Calibration.fromMeta(json.calibration).toMeta()) === JSON.stringify(json.calibration);
+  console.log(`  stored calibration read and written again: ${trip ? 'same' : 'DIFFERS'}`);
+  if (!trip) failed = true;
+  // learning: the sheet's boxes in Python's sheet order, the rest in JS
+  const sheetDir = path.join(golden, 'sheet');
+  if (fs.existsSync(sheetDir)) {
+    const image = { width: g.width, height: g.height, bgr: new Uint8Array(fs.readFileSync(path.join(sheetDir, 'image.bgr'))) };
+    const learned = await learnSheet(reader, image, g.boxes, g.sheet_kinds, { name: profile.name, source: 'sheet' });
+    const t = learned.tileset;
+    const cropsSame = t.crops.length === profile.crops.length && t.crops.every((v, i) => v === profile.crops[i]);
+    const dEmb = maxAbs(t.embeddings, profile.embeddings);
+    const dSheet = maxRows(learned.sheetProbs, g.sheet_probs);
+    const learnedCal = JSON.stringify(t.calibration.toMeta()) === JSON.stringify(json.calibration);
+    const dis = JSON.stringify(learned.disagreements.map((d) => [d.index, d.given, d.read])) === JSON.stringify(g.disagreements);
+    console.log(`  learnSheet: crops ${cropsSame ? 'same' : 'DIFFER'}, embeddings max|d| ${fmt(dEmb)} (the .npz keeps float16), `
+      + `sheet probs max|d| ${fmt(dSheet)}, calibration ${learnedCal ? 'same' : 'DIFFERS'}, disagreements ${dis ? 'same' : 'DIFFER'}`);
+    if (!learnedCal) { console.log('    js    ', JSON.stringify(t.calibration.toMeta())); console.log('    python', JSON.stringify(json.calibration)); }
+    if (!cropsSame || !learnedCal || !dis) failed = true;
+  }
+  // the altered looks (numpy's random draws and cv2.resize) and the references made of them
+  const looksFile = path.join(golden, 'looks.u8');
+  try {
+    const want = new Uint8Array(fs.readFileSync(looksFile));
+    const got = looks(profile.crops).crops;
+    const per = 48 * 48 * 3;
+    let differ = 0;
+    for (let i = 0; i < want.length / per; i++) {
+      for (let p = 0; p < per; p++) if (want[i * per + p] !== got[i * per + p]) { differ++; break; }
+    }
+    console.log(`  looks: ${want.length / per} crops, ${differ} differ`);
+    if (differ) failed = true;
+    const { references } = await prepareSet(reader, profile);
+    const sameIds = JSON.stringify(Array.from(references.kindIds)) === JSON.stringify(json.references.kind_ids);
+    const dRef = maxAbs(references.embeddings, profile.references.embeddings);
+    console.log(`  prepareSet references: kinds ${sameIds ? 'same' : 'DIFFER'}, embeddings max|d| ${fmt(dRef)}`);
+    if (!sameIds) failed = true;
+  } catch (e) {
+    console.log(`  looks: not compared: ${e.message}`);
+    failed = true;
+  }
 }
 process.exit(failed ? 1 : 0);

@@ -5,7 +5,7 @@
 The JSON (read by web/src/reader/tileset.js ``profileFromJson``): ``name``, ``kinds``,
 ``embeddings`` (one list of numbers per reference, the float16 of the file as float32),
 ``crops`` (base64 of the ``(N, 48, 48, 3) uint8`` BGR crops), ``model`` (the classifier's
-fingerprint) and ``calibration`` (the file's, ``Calibration.to_meta``; null for a version-1
+fingerprint), ``sources`` and ``calibration`` (the file's, ``Calibration.to_meta``; null for a version-1
 file). ``--references``: also the reader's references as ``TileReader.with_set`` builds them
 (each crop and its altered looks, embedded by the bundled classifier: ``kind_ids``,
 ``embeddings``), so the browser's likeness can be checked apart from its own looks.
@@ -26,7 +26,7 @@ def profile_json(tileset, references=None) -> dict:
     out = {"name": tileset.name, "kinds": list(tileset.kinds),
            "embeddings": np.asarray(tileset.embeddings, np.float32).astype(np.float64).tolist(),
            "crops": base64.b64encode(np.ascontiguousarray(tileset.crops, np.uint8).tobytes()).decode("ascii"),
-           "model": tileset.model,
+           "model": tileset.model, "sources": list(tileset.sources),
            "calibration": None if tileset.calibration is None else tileset.calibration.to_meta()}
     if references is not None:
         out["references"] = {"kind_ids": [int(k) for k in references.kind_ids],

@@ -5,12 +5,15 @@
 // A profile as JSON (web/tools/profile_json.py writes one from a Python .npz):
 //   {name, kinds: [46-class names], embeddings: [[D numbers], ...] (unit rows, float16 in the
 //    .npz), crops?: base64 of (N, 48, 48, 3) uint8 BGR, model: the classifier's fingerprint,
+//    sources: [where each reference came from],
 //    calibration: the .npz meta's "calibration" object (Calibration.to_meta) or null}
 // and, for tests, `references: {kind_ids: [...], embeddings: [[...], ...]}`: the reader's
 // references as TileReader.with_set built them (the crops and their altered looks, embedded).
 
 import { CLASS_INDEX, TILE_CLASSES } from './classes.js';
-import { percentileSorted } from './crops.js';
+import { cut, fitSquare, PAD_VALUE, percentileSorted, pyRound } from './crops.js';
+import { Generator } from './random.js';
+import { resize } from './resize.js';
 
 const NC = TILE_CLASSES.length;
 const f32 = Math.fround;
@@ -263,6 +266,52 @@ export function combine(probs, likeness, calibration = null) {
   return { probs: outProbs, decided };
 }
 
+// ---- looks ---------------------------------------------------------------------------------
+
+// Mirrors tileset.looks: each reference crop (Uint8Array, N x S x S x 3 BGR) and `n` altered
+// copies of it, as a hand's photo may show the tile: foreshortened, blurred small, lighter or
+// darker; numpy's default_rng(seed) draws (random.js), so the copies are Python's.
+// Returns {crops: Uint8Array (N * (n + 1) x S x S x 3), index: Int32Array into the originals}.
+export function looks(crops, size = 48, n = LOOKS, seed = 0) {
+  const rng = new Generator(seed);
+  const per = size * size * 3, count = crops.length / per;
+  const out = new Uint8Array(count * (n + 1) * per), index = new Int32Array(count * (n + 1));
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    const crop = { width: size, height: size, bgr: crops.subarray(i * per, (i + 1) * per) };
+    out.set(crop.bgr, at * per);
+    index[at++] = i;
+    // the tile, not the pad: pixels more than 6 (summed over channels) from the pad grey
+    let y0 = size, y1 = -1, x0 = size, x1 = -1;
+    for (let y = 0; y < size; y++) {
+      for (let x = 0; x < size; x++) {
+        const p = (y * size + x) * 3, b = crop.bgr;
+        if (Math.abs(b[p] - PAD_VALUE) + Math.abs(b[p + 1] - PAD_VALUE) + Math.abs(b[p + 2] - PAD_VALUE) > 6) {
+          y0 = Math.min(y0, y); y1 = Math.max(y1, y); x0 = Math.min(x0, x); x1 = Math.max(x1, x);
+        }
+      }
+    }
+    const tile = y1 >= 0 ? cut(crop, x0, y0, x1 + 1, y1 + 1) : crop;
+    const w = tile.width, h = tile.height;
+    for (let k = 0; k < n; k++) {
+      const sw = Math.max(4, pyRound(w * rng.uniform(0.9, 1.05)));
+      const sh = Math.max(4, pyRound(h * rng.uniform(0.55, 1.0)));
+      let alt = resize(tile, sw, sh, 'area');
+      if (rng.random() < 0.5) {
+        const f = rng.uniform(0.35, 0.7);
+        const small = [Math.max(3, pyRound(sw * f)), Math.max(3, pyRound(sh * f))];
+        alt = resize(resize(alt, small[0], small[1], 'area'), sw, sh, 'linear');
+      }
+      // float32 arithmetic, clipped to 0..255, then truncated to bytes (astype(np.uint8))
+      const gain = f32(rng.uniform(0.75, 1.2)), shift = f32(rng.uniform(-20, 20));
+      const bytes = Uint8Array.from(alt.bgr, (v) => Math.min(Math.max(f32(f32(v * gain) + shift), 0), 255));
+      out.set(fitSquare({ width: sw, height: sh, bgr: bytes }, size).bgr, at * per);
+      index[at++] = i;
+    }
+  }
+  return { crops: out, index };
+}
+
 // ---- profiles as JSON ----------------------------------------------------------------------
 
 function fromBase64(text) {
@@ -288,9 +337,23 @@ export function profileFromJson(json) {
   }
   return {
     name: String(obj.name), kinds, embeddings, dim, crops: obj.crops ? fromBase64(obj.crops) : null,
-    model: String(obj.model ?? ''), calibration: obj.calibration ? Calibration.fromMeta(obj.calibration) : null,
+    model: String(obj.model ?? ''), sources: (obj.sources ?? []).map(String), calibration: obj.calibration ? Calibration.fromMeta(obj.calibration) : null,
     references,
   };
+}
+
+// A profile as JSON text (what profileFromJson reads; the .npz's float16 embeddings are kept as
+// float32 numbers here).
+export function profileToJson(profile) {
+  const rows = [];
+  for (let i = 0; i < profile.kinds.length; i++) rows.push(Array.from(profile.embeddings.subarray(i * profile.dim, (i + 1) * profile.dim)));
+  let crops = null;
+  if (profile.crops) {
+    if (typeof Buffer !== 'undefined') crops = Buffer.from(profile.crops).toString('base64');
+    else { let bin = ''; for (const b of profile.crops) bin += String.fromCharCode(b); crops = btoa(bin); }
+  }
+  return JSON.stringify({ name: profile.name, kinds: profile.kinds, embeddings: rows, crops, model: profile.model,
+    sources: profile.sources ?? [], calibration: profile.calibration ? profile.calibration.toMeta() : null });
 }
 
 // Mirrors TileSet.likeness: against the references as stored (no altered looks).
