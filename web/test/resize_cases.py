@@ -36,6 +36,11 @@ for h, w in [(144, 144), (192, 96), (96, 72), (96, 96), (144, 100), (20, 24), (2
     add(src, max(1, round(w * s)), max(1, round(h * s)), cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
     add(src, w * 2, h * 2, cv2.INTER_LINEAR)
     add(src, max(1, w // 2), max(1, h // 2), cv2.INTER_LINEAR)
+# INTER_AREA with an axis enlarged (tileset.looks: a tile squeezed shorter but wider)
+for _ in range(20):
+    h, w = rng.integers(4, 48, 2)
+    src = rng.integers(0, 256, (h, w, 3), np.uint8)
+    add(src, int(max(4, round(w * rng.uniform(0.9, 1.3)))), int(max(4, round(h * rng.uniform(0.55, 1.2)))), cv2.INTER_AREA)
 for p in sorted(Path("vision/samples").glob("*.jpg")):
     img = cv2.imread(str(p))
     h, w = img.shape[:2]

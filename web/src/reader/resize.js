@@ -50,7 +50,7 @@ export function resize(src, dw, dh, interpolation = INTER_LINEAR) {
     throw new Error(`resize: interpolation must be 'linear' or 'area', not ${interpolation}`);
   }
   const sw = src.width, sh = src.height;
-  if (dw === sw && dh === sh) {
+  if (dw === sw && dh === sh) {     // cv::resize copies
     return { width: sw, height: sh, bgr: src.bgr.slice() };
   }
   // cv::resize: inv_scale = dsize/ssize, and hal::resize takes scale = 1/inv_scale
@@ -65,20 +65,27 @@ export function resize(src, dw, dh, interpolation = INTER_LINEAR) {
     return areaFast ? resizeAreaFast(src, dw, dh, iscaleX, iscaleY)
                     : resizeArea(src, dw, dh, scaleX, scaleY);
   }
-  if (interpolation === INTER_AREA) {
-    throw new Error('INTER_AREA enlarging is not ported (the reader only shrinks with it)');
-  }
-  return resizeLinear(src, dw, dh, scaleX, scaleY);
+  // INTER_AREA enlarging along either axis: the linear path with area_mode taps (tileset.looks)
+  return resizeLinear(src, dw, dh, scaleX, scaleY, interpolation === INTER_AREA);
 }
 
-// The x (or y) taps of INTER_LINEAR: resize.cpp's coefficient loop (fixpt, ksize 2).
-function linearTaps(ssize, dsize, scale, clampRight) {
+// The x (or y) taps of INTER_LINEAR: resize.cpp's coefficient loop (fixpt, ksize 2); with
+// `area`, its area_mode taps (INTER_AREA where an axis is enlarged).
+function linearTaps(ssize, dsize, scale, clampRight, area) {
   const ofs = new Int32Array(dsize);
   const a0 = new Int32Array(dsize), a1 = new Int32Array(dsize);
+  const inv = dsize / ssize;           // cv::resize's inv_scale
   for (let d = 0; d < dsize; d++) {
-    let f = f32((d + 0.5) * scale - 0.5);
-    let s = Math.floor(f);
-    f = f32(f - s);
+    let f, s;
+    if (area) {
+      s = Math.floor(d * scale);
+      f = f32((d + 1) - (s + 1) * inv);
+      f = f <= 0 ? 0 : f32(f - Math.floor(f));
+    } else {
+      f = f32((d + 0.5) * scale - 0.5);
+      s = Math.floor(f);
+      f = f32(f - s);
+    }
     if (clampRight) {                  // x only: OpenCV leaves fy unclamped, clipping rows later
       if (s < 0) { f = 0; s = 0; }
       if (s >= ssize - 1) { f = 0; s = ssize - 1; }
@@ -92,10 +99,10 @@ function linearTaps(ssize, dsize, scale, clampRight) {
 
 // resizeGeneric_ with HResizeLinear<uchar,int,short> and VResizeLinear<...FixedPtCast<22>,
 // VResizeLinearVec_32s8u>
-function resizeLinear(src, dw, dh, scaleX, scaleY) {
+function resizeLinear(src, dw, dh, scaleX, scaleY, area = false) {
   const sw = src.width, sh = src.height, S = src.bgr;
-  const xt = linearTaps(sw, dw, scaleX, true);
-  const yt = linearTaps(sh, dh, scaleY, false);
+  const xt = linearTaps(sw, dw, scaleX, true, area);
+  const yt = linearTaps(sh, dh, scaleY, false, area);
   const dn = dw * CN;
   const out = new Uint8Array(dh * dn);
   // horizontally resized source rows: two slots, refilled as the rows needed move down
@@ -197,7 +204,7 @@ function areaTab(ssize, dsize, scale) {
       alpha.push(f32(Math.min(Math.min(fsx2 - sx2, 1), cellWidth) / cellWidth));
     }
   }
-  return { di, si, alpha };
+  return { di: Int32Array.from(di), si: Int32Array.from(si), alpha: Float32Array.from(alpha) };
 }
 
 // resizeArea_Invoker<uchar, float>: rows summed in float32, in OpenCV's order
@@ -208,6 +215,7 @@ function resizeArea(src, dw, dh, scaleX, scaleY) {
   const dn = dw * CN;
   const out = new Uint8Array(dh * dn);
   const buf = new Float32Array(dn), sum = new Float32Array(dn);
+  const xdi = xt.di, xsi = xt.si, xal = xt.alpha, nx = xdi.length;
   const flush = (dy) => {
     for (let dx = 0; dx < dn; dx++) out[dy * dn + dx] = sat8(roundEven(sum[dx]));
   };
@@ -215,12 +223,12 @@ function resizeArea(src, dw, dh, scaleX, scaleY) {
   for (let j = 0; j < yt.di.length; j++) {
     const beta = yt.alpha[j], dy = yt.di[j], base = yt.si[j] * sw * CN;
     buf.fill(0);
-    for (let k = 0; k < xt.di.length; k++) {
-      const s = base + xt.si[k] * CN, d = xt.di[k] * CN, a = xt.alpha[k];
+    for (let k = 0; k < nx; k++) {
+      const s = base + xsi[k] * CN, d = xdi[k] * CN, a = xal[k];
       // Float32Array stores round to float32: buf + S*alpha, each step float
-      buf[d] = buf[d] + f32(S[s] * a);
-      buf[d + 1] = buf[d + 1] + f32(S[s + 1] * a);
-      buf[d + 2] = buf[d + 2] + f32(S[s + 2] * a);
+      buf[d] += f32(S[s] * a);
+      buf[d + 1] += f32(S[s + 1] * a);
+      buf[d + 2] += f32(S[s + 2] * a);
     }
     if (dy !== prevDy) {
       flush(prevDy);
