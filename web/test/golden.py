@@ -4,12 +4,17 @@ JS reader (web/test/reader_vs_python.mjs) the raw BGR bytes and Python's full-pr
 the detector's boxes (TileReader._detect) and the Detections of TileReader.read.
 
     PYTHONPATH=. python web/test/golden.py OUTDIR [--rendered 20] [--real 4] [--crop-hands 6]
+                                                  [--set-sheet 101]
 
 Photos: vision/samples/*.jpg; hands rendered as benchmarks.pipeline renders them (its seed, the
 held-out style; the last quarter as broadcast frames, 1280x720 with 21 px tiles, which take the
 zoom windows); the first --real photos of ../shared/real/camerash/photos; and --crop-hands MCR
 hands composed from the real crops (benchmarks.real_crop_hands, glass tables among them: mirror
-images). Writes OUTDIR/NAME.bgr and OUTDIR/golden.json."""
+images). With --set-sheet SEED (default 101; 0: none) the rendered hands are read once more by
+the reader with a set profile learned from the held-out style's rendered sheet
+(benchmarks.pipeline.learned_sheet; TileReader.with_set), the profile written as the browser's
+JSON (web/tools/profile_json.py) to OUTDIR/profile.json. Writes OUTDIR/NAME.bgr and
+OUTDIR/golden.json."""
 from __future__ import annotations
 
 import argparse
@@ -74,12 +79,22 @@ def rendered(n: int, art: str) -> list[tuple[str, np.ndarray]]:
     return out
 
 
+def detections_json(det) -> dict:
+    """Detections at full precision, in read.js's result shape."""
+    return {"tiles": [{"tile": d.tile, "box": list(d.box), "confidence": d.confidence,
+                       "sideways": d.sideways, "alternatives": [list(a) for a in d.alternatives]}
+                      for d in det.tiles],
+            "windows": [list(map(int, w)) for w in det.windows],
+            "reflections": [list(b) for b in det.reflections], "crowded": det.crowded}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out")
     ap.add_argument("--rendered", type=int, default=20)
     ap.add_argument("--real", type=int, default=4)
     ap.add_argument("--crop-hands", type=int, default=6)
+    ap.add_argument("--set-sheet", type=int, default=101)
     ap.add_argument("--art", default=str(SHARED / "art"))
     ap.add_argument("--real-dir", default=str(SHARED / "real"))
     args = ap.parse_args()
@@ -88,6 +103,17 @@ def main() -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     reader = TileReader(threads=1)      # one thread, as the page's wasm runs
+    set_reader = None
+    if args.set_sheet and args.rendered:
+        from benchmarks.pipeline import learned_sheet
+        from datasets.art import HELDOUT_STYLES, load_style
+
+        sys.path.insert(0, str(REPO / "web" / "tools"))
+        from profile_json import profile_json
+
+        tileset = learned_sheet(reader, load_style(HELDOUT_STYLES[0], args.art), args.set_sheet)
+        set_reader = reader.with_set(tileset)
+        (out / "profile.json").write_text(json.dumps(profile_json(tileset)))
     rows = []
     for name, img in photos(args):
         file = name.replace("/", "_") + ".bgr"
@@ -96,17 +122,18 @@ def main() -> int:
         start = time.perf_counter()
         det = reader.read(img)
         seconds = time.perf_counter() - start
-        rows.append({
+        row = {
             "name": name, "file": file, "width": int(img.shape[1]), "height": int(img.shape[0]),
             "seconds": seconds,
             "detect": {"boxes": np.asarray(boxes, np.float64).tolist(), "scores": [float(s) for s in scores],
                        "cls": [int(c) for c in cls], "windows": [list(map(int, w)) for w in used]},
-            "read": {"tiles": [{"tile": d.tile, "box": list(d.box), "confidence": d.confidence,
-                                "sideways": d.sideways, "alternatives": [list(a) for a in d.alternatives]}
-                               for d in det.tiles],
-                     "windows": [list(map(int, w)) for w in det.windows],
-                     "reflections": [list(b) for b in det.reflections], "crowded": det.crowded},
-        })
+            "read": detections_json(det),
+        }
+        if set_reader is not None and name.startswith(("hand/", "broadcast/")):
+            start = time.perf_counter()
+            row["read_set"] = detections_json(set_reader.read(img))
+            row["seconds_set"] = time.perf_counter() - start
+        rows.append(row)
         print(f"{name}: {len(det.tiles)} tiles, {len(det.reflections)} reflections, {seconds:.2f} s", file=sys.stderr)
     (out / "golden.json").write_text(json.dumps(rows))
     return 0

@@ -2,11 +2,12 @@
 // Python's TileReader on the photos web/test/golden.py wrote: the same BGR bytes in, then per
 // photo the detector's boxes (TileReader._detect) and the tiles read (TileReader.read) compared.
 // Usage: node web/test/reader_vs_python.mjs GOLDEN_DIR READER_JSON [NAME_SUBSTRING]
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-web';
 import { TileReader } from '../src/reader/read.js';
 import { fromBGR } from '../src/reader/image.js';
+import { profileFromJson } from '../src/reader/tileset.js';
 
 const [dir, metaPath, only] = process.argv.slice(2);
 const weights = fileURLToPath(new URL('../../vision/weights/', import.meta.url));
@@ -18,6 +19,10 @@ const reader = await TileReader.create({
   meta: JSON.parse(readFileSync(metaPath, 'utf8')),
   threads: 1,
 });
+// the set profile golden.py learnt (--set-sheet), for the rows read with a set too
+const profilePath = `${dir}/profile.json`;
+const setReader = existsSync(profilePath)
+  ? await reader.withSet(profileFromJson(readFileSync(profilePath, 'utf8'))) : null;
 const golden = JSON.parse(readFileSync(`${dir}/golden.json`, 'utf8')).filter((g) => !only || g.name.includes(only));
 
 const boxDiff = (a, b) => Math.max(...a.map((v, k) => Math.abs(v - b[k])));
@@ -33,17 +38,9 @@ const rows = [];
 let jsTotal = 0, pyTotal = 0;
 // warm-up: the first run compiles the wasm kernels
 await reader.read(fromBGR(golden[0].width, golden[0].height, new Uint8Array(readFileSync(`${dir}/${golden[0].file}`))));
-for (const g of golden) {
-  const image = fromBGR(g.width, g.height, new Uint8Array(readFileSync(`${dir}/${g.file}`)));
-  const det = await reader.detect(image);
-  const dbox = compareBoxes(g.detect.boxes, det.boxes);
-  const start = performance.now();
-  const got = await reader.read(image);
-  const seconds = (performance.now() - start) / 1000;
-  jsTotal += seconds; pyTotal += g.seconds;
-  const want = g.read;
+// One read against Python's: tile names in order, then (same count) boxes, confidences, sideways
+function compareRead(name, det, g, got, want, seconds, pySeconds) {
   const names = got.tiles.map((t) => t.tile).join(' '), wantNames = want.tiles.map((t) => t.tile).join(' ');
-  const sameTiles = names === wantNames;
   let maxBox = 0, maxConf = 0, sideways = 0;
   if (got.tiles.length === want.tiles.length) {
     got.tiles.forEach((t, i) => {
@@ -52,15 +49,32 @@ for (const g of golden) {
       if (t.sideways !== want.tiles[i].sideways) sideways++;
     });
   }
-  const sameWindows = JSON.stringify(got.windows) === JSON.stringify(want.windows);
+  const dbox = compareBoxes(g.detect.boxes, det.boxes);
   const row = {
-    name: g.name, dets: `${det.boxes.length}/${g.detect.boxes.length}`, detMax: dbox.max,
-    tiles: `${got.tiles.length}/${want.tiles.length}`, sameTiles, maxBox, maxConf, sideways,
-    windows: sameWindows, refl: `${got.reflections.length}/${want.reflections.length}`,
-    js: seconds, py: g.seconds,
+    name, dets: `${det.boxes.length}/${g.detect.boxes.length}`, detMax: dbox.max,
+    tiles: `${got.tiles.length}/${want.tiles.length}`, sameTiles: names === wantNames, maxBox, maxConf, sideways,
+    windows: JSON.stringify(got.windows) === JSON.stringify(want.windows),
+    refl: `${got.reflections.length}/${want.reflections.length}`, js: seconds, py: pySeconds,
   };
-  rows.push(row);
-  if (!sameTiles) { row.got = names; row.want = wantNames; }
+  if (!row.sameTiles) { row.got = names; row.want = wantNames; }
+  return row;
+}
+
+for (const g of golden) {
+  const image = fromBGR(g.width, g.height, new Uint8Array(readFileSync(`${dir}/${g.file}`)));
+  const det = await reader.detect(image);
+  let start = performance.now();
+  const got = await reader.read(image);
+  const seconds = (performance.now() - start) / 1000;
+  jsTotal += seconds; pyTotal += g.seconds;
+  rows.push(compareRead(g.name, det, g, got, g.read, seconds, g.seconds));
+  if (setReader && g.read_set) {
+    start = performance.now();
+    const gotSet = await setReader.read(image);
+    const secondsSet = (performance.now() - start) / 1000;
+    // the set reader looks at boxes down to CONFIRM_FROM: its detector boxes are not the table's
+    rows.push({ ...compareRead(`${g.name} +set`, det, g, gotSet, g.read_set, secondsSet, g.seconds_set), dets: '-', detMax: '-' });
+  }
 }
 
 const f = (v, d = 3) => (typeof v === 'number' ? v.toFixed(d) : String(v));
@@ -70,12 +84,15 @@ for (const r of rows) {
   if (!r.sameTiles) console.log(`    js: ${r.got}\n    py: ${r.want}`);
 }
 const same = rows.filter((r) => r.sameTiles).length;
-const exactBoxes = rows.filter((r) => r.dets.split('/')[0] === r.dets.split('/')[1]).length;
+const plain = rows.filter((r) => r.dets !== '-');
+const exactBoxes = plain.filter((r) => r.dets.split('/')[0] === r.dets.split('/')[1]).length;
+const maxDet = Math.max(...plain.map((r) => r.detMax));
 const maxBox = Math.max(...rows.filter((r) => r.sameTiles).map((r) => r.maxBox));
 const maxConf = Math.max(...rows.filter((r) => r.sameTiles).map((r) => r.maxConf));
-console.log(`\n${same}/${rows.length} photos: the same tiles in the same order as Python; `
-  + `detector box counts equal on ${exactBoxes}/${rows.length}; `
+console.log(`\n${same}/${rows.length} reads (${plain.length} photos): the same tiles in the same order as Python; `
+  + `(${rows.length - plain.length} of them read with the set profile); `
+  + `detector box counts equal on ${exactBoxes}/${plain.length}, max detector box difference ${f(maxDet, 4)} px; `
   + `max box difference ${f(maxBox, 4)} px, max confidence difference ${f(maxConf, 6)} (photos with the same tiles); `
   + `sideways flags differing ${rows.reduce((s, r) => s + r.sideways, 0)}; windows differing ${rows.filter((r) => !r.windows).length}`);
-console.log(`read time per photo: JS (Node, wasm, 1 thread) mean ${f(jsTotal / rows.length, 2)} s, Python (onnxruntime, 1 thread) mean ${f(pyTotal / rows.length, 2)} s`);
+console.log(`read time per photo (no set): JS (Node, wasm, 1 thread) mean ${f(jsTotal / plain.length, 2)} s, Python (onnxruntime, 1 thread) mean ${f(pyTotal / plain.length, 2)} s`);
 process.exit(same === rows.length ? 0 : 1);

@@ -12,19 +12,12 @@ import { flip } from './image.js';
 import { assignWithinCounts, argmax } from './counts.js';
 import { classifyBoxes, mergeBack, turnedOver } from './classify.js';
 import { combine } from './tileset.js';
+import { reflections } from './reflections.js';
+import { prepareSet } from './set_learning.js';
 
 export const SECOND_LOOKS = { x: 'at the photo mirrored left to right', y: 'at the photo mirrored top to bottom' };
 export const CONFIRM_FROM = 0.1;      // detector.CONFIRM_FROM
 export const CONFIRM_ALIKE = 0.85;    // detector.CONFIRM_ALIKE
-
-// reflections.py in the browser, when it is there (R2); without it no box is left out as a
-// mirror image (TileReader(mirrors=False)).
-let reflectionsFn = null;
-try {
-  ({ reflections: reflectionsFn } = await import('./reflections.js'));
-} catch {
-  reflectionsFn = null;
-}
 
 async function session(ort, model) {
   // a URL string or the model's bytes, as onnxruntime-web takes them
@@ -78,20 +71,23 @@ export class TileReader {
     return this._read(image, [], how);
   }
 
-  // TileReader.with_set: this reader naming tiles with a set profile's help (models shared).
-  // `prepare(reader, profile)` (R2's set code) sets reader.tileset and reader.references;
-  // null/empty profile: the reader without one.
-  withSet(profile, prepare = null) {
+  // TileReader.with_set: a reader naming tiles with a set profile's help (models shared), for
+  // a profile as tileset.js's profileFromJson gives it; null or empty: the reader without one.
+  // Async: a profile of another classifier is embedded anew, and the references' altered looks
+  // are embedded (set_learning.js prepareSet). `prepare(reader, profile)`: another way to set
+  // reader.tileset and reader.references (tests).
+  async withSet(profile, prepare = null) {
     const reader = Object.assign(Object.create(TileReader.prototype), this);
     reader.tileset = reader.references = null;
     reader.conf = Math.max(this.conf, this.confirmBelow);
     reader.confirmBelow = 0.0;
-    if (!profile || profile.kinds?.length === 0) return reader;
+    if (!profile || profile.kinds.length === 0) return reader;
     if (!this.classifier || !this.embeds) {
-      throw new Error('this classifier gives no embedding output, which a set profile needs');
+      throw new Error('this classifier gives no embedding output, which a set profile needs '
+        + '(re-export it with models/train_classifier.py)');
     }
-    if (!prepare) throw new Error('withSet: no set code given (R2: tileset.js)');
-    prepare(reader, profile);
+    if (prepare) await prepare(reader, profile);
+    else Object.assign(reader, await prepareSet(reader, profile));
     // boxes down to CONFIRM_FROM are looked at; those under the reader's own threshold are kept
     // only when the set confirms them (_read)
     reader.confirmBelow = reader.conf;
@@ -141,9 +137,9 @@ export class TileReader {
           [boxes, scores, cls, probs] = [boxes, scores, cls, probs].map((a) => keep.map((i) => a[i]));
         }
       }
-      if (this.mirrors && reflectionsFn) {
+      if (this.mirrors) {
         const names = probs.map(argmax);
-        const gone = await reflectionsFn(image, boxes, names,
+        const gone = await reflections(image, boxes, names,
           (idx, theta) => turnedOver(this, image, idx.map((i) => boxes[i]), theta), markSideways(boxes));
         mirrored = boxes.filter((_, i) => gone[i]).map((b) => [...b]);
         const keep = boxes.map((_, i) => i).filter((i) => !gone[i]);
