@@ -10,7 +10,8 @@ Photos: vision/samples/*.jpg; hands rendered as benchmarks.pipeline renders them
 held-out style; the last quarter as broadcast frames, 1280x720 with 21 px tiles, which take the
 zoom windows); the first --real photos of ../shared/real/camerash/photos; and --crop-hands MCR
 hands composed from the real crops (benchmarks.real_crop_hands, glass tables among them: mirror
-images). With --set-sheet SEED (default 101; 0: none) the rendered hands are read once more by
+images). Each sample is also read by TileReader.look_again ('x', 'y'), and a photo read through
+zoom windows once more with those windows as the hint (a stream's next frame). With --set-sheet SEED (default 101; 0: none) the rendered hands are read once more by
 the reader with a set profile learned from the held-out style's rendered sheet
 (benchmarks.pipeline.learned_sheet; TileReader.with_set), the profile written as the browser's
 JSON (web/tools/profile_json.py) to OUTDIR/profile.json. Writes OUTDIR/NAME.bgr and
@@ -129,6 +130,11 @@ def main() -> int:
                        "cls": [int(c) for c in cls], "windows": [list(map(int, w)) for w in used]},
             "read": detections_json(det),
         }
+        if name.startswith("sample/"):      # the second looks, mirrored (TileReader.look_again)
+            row["look_x"] = detections_json(reader.look_again(img, "x"))
+            row["look_y"] = detections_json(reader.look_again(img, "y"))
+        if det.windows:                     # a stream's next frame: the windows looked through first
+            row["hinted"] = detections_json(reader.read(img, windows=det.windows))
         if set_reader is not None and name.startswith(("hand/", "broadcast/")):
             start = time.perf_counter()
             row["read_set"] = detections_json(set_reader.read(img))

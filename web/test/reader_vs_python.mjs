@@ -68,6 +68,17 @@ for (const g of golden) {
   const seconds = (performance.now() - start) / 1000;
   jsTotal += seconds; pyTotal += g.seconds;
   rows.push(compareRead(g.name, det, g, got, g.read, seconds, g.seconds));
+  for (const how of ['x', 'y']) {
+    if (!g[`look_${how}`]) continue;
+    start = performance.now();
+    const again = await reader.lookAgain(image, how);
+    rows.push({ ...compareRead(`${g.name} look ${how}`, det, g, again, g[`look_${how}`], (performance.now() - start) / 1000, '-'), dets: '-', detMax: '-' });
+  }
+  if (g.hinted) {
+    start = performance.now();
+    const hinted = await reader.read(image, { windows: g.read.windows });
+    rows.push({ ...compareRead(`${g.name} hinted`, det, g, hinted, g.hinted, (performance.now() - start) / 1000, '-'), dets: '-', detMax: '-' });
+  }
   if (setReader && g.read_set) {
     start = performance.now();
     const gotSet = await setReader.read(image);
@@ -78,9 +89,9 @@ for (const g of golden) {
 }
 
 const f = (v, d = 3) => (typeof v === 'number' ? v.toFixed(d) : String(v));
-console.log('photo                         boxes js/py  box max  tiles js/py  same  box max  conf max  side  windows  refl  js s   py s');
+console.log('photo                               boxes js/py  box max  tiles js/py  same  box max  conf max  side  windows  refl  js s   py s');
 for (const r of rows) {
-  console.log(`${r.name.padEnd(30)}${r.dets.padStart(11)}  ${f(r.detMax).padStart(7)}  ${r.tiles.padStart(11)}  ${(r.sameTiles ? 'yes' : 'NO').padStart(4)}  ${f(r.maxBox).padStart(7)}  ${f(r.maxConf, 5).padStart(8)}  ${String(r.sideways).padStart(4)}  ${(r.windows ? 'same' : 'DIFF').padStart(7)}  ${r.refl.padStart(4)}  ${f(r.js, 2).padStart(5)}  ${f(r.py, 2).padStart(5)}`);
+  console.log(`${r.name.padEnd(36)}${r.dets.padStart(11)}  ${f(r.detMax).padStart(7)}  ${r.tiles.padStart(11)}  ${(r.sameTiles ? 'yes' : 'NO').padStart(4)}  ${f(r.maxBox).padStart(7)}  ${f(r.maxConf, 5).padStart(8)}  ${String(r.sideways).padStart(4)}  ${(r.windows ? 'same' : 'DIFF').padStart(7)}  ${r.refl.padStart(4)}  ${f(r.js, 2).padStart(5)}  ${f(r.py, 2).padStart(5)}`);
   if (!r.sameTiles) console.log(`    js: ${r.got}\n    py: ${r.want}`);
 }
 const same = rows.filter((r) => r.sameTiles).length;
@@ -90,7 +101,7 @@ const maxDet = Math.max(...plain.map((r) => r.detMax));
 const maxBox = Math.max(...rows.filter((r) => r.sameTiles).map((r) => r.maxBox));
 const maxConf = Math.max(...rows.filter((r) => r.sameTiles).map((r) => r.maxConf));
 console.log(`\n${same}/${rows.length} reads (${plain.length} photos): the same tiles in the same order as Python; `
-  + `(${rows.length - plain.length} of them read with the set profile); `
+  + `(the others: the samples' look_again x and y, zoomed photos read again with their windows as the hint, rendered hands with a set profile); `
   + `detector box counts equal on ${exactBoxes}/${plain.length}, max detector box difference ${f(maxDet, 4)} px; `
   + `max box difference ${f(maxBox, 4)} px, max confidence difference ${f(maxConf, 6)} (photos with the same tiles); `
   + `sideways flags differing ${rows.reduce((s, r) => s + r.sideways, 0)}; windows differing ${rows.filter((r) => !r.windows).length}`);
