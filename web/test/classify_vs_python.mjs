@@ -91,11 +91,11 @@ for (const name of names) {
     if (gold.pairs.length) {
       const g = reflections.grey(image);
       let dc = 0, dm = 0;
-      const cache = {};
       for (const p of gold.pairs) {
+        if (p.mirror === null) continue;
         const c = [p.tile, p.below].map((i) => reflections.inkContrast(g, image.width, image.height, boxes[i]));
         dc = Math.max(dc, ...c.map((v, i) => Math.abs(v - p.contrast[i]) / Math.max(1e-9, p.contrast[i])));
-        dm = Math.max(dm, Math.abs(reflections.mirrorLikeness(g, image.width, image.height, boxes, p.tile, p.below, cache) - p.mirror));
+        dm = Math.max(dm, Math.abs(reflections.mirrorLikeness(g, image.width, image.height, boxes, p.tile, p.below) - p.mirror));
       }
       line.push(`${gold.pairs.length} hanging pairs: ink contrast rel. ${fmt(dc)}, mirror likeness ${fmt(dm)}`);
     }

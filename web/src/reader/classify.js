@@ -21,7 +21,8 @@ export const BATCH = 64;          // crops per classifier run, as in TileReader.
 
 const NC = TILE_CLASSES.length;
 const f32 = Math.fround;
-const LOG_SURE = f32(Math.log(SURE_AFTER_TWO_TURNS));
+// np.log of a Python float is a float64 scalar: float32 values are compared with it in float64
+const LOG_SURE = Math.log(SURE_AFTER_TWO_TURNS);
 const LOG_CONTRAST = Math.log(CONTRAST_BELOW);
 
 // Mirrors TileReader._views: the same K crops in V views -> {logp: V arrays of K Float32Array

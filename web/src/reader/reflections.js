@@ -181,27 +181,82 @@ export function hangingPairs(boxes) {
   return { pairs, theta };
 }
 
-// The normalised fine detail of the whole grey photo for mirror_likeness (the same for every
-// pair of one photo, so made once): detail / sqrt(blur(detail^2) + 4).
-function normalisedDetail(g, w, h, scale) {
-  const blur = gaussianBlur(g, w, h, DETAIL_SIGMA * scale);
-  const detail = Float32Array.from(g, (v, i) => v - blur[i]);
-  const sq = Float32Array.from(detail, (v) => v * v);
-  const local = gaussianBlur(sq, w, h, 6 * scale);
-  return Float32Array.from(detail, (v, i) => v / f32(Math.sqrt(f32(local[i] + 4.0))));
+// cv2.GaussianBlur of the whole w x h image `get(x, y)`, but only its values inside `rect`
+// [x0, y0, x1, y1): the same sums in the same order as gaussianBlur (rows, then columns, the
+// border reflected at the image's own edges), without blurring a whole 12-megapixel photo.
+function blurInside(get, w, h, sigma, [x0, y0, x1, y1]) {
+  const n = pyRound(sigma * 8 + 1) | 1, r = (n - 1) / 2, k = gaussianKernel(n, sigma);
+  const rw = x1 - x0, rh = y1 - y0;
+  const xs = new Int32Array(rw + 2 * r);
+  for (let i = 0; i < xs.length; i++) xs[i] = reflect101(x0 + i - r, w);
+  const rowsNeeded = new Map();     // image row -> its row pass over [x0, x1)
+  const rowPass = (y) => {
+    let out = rowsNeeded.get(y);
+    if (out) return out;
+    out = new Float32Array(rw);
+    for (let x = 0; x < rw; x++) {
+      let s = 0;
+      for (let t = 0; t < n; t++) s += k[t] * get(xs[x + t], y);
+      out[x] = s;
+    }
+    rowsNeeded.set(y, out);
+    return out;
+  };
+  const out = new Float32Array(rw * rh);
+  for (let y = 0; y < rh; y++) {
+    const rows = [];
+    for (let t = 0; t < n; t++) rows.push(rowPass(reflect101(y0 + y - r + t, h)));
+    for (let x = 0; x < rw; x++) {
+      let s = 0;
+      for (let t = 0; t < n; t++) s += k[t] * rows[t][x];
+      out[y * rw + x] = s;
+    }
+  }
+  return out;
+}
+
+// The normalised fine detail of the grey photo, detail / sqrt(blur(detail^2) + 4) with
+// detail = grey - blur(grey), inside `rect` only (what mirror_likeness samples): {rect, values}.
+function normalisedDetail(g, w, h, scale, rect) {
+  const s1 = DETAIL_SIGMA * scale, s2 = 6 * scale;
+  const r2 = ((pyRound(s2 * 8 + 1) | 1) - 1) / 2;
+  // the detail is needed as far as the second blur reaches (reflected at the image's edges)
+  const outer = [Math.max(0, rect[0] - r2), Math.max(0, rect[1] - r2), Math.min(w, rect[2] + r2), Math.min(h, rect[3] + r2)];
+  const ow = outer[2] - outer[0];
+  const blur = blurInside((x, y) => g[y * w + x], w, h, s1, outer);
+  const sq = new Float32Array(blur.length);
+  for (let y = outer[1]; y < outer[3]; y++) {
+    for (let x = outer[0]; x < outer[2]; x++) {
+      const i = (y - outer[1]) * ow + (x - outer[0]);
+      const d = f32(g[y * w + x] - blur[i]);
+      sq[i] = d * d;
+      blur[i] = d;                 // blur now holds the detail
+    }
+  }
+  const at = (x, y) => {
+    if (x < outer[0] || x >= outer[2] || y < outer[1] || y >= outer[3]) throw new Error('normalisedDetail: outside its region');
+    return (y - outer[1]) * ow + (x - outer[0]);
+  };
+  const local = blurInside((x, y) => sq[at(x, y)], w, h, s2, rect);
+  const rw = rect[2] - rect[0], values = new Float32Array(local.length);
+  for (let y = rect[1]; y < rect[3]; y++) {
+    for (let x = rect[0]; x < rect[2]; x++) {
+      const i = (y - rect[1]) * rw + (x - rect[0]);
+      values[i] = blur[at(x, y)] / f32(Math.sqrt(f32(local[i] + 4.0)));
+    }
+  }
+  return { rect, values };
 }
 
 // Mirrors reflections.mirror_likeness: the best normalised cross-correlation of the fine
 // detail inside box `below` with that detail mirrored across the row in the line between it
-// and box `tile` (moved up to a tenth of the tile's height either way). `cache` keeps the
-// photo's normalised detail between calls.
-export function mirrorLikeness(g, w, h, boxes, tile, below, cache = {}) {
+// and box `tile` (moved up to a tenth of the tile's height either way). The photo's detail is
+// made only where it is sampled: the box and its mirror images.
+export function mirrorLikeness(g, w, h, boxes, tile, below) {
   const geo = geometry(boxes);
   if (geo === null) return 0.0;
   const { theta, height, across } = geo;
   const scale = Math.max(1.0, median(boxes.map((b) => b[3] - b[1])) / 40);
-  if (cache.scale !== scale) { cache.scale = scale; cache.detail = normalisedDetail(g, w, h, scale); }
-  const detail = cache.detail;
   const n0 = -Math.sin(theta), n1 = Math.cos(theta);
   const side = across[below] > across[tile] ? 1.0 : -1.0;
   const line = ((across[tile] + side * height[tile] / 2) + (across[below] - side * height[below] / 2)) / 2;
@@ -210,8 +265,34 @@ export function mirrorLikeness(g, w, h, boxes, tile, below, cache = {}) {
   const xa = Math.trunc(Math.max(x1 + mx, 0)), ya = Math.trunc(Math.max(y1 + my, 0));
   const xb = Math.trunc(Math.min(x2 - mx, w)), yb = Math.trunc(Math.min(y2 - my, h));
   if (xb - xa < 4 || yb - ya < 4) return 0.0;
+  const reach = 0.1 * height[tile];     // half-pixel steps (at most 41)
+  const step = Math.max(0.5, (2 * reach) / 40), start = -reach, stop = reach + 1e-6;
+  const steps = Math.max(0, Math.ceil((stop - start) / step));   // np.arange's length
+  const mirror = (gx, gy, shift) => {
+    const k = 2 * ((gx * n0 + gy * n1) - (line + shift));
+    return [f32(gx - k * n0), f32(gy - k * n1)];
+  };
+  // where the detail is sampled: the patch and its mirror images (an affine map of it, so its
+  // corners at the first and last shift bound them), a pixel more for the bilinear neighbours
+  let rx0 = xa, ry0 = ya, rx1 = xb, ry1 = yb;
+  for (const shift of [start, start + (steps - 1) * step]) {
+    for (const [cx, cy] of [[xa, ya], [xb - 1, ya], [xa, yb - 1], [xb - 1, yb - 1]]) {
+      const [sx, sy] = mirror(cx, cy, shift);
+      rx0 = Math.min(rx0, Math.floor(sx) - 1); ry0 = Math.min(ry0, Math.floor(sy) - 1);
+      rx1 = Math.max(rx1, Math.floor(sx) + 3); ry1 = Math.max(ry1, Math.floor(sy) + 3);
+    }
+  }
+  const rect = [Math.max(0, rx0), Math.max(0, ry0), Math.min(w, rx1), Math.min(h, ry1)];
+  const { values } = normalisedDetail(g, w, h, scale, rect);
+  const rw = rect[2] - rect[0];
+  const detailAt = (py, px) => {
+    if (px < 0 || px >= w || py < 0 || py >= h) return 0;      // border constant 0
+    if (px < rect[0] || px >= rect[2] || py < rect[1] || py >= rect[3]) throw new Error('mirrorLikeness: sample outside its region');
+    return values[(py - rect[1]) * rw + (px - rect[0])];
+  };
   const pw = xb - xa, ph = yb - ya, count = pw * ph;
-  const patch = window(detail, w, xa, ya, xb, yb);
+  const patch = new Float32Array(count);
+  for (let yy = 0; yy < ph; yy++) for (let xx = 0; xx < pw; xx++) patch[yy * pw + xx] = detailAt(ya + yy, xa + xx);
   let pmean = 0;
   for (const v of patch) pmean += v;
   pmean = f32(pmean / count);
@@ -220,22 +301,16 @@ export function mirrorLikeness(g, w, h, boxes, tile, below, cache = {}) {
   for (const v of patch) pp += v * v;
   pp = f32(pp);
   let best = -1.0;
-  const reach = 0.1 * height[tile];     // half-pixel steps (at most 41)
-  const step = Math.max(0.5, (2 * reach) / 40), start = -reach, stop = reach + 1e-6;
-  const steps = Math.max(0, Math.ceil((stop - start) / step));   // np.arange's length
   const mirrored = new Float32Array(count);
   for (let si = 0; si < steps; si++) {
     const shift = start + si * step;
     // cv2.remap INTER_LINEAR at float32 coordinates, border constant 0 (per neighbour)
     for (let yy = 0; yy < ph; yy++) {
       for (let xx = 0; xx < pw; xx++) {
-        const gx = xa + xx, gy = ya + yy;
-        const k = 2 * ((gx * n0 + gy * n1) - (line + shift));
-        const sx = f32(gx - k * n0), sy = f32(gy - k * n1);
+        const [sx, sy] = mirror(xa + xx, ya + yy, shift);
         const x0 = Math.floor(sx), y0 = Math.floor(sy), ax = sx - x0, ay = sy - y0;
-        const at = (py, px) => (px >= 0 && px < w && py >= 0 && py < h ? detail[py * w + px] : 0);
-        mirrored[yy * pw + xx] = (at(y0, x0) * (1 - ax) + at(y0, x0 + 1) * ax) * (1 - ay)
-          + (at(y0 + 1, x0) * (1 - ax) + at(y0 + 1, x0 + 1) * ax) * ay;
+        mirrored[yy * pw + xx] = (detailAt(y0, x0) * (1 - ax) + detailAt(y0, x0 + 1) * ax) * (1 - ay)
+          + (detailAt(y0 + 1, x0) * (1 - ax) + detailAt(y0 + 1, x0 + 1) * ax) * ay;
       }
     }
     let mmean = 0;
@@ -270,13 +345,12 @@ export async function reflections(image, boxes, names, nameTurnedOver, sideways 
   const cand = [...new Set(dim.map(([, j]) => j))].sort((a, b) => a - b);
   const got = await nameTurnedOver(cand, theta);
   const turned = new Map(cand.map((j, i) => [j, Number(got[i])]));
-  const cache = {};
   // the crisper box first (a stable sort): a reflection's own faint mirror image is no tile's
   const order = dim.map((p, i) => [p, i]).sort((a, b) => (contrast[b[0][0]] - contrast[a[0][0]]) || (a[1] - b[1]));
   for (const [[t, j]] of order) {
     if (out[t] || out[j]) continue;
     if (turned.get(j) === Number(names[t]) || (contrast[j] <= MIRROR_DIM * contrast[t]
-      && mirrorLikeness(g, w, h, boxes, t, j, cache) > MIRROR_NCC)) {
+      && mirrorLikeness(g, w, h, boxes, t, j) > MIRROR_NCC)) {
       out[j] = true;
     }
   }
