@@ -10,7 +10,8 @@ Photos: vision/samples/*.jpg; hands rendered as benchmarks.pipeline renders them
 held-out style; the last quarter as broadcast frames, 1280x720 with 21 px tiles, which take the
 zoom windows); the first --real photos of ../shared/real/camerash/photos; and --crop-hands MCR
 hands composed from the real crops (benchmarks.real_crop_hands, glass tables among them: mirror
-images). Each sample is also read by TileReader.look_again ('x', 'y'), and a photo read through
+images). Each sample is also read by TileReader.look_again ('x', 'y'), and any photo whose
+scoring (score_photo) asks for a second look, and a photo read through
 zoom windows once more with those windows as the hint (a stream's next frame). With --set-sheet SEED (default 101; 0: none) the rendered hands are read once more by
 the reader with a set profile learned from the held-out style's rendered sheet
 (benchmarks.pipeline.learned_sheet; TileReader.with_set), the profile written as the browser's
@@ -27,19 +28,27 @@ from pathlib import Path
 import numpy as np
 
 REPO = Path(__file__).resolve().parents[2]
+# the ruleset each photo is scored under (web/test/score_vs_python.py): its truth's, else riichi
+RULESETS: dict[str, str] = {}
 SHARED = Path("/work/shared") if Path("/work/shared").is_dir() else REPO.parent / "shared"
 
 
 def photos(args) -> list[tuple[str, np.ndarray]]:
     from vision.read.imageio import load_image
 
-    out = [(f"sample/{p.stem}", load_image(p)) for p in sorted((REPO / "vision" / "samples").glob("*.jpg"))]
+    out = []
+    for p in sorted((REPO / "vision" / "samples").glob("*.jpg")):
+        truth = p.with_suffix(".json")
+        if truth.is_file():
+            RULESETS[f"sample/{p.stem}"] = (json.loads(truth.read_text()).get("request") or {}).get("ruleset", "riichi")
+        out.append((f"sample/{p.stem}", load_image(p)))
     if args.rendered:
         out += rendered(args.rendered, args.art)
     real = Path(args.real_dir) / "camerash" / "photos"
     if args.real and real.is_dir():
         for p in sorted(real.glob("*.jpg"))[:args.real]:
             out.append((f"real/{p.stem}", load_image(p)))
+            RULESETS[f"real/{p.stem}"] = "mcr"      # Chinese sets
     if args.crop_hands and (Path(args.real_dir) / "camerash" / "crops").is_dir():
         from benchmarks.real_crop_hands import make_photos
 
@@ -47,6 +56,7 @@ def photos(args) -> list[tuple[str, np.ndarray]]:
         folder.mkdir(parents=True, exist_ok=True)
         for p in make_photos(args.crop_hands, 1, folder, Path(args.real_dir) / "camerash" / "crops"):
             out.append((f"crophand/{p.stem}", load_image(p)))
+            RULESETS[f"crophand/{p.stem}"] = "mcr"
     return out
 
 
@@ -76,8 +86,23 @@ def rendered(n: int, art: str) -> list[tuple[str, np.ndarray]]:
                 i += 1
                 continue
             out.append((f"{kind}/{i:03d}", np.ascontiguousarray(img)))
+            RULESETS[f"{kind}/{i:03d}"] = ruleset
             i += 1
     return out
+
+
+class Asked:
+    """A reader that notes which second looks scoring a photo asks of it."""
+
+    def __init__(self, reader):
+        self.reader, self.looks = reader, []
+
+    def read(self, image, windows=()):
+        return self.reader.read(image, windows)
+
+    def look_again(self, image, how):
+        self.looks.append(how)
+        return self.reader.look_again(image, how)
 
 
 def detections_json(det) -> dict:
@@ -99,6 +124,7 @@ def main() -> int:
     ap.add_argument("--art", default=str(SHARED / "art"))
     ap.add_argument("--real-dir", default=str(SHARED / "real"))
     args = ap.parse_args()
+    from vision.photo.pipeline import score_photo
     from vision.read.detector import TileReader
 
     out = Path(args.out)
@@ -130,9 +156,14 @@ def main() -> int:
                        "cls": [int(c) for c in cls], "windows": [list(map(int, w)) for w in used]},
             "read": detections_json(det),
         }
-        if name.startswith("sample/"):      # the second looks, mirrored (TileReader.look_again)
-            row["look_x"] = detections_json(reader.look_again(img, "x"))
-            row["look_y"] = detections_json(reader.look_again(img, "y"))
+        # the second looks, mirrored (TileReader.look_again): on the samples, and wherever
+        # scoring the photo (vision.photo.pipeline.score_photo) asks for one
+        row["ruleset"] = RULESETS.get(name, "riichi")
+        asked = Asked(reader)
+        score_photo(img, {"ruleset": row["ruleset"]}, reader=asked)
+        for how in ("x", "y"):
+            if name.startswith("sample/") or how in asked.looks:
+                row[f"look_{how}"] = detections_json(reader.look_again(img, how))
         if det.windows:                     # a stream's next frame: the windows looked through first
             row["hinted"] = detections_json(reader.read(img, windows=det.windows))
         if set_reader is not None and name.startswith(("hand/", "broadcast/")):

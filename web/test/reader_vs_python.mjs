@@ -1,8 +1,9 @@
 // The JS reader (web/src/reader/read.js, onnxruntime-web's wasm backend, one thread) against
 // Python's TileReader on the photos web/test/golden.py wrote: the same BGR bytes in, then per
 // photo the detector's boxes (TileReader._detect) and the tiles read (TileReader.read) compared.
+// Writes the JS results to GOLDEN_DIR/js_results.json for web/test/score_vs_python.py.
 // Usage: node web/test/reader_vs_python.mjs GOLDEN_DIR READER_JSON [NAME_SUBSTRING]
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-web';
 import { TileReader } from '../src/reader/read.js';
@@ -35,6 +36,7 @@ function compareBoxes(py, js) {
 }
 
 const rows = [];
+const jsResults = {};
 let jsTotal = 0, pyTotal = 0;
 // warm-up: the first run compiles the wasm kernels
 await reader.read(fromBGR(golden[0].width, golden[0].height, new Uint8Array(readFileSync(`${dir}/${golden[0].file}`))));
@@ -68,10 +70,13 @@ for (const g of golden) {
   const seconds = (performance.now() - start) / 1000;
   jsTotal += seconds; pyTotal += g.seconds;
   rows.push(compareRead(g.name, det, g, got, g.read, seconds, g.seconds));
+  const mine = { read: got };
+  jsResults[g.name] = mine;
   for (const how of ['x', 'y']) {
     if (!g[`look_${how}`]) continue;
     start = performance.now();
     const again = await reader.lookAgain(image, how);
+    mine[`look_${how}`] = again;
     rows.push({ ...compareRead(`${g.name} look ${how}`, det, g, again, g[`look_${how}`], (performance.now() - start) / 1000, '-'), dets: '-', detMax: '-' });
   }
   if (g.hinted) {
@@ -87,6 +92,8 @@ for (const g of golden) {
     rows.push({ ...compareRead(`${g.name} +set`, det, g, gotSet, g.read_set, secondsSet, g.seconds_set), dets: '-', detMax: '-' });
   }
 }
+
+writeFileSync(`${dir}/js_results.json`, JSON.stringify(jsResults));
 
 const f = (v, d = 3) => (typeof v === 'number' ? v.toFixed(d) : String(v));
 console.log('photo                               boxes js/py  box max  tiles js/py  same  box max  conf max  side  windows  refl  js s   py s');
