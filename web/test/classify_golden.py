@@ -89,10 +89,10 @@ def dump(reader: TileReader, name: str, image: np.ndarray, out: Path) -> None:
                            "sideways": [bool(v) for v in sideways],
                            "calls": calls, "gone": [bool(v) for v in gone]}
     # the measures reflections decides by, pair by pair (at most 40 pairs), apart from the names;
-    # mirror_likeness blurs the whole photo each time: on a photo of megapixels, 3 pairs
+    # mirror_likeness blurs the whole photo each time: on a photo of megapixels, one pair
     pairs, theta = hanging_pairs(boxes)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    mirrors = 40 if image.shape[0] * image.shape[1] <= 2_000_000 else 3
+    mirrors = 40 if image.shape[0] * image.shape[1] <= 2_000_000 else 1
     gold["pairs"] = [{"tile": t, "below": j, "contrast": [ink_contrast(grey, boxes[t]), ink_contrast(grey, boxes[j])],
                       "mirror": mirror_likeness(grey, boxes, t, j) if k < mirrors else None}
                      for k, (t, j) in enumerate(pairs[:40])]
