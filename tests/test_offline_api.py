@@ -192,3 +192,14 @@ def test_the_waits_of_a_photographed_hand_are_the_servers(reader, tmp_path):
         path, ruleset, reader=reader, fixes=fixes, melds=melds))
     assert got["status"] == 200 and got["body"] == want
     assert got["body"]["waits"]       # the sample is tenpai (vision/samples/README.md)
+
+
+def test_the_browser_readers_model_facts_are_the_weights(reader):
+    # vision/weights/reader.json (web/tools/reader_meta.py): what the browser's reader is told
+    # of the models; weights changed without it would be read with the old facts
+    from vision.read.tileset import fingerprint
+
+    facts = json.loads((ROOT / "vision" / "weights" / "reader.json").read_text())
+    assert facts == {"names": reader.names, "imgsz": reader.imgsz, "crop_size": reader.crop_size,
+                     "end2end": reader.end2end,
+                     "model_id": fingerprint(ROOT / "vision" / "weights" / "classifier.onnx")}
