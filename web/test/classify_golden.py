@@ -161,6 +161,21 @@ def learn(reader: TileReader, seed: int, hands: int, out: Path) -> None:
         dump(with_set, name + "-set", image, out)
 
 
+def count_cases(out: Path, n: int = 60, seed: int = 0) -> None:
+    """``OUT/counts.json``: random probability rows (few distinct values, so ties happen; up to
+    400 tiles, so several sets) and what ``assign_within_counts`` names them."""
+    rng = np.random.default_rng(seed)
+    cases = []
+    for _ in range(n):
+        k = int(rng.choice([5, 14, 40, 161, 400]))
+        hot = rng.integers(0, 46, size=k) if rng.random() < 0.5 else rng.integers(0, 6, size=k)
+        p = np.round(rng.random((k, 46)) ** 8, 2) * 0.01
+        p[np.arange(k), hot] += np.round(rng.random(k), 1)
+        p = (p / p.sum(axis=1, keepdims=True)).astype(np.float32)
+        cases.append({"probs": p.astype(np.float64).tolist(), "names": assign_within_counts(p).tolist()})
+    (out / "counts.json").write_text(json.dumps(cases))
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out")
@@ -177,6 +192,7 @@ def main(argv=None) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     reader = TileReader(threads=1)
+    count_cases(out)
     photos = [Path(p) for p in args.photo]
     if args.samples:
         photos += sorted((ROOT / "vision" / "samples").glob("*.jpg"))

@@ -117,6 +117,15 @@ for (const name of names) {
   console.log(line.join('; '));
 }
 
+// assign_within_counts on random rows with ties and several sets' worth of tiles
+const countsFile = path.join(golden, 'counts.json');
+if (fs.existsSync(countsFile)) {
+  const cases = JSON.parse(fs.readFileSync(countsFile, 'utf8'));
+  const bad = cases.filter((c) => assignWithinCounts(c.probs.map((r) => Float32Array.from(r))).some((v, i) => v !== c.names[i]));
+  console.log(`assignWithinCounts: ${cases.length} random cases, ${bad.length} differ`);
+  if (bad.length) failed = true;
+}
+
 // the set profile: learning it from the sheet, its calibration, its looks and references
 if (profile && profile.crops) {
   const json = JSON.parse(fs.readFileSync(profileFile, 'utf8'));

@@ -113,4 +113,7 @@ console.log(`\n${same}/${rows.length} reads (${plain.length} photos): the same t
   + `max box difference ${f(maxBox, 4)} px, max confidence difference ${f(maxConf, 6)} (photos with the same tiles); `
   + `sideways flags differing ${rows.reduce((s, r) => s + r.sideways, 0)}; windows differing ${rows.filter((r) => !r.windows).length}`);
 console.log(`read time per photo (no set): JS (Node, wasm, 1 thread) mean ${f(jsTotal / plain.length, 2)} s, Python (onnxruntime, 1 thread) mean ${f(pyTotal / plain.length, 2)} s`);
-process.exit(same === rows.length ? 0 : 1);
+// the brief's tolerances: boxes within 1 px, confidences within 1e-3
+const loose = rows.filter((r) => r.sameTiles && (r.maxBox > 1 || r.maxConf > 1e-3));
+for (const r of loose) console.log(`OUT OF TOLERANCE: ${r.name} box ${f(r.maxBox, 4)} px, confidence ${f(r.maxConf, 6)}`);
+process.exit(same === rows.length && loose.length === 0 ? 0 : 1);
