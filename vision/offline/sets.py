@@ -17,6 +17,10 @@ answer to send (``{"status", "body"}``) or what to do next. Learning a sheet, as
    kinds than named, or the refusal of a sheet mostly so;
 5. the page adds one reference per tile to the set, weighs it against the classifier and keeps
    it; :func:`learned_answer` — the answer.
+
+Step 2's thresholds are :func:`sheet_thresholds`; a request's ``set`` (or an undo's ``name``)
+the page does not hold is :func:`unknown_set`; :func:`fixed_numbers` reads the ``fixes`` field
+as :func:`tile_to_add` takes it. The page's side is ``web/src/site/sets.js``.
 """
 from __future__ import annotations
 
@@ -161,10 +165,38 @@ def undo_refused(name: str, references: int, expect: Any) -> dict | None:
     return None
 
 
+def sheet_thresholds() -> list:
+    """Step 2's detector thresholds, in the order learn_sheet tries them."""
+    from vision.read.set_sheet import SHEET_THRESHOLDS
+
+    return list(SHEET_THRESHOLDS)
+
+
+def unknown_set(name: str, known: list | None = None) -> dict:
+    """The server's 422 ``unknown_set``: for a request's ``set`` (``known``: the sets' names,
+    listed as ``SetStore.reader_for`` lists them), or for an undo (``known`` None: as
+    ``SetStore.load`` says it)."""
+    from scoring.tiles import quoted
+
+    if known is None:
+        return _error(ApiError(422, "unknown_set", f"no set named {quoted(name)} on this server"))
+    names = ", ".join(sorted(known)[:20]) or "none yet"
+    return _error(ApiError(422, "unknown_set", f"no set named {quoted(name)} on this server "
+                                               f"(sets learned: {names})"))
+
+
+def fixed_numbers(fixes: Any) -> dict:
+    """The ``fixes`` form field (already accepted by ``/api/score``) as :func:`tile_to_add`
+    takes it: ``{"n": tile}``."""
+    from vision.server.fields import photo_inputs
+
+    return {str(k): v for k, v in photo_inputs(None, fixes, None, None).fixes.items()}
+
+
 def _plain(d) -> dict:
     return {"index": d.index, "given": d.given, "read": d.read, "confidence": d.confidence}
 
 
-__all__ = ["SetError", "change_answer", "check_name", "count_matches", "judge_sheet",
-           "learned_answer", "order_sheet", "room", "sets_answer", "sheet_request", "tile_to_add",
-           "undo_refused"]
+__all__ = ["SetError", "change_answer", "check_name", "count_matches", "fixed_numbers",
+           "judge_sheet", "learned_answer", "order_sheet", "room", "sets_answer", "sheet_request",
+           "sheet_thresholds", "tile_to_add", "undo_refused", "unknown_set"]

@@ -1,6 +1,8 @@
 // The offline site's engine, a module Web Worker (started by local-api.js): the project's own
 // Python (scoring/, vision/) in Pyodide answers the pages' /api/... requests
 // (vision.offline.api.answer), and the browser's tile reader (onnxruntime-web) reads photos.
+// Set profiles (/api/sets, /api/set/...) and a request's `set` field are sets.js's: kept in
+// IndexedDB, learned with the reader's set code, every rule and answer vision.offline.sets'.
 // Everything it loads comes from the site's own folder, which the service worker keeps: it
 // works with the network off once the site has been opened.
 //
@@ -11,6 +13,7 @@
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { TileReader, READER_KIND } from "./reader-entry.js";
 import { photoColour } from "./colour.js";
+import { startSets } from "./sets.js";
 
 const SITE = new URL("./", import.meta.url);
 const PYTHON_DIR = "/home/pyodide/tilescope";      // the project's zip is unpacked here
@@ -65,9 +68,18 @@ def site_answer(request_json, photo):
     # The photo (None without one): its size, and colour.js's measures, called synchronously
     photo = None if photo is None else BrowserPhoto(int(photo.width), int(photo.height), photo)
     return json.dumps(_answer(json.loads(request_json), photo))
+
+import vision.offline.sets as _sets
+
+def set_rule(name, args_json, kwargs_json):
+    # the set routes' rules and answers (sets.js): plain values in and out, as JSON
+    if name not in _sets.__all__:
+        raise ValueError(f"vision.offline.sets has no rule {name!r}")
+    return json.dumps(getattr(_sets, name)(*json.loads(args_json), **json.loads(kwargs_json)))
 `);
   stepDone("api");
-  return { pyodide, FS, persistent, answer: pyodide.globals.get("site_answer") };
+  return { pyodide, FS, persistent, answer: pyodide.globals.get("site_answer"),
+           setRule: pyodide.globals.get("set_rule") };
 }
 
 function syncfs(FS, populate) {
@@ -98,8 +110,9 @@ async function startReader(site) {
 const ready = (async () => {
   const site = JSON.parse(new TextDecoder().decode(await bytes("site.json")));
   const [python, reader] = await Promise.all([startPython(site), startReader(site)]);
+  const sets = await startSets({ python, reader, scorePhoto: answerPhoto });
   self.postMessage({ type: "ready", reader: READER_KIND, persistent: python.persistent });
-  return { python, reader };
+  return { python, reader, sets };
 })();
 ready.catch((e) => self.postMessage({ type: "failed", error: String((e && e.message) || e) }));
 
@@ -123,15 +136,11 @@ async function decode(blob) {
 }
 
 const isSetPath = (path) => path === "/api/sets" || path.startsWith("/api/set/");
+// the photo routes whose `set` form field names the set profile the photo is read with
+const READ_WITH_SET = new Set(["/api/score", "/api/check-photo", "/api/waits", "/api/read"]);
 
 async function handle(request) {
-  const { python, reader } = await ready;
-  if (isSetPath(request.path)) {
-    // set profiles are kept in the browser (IndexedDB) by the reader's set code: not yet here
-    return { status: 501, body: { error: "set profiles are not available in the offline page yet",
-                                  code: "not_offline" } };
-  }
-  const reads = {};
+  const { python, reader, sets } = await ready;
   let image = null;
   if (request.image) {
     try {
@@ -140,9 +149,29 @@ async function handle(request) {
       return { status: 400, body: { error: "the file is not an image this browser can open",
                                     code: "not_an_image" } };
     }
-    // TODO(sets): a `set` field reads with reader.withSet(profile) once profiles are kept here
-    reads.read = await reader.read(image, {});
   }
+  if (isSetPath(request.path)) {
+    // set profiles: kept in IndexedDB by sets.js (not under /data: nothing to sync here)
+    const out = await sets.answer(request, image);
+    if (out) return out;
+  }
+  let use = reader;
+  if (request.form && READ_WITH_SET.has(request.path)) {
+    const named = await sets.readerFor(request.form.set);
+    if (named.refusal) return named.refusal;
+    use = named.reader;
+  }
+  const out = await answerPhoto(request, image, use);
+  if (request.method !== "GET" && python.persistent) await syncfs(python.FS, false);
+  return { status: out.status, body: out.body };
+}
+
+// A request answered by the Python (vision.offline.api.answer) with the photo read by
+// `reader` (the site's, or one with a set): {status, body, reads} (reads: the readings taken)
+async function answerPhoto(request, image, reader) {
+  const { python } = await ready;
+  const reads = {};
+  if (image) reads.read = await reader.read(image, {});
   // the body both ways: `text` as it came (the Python reads it as the server does: a key given
   // twice is refused), `json` parsed (null when it is not JSON)
   const asked = { method: request.method, path: request.path, text: request.text,
@@ -152,10 +181,7 @@ async function handle(request) {
   // the Python asks for a second look ({"look": "x"}) when the tiles first read do not add up
   for (let looks = 0; ; looks++) {
     const out = JSON.parse(python.answer(JSON.stringify(asked), photo));
-    if (!out.look) {
-      if (request.method !== "GET" && python.persistent) await syncfs(python.FS, false);
-      return { status: out.status, body: out.body };
-    }
+    if (!out.look) return { status: out.status, body: out.body, reads };
     if (!image || looks > 4 || out.look in reads) {
       throw new Error(`the Python asked for a look it cannot have: ${out.look}`);
     }
