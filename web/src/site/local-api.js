@@ -8,7 +8,6 @@
 (() => {
   const SITE = new URL(".", document.currentScript.src);    // the site's folder (may be a sub-path)
   const realFetch = window.fetch.bind(window);
-  const worker = new Worker(new URL("worker.js", SITE), { type: "module" });
   const waiting = new Map();      // request id -> {resolve, reject}
   let nextId = 1;
 
@@ -27,7 +26,7 @@
   const showBanner = () => document.body.prepend(banner);
   if (document.body) showBanner(); else document.addEventListener("DOMContentLoaded", showBanner);
 
-  worker.onmessage = ({ data }) => {
+  const onMessage = ({ data }) => {
     if (data.type !== "response") offline.timings[data.stage || data.type] = Math.round(performance.now());
     if (data.type === "progress") {
       offline.percent = data.percent;
@@ -48,7 +47,7 @@
         status: data.status, headers: { "Content-Type": "application/json" } }));
     }
   };
-  worker.onerror = (e) => {
+  const onError = (e) => {
     // a worker that cannot even load (a file missing from the site) fails every request
     const error = e.message || "the page's worker did not load";
     Object.assign(offline, { state: "failed", error });
@@ -104,13 +103,45 @@
         });
       }
     });
-    worker.postMessage({ type: "request", id, request });
+    (await worker).postMessage({ type: "request", id, request });
     return answer;
   };
 
   // ---- the service worker: every file of the site kept, so a reload works offline ----
-  if ("serviceWorker" in navigator && window.isSecureContext) {
-    navigator.serviceWorker.register(new URL("sw.js", SITE), { scope: SITE.pathname })
-      .catch((e) => console.warn("tilescope: not kept for offline use:", e));
+  // On the first visit the service worker's install downloads every file of the site; the
+  // worker's own loading would download the big ones (Pyodide, onnxruntime, the weights) a
+  // second time beside it, from the network: the first visit sent 69 MB for a 45 MB site. So
+  // the worker starts once the service worker controls the page: its fetches are then answered
+  // from the files just kept, and each file is sent once. Later visits are controlled from the
+  // start (and work offline); without a service worker (not a secure context, none allowed, an
+  // install that failed, a forced reload past it) the worker loads from the network as before.
+  function keptFirst() {
+    if (!("serviceWorker" in navigator) || !window.isSecureContext) return Promise.resolve();
+    const sw = navigator.serviceWorker;
+    const registered = sw.register(new URL("sw.js", SITE), { scope: SITE.pathname })
+      .catch((e) => { console.warn("tilescope: not kept for offline use:", e); return null; });
+    if (sw.controller) return Promise.resolve();
+    return new Promise((resolve) => {
+      sw.addEventListener("controllerchange", () => resolve(), { once: true });
+      sw.addEventListener("message", ({ data }) => {
+        if (data && data.type === "tilescope-precache" && offline.state === "loading") {
+          banner.textContent = `Getting ready… keeping the page for offline use (${data.done} of ${data.total} files)`;
+        }
+      });
+      registered.then((reg) => {
+        const installing = reg && (reg.installing || reg.waiting);
+        if (!installing) { resolve(); return; }    // none, or kept already but not this page's
+        installing.addEventListener("statechange", () => {
+          if (installing.state === "redundant") resolve();     // the install failed
+        });
+      });
+    });
   }
+
+  const worker = keptFirst().then(() => {
+    const w = new Worker(new URL("worker.js", SITE), { type: "module" });
+    w.onmessage = onMessage;
+    w.onerror = onError;
+    return w;
+  });
 })();

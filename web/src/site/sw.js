@@ -8,11 +8,35 @@ const SITE = { version: "dev", files: [] };
 const CACHE = `tilescope-site-${SITE.version}`;
 const BASE = new URL("./", self.location.href);       // the site's folder (may be a sub-path)
 
+const AT_ONCE = 4;          // files fetched at a time while installing
+
+// The first visit: the page starts its worker (Pyodide, onnxruntime, the weights: nearly all
+// the bytes) only once this service worker controls it (local-api.js), so the worker's fetches
+// are answered from here and every file is sent once. Meanwhile the page shows how far this
+// install has got ({type: "tilescope-precache", done, total}, a file at a time).
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    // cache: "reload": from the host, not from the HTTP cache (which may hold an older build)
-    await cache.addAll(SITE.files.map((f) => new Request(new URL(f, BASE), { cache: "reload" })));
+    const pages = await self.clients.matchAll({ includeUncontrolled: true, type: "window" });
+    const tell = (done) => pages.forEach((p) => p.postMessage({ type: "tilescope-precache", done,
+                                                                 total: SITE.files.length }));
+    let next = 0, done = 0;
+    tell(0);
+    const fetchSome = async () => {
+      while (next < SITE.files.length) {
+        const req = new Request(new URL(SITE.files[next++], BASE), { cache: "reload" });
+        // an install that failed part way (the network lost) left the files it had: this
+        // version's cache holds the same files (the version is their hash), so they are kept
+        if (!(await cache.match(req))) {
+          // cache: "reload": from the host, not from the HTTP cache (which may hold an older build)
+          const resp = await fetch(req);
+          if (!resp.ok) throw new Error(`${req.url}: ${resp.status}`);
+          await cache.put(req, resp);
+        }
+        tell(++done);
+      }
+    };
+    await Promise.all(Array.from({ length: AT_ONCE }, fetchSome));
     await self.skipWaiting();
   })());
 });
