@@ -6,9 +6,10 @@ The same requests go to the server's app (FastAPI's TestClient, its sets in a th
 Pyodide, the JavaScript reader, the sets in IndexedDB), with the service worker in control and
 the static server stopped (as ``tests/test_site_offline.py`` does): refusals of a bad name and
 of a tile count that is not the sheet's, ``vision/samples/set_sheet.jpg`` taught as "club", the
-sets listed, a photo scored with ``set=club``, an unknown set, a tap-to-correct added to the
-set and scored with again, undone (and an undo refused), scored with once more. Every answer
-must be the server's: the same status and the same JSON.
+sets listed, a photo scored, read and its waits found with ``set=club``, an unknown set, a bad
+tile code, a tap-to-correct added to the set and scored with again, undone (and an undo
+refused), scored with once more. Every answer must be the server's: the same status and the
+same JSON (a box may differ by its last 0.1 pixel: see :func:`differences`).
 
 Then the page's own form teaches the sheet as a second set (the user's path: a name, a photo),
 and both sets are still there after a reload (IndexedDB).
@@ -25,8 +26,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from test_site_offline import (PREFIX, REPO, SAMPLE, SITE, network, static_server, wait_kept,
-                               wait_ready)
+from test_site_offline import (PREFIX, REPO, SAMPLE, SITE, WAITING, network, static_server,
+                               wait_kept, wait_ready)
 
 from browsing import chromium
 
@@ -53,6 +54,9 @@ def the_requests(red_five_n=None):
         ("learn", "POST", "/api/set/learn", {"name": "club"}, SHEET),
         ("sets", "GET", "/api/sets", None, None),
         ("score with the set", "POST", "/api/score", score, SAMPLE),
+        ("read with the set", "POST", "/api/read", {"set": "club"}, SAMPLE),
+        ("waits with the set", "POST", "/api/waits",
+         {"context": json.dumps({"seat_wind": "S", "dora_indicators": "1p"}), "set": "club"}, WAITING),
         ("unknown set", "POST", "/api/score", {**score, "set": "nosuch"}, SAMPLE),
         ("bad tile", "POST", "/api/set/add", {**score, "name": "club", "n": "1", "tile": "9x"}, SAMPLE),
     ]
