@@ -4,12 +4,13 @@ Chromium with the network off, against ``tilescope serve``'s own answers.
 The same requests go to the server's app (FastAPI's TestClient, its sets in a throwaway
 ``TILESCOPE_DATA``) and to the page's ``fetch`` (answered in the browser: the Python in
 Pyodide, the JavaScript reader, the sets in IndexedDB), with the service worker in control and
-the static server stopped (as ``tests/test_site_offline.py`` does): refusals of a bad name and
-of a tile count that is not the sheet's, ``vision/samples/set_sheet.jpg`` taught as "club", the
-sets listed, a photo scored, read and its waits found with ``set=club``, an unknown set, a bad
-tile code, a tap-to-correct added to the set and scored with again, undone (and an undo
-refused), scored with once more. Every answer must be the server's: the same status and the
-same JSON (a box may differ by its last 0.1 pixel: see :func:`differences`).
+the static server stopped (as ``tests/test_site_offline.py`` does): refusals of a bad name, bad
+tiles, a form without its photo and a tile count that is not the sheet's,
+``vision/samples/set_sheet.jpg`` taught as "club", the sets listed, a photo scored, read and
+its waits found with ``set=club``, an unknown set, a bad tile code, a tap-to-correct added to
+the set and scored with again, undone (and an undo refused), scored with once more. Every
+answer must be the server's: the same status and the same JSON (a box may differ by its last
+0.1 pixel: see :func:`differences`).
 
 Then the page's own form teaches the sheet as a second set (the user's path: a name, a photo),
 and both sets are still there after a reload (IndexedDB).
@@ -50,6 +51,8 @@ def the_requests(red_five_n=None):
     score = {"context": json.dumps(CONTEXT), "set": "club"}
     out = [
         ("bad name", "POST", "/api/set/learn", {"name": "no good"}, SHEET),
+        ("bad tiles", "POST", "/api/set/learn", {"name": "club", "tiles": "1m 9x"}, SHEET),
+        ("no photo", "POST", "/api/set/learn", {"name": "club"}, None),
         ("tile count", "POST", "/api/set/learn", {"name": "club", "tiles": "1m 2m 3m"}, SHEET),
         ("learn", "POST", "/api/set/learn", {"name": "club"}, SHEET),
         ("sets", "GET", "/api/sets", None, None),

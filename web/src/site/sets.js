@@ -129,7 +129,12 @@ export async function startSets({ python, reader, scorePhoto }) {
   // TileSet.added: these references after the present ones (the calibration is decided after)
   async function added(base, kinds, crops, sources) {
     const { embeddings, dim } = await lib.embed(reader, crops);
-    const joined = (a, b, Type) => { const out = new Type(a.length + b.length); out.set(a); out.set(b, a.length); return out; };
+    const joined = (a, b, Type) => {
+      const out = new Type(a.length + b.length);
+      out.set(a);
+      out.set(b, a.length);
+      return out;
+    };
     return { name: base.name, kinds: [...base.kinds, ...kinds], dim,
              embeddings: joined(base.embeddings, embeddings, Float32Array),
              crops: joined(base.crops, crops, Uint8Array), model: reader.modelId,
@@ -162,7 +167,9 @@ export async function startSets({ python, reader, scorePhoto }) {
     if (asked.status) return asked;
     if (!lib) return noSets;
     const name = form.name, kinds = asked.kinds;
-    const trustOrder = ["1", "true", "t", "yes", "y", "on"].includes(String(form.trust_order || "").trim().toLowerCase());
+    // a form's true, as the server's (pydantic's) bool reads it
+    const trustOrder = ["1", "true", "t", "yes", "y", "on"]
+      .includes(String(form.trust_order || "").trim().toLowerCase());
     const record = await store.get(name);
     const into = record ? profileOf(record) : empty(name);
     const full = rule("room", [name, into.kinds.length, kinds.length]);
@@ -265,7 +272,8 @@ export async function startSets({ python, reader, scorePhoto }) {
     return rule("sets_answer", [sets]);
   }
 
-  // the set routes: {status, body}, or null for a path that is not one of them
+  // the set routes: {status, body}, or null for a path that is not one of them. `image`: the
+  // photo decoded (the worker answers a file it cannot decode before asking here)
   async function answer(request, image) {
     const { method, path } = request;
     const form = request.form || {};
@@ -273,12 +281,12 @@ export async function startSets({ python, reader, scorePhoto }) {
     if (method !== "POST") return null;
     const photoFirst = path === "/api/set/learn" || path === "/api/set/add";
     if (photoFirst && !request.image) {
-      // as the server's form check: a photo is the first thing these routes take
-      return { status: 422, body: { error: "a photo is sent as the form field 'image' of a "
-        + "multipart/form-data request (curl -F image=@photo.jpg), not as the raw body", code: "invalid_request" } };
-    }
-    if (photoFirst && !image) {
-      return { status: 400, body: { error: "the file is not an image this browser can open", code: "not_an_image" } };
+      // the server's words for a form without its photo (vision/server/routes/errors.py; it
+      // also names any other required field missing, which this does not)
+      const names = Object.keys(form).slice(0, 5).map((k) => `'${k.slice(0, 40)}'`);
+      return { status: 422, body: { code: "invalid_request", error: "image: the photo goes in the form "
+        + "field 'image' (curl -F image=@photo.jpg)"
+        + (names.length ? `; this form's fields are ${names.join(", ")}` : "; this form has none") } };
     }
     if (path === "/api/set/learn") return learn(form, image, request.image.name);
     if (path === "/api/set/add") return add(request, image);
