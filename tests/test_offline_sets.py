@@ -109,3 +109,15 @@ def test_a_set_change_is_answered_and_refused_as_the_server_does():
     assert sets.tile_to_add(score, 1, "5p", {"1": "9s"})["tile"]["n"] == 2
     assert sets.tile_to_add(score, 9, "9s", {})["body"]["code"] == "no_such_tile"
     assert sets.tile_to_add(score, 1, "5x", {})["body"]["code"] == "bad_tile"
+
+
+def test_the_pages_other_set_words_are_the_servers():
+    # what web/src/site/sets.js asks besides the steps: the thresholds, an unknown set's words
+    # (SetStore.reader_for's for a request's set, SetStore.load's for an undo), the fixes field
+    assert sets.sheet_thresholds() == list(SHEET_THRESHOLDS)
+    assert sets.unknown_set("nosuch", ["b", "a"]) == {"status": 422, "body": {
+        "error": "no set named 'nosuch' on this server (sets learned: a, b)", "code": "unknown_set"}}
+    assert sets.unknown_set("nosuch", [])["body"]["error"].endswith("(sets learned: none yet)")
+    assert sets.unknown_set("nosuch")["body"]["error"] == "no set named 'nosuch' on this server"
+    assert sets.fixed_numbers('{"3": "5p"}') == {"3": "5p"}
+    assert sets.fixed_numbers(None) == {}
