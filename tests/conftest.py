@@ -4,7 +4,8 @@ from __future__ import annotations
 
 # the start of need_browser()'s reasons (tests/browsing.py): the skips said in the summary
 BROWSER_REASONS = ("chromium and chromedriver are not installed", "selenium is not installed",
-                   "uvicorn (the 'serve' extra) is not installed")
+                   "uvicorn (the 'serve' extra) is not installed",
+                   "the offline site is not built")     # tests/test_site_*.py
 
 
 def browser_skip_line(reports) -> str | None:
