@@ -89,8 +89,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "upload holds no worker)")
     parser.add_argument("--site", default=None, metavar="DIR",
                         help="the offline phone site served at /phone/ (built by `cd web && "
-                             "npm ci && npm run build`; default: this checkout's web/dist when "
-                             "it is built; 'none': no site)")
+                             "npm ci && npm run build`; default: the checkout's web/dist when it "
+                             "is built, this package's or the current folder's; 'none': no site)")
     parser.add_argument("--log-level", choices=("warning", "info", "debug"), default="warning",
                         help="what the server prints: warning (default: problems only), info (a "
                              "line per request with its status), debug")
@@ -99,10 +99,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _site_dir(asked: str | None) -> tuple[str | None, str | None]:
     """The offline site to serve at /phone/ and the problem with it: ``--site DIR`` must be a
     built site; without it, this checkout's web/dist is served when it is built."""
-    from vision.server.routes.site import SITE_DIR, site_problem
+    from vision.server.routes.site import SITE_DIRS, site_problem
 
     if asked is None:
-        return (str(SITE_DIR), None) if site_problem(SITE_DIR) is None else (None, None)
+        built = next((d for d in SITE_DIRS if site_problem(d) is None), None)
+        return (str(built.resolve()), None) if built else (None, None)
     if asked.lower() == "none":
         return None, None
     problem = site_problem(asked)
@@ -160,7 +161,9 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(f"tilescope serve: the tile detector could not be loaded ({problem}): photo requests "
               "will get 503; typed hands work", file=sys.stderr)
-    site_note = "; the offline phone site at /phone/" if site_dir else ""
+    site_note = ("; the offline phone site at /phone/" if site_dir else
+                 "; no offline phone site: `cd web && npm ci && npm run build` in the checkout"
+                 if args.site is None else "")
     print(f"tilescope: serving on http://{args.host}:{args.port}/ (API docs at /docs and /redoc"
           f"{site_note}){_lan_hint(args.host, args.port)}", file=sys.stderr)
     if pairing is not None:

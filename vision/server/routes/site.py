@@ -13,8 +13,11 @@ from fastapi.staticfiles import StaticFiles
 from .state import ServerState
 
 WEB_DIR = Path(__file__).parent.parent / "web"
-# the offline site built in a checkout (cd web && npm run build): served by default when there
+# the offline site built in a checkout (cd web && npm run build), served by default when there:
+# the checkout this package runs from (an editable install), else the one the server is
+# started in (`pip install .` copies the package away from its checkout)
 SITE_DIR = Path(__file__).resolve().parents[3] / "web" / "dist"
+SITE_DIRS = (SITE_DIR, Path("web") / "dist")
 
 # the site's files whose types a browser checks: module scripts must be JavaScript, the wasm
 # application/wasm (compiled while it downloads); not every system's mime.types knows them
