@@ -18,7 +18,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests"))
 
 from browsing import chromium  # noqa: E402
-from test_site_offline import (PREFIX, SAMPLE, _click, _settle, network, score_sample,  # noqa: E402
+from test_site_offline import (PREFIX, a_game_kept_in_the_browser, network, score_sample,  # noqa: E402
                                static_server, wait_kept, wait_ready)
 
 EVENTS = [  # a few hands of a riichi game, as docs/game-json.md writes them
@@ -39,6 +39,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=str(REPO / "docs"))
     args = ap.parse_args(argv)
     out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
     from selenium.webdriver.common.by import By
 
     with tempfile.TemporaryDirectory(prefix="tilescope-shots-") as root:
@@ -78,18 +79,10 @@ def main(argv=None) -> int:
             shot(d, out, "phone-correction.png")
             d.execute_script("document.getElementById('picker').close()")
 
-            d.get(site + "table.html")
-            wait_ready(d)
-            for i, name in enumerate(["Ann", "Bob", "Cai", "Dan"]):
-                d.find_element(By.ID, f"p{i}").send_keys(name)
-            _click(d, "#start")
-            _settle(d, "Game started")
-            _click(d, "#act-riichi")
-            d.execute_script("const s = document.getElementById('riichi-player'); s.value = 'Bob';"
-                             "s.dispatchEvent(new Event('change', {bubbles: true}))")
-            _click(d, "#form-riichi button[type=submit]")
-            _settle(d, "Recorded: Bob declares riichi")
-            game_id = d.execute_script("return game.id")
+            a_game_kept_in_the_browser(d, site)     # started, Bob's riichi, the page reloaded
+            game_id = d.execute_async_script(
+                "const done = arguments[0]; fetch('/api/games').then(r => r.json())"
+                ".then(g => done(g.games[0].id))")
             for ev in EVENTS:
                 got = d.execute_async_script(
                     "const [id, ev, done] = arguments; fetch('/api/games/' + id + '/events', "
