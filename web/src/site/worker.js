@@ -161,9 +161,27 @@ async function handle(request) {
     if (named.refusal) return named.refusal;
     use = named.reader;
   }
-  const out = await answerPhoto(request, image, use);
-  if (request.method !== "GET" && python.persistent) await syncfs(python.FS, false);
+  const out = await withData(python, request.method !== "GET", () => answerPhoto(request, image, use));
   return { status: out.status, body: out.body };
+}
+
+// Every tab of the site has its own worker and its own copy of the games at /data, and IDBFS's
+// persist makes IndexedDB what that copy holds: it removes a game another tab wrote since this
+// one read. So a request reads IndexedDB into /data first and (a write) puts it back after,
+// under one lock that all the site's tabs share (the Web Locks API): no tab answers from, or
+// writes back, a stale copy. Without Web Locks (not a secure context) the read first still
+// narrows the window to one request's time.
+function withData(python, writes, work) {
+  if (!python.persistent) return work();
+  const fresh = async () => {
+    await syncfs(python.FS, true);
+    try {
+      return await work();
+    } finally {
+      if (writes) await syncfs(python.FS, false);
+    }
+  };
+  return self.navigator.locks ? self.navigator.locks.request("tilescope-data", fresh) : fresh();
 }
 
 // A request answered by the Python (vision.offline.api.answer) with the photo read by
