@@ -64,3 +64,92 @@ def test_two_tabs_keep_each_others_games(served, browser):
         d.switch_to.window(tab_b)
         d.close()
         d.switch_to.window(tab_a)
+
+
+# ---- photos: refused as the server refuses them, before they are decoded whole ----
+
+def _png(w: int, h: int, raw_rows: bool = True) -> bytes:
+    """A grey PNG of w × h whose pixels are all 0: a 12000 × 12000 one is ~140 kB (a bomb)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    z, row, parts = zlib.compressobj(9), b"\0" * (w + 1), []
+    for _ in range(h):
+        parts.append(z.compress(row))
+    parts.append(z.flush())
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0))
+            + chunk(b"IDAT", b"".join(parts)) + chunk(b"IEND", b""))
+
+
+def _jpeg(w: int, h: int, progressive: bool = False) -> bytes:
+    import cv2
+    import numpy as np
+
+    ok, data = cv2.imencode(".jpg", np.full((h, w, 3), 128, np.uint8),
+                            [cv2.IMWRITE_JPEG_PROGRESSIVE, int(progressive)])
+    assert ok
+    return data.tobytes()
+
+
+GIF = bytes.fromhex("47494638396101000100800000000000ffffff21f90401000000002c00000000010001000002024401003b")
+SVG = b'<svg xmlns="http://www.w3.org/2000/svg" width="40000" height="40000"><rect width="9" height="9"/></svg>'
+
+
+def photos() -> dict[str, bytes]:
+    from test_site_offline import SAMPLE
+
+    sample = SAMPLE.read_bytes()
+    return {"png_bomb_12000": _png(12000, 12000), "progressive_jpeg_60mp": _jpeg(10000, 6000, True),
+            "empty": b"", "truncated_jpeg": sample[: len(sample) // 2], "gif": GIF, "svg": SVG,
+            "text": b"hello, not a photo\n", "png_header_only": _png(10, 10)[:33]}
+
+
+def page_photo(d, data: bytes, path: str = "/api/score", timeout_s: float = 120) -> dict:
+    import base64
+
+    d.set_script_timeout(timeout_s)
+    return d.execute_async_script("""
+        const [b64, path, done] = arguments;
+        const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+        const form = new FormData();
+        form.append("image", new Blob([bytes]), "photo");
+        fetch(path, {method: "POST", body: form})
+          .then(async (r) => done({status: r.status, body: await r.json()}),
+                (e) => done({status: -1, body: {error: String(e)}}));
+    """, base64.b64encode(data).decode(), path)
+
+
+def server_photo(data: bytes, path: str = "/api/score") -> dict:
+    from fastapi.testclient import TestClient
+
+    from vision.server.app import create_app
+
+    with TestClient(create_app(reader=object())) as client:
+        r = client.post(path, files={"image": ("photo", data, "application/octet-stream")})
+    return {"status": r.status_code, "body": r.json()}
+
+
+def test_photos_the_server_refuses_are_refused_so_and_the_page_goes_on(served, browser):
+    d = browser
+    d.get(f"{served.url}/{PREFIX}/")
+    wait_ready(d)
+    for name, data in photos().items():
+        want, got = server_photo(data), page_photo(d, data)
+        assert (got["status"], got["body"].get("code")) == (want["status"], want["body"]["code"]), \
+            (name, got, want)
+        assert got["body"]["error"], name
+        # the worker still answers: nothing hung, crashed or ran out of memory
+        assert api(d, "GET", "/api/health")["status"] == 200, name
+
+
+def test_a_baseline_jpeg_over_the_limit_is_read_smaller(served, browser):
+    # 54 MP: the server decodes it at 1/2 scale (4500 × 3000); so does the page, not whole
+    d = browser
+    d.get(f"{served.url}/{PREFIX}/")
+    wait_ready(d)
+    got = page_photo(d, _jpeg(9000, 6000), "/api/read")
+    assert got["status"] == 200, got
+    assert got["body"]["image"] == {"width": 4500, "height": 3000}, got["body"]["image"]

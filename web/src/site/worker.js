@@ -14,6 +14,7 @@ import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { TileReader, READER_KIND } from "./reader-entry.js";
 import { photoColour } from "./colour.js";
 import { startSets } from "./sets.js";
+import { checkPhoto } from "./photo-check.js";
 
 const SITE = new URL("./", import.meta.url);
 const PYTHON_DIR = "/home/pyodide/tilescope";      // the project's zip is unpacked here
@@ -117,12 +118,16 @@ const ready = (async () => {
 ready.catch((e) => self.postMessage({ type: "failed", error: String((e && e.message) || e) }));
 
 // ---- a photo: its pixels as the reader takes them, H × W × 3 BGR (OpenCV's order) ----
-async function decode(blob) {
+async function decode(blob, scaleTo) {
   // as the file says: no colour management, no premultiplied alpha, EXIF rotation applied (as
-  // vision.read.imageio.load_image reads a photo)
+  // vision.read.imageio.load_image reads a photo); a JPEG over the pixel limit at the smaller
+  // size the server decodes it at (photo-check.js)
   const bitmap = await createImageBitmap(blob, { colorSpaceConversion: "none",
                                                  premultiplyAlpha: "none",
-                                                 imageOrientation: "from-image" });
+                                                 imageOrientation: "from-image",
+                                                 ...(scaleTo ? { resizeWidth: scaleTo.width,
+                                                                 resizeHeight: scaleTo.height,
+                                                                 resizeQuality: "medium" } : {}) });
   const { width, height } = bitmap;
   const ctx = new OffscreenCanvas(width, height).getContext("2d", { willReadFrequently: true });
   ctx.drawImage(bitmap, 0, 0);
@@ -143,8 +148,11 @@ async function handle(request) {
   const { python, reader, sets } = await ready;
   let image = null;
   if (request.image) {
+    // the file's format, size and end looked at first: nothing the server refuses is decoded
+    const looked = await checkPhoto(request.image);
+    if (looked.refusal) return looked.refusal;
     try {
-      image = await decode(request.image);
+      image = await decode(request.image, looked.scaleTo);
     } catch (e) {
       return { status: 400, body: { error: "the file is not an image this browser can open",
                                     code: "not_an_image" } };
