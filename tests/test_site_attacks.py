@@ -153,3 +153,102 @@ def test_a_baseline_jpeg_over_the_limit_is_read_smaller(served, browser):
     got = page_photo(d, _jpeg(9000, 6000), "/api/read")
     assert got["status"] == 200, got
     assert got["body"]["image"] == {"width": 4500, "height": 3000}, got["body"]["image"]
+
+
+# ---- requests: the server's answers to what it refuses, and the queue goes on after them ----
+
+def _requests() -> list[tuple[str, str, object]]:
+    """(method, path, body: a JSON text, a form (a dict: multipart, no photo) or None)."""
+    deep = "[" * 100_000 + "]" * 100_000
+    return [
+        ("GET", "/api/nothing-here", None),
+        ("POST", "/api/hand", "{not json"),
+        ("POST", "/api/hand", '{"tiles": "123m", "tiles": "456p"}'),
+        ("POST", "/api/hand", json.dumps({"pad": "x" * 10_000_000})),
+        ("POST", "/api/hand", deep),
+        ("POST", "/api/hand", json.dumps({"tiles": {"a": [1, 2]}, "context": "nope"})),
+        ("POST", "/api/hand", '{"tiles": NaN}'),
+        ("POST", "/api/waits", json.dumps([1, 2, 3])),
+        ("POST", "/api/games", json.dumps({"players": ["a/b", "..", "", "x" * 5000]})),
+        ("POST", "/api/games", deep),
+        ("GET", "/api/games/..%2F..%2Fetc", None),
+        ("GET", "/api/games/" + "9" * 3000, None),
+        ("POST", "/api/games/nope/events", json.dumps({"type": "riichi", "player": "Bob"})),
+        ("POST", "/api/games/nope/undo", None),
+        ("POST", "/api/score", {"context": "{bad", "fixes": "[]"}),
+        ("POST", "/api/hand", "[" * 3000 + "]" * 3000),
+        ("POST", "/api/waits", {"context": deep}),
+        ("POST", "/api/waits", {"context": deep, "image": "SAMPLE"}),
+        ("POST", "/api/score", {"fixes": "[" * 5000, "image": "SAMPLE"}),
+        ("POST", "/api/read", {"set": "a/b"}),
+    ]
+
+
+def _with_photo(body):
+    """A form's "image": "SAMPLE" as the sample photo's bytes."""
+    from test_site_offline import SAMPLE
+
+    if isinstance(body, dict) and body.get("image") == "SAMPLE":
+        return {**body, "image": SAMPLE.read_bytes()}
+    return body
+
+
+def page_request(d, method: str, path: str, body) -> dict:
+    import base64
+
+    body = _with_photo(body)
+    if isinstance(body, dict) and "image" in body:
+        body = {**body, "image": base64.b64encode(body["image"]).decode()}
+    d.set_script_timeout(60)
+    return d.execute_async_script("""
+        const [method, path, body, isForm, done] = arguments;
+        const init = {method};
+        if (isForm) {
+          init.body = new FormData();
+          for (const [k, v] of Object.entries(body)) {      // image: the photo, base64
+            if (k === "image") init.body.append(k, new Blob([Uint8Array.from(atob(v), (c) => c.charCodeAt(0))]), "photo.jpg");
+            else init.body.append(k, v);
+          }
+        }
+        else if (body !== null) { init.body = body; init.headers = {"Content-Type": "application/json"}; }
+        fetch(path, init).then(async (r) => done({status: r.status, body: await r.json()}),
+                               (e) => done({status: -1, body: {error: String(e)}}));
+    """, method, path, body, isinstance(body, dict))
+
+
+def server_request(client, method: str, path: str, body) -> dict:
+    body = _with_photo(body)
+    if isinstance(body, dict):
+        r = client.request(method, path, files={k: ("photo.jpg", v, "image/jpeg") if k == "image" else (None, v)
+                                                for k, v in body.items()})
+    else:
+        r = client.request(method, path, content=body,
+                           headers={"Content-Type": "application/json"} if body is not None else {})
+    try:
+        return {"status": r.status_code, "body": r.json()}
+    except ValueError:
+        return {"status": r.status_code, "body": {"text": r.text[:200]}}
+
+
+def test_requests_the_server_refuses_are_answered_so_and_the_queue_goes_on(served, browser, tmp_path,
+                                                                           monkeypatch):
+    from fastapi.testclient import TestClient
+
+    from vision.server.app import create_app
+
+    monkeypatch.setenv("TILESCOPE_DATA", str(tmp_path))
+    d = browser
+    d.get(f"{served.url}/{PREFIX}/")
+    wait_ready(d)
+    wrong = []
+    with TestClient(create_app(reader=object()), raise_server_exceptions=False) as client:
+        for method, path, body in _requests():
+            want, got = server_request(client, method, path, body), page_request(d, method, path, body)
+            code = want["body"].get("code")
+            # where the server's framework answers in its own words (http_400, http_404 before
+            # the route), the page's route may word it better, with the same status
+            better = {"http_400": "bad_json", "http_404": "unknown_game"}.get(code)
+            if got["status"] != want["status"] or got["body"].get("code") not in (code, better):
+                wrong.append((method, path[:40], str(body)[:40], got, want))
+            assert api(d, "GET", "/api/health")["status"] == 200, (method, path)
+    assert not wrong, "\n".join(str(w)[:600] for w in wrong)

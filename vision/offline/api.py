@@ -134,6 +134,7 @@ def _photo(name: str, request: dict, photo: Any) -> dict:
     from vision.server.fields import photo_inputs, table_facts
 
     form = _form(request)
+    _photo_of(photo)        # the server's route wants the photo before it reads the fields
     inputs = photo_inputs(form.get("context"), form.get("fixes"), form.get("melds"), form.get("win_tile"))
     extra = table_facts(form.get("table")) if name == "check_photo" else {}
     try:

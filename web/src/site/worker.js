@@ -144,8 +144,46 @@ const isSetPath = (path) => path === "/api/sets" || path.startsWith("/api/set/")
 // the photo routes whose `set` form field names the set profile the photo is read with
 const READ_WITH_SET = new Set(["/api/score", "/api/check-photo", "/api/waits", "/api/read"]);
 
+// JSON nested deeper than any request needs (a hand or an event is under 10): Python's json,
+// recursing, runs out of the wasm stack past a few thousand, and Pyodide is left broken (later
+// requests fail). So the body and the form's fields are refused before the Python reads them.
+const MAX_DEPTH = 200;
+function tooDeep(text) {
+  if (typeof text !== "string") return false;
+  let depth = 0, inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;                       // a backslash: the next character is escaped
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) { if (++depth > MAX_DEPTH) return true; }
+    else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}
+
+// (the form's fields once its photo is there: the server refuses a form without one first)
+function deepRefusal(request) {
+  const nested = `nested more than ${MAX_DEPTH} deep`;
+  if (tooDeep(request.text)) {
+    // the server's words (vision/server/routes/errors.py)
+    return { status: 400, body: { error: "the request body is not valid JSON (not UTF-8 text, "
+                                         + "nested too deep, or a number too long to read)", code: "bad_json" } };
+  }
+  for (const [name, value] of Object.entries((request.image && request.form) || {})) {
+    if (tooDeep(value)) {
+      return { status: 400, body: { error: `form field '${name.slice(0, 40)}' is not valid JSON: ${nested}`,
+                                    code: "bad_json" } };
+    }
+  }
+  return null;
+}
+
 async function handle(request) {
   const { python, reader, sets } = await ready;
+  const deep = deepRefusal(request);
+  if (deep) return deep;
   let image = null;
   if (request.image) {
     // the file's format, size and end looked at first: nothing the server refuses is decoded
@@ -164,7 +202,8 @@ async function handle(request) {
     if (out) return out;
   }
   let use = reader;
-  if (request.form && READ_WITH_SET.has(request.path)) {
+  // (a form without its photo: the Python's 422 first, as the server checks the photo first)
+  if (request.form && request.image && READ_WITH_SET.has(request.path)) {
     const named = await sets.readerFor(request.form.set);
     if (named.refusal) return named.refusal;
     use = named.reader;
@@ -198,8 +237,8 @@ async function answerPhoto(request, image, reader) {
   const { python } = await ready;
   const reads = {};
   if (image) reads.read = await reader.read(image, {});
-  // the body both ways: `text` as it came (the Python reads it as the server does: a key given
-  // twice is refused), `json` parsed (null when it is not JSON)
+  // the body's `text` as it came (the Python reads it as the server does: a key given twice is
+  // refused); `json`: null from the page
   const asked = { method: request.method, path: request.path, text: request.text,
                   json: request.json, form: request.form, reads };
   // undefined, not null, without a photo: Pyodide gives the Python None for undefined only
