@@ -252,3 +252,52 @@ def test_requests_the_server_refuses_are_answered_so_and_the_queue_goes_on(serve
                 wrong.append((method, path[:40], str(body)[:40], got, want))
             assert api(d, "GET", "/api/health")["status"] == 200, (method, path)
     assert not wrong, "\n".join(str(w)[:600] for w in wrong)
+
+
+# ---- the service worker: a new build over an old one, never a mix of their files ----
+
+def test_a_new_build_waits_for_the_old_page_then_a_lone_page_takes_it(browser, tmp_path):
+    import re
+    import shutil
+
+    from selenium.webdriver.support.ui import WebDriverWait
+    from test_site_offline import SITE, static_server, wait_kept
+
+    site_dir = tmp_path / PREFIX
+    shutil.copytree(SITE, site_dir)
+    d = browser
+    marker = "// the second build"
+    has_v2 = "return fetch('pairing.js').then(r => r.text()).then(t => arguments[0](t.includes(%r)))" % marker
+    with static_server(tmp_path) as server:
+        site = f"{server.url}/{PREFIX}/"
+        d.get(site)
+        wait_ready(d)
+        wait_kept(d)
+        tab_a = d.current_window_handle
+        # a second build: one file changed, so a new version (the hash web/build.mjs writes)
+        with open(site_dir / "pairing.js", "a") as f:
+            f.write("\n" + marker + "\n")
+        sw = site_dir / "sw.js"
+        sw.write_text(re.sub(r'"version":"[0-9a-f]+"', '"version":"0000second00000"', sw.read_text(), count=1))
+        d.switch_to.new_window("tab")
+        d.get(site)            # the browser finds the new sw.js and installs it
+        wait_ready(d)
+        tab_b = d.current_window_handle
+        installed = ("const done = arguments[0]; navigator.serviceWorker.getRegistration().then(r => "
+                     "caches.has('tilescope-site-0000second00000').then(c => done(c && !r.installing)))")
+        WebDriverWait(d, 120, poll_frequency=0.5).until(lambda _: d.execute_async_script(installed),
+                                                         message="the second build was never installed")
+        # the old pages still get the old build's files, all of them
+        for tab in (tab_a, tab_b):
+            d.switch_to.window(tab)
+            assert d.execute_async_script(has_v2) is False
+        # tab A closed, tab B reloaded: alone, it takes the new build (and reloads into it)
+        d.switch_to.window(tab_a)
+        d.close()
+        d.switch_to.window(tab_b)
+        d.get(site)
+        WebDriverWait(d, 60, poll_frequency=0.5).until(lambda _: d.execute_async_script(has_v2),
+                                                        message="the page never took the new build")
+        wait_ready(d)
+        assert d.execute_async_script(
+            "caches.keys().then(arguments[0])") == ["tilescope-site-0000second00000"]

@@ -131,7 +131,18 @@
     const sw = navigator.serviceWorker;
     const registered = sw.register(new URL("sw.js", SITE), { scope: SITE.pathname })
       .catch((e) => { console.warn("tilescope: not kept for offline use:", e); return null; });
-    if (sw.controller) return Promise.resolve();
+    if (sw.controller) {
+      // a newer build installed and waiting (sw.js): this page alone asks it to take over and
+      // reloads, before its worker starts, so every file comes from one version
+      return registered.then((reg) => {
+        if (!reg || !reg.waiting || !reg.active) return;
+        return new Promise((resolve) => {
+          sw.addEventListener("controllerchange", () => location.reload(), { once: true });
+          reg.waiting.postMessage({ type: "tilescope-take-over" });
+          setTimeout(resolve, 1000);      // other pages open: this one goes on with the old version
+        });
+      });
+    }
     return new Promise((resolve) => {
       sw.addEventListener("controllerchange", () => resolve(), { once: true });
       sw.addEventListener("message", ({ data }) => {
