@@ -301,3 +301,34 @@ def test_a_new_build_waits_for_the_old_page_then_a_lone_page_takes_it(browser, t
         wait_ready(d)
         assert d.execute_async_script(
             "caches.keys().then(arguments[0])") == ["tilescope-site-0000second00000"]
+
+
+# ---- storage: a record hand-edited or damaged, and the rest still works ----
+
+def test_a_damaged_set_record_is_named_and_the_other_sets_still_work(served, browser):
+    d = browser
+    d.get(f"{served.url}/{PREFIX}/")
+    wait_ready(d)
+    d.set_script_timeout(30)
+    # records as a hand (or an older build, or a half-finished write) could leave them
+    d.execute_async_script("""
+        const done = arguments[0];
+        const req = indexedDB.open("tilescope-sets", 1);
+        req.onsuccess = () => {
+          const tx = req.result.transaction("sets", "readwrite");
+          tx.objectStore("sets").put({name: "broken", version: "1", references: "many", kinds: null, profile: 42});
+          tx.objectStore("sets").put({name: "halfway", version: "2", references: 3, kinds: 2,
+                                      profile: {kinds: ["1m"], crops: "nope"}});
+          tx.oncomplete = () => done(true);
+          tx.onerror = () => done(String(tx.error));
+        };
+        req.onerror = () => done(String(req.error));
+    """)
+    listed = api(d, "GET", "/api/sets")
+    assert listed["status"] == 200, listed
+    for name in ("broken", "halfway"):
+        got = page_request(d, "POST", "/api/read", {"set": name, "image": "SAMPLE"})
+        assert got["status"] == 409 and got["body"]["code"] == "damaged_set", (name, got)
+        assert name in got["body"]["error"]
+    plain = page_request(d, "POST", "/api/read", {"image": "SAMPLE"})
+    assert plain["status"] == 200, plain
