@@ -332,3 +332,20 @@ def test_a_damaged_set_record_is_named_and_the_other_sets_still_work(served, bro
         assert name in got["body"]["error"]
     plain = page_request(d, "POST", "/api/read", {"image": "SAMPLE"})
     assert plain["status"] == 200, plain
+
+
+def test_storage_full_is_said_and_the_page_goes_on(served, browser):
+    d = browser
+    d.get(f"{served.url}/{PREFIX}/table.html")
+    wait_ready(d)
+    origin = served.url
+    d.execute_cdp_cmd("Storage.overrideQuotaForOrigin", {"origin": origin, "quotaSize": 1})
+    try:
+        full = api(d, "POST", "/api/games", {"players": PLAYERS, "ruleset": "riichi"})
+        assert full["status"] == 507 and full["body"]["code"] == "storage_full", full
+        assert "not kept" in full["body"]["error"]
+        assert api(d, "GET", "/api/health")["status"] == 200
+    finally:
+        d.execute_cdp_cmd("Storage.overrideQuotaForOrigin", {"origin": origin})
+    kept = new_game(d)
+    assert kept in [g["id"] for g in api(d, "GET", "/api/games")["body"]["games"]]

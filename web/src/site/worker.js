@@ -264,8 +264,16 @@ self.onmessage = ({ data }) => {
       reply = await handle(data.request);
     } catch (e) {
       console.error(e);
-      reply = { status: 500, body: { error: `the offline page failed: ${(e && e.message) || e}`,
-                                     code: "offline_error" } };
+      const why = String((e && e.message) || e);
+      if ((e && e.name === "QuotaExceededError") || why.includes("QuotaExceeded")) {
+        // IndexedDB refused the write (a game's, a set's): the next request reads IndexedDB
+        // again, so the change is gone from this page too; said so, not as a failure of the page
+        reply = { status: 507, body: { code: "storage_full", error: "this browser's storage for the "
+          + "page is full: what this request changed is not kept (free some space, or delete old "
+          + "games or sets, then try again)" } };
+      } else {
+        reply = { status: 500, body: { error: `the offline page failed: ${why}`, code: "offline_error" } };
+      }
     }
     self.postMessage({ type: "response", id: data.id, ...reply });
   });
