@@ -349,3 +349,52 @@ def test_storage_full_is_said_and_the_page_goes_on(served, browser):
         d.execute_cdp_cmd("Storage.overrideQuotaForOrigin", {"origin": origin})
     kept = new_game(d)
     assert kept in [g["id"] for g in api(d, "GET", "/api/games")["body"]["games"]]
+
+
+def _put_file_record(d, key: str, value_js: str) -> None:
+    """A record written straight into IDBFS's own store (database "/data", as worker.js mounts it)."""
+    d.set_script_timeout(30)
+    assert d.execute_async_script("""
+        const [key, done] = arguments;
+        const req = indexedDB.open("/data");
+        req.onsuccess = () => {
+          const tx = req.result.transaction("FILE_DATA", "readwrite");
+          tx.objectStore("FILE_DATA").put(%s, key);
+          tx.oncomplete = () => done(true);
+          tx.onerror = () => done(String(tx.error));
+        };
+        req.onerror = () => done(String(req.error));
+    """ % value_js, key) is True
+
+
+def test_a_game_file_that_is_not_json_and_a_damaged_storage_record(served, browser, tmp_path, monkeypatch):
+    from fastapi.testclient import TestClient
+
+    from vision.server.app import create_app
+
+    d = browser
+    d.get(f"{served.url}/{PREFIX}/table.html")
+    wait_ready(d)
+    new_game(d)          # /data/games exists in IndexedDB
+    bad_id = "20260101-000000-abcdef"
+    garbage = "this is not json\n{\"half\": "
+    _put_file_record(d, f"/data/games/{bad_id}.jsonl",
+                     "{timestamp: new Date(), mode: 33206, contents: new TextEncoder().encode(%s)}"
+                     % json.dumps(garbage))
+    # the same file in the server's own folder: the page answers as the server does
+    monkeypatch.setenv("TILESCOPE_DATA", str(tmp_path))
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / f"{bad_id}.jsonl").write_text(garbage)
+    with TestClient(create_app(reader=object()), raise_server_exceptions=False) as client:
+        want = client.get(f"/api/games/{bad_id}")
+    got = api(d, "GET", f"/api/games/{bad_id}")
+    assert (got["status"], got["body"]["code"]) == (want.status_code, want.json()["code"]), (got, want.json())
+    assert api(d, "GET", "/api/games")["status"] == 200
+
+    # a record IDBFS cannot load at all: the games refused in words, the rest still answered
+    _put_file_record(d, "/data/games/odd", "{timestamp: new Date(), mode: 0, contents: 'x'}")
+    games = api(d, "GET", "/api/games")
+    assert games["status"] == 503 and games["body"]["code"] == "storage_error", games
+    assert page_request(d, "POST", "/api/read", {"image": "SAMPLE"})["status"] == 200
+    assert api(d, "POST", "/api/hand", {"tiles": "123m"})["status"] in (200, 422)
+    _put_file_record(d, "/data/games/odd", "{timestamp: new Date(), mode: 33206, contents: new Uint8Array(0)}")

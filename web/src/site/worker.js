@@ -208,9 +208,14 @@ async function handle(request) {
     if (named.refusal) return named.refusal;
     use = named.reader;
   }
-  const out = await withData(python, request.method !== "GET", () => answerPhoto(request, image, use));
+  const out = usesData(request.path)
+    ? await withData(python, request.method !== "GET", () => answerPhoto(request, image, use))
+    : await answerPhoto(request, image, use);
   return { status: out.status, body: out.body };
 }
+
+// the routes that read or write /data (the games); the others never wait on IndexedDB
+const usesData = (path) => path === "/api/games" || path.startsWith("/api/games/");
 
 // Every tab of the site has its own worker and its own copy of the games at /data, and IDBFS's
 // persist makes IndexedDB what that copy holds: it removes a game another tab wrote since this
@@ -221,7 +226,16 @@ async function handle(request) {
 function withData(python, writes, work) {
   if (!python.persistent) return work();
   const fresh = async () => {
-    await syncfs(python.FS, true);
+    try {
+      await syncfs(python.FS, true);
+    } catch (e) {
+      // a record IDBFS cannot read (edited by hand, a write cut short): the games cannot be
+      // read whole, and a write would remove what was not read. The other routes still work.
+      console.error(e);
+      return { status: 503, body: { code: "storage_error", error: "this browser's storage of the "
+        + `games could not be read (${String((e && e.message) || e).slice(0, 120)}): the games are not `
+        + "answered; scoring photos and hands still works" } };
+    }
     try {
       return await work();
     } finally {
