@@ -398,3 +398,48 @@ def test_a_game_file_that_is_not_json_and_a_damaged_storage_record(served, brows
     assert page_request(d, "POST", "/api/read", {"image": "SAMPLE"})["status"] == 200
     assert api(d, "POST", "/api/hand", {"tiles": "123m"})["status"] in (200, 422)
     _put_file_record(d, "/data/games/odd", "{timestamp: new Date(), mode: 33206, contents: new Uint8Array(0)}")
+
+
+def test_two_tabs_adding_to_one_set_keep_both_tiles(served, browser):
+    # each /api/set/add reads the set, scores the photo (seconds), then writes the set with one
+    # more reference: two tabs at once must not write over each other's
+    import base64
+
+    from test_site_offline import SAMPLE
+
+    d = browser
+    site = f"{served.url}/{PREFIX}/"
+    d.get(site)
+    wait_ready(d)
+    tab_a = d.current_window_handle
+    d.switch_to.new_window("tab")
+    d.get(site)
+    wait_ready(d)
+    tab_b = d.current_window_handle
+    start = """
+        const [b64, tile] = arguments;
+        const form = new FormData();
+        form.append("image", new Blob([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))]), "photo.jpg");
+        for (const [k, v] of Object.entries({name: "race", n: "1", tile,
+             context: JSON.stringify({win: "ron", seat_wind: "S", dora_indicators: "1p"})})) form.append(k, v);
+        window.adding = fetch("/api/set/add", {method: "POST", body: form}).then(async (r) => [r.status, await r.json()]);
+    """
+    photo = base64.b64encode(SAMPLE.read_bytes()).decode()
+    try:
+        d.switch_to.window(tab_a)
+        d.execute_script(start, photo, "5p")
+        d.switch_to.window(tab_b)
+        d.execute_script(start, photo, "6p")
+        d.set_script_timeout(600)
+        for tab in (tab_b, tab_a):
+            d.switch_to.window(tab)
+            status, body = d.execute_async_script("window.adding.then(arguments[0])")
+            if status == 503 and body["code"] == "no_sets":
+                pytest.skip("this build's reader cannot learn sets")
+            assert status == 200, body
+        sets = api(d, "GET", "/api/sets")["body"]["sets"]
+        assert [s["references"] for s in sets if s["name"] == "race"] == [2], sets
+    finally:
+        d.switch_to.window(tab_b)
+        d.close()
+        d.switch_to.window(tab_a)

@@ -197,8 +197,12 @@ async function handle(request) {
     }
   }
   if (isSetPath(request.path)) {
-    // set profiles: kept in IndexedDB by sets.js (not under /data: nothing to sync here)
-    const out = await sets.answer(request, image);
+    // set profiles: kept in IndexedDB by sets.js (not under /data: nothing to sync here). A
+    // learn or add reads the set, reads the photo (seconds), then writes the set grown by it:
+    // one at a time across the site's tabs (Web Locks), so two tabs' tiles are both kept
+    const answerSets = () => sets.answer(request, image);
+    const out = await (request.method === "POST" && self.navigator.locks
+      ? self.navigator.locks.request("tilescope-sets", answerSets) : answerSets());
     if (out) return out;
   }
   let use = reader;
