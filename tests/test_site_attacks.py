@@ -181,6 +181,14 @@ def _requests() -> list[tuple[str, str, object]]:
         ("POST", "/api/waits", {"context": deep, "image": "SAMPLE"}),
         ("POST", "/api/score", {"fixes": "[" * 5000, "image": "SAMPLE"}),
         ("POST", "/api/read", {"set": "a/b"}),
+        ("POST", "/api/read", {"set": "a/b", "image": "SAMPLE"}),
+        ("POST", "/api/read", {"set": "../../etc", "image": "SAMPLE"}),
+        ("POST", "/api/set/undo", {"name": "a/b"}),
+        ("POST", "/api/set/undo", {"name": "nobody"}),
+        ("POST", "/api/set/learn", {"name": "a/../b", "image": "SAMPLE"}),
+        ("POST", "/api/set/teleport", {"name": "x"}),
+        ("GET", "/api/set/learn", None),
+        ("DELETE", "/api/games", None),
     ]
 
 
