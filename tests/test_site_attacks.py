@@ -451,3 +451,47 @@ def test_two_tabs_adding_to_one_set_keep_both_tiles(served, browser):
         d.switch_to.window(tab_b)
         d.close()
         d.switch_to.window(tab_a)
+
+
+def test_a_new_build_whose_install_is_cut_off_leaves_the_old_one_whole(browser, tmp_path):
+    import re
+    import shutil
+
+    from selenium.webdriver.support.ui import WebDriverWait
+    from test_site_offline import SITE, static_server, wait_kept
+
+    site_dir = tmp_path / PREFIX
+    shutil.copytree(SITE, site_dir)
+    d = browser
+    marker = "// the second build"
+    has_v2 = "return fetch('pairing.js').then(r => r.text()).then(t => arguments[0](t.includes(%r)))" % marker
+    state = ("const done = arguments[0]; navigator.serviceWorker.getRegistration().then(r => "
+             "caches.keys().then(k => done([k, !!r.installing, !!r.waiting])))")
+    with static_server(tmp_path) as server:
+        site = f"{server.url}/{PREFIX}/"
+        d.get(site)
+        wait_ready(d)
+        wait_kept(d)
+        with open(site_dir / "pairing.js", "a") as f:
+            f.write("\n" + marker + "\n")
+        sw = site_dir / "sw.js"
+        sw.write_text(re.sub(r'"version":"[0-9a-f]+"', '"version":"0000second00000"', sw.read_text(), count=1))
+        (site_dir / "icon-512.png").rename(tmp_path / "icon-512.png")      # the network lost part way
+        d.get(site)
+        wait_ready(d)
+        WebDriverWait(d, 120, poll_frequency=0.5).until(
+            lambda _: (lambda k, installing, waiting: "tilescope-site-0000second00000" in k
+                       and not installing and not waiting)(*d.execute_async_script(state)),
+            message="the cut-off install never ended")
+        assert d.execute_async_script(has_v2) is False       # the old build, whole
+        assert api(d, "GET", "/api/health")["status"] == 200
+        # the file back: the next visit installs the new build (the files kept already are not
+        # fetched again) and, the page alone, takes it
+        (tmp_path / "icon-512.png").rename(site_dir / "icon-512.png")
+        d.get(site)
+        WebDriverWait(d, 120, poll_frequency=0.5).until(lambda _: d.execute_async_script(state)[2],
+                                                        message="the new build was never installed")
+        d.get(site)
+        WebDriverWait(d, 60, poll_frequency=0.5).until(lambda _: d.execute_async_script(has_v2),
+                                                        message="the page never took the new build")
+        wait_ready(d)
