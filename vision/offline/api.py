@@ -30,6 +30,7 @@ from .reader import BrowserPhoto, BrowserReader, LookNeeded, ReaderOutputError
 
 MAX_JSON_CHARS = 1 << 20        # a typed hand or an event is well under; the server's body bound
 GAME = re.compile(r"/api/games/([^/]+)(/events|/undo)?")
+SET_PATHS = {"/api/sets", "/api/set/learn", "/api/set/add", "/api/set/undo"}   # the page's sets.js answers them
 
 
 def answer(request: dict, photo: Any = None) -> dict:
@@ -73,6 +74,9 @@ def _route(request: dict, photo: Any) -> dict:
             return games.add_event(game_id, _body(request))
         if method == "POST" and action == "/undo":
             return games.undo(game_id)
+    if game or path in {p for _, p in handlers} | SET_PATHS:
+        # a route the server has, asked with another method: its framework's answer
+        raise ApiError(405, "http_405", "Method Not Allowed")
     raise ApiError(404, "http_404", f"the offline page does not answer {method} {path[:80]}")
 
 
@@ -134,6 +138,7 @@ def _photo(name: str, request: dict, photo: Any) -> dict:
     from vision.server.fields import photo_inputs, table_facts
 
     form = _form(request)
+    _photo_of(photo)        # the server's route wants the photo before it reads the fields
     inputs = photo_inputs(form.get("context"), form.get("fixes"), form.get("melds"), form.get("win_tile"))
     extra = table_facts(form.get("table")) if name == "check_photo" else {}
     try:

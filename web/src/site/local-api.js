@@ -9,6 +9,7 @@
   const SITE = new URL(".", document.currentScript.src);    // the site's folder (may be a sub-path)
   const realFetch = window.fetch.bind(window);
   const waiting = new Map();      // request id -> {resolve, reject}
+  const MAX_BODY_BYTES = 1024 * 1024;       // vision/server/routes/state.py's Limits.max_body_bytes
   let nextId = 1;
 
   // ---- the "getting ready" line, and a hook for tests: window.tilescopeOffline ----
@@ -69,7 +70,7 @@
 
   async function asRequest(req, path) {
     // the request as vision.offline.api.answer takes it: multipart string fields in `form`, the
-    // photo (a file field) kept aside as a Blob; another body as `text` and, parsed, `json`
+    // photo (a file field) kept aside as a Blob; another body as `text`
     const out = { method: req.method, path, text: null, json: null, form: null, image: null };
     if (req.method === "GET" || req.method === "HEAD") return out;
     const type = (req.headers.get("Content-Type") || "").toLowerCase();
@@ -80,9 +81,15 @@
         else if (name === "image") out.image = value;
       }
     } else {
-      // a body that is not JSON is answered by the Python, as the server answers it
-      out.text = await req.text();
-      try { out.json = JSON.parse(out.text); } catch (e) { out.json = null; }
+      // the body as the server bounds it (Limits.max_body_bytes): a bigger one is not read
+      // into the worker. Only its text goes: the Python parses it as the server does (a body
+      // parsed here, nested thousands deep, could not even be posted to the worker)
+      const body = await req.arrayBuffer();
+      if (body.byteLength > MAX_BODY_BYTES) {
+        out.refusal = { error: `request body is over the limit of ${MAX_BODY_BYTES.toLocaleString("en-US")} `
+                               + "bytes for this route", code: "file_too_large" };
+      }
+      out.text = new TextDecoder().decode(body);
     }
     return out;
   }
@@ -93,6 +100,10 @@
     if (path === null) return realFetch(input, init);
     if (req.signal && req.signal.aborted) throw new DOMException("aborted", "AbortError");
     const request = await asRequest(req, path);
+    if (request.refusal) {
+      return new Response(JSON.stringify(request.refusal), {
+        status: 413, headers: { "Content-Type": "application/json" } });
+    }
     const id = nextId++;
     const answer = new Promise((resolve, reject) => {
       waiting.set(id, { resolve, reject });
@@ -120,7 +131,18 @@
     const sw = navigator.serviceWorker;
     const registered = sw.register(new URL("sw.js", SITE), { scope: SITE.pathname })
       .catch((e) => { console.warn("tilescope: not kept for offline use:", e); return null; });
-    if (sw.controller) return Promise.resolve();
+    if (sw.controller) {
+      // a newer build installed and waiting (sw.js): this page alone asks it to take over and
+      // reloads, before its worker starts, so every file comes from one version
+      return registered.then((reg) => {
+        if (!reg || !reg.waiting || !reg.active) return;
+        return new Promise((resolve) => {
+          sw.addEventListener("controllerchange", () => location.reload(), { once: true });
+          reg.waiting.postMessage({ type: "tilescope-take-over" });
+          setTimeout(resolve, 1000);      // other pages open: this one goes on with the old version
+        });
+      });
+    }
     return new Promise((resolve) => {
       sw.addEventListener("controllerchange", () => resolve(), { once: true });
       sw.addEventListener("message", ({ data }) => {

@@ -105,7 +105,30 @@ export async function startSets({ python, reader, scorePhoto }) {
   const noSets = { status: 503, body: { error: "this server's tile reader cannot learn or read with a set",
                                         code: "no_sets" } };
 
-  const profileOf = (record) => lib.profileFromJson(record.profile);
+  // A record tileset.js cannot read (edited by hand, a write cut short, another build's):
+  // the request that needs it is refused in words that name it, not with a crash, and the
+  // other sets still work. (The server has no such answer: its files are its own.)
+  class DamagedSet extends Error {
+    constructor(name, cause) {
+      super(String((cause && cause.message) || cause));
+      this.refusal = { status: 409, body: { code: "damaged_set", error:
+        `set '${String(name).slice(0, 40)}' is damaged in this browser's storage (${this.message.slice(0, 120)}): `
+        + "learn it again under a new name" } };
+    }
+  }
+  const profileOf = (record) => {
+    try {
+      const profile = lib.profileFromJson(record.profile);
+      const n = profile.kinds.length;
+      // (a set undone to no references is kept with no crops: null)
+      if ((profile.crops ? profile.crops.length : 0) % Math.max(n, 1) || profile.embeddings.length !== n * profile.dim) {
+        throw new Error("its references, crops and embeddings do not match");
+      }
+      return profile;
+    } catch (e) {
+      throw e instanceof DamagedSet ? e : new DamagedSet(record.name, e);
+    }
+  };
   const empty = (name) => ({ name, kinds: [], embeddings: new Float32Array(0), dim: 0,
                              crops: new Uint8Array(0), model: reader.modelId, sources: [],
                              calibration: null });
@@ -155,7 +178,12 @@ export async function startSets({ python, reader, scorePhoto }) {
       readers.delete(name); readers.set(name, kept);       // the most recently used last
       return { reader: kept.reader };
     }
-    const withSet = await reader.withSet(profileOf(record));
+    let withSet;
+    try {
+      withSet = await reader.withSet(profileOf(record));
+    } catch (e) {
+      return { refusal: (e instanceof DamagedSet ? e : new DamagedSet(name, e)).refusal };
+    }
     readers.set(name, { version: record.version, reader: withSet });
     while (readers.size > KEEP_READERS) readers.delete(readers.keys().next().value);
     return { reader: withSet };
@@ -288,9 +316,14 @@ export async function startSets({ python, reader, scorePhoto }) {
         + "field 'image' (curl -F image=@photo.jpg)"
         + (names.length ? `; this form's fields are ${names.join(", ")}` : "; this form has none") } };
     }
-    if (path === "/api/set/learn") return learn(form, image, request.image.name);
-    if (path === "/api/set/add") return add(request, image);
-    if (path === "/api/set/undo") return undo(form);
+    try {
+      if (path === "/api/set/learn") return await learn(form, image, request.image.name);
+      if (path === "/api/set/add") return await add(request, image);
+      if (path === "/api/set/undo") return await undo(form);
+    } catch (e) {
+      if (e instanceof DamagedSet) return e.refusal;
+      throw e;
+    }
     return null;
   }
 

@@ -1,8 +1,10 @@
 // The offline site's service worker: on install it keeps every file of the site (the list and
 // the version, a hash of them all, are written into the line below by web/build.mjs), answers
 // from what it kept first, and on activate drops what older versions kept. A new build is a
-// new sw.js, which the browser installs beside the old one; the pages use it from their next
-// load.
+// new sw.js, which the browser installs beside the old one. It waits while a page of the old
+// version is open (that page's worker and its lazy loads keep coming from the old cache, never
+// a mix of old and new files): a page that loads alone asks it to take over, and reloads
+// (local-api.js), before its own worker starts.
 const SITE = { version: "dev", files: [] };
 
 const CACHE = `tilescope-site-${SITE.version}`;
@@ -37,7 +39,18 @@ self.addEventListener("install", (event) => {
       }
     };
     await Promise.all(Array.from({ length: AT_ONCE }, fetchSome));
-    await self.skipWaiting();
+    // the first version takes the page at once; a newer one waits (above)
+    if (!self.registration.active) await self.skipWaiting();
+  })());
+});
+
+// a page asks the waiting version to take over: done only when no other page is open, whose
+// files would then come from this version's cache, mixed with the old ones it has
+self.addEventListener("message", (event) => {
+  if (!event.data || event.data.type !== "tilescope-take-over") return;
+  event.waitUntil((async () => {
+    const pages = await self.clients.matchAll({ type: "window" });
+    if (pages.length <= 1) await self.skipWaiting();
   })());
 });
 

@@ -14,6 +14,7 @@ import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { TileReader, READER_KIND } from "./reader-entry.js";
 import { photoColour } from "./colour.js";
 import { startSets } from "./sets.js";
+import { checkPhoto } from "./photo-check.js";
 
 const SITE = new URL("./", import.meta.url);
 const PYTHON_DIR = "/home/pyodide/tilescope";      // the project's zip is unpacked here
@@ -117,12 +118,16 @@ const ready = (async () => {
 ready.catch((e) => self.postMessage({ type: "failed", error: String((e && e.message) || e) }));
 
 // ---- a photo: its pixels as the reader takes them, H × W × 3 BGR (OpenCV's order) ----
-async function decode(blob) {
+async function decode(blob, scaleTo) {
   // as the file says: no colour management, no premultiplied alpha, EXIF rotation applied (as
-  // vision.read.imageio.load_image reads a photo)
+  // vision.read.imageio.load_image reads a photo); a JPEG over the pixel limit at the smaller
+  // size the server decodes it at (photo-check.js)
   const bitmap = await createImageBitmap(blob, { colorSpaceConversion: "none",
                                                  premultiplyAlpha: "none",
-                                                 imageOrientation: "from-image" });
+                                                 imageOrientation: "from-image",
+                                                 ...(scaleTo ? { resizeWidth: scaleTo.width,
+                                                                 resizeHeight: scaleTo.height,
+                                                                 resizeQuality: "medium" } : {}) });
   const { width, height } = bitmap;
   const ctx = new OffscreenCanvas(width, height).getContext("2d", { willReadFrequently: true });
   ctx.drawImage(bitmap, 0, 0);
@@ -139,31 +144,109 @@ const isSetPath = (path) => path === "/api/sets" || path.startsWith("/api/set/")
 // the photo routes whose `set` form field names the set profile the photo is read with
 const READ_WITH_SET = new Set(["/api/score", "/api/check-photo", "/api/waits", "/api/read"]);
 
+// JSON nested deeper than any request needs (a hand or an event is under 10): Python's json,
+// recursing, runs out of the wasm stack past a few thousand, and Pyodide is left broken (later
+// requests fail). So the body and the form's fields are refused before the Python reads them.
+const MAX_DEPTH = 200;
+function tooDeep(text) {
+  if (typeof text !== "string") return false;
+  let depth = 0, inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;                       // a backslash: the next character is escaped
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) { if (++depth > MAX_DEPTH) return true; }
+    else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}
+
+// (the form's fields once its photo is there: the server refuses a form without one first)
+function deepRefusal(request) {
+  const nested = `nested more than ${MAX_DEPTH} deep`;
+  if (tooDeep(request.text)) {
+    // the server's words (vision/server/routes/errors.py)
+    return { status: 400, body: { error: "the request body is not valid JSON (not UTF-8 text, "
+                                         + "nested too deep, or a number too long to read)", code: "bad_json" } };
+  }
+  for (const [name, value] of Object.entries((request.image && request.form) || {})) {
+    if (tooDeep(value)) {
+      return { status: 400, body: { error: `form field '${name.slice(0, 40)}' is not valid JSON: ${nested}`,
+                                    code: "bad_json" } };
+    }
+  }
+  return null;
+}
+
 async function handle(request) {
   const { python, reader, sets } = await ready;
+  const deep = deepRefusal(request);
+  if (deep) return deep;
   let image = null;
   if (request.image) {
+    // the file's format, size and end looked at first: nothing the server refuses is decoded
+    const looked = await checkPhoto(request.image);
+    if (looked.refusal) return looked.refusal;
     try {
-      image = await decode(request.image);
+      image = await decode(request.image, looked.scaleTo);
     } catch (e) {
       return { status: 400, body: { error: "the file is not an image this browser can open",
                                     code: "not_an_image" } };
     }
   }
   if (isSetPath(request.path)) {
-    // set profiles: kept in IndexedDB by sets.js (not under /data: nothing to sync here)
-    const out = await sets.answer(request, image);
+    // set profiles: kept in IndexedDB by sets.js (not under /data: nothing to sync here). A
+    // learn or add reads the set, reads the photo (seconds), then writes the set grown by it:
+    // one at a time across the site's tabs (Web Locks), so two tabs' tiles are both kept
+    const answerSets = () => sets.answer(request, image);
+    const out = await (request.method === "POST" && self.navigator.locks
+      ? self.navigator.locks.request("tilescope-sets", answerSets) : answerSets());
     if (out) return out;
   }
   let use = reader;
-  if (request.form && READ_WITH_SET.has(request.path)) {
+  // (a form without its photo: the Python's 422 first, as the server checks the photo first)
+  if (request.form && request.image && READ_WITH_SET.has(request.path)) {
     const named = await sets.readerFor(request.form.set);
     if (named.refusal) return named.refusal;
     use = named.reader;
   }
-  const out = await answerPhoto(request, image, use);
-  if (request.method !== "GET" && python.persistent) await syncfs(python.FS, false);
+  const out = usesData(request.path)
+    ? await withData(python, request.method !== "GET", () => answerPhoto(request, image, use))
+    : await answerPhoto(request, image, use);
   return { status: out.status, body: out.body };
+}
+
+// the routes that read or write /data (the games); the others never wait on IndexedDB
+const usesData = (path) => path === "/api/games" || path.startsWith("/api/games/");
+
+// Every tab of the site has its own worker and its own copy of the games at /data, and IDBFS's
+// persist makes IndexedDB what that copy holds: it removes a game another tab wrote since this
+// one read. So a request reads IndexedDB into /data first and (a write) puts it back after,
+// under one lock that all the site's tabs share (the Web Locks API): no tab answers from, or
+// writes back, a stale copy. Without Web Locks (not a secure context) the read first still
+// narrows the window to one request's time.
+function withData(python, writes, work) {
+  if (!python.persistent) return work();
+  const fresh = async () => {
+    try {
+      await syncfs(python.FS, true);
+    } catch (e) {
+      // a record IDBFS cannot read (edited by hand, a write cut short): the games cannot be
+      // read whole, and a write would remove what was not read. The other routes still work.
+      console.error(e);
+      return { status: 503, body: { code: "storage_error", error: "this browser's storage of the "
+        + `games could not be read (${String((e && e.message) || e).slice(0, 120)}): the games are not `
+        + "answered; scoring photos and hands still works" } };
+    }
+    try {
+      return await work();
+    } finally {
+      if (writes) await syncfs(python.FS, false);
+    }
+  };
+  return self.navigator.locks ? self.navigator.locks.request("tilescope-data", fresh) : fresh();
 }
 
 // A request answered by the Python (vision.offline.api.answer) with the photo read by
@@ -172,8 +255,8 @@ async function answerPhoto(request, image, reader) {
   const { python } = await ready;
   const reads = {};
   if (image) reads.read = await reader.read(image, {});
-  // the body both ways: `text` as it came (the Python reads it as the server does: a key given
-  // twice is refused), `json` parsed (null when it is not JSON)
+  // the body's `text` as it came (the Python reads it as the server does: a key given twice is
+  // refused); `json`: null from the page
   const asked = { method: request.method, path: request.path, text: request.text,
                   json: request.json, form: request.form, reads };
   // undefined, not null, without a photo: Pyodide gives the Python None for undefined only
@@ -199,8 +282,16 @@ self.onmessage = ({ data }) => {
       reply = await handle(data.request);
     } catch (e) {
       console.error(e);
-      reply = { status: 500, body: { error: `the offline page failed: ${(e && e.message) || e}`,
-                                     code: "offline_error" } };
+      const why = String((e && e.message) || e);
+      if ((e && e.name === "QuotaExceededError") || why.includes("QuotaExceeded")) {
+        // IndexedDB refused the write (a game's, a set's): the next request reads IndexedDB
+        // again, so the change is gone from this page too; said so, not as a failure of the page
+        reply = { status: 507, body: { code: "storage_full", error: "this browser's storage for the "
+          + "page is full: what this request changed is not kept (free some space, or delete old "
+          + "games or sets, then try again)" } };
+      } else {
+        reply = { status: 500, body: { error: `the offline page failed: ${why}`, code: "offline_error" } };
+      }
     }
     self.postMessage({ type: "response", id: data.id, ...reply });
   });
