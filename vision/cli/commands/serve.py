@@ -161,17 +161,22 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(f"tilescope serve: the tile detector could not be loaded ({problem}): photo requests "
               "will get 503; typed hands work", file=sys.stderr)
-    site_note = ("; the offline phone site at /phone/" if site_dir else
-                 "; no offline phone site: `cd web && npm ci && npm run build` in the checkout"
-                 if args.site is None else "")
     print(f"tilescope: serving on http://{args.host}:{args.port}/ (API docs at /docs and /redoc"
-          f"{site_note}){_lan_hint(args.host, args.port)}", file=sys.stderr)
+          f"{_site_note(site_dir, args.site)}){_lan_hint(args.host, args.port)}", file=sys.stderr)
     if pairing is not None:
         _print_pairing(pairing, args.host, args.port)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
                 access_log=args.log_level != "warning", http=_h11_with_header_timeout(),
                 timeout_graceful_shutdown=SHUTDOWN_WAIT_S)
     return 0
+
+
+def _site_note(site_dir: str | None, asked: str | None) -> str:
+    """What the start line says of the offline site: where it is, or how to build one when
+    none was found (nothing when ``--site none`` turned it off)."""
+    if site_dir:
+        return "; the offline phone site at /phone/"
+    return "; no offline phone site: `cd web && npm ci && npm run build` in the checkout" if asked is None else ""
 
 
 def _argument_problem(args: argparse.Namespace) -> str | None:
