@@ -100,3 +100,49 @@ def phone_size(driver):
         yield driver
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+# ---- driving the pages (selenium imported on use: need_browser() runs first) ----
+
+def click(d, css: str) -> None:
+    """Click the element ``css`` after scrolling it to the middle (a phone's screen is short)."""
+    from selenium.webdriver.common.by import By
+
+    el = d.find_element(By.CSS_SELECTOR, css)
+    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
+    el.click()
+
+
+def settle(d, text: str, timeout: float = 15) -> None:
+    """Wait until the table page's status line says ``text`` (its answer came)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(d, timeout).until(lambda x: text in x.find_element(By.ID, "table-status").text,
+                                    message=f"status never said {text!r}: "
+                                    + d.find_element(By.ID, "table-status").text)
+
+
+def points(d) -> dict[str, int]:
+    """The table page's points, by player."""
+    from selenium.webdriver.common.by import By
+
+    return {c.get_attribute("data-player"): int(c.find_element(By.CLASS_NAME, "points").text)
+            for c in d.find_elements(By.CSS_SELECTOR, "#players .player")}
+
+
+def tap_tile(d, box) -> None:
+    """Tap the middle of a tile's ``box`` (photo pixels) on the phone page's canvas, as a finger
+    would: the canvas is drawn at the photo's size and shown scaled."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    canvas = d.find_element(By.ID, "view")
+    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", canvas)
+    x1, y1, x2, y2 = box
+    css_w, css_h, px_w, px_h = d.execute_script(
+        "const r = arguments[0].getBoundingClientRect();"
+        "return [r.width, r.height, arguments[0].width, arguments[0].height];", canvas)
+    dx = ((x1 + x2) / 2) * css_w / px_w - css_w / 2
+    dy = ((y1 + y2) / 2) * css_h / px_h - css_h / 2
+    ActionChains(d).move_to_element_with_offset(canvas, round(dx), round(dy)).click().perform()

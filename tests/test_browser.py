@@ -16,7 +16,7 @@ import json
 import threading
 
 import pytest
-from browsing import chromium, free_port, need_browser, phone_size, serve
+from browsing import chromium, free_port, need_browser, phone_size, serve, tap_tile
 from sample_truth import SAMPLE, SamplesReader, TruthReader
 
 from scoring.tiles import parse_tiles
@@ -74,16 +74,7 @@ def test_upload_fix_a_tile_and_see_the_score_change(server_url, browser):
     data = browser.execute_script("return state.data")
     index = next(i for i, t in enumerate(data["tiles"]) if t["tile"] == "5p")
 
-    # Tap the misread tile on the canvas, as a finger would.
-    canvas = browser.find_element(By.ID, "view")
-    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", canvas)
-    x1, y1, x2, y2 = data["tiles"][index]["box"]
-    css_w, css_h, px_w, px_h = browser.execute_script(
-        "const r = arguments[0].getBoundingClientRect();"
-        "return [r.width, r.height, arguments[0].width, arguments[0].height];", canvas)
-    dx = ((x1 + x2) / 2) * css_w / px_w - css_w / 2
-    dy = ((y1 + y2) / 2) * css_h / px_h - css_h / 2
-    ActionChains(browser).move_to_element_with_offset(canvas, round(dx), round(dy)).click().perform()
+    tap_tile(browser, data["tiles"][index]["box"])      # the misread tile, as a finger would
 
     picker = browser.find_element(By.ID, "picker")
     WebDriverWait(browser, 10).until(lambda d: picker.get_attribute("open") is not None,

@@ -11,7 +11,7 @@ import shutil
 import tempfile
 
 import pytest
-from browsing import chromium, need_browser, serve
+from browsing import chromium, click, need_browser, points, serve, settle
 
 need_browser()
 
@@ -43,24 +43,6 @@ def server_url():
 def phone():
     with chromium(phone=True) as driver:
         yield driver
-
-
-def points(d):
-    return {c.get_attribute("data-player"): int(c.find_element(By.CLASS_NAME, "points").text)
-            for c in d.find_elements(By.CSS_SELECTOR, "#players .player")}
-
-
-def click(d, css):
-    el = d.find_element(By.CSS_SELECTOR, css)
-    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
-    el.click()
-
-
-def settle(d, text):
-    """Wait until the status line says ``text`` (the server answered)."""
-    WebDriverWait(d, 15).until(lambda x: text in x.find_element(By.ID, "table-status").text,
-                               message=f"status never said {text!r}: "
-                               + d.find_element(By.ID, "table-status").text)
 
 
 # every visible control or link under 44 CSS px tall (a checkbox or radio measured by its

@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from browsing import chromium, free_port, need_browser, serve
+from browsing import chromium, click, free_port, need_browser, points, serve, settle, tap_tile
 
 REPO = Path(__file__).resolve().parent.parent
 SITE = REPO / "web" / "dist"
@@ -133,19 +133,9 @@ def assert_same_as_python(page: dict, fixes: dict | None = None) -> None:
 def tap_to_correct(d, read_as: str, really: str) -> None:
     """Tap the tile read as ``read_as`` on the page's canvas, as a finger would (as
     tests/test_browser.py does), pick ``really`` and wait for the page's new answer."""
-    from selenium.webdriver.common.action_chains import ActionChains
-
     data = d.execute_script("return state.data")
     index = next(i for i, t in enumerate(data["tiles"]) if t["tile"] == read_as)
-    canvas = d.find_element(By.ID, "view")
-    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", canvas)
-    x1, y1, x2, y2 = data["tiles"][index]["box"]
-    css_w, css_h, px_w, px_h = d.execute_script(
-        "const r = arguments[0].getBoundingClientRect();"
-        "return [r.width, r.height, arguments[0].width, arguments[0].height];", canvas)
-    dx = ((x1 + x2) / 2) * css_w / px_w - css_w / 2
-    dy = ((y1 + y2) / 2) * css_h / px_h - css_h / 2
-    ActionChains(d).move_to_element_with_offset(canvas, round(dx), round(dy)).click().perform()
+    tap_tile(d, data["tiles"][index]["box"])
     picker = d.find_element(By.ID, "picker")
     WebDriverWait(d, 10).until(lambda _: picker.get_attribute("open") is not None,
                                message="the tile picker did not open")
@@ -242,14 +232,14 @@ def a_game_kept_in_the_browser(d, site: str) -> None:
     wait_ready(d)
     for i, name in enumerate(["Ann", "Bob", "Cai", "Dan"]):
         d.find_element(By.ID, f"p{i}").send_keys(name)
-    _click(d, "#start")
-    _settle(d, "Game started")
-    _click(d, "#act-riichi")
+    click(d, "#start")
+    settle(d, "Game started", 60)
+    click(d, "#act-riichi")
     d.execute_script("const s = document.getElementById('riichi-player'); s.value = 'Bob';"
                      "s.dispatchEvent(new Event('change', {bubbles: true}))")
-    _click(d, "#form-riichi button[type=submit]")
-    _settle(d, "Recorded: Bob declares riichi")
-    assert _points(d) == {"Ann": 25000, "Bob": 24000, "Cai": 25000, "Dan": 25000}
+    click(d, "#form-riichi button[type=submit]")
+    settle(d, "Recorded: Bob declares riichi", 60)
+    assert points(d) == {"Ann": 25000, "Bob": 24000, "Cai": 25000, "Dan": 25000}
     game_id = d.execute_script("return game.id")
     d.get(site + "table.html")
     wait_ready(d)
@@ -269,20 +259,3 @@ def test_tilescope_serve_serves_the_site_at_phone_cross_origin_isolated(browser)
         wait_ready(browser)
         assert browser.execute_script("return crossOriginIsolated") is True
         assert_same_as_python(score_sample(browser))
-
-
-def _click(d, css):
-    el = d.find_element(By.CSS_SELECTOR, css)
-    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
-    el.click()
-
-
-def _settle(d, text):
-    WebDriverWait(d, 60).until(lambda x: text in x.find_element(By.ID, "table-status").text,
-                               message=f"status never said {text!r}: "
-                               + d.find_element(By.ID, "table-status").text)
-
-
-def _points(d):
-    return {c.get_attribute("data-player"): int(c.find_element(By.CLASS_NAME, "points").text)
-            for c in d.find_elements(By.CSS_SELECTOR, "#players .player")}

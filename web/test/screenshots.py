@@ -17,7 +17,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests"))
 
-from browsing import chromium  # noqa: E402
+from browsing import chromium, tap_tile  # noqa: E402
 from test_site_offline import (PREFIX, a_game_kept_in_the_browser, network, score_sample,  # noqa: E402
                                static_server, wait_kept, wait_ready)
 
@@ -64,17 +64,7 @@ def main(argv=None) -> int:
             shot(d, out, "phone-result.png")
 
             data = d.execute_script("return state.data")
-            # open the picker on the first tile and leave it open for the picture
-            d.execute_script("document.getElementById('view').scrollIntoView({block: 'center'})")
-            from selenium.webdriver.common.action_chains import ActionChains
-            canvas = d.find_element(By.ID, "view")
-            x1, y1, x2, y2 = data["tiles"][0]["box"]
-            css_w, css_h, px_w, px_h = d.execute_script(
-                "const r = arguments[0].getBoundingClientRect();"
-                "return [r.width, r.height, arguments[0].width, arguments[0].height];", canvas)
-            ActionChains(d).move_to_element_with_offset(
-                canvas, round((x1 + x2) / 2 * css_w / px_w - css_w / 2),
-                round((y1 + y2) / 2 * css_h / px_h - css_h / 2)).click().perform()
+            tap_tile(d, data["tiles"][0]["box"])   # the picker open on the first tile
             time.sleep(0.5)
             shot(d, out, "phone-correction.png")
             d.execute_script("document.getElementById('picker').close()")
